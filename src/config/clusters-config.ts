@@ -1,0 +1,178 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/**
+ * clusters.yaml: which clusters the bot may drive, from which Slack channels, by whom. Validated at start-up;
+ * an invalid file stops the bot with one line naming the bad field.
+ */
+const slackIds = z.array(
+  z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'must be a Slack user ID (U…/W…) or user-group ID (S…)'),
+);
+const channelIds = z.array(z.string().regex(/^[CGD][A-Z0-9]{2,}$/, 'must be a Slack channel ID like C0123ABCD'));
+const budget = z
+  .string()
+  .regex(/^((100|[0-9]{1,2})%|[0-9]+)$/, 'must be a Karpenter budget like "1" or "10%"');
+
+const nodegroupPolicy = z
+  .object({
+    strategy: z.enum(['in-place', 'blue-green']).default('in-place'),
+    /** For node groups pinned to a custom AMI: the launch template version to roll to. */
+    launchTemplateVersion: z.string().optional(),
+    force: z.boolean().optional(),
+  })
+  .strict();
+
+const maintenanceWindow = z
+  .object({
+    days: z.array(z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])).min(1),
+    start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)'),
+    end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)'),
+  })
+  .strict();
+
+const clusterFields = {
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2'),
+  roleArn: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/, 'must be an IAM role ARN').optional(),
+  channels: channelIds,
+  requesters: slackIds,
+  approvers: slackIds,
+  twoPersonRule: z.boolean(),
+  karpenter: z.object({ upgradeBudget: budget.default('1') }).strict(),
+  nodegroups: z.record(z.string(), nodegroupPolicy),
+  addons: z.object({ resolveConflicts: z.enum(['NONE', 'OVERWRITE', 'PRESERVE']).default('PRESERVE') }).strict(),
+  maintenanceWindow,
+  gateTimeoutMinutes: z.number().int().positive(),
+  abortOnGateTimeout: z.boolean(),
+};
+
+const clusterSchema = z
+  .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, channels: true, requesters: true, approvers: true, region: true })
+  .strict();
+
+const fileSchema = z
+  .object({
+    defaults: z.object(clusterFields).partial().strict().optional(),
+    clusters: z.array(clusterSchema).min(1, 'must list at least one cluster'),
+  })
+  .strict();
+
+export interface NodegroupPolicy {
+  strategy: 'in-place' | 'blue-green';
+  launchTemplateVersion?: string;
+  force?: boolean;
+}
+
+export interface ClusterConfig {
+  name: string;
+  region: string;
+  roleArn?: string;
+  channels: string[];
+  requesters: string[];
+  approvers: string[];
+  twoPersonRule: boolean;
+  karpenter: { upgradeBudget: string };
+  nodegroups: Record<string, NodegroupPolicy>;
+  addons: { resolveConflicts: 'NONE' | 'OVERWRITE' | 'PRESERVE' };
+  maintenanceWindow?: { days: string[]; start: string; end: string };
+  gateTimeoutMinutes?: number;
+  abortOnGateTimeout: boolean;
+}
+
+export interface ClustersConfig {
+  clusters: ClusterConfig[];
+}
+
+export class ConfigError extends Error {
+  readonly code = 'config_invalid';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+function describeIssue(source: string, issue: z.core.$ZodIssue, raw: unknown): string {
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  // Name the cluster rather than its index where we can: "clusters[1] (prod-eu).region".
+  let where = path || '(top level)';
+  if (issue.path[0] === 'clusters' && typeof issue.path[1] === 'number') {
+    const name = (raw as { clusters?: Array<{ name?: unknown }> })?.clusters?.[issue.path[1]]?.name;
+    if (typeof name === 'string') where = where.replace(`clusters[${issue.path[1]}]`, `clusters[${issue.path[1]}] (${name})`);
+  }
+  return `${source}: ${where}: ${issue.message}`;
+}
+
+/** Validates parsed YAML and applies `defaults:`; throws ConfigError naming the first bad field. */
+export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): ClustersConfig {
+  const result = fileSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(describeIssue(source, result.error.issues[0], raw));
+  const defaults = result.data.defaults ?? {};
+  const seen = new Set<string>();
+  const clusters = result.data.clusters.map((entry, index): ClusterConfig => {
+    if (seen.has(entry.name)) throw new ConfigError(`${source}: clusters[${index}].name: "${entry.name}" is listed twice`);
+    seen.add(entry.name);
+    const merged = { ...defaults, ...entry };
+    for (const required of ['region', 'channels', 'requesters', 'approvers'] as const) {
+      if (merged[required] === undefined) {
+        throw new ConfigError(`${source}: clusters[${index}] (${entry.name}).${required}: is required (here or under defaults:)`);
+      }
+    }
+    return {
+      name: entry.name,
+      region: merged.region!,
+      roleArn: merged.roleArn,
+      channels: merged.channels!,
+      requesters: merged.requesters!,
+      approvers: merged.approvers!,
+      twoPersonRule: merged.twoPersonRule ?? false,
+      karpenter: { upgradeBudget: merged.karpenter?.upgradeBudget ?? '1' },
+      nodegroups: { ...(defaults.nodegroups ?? {}), ...(entry.nodegroups ?? {}) },
+      addons: { resolveConflicts: merged.addons?.resolveConflicts ?? 'PRESERVE' },
+      maintenanceWindow: merged.maintenanceWindow,
+      gateTimeoutMinutes: merged.gateTimeoutMinutes,
+      abortOnGateTimeout: merged.abortOnGateTimeout ?? false,
+    };
+  });
+  return { clusters };
+}
+
+export function parseClustersYaml(text: string, source = 'clusters.yaml'): ClustersConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`${source}: not valid YAML: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  }
+  return parseClustersConfig(raw, source);
+}
+
+export async function loadClustersConfig(path: string): Promise<ClustersConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `${path}: cannot read the clusters file (${(error as NodeJS.ErrnoException).code ?? 'error'}); set CLUSTERS_FILE to its path`,
+      { cause: error },
+    );
+  }
+  return parseClustersYaml(text, path);
+}
+
+/**
+ * Node-group policy by name: an exact key wins, then the longest `prefix*` key, then "*", then in-place.
+ */
+export function nodegroupPolicyFor(cluster: ClusterConfig, nodegroup: string): NodegroupPolicy {
+  const policies = cluster.nodegroups;
+  if (policies[nodegroup]) return policies[nodegroup];
+  const prefixes = Object.keys(policies)
+    .filter((key) => key.endsWith('*') && key !== '*' && nodegroup.startsWith(key.slice(0, -1)))
+    .sort((a, b) => b.length - a.length);
+  if (prefixes[0]) return policies[prefixes[0]];
+  return policies['*'] ?? { strategy: 'in-place' };
+}
+
+export function findCluster(config: ClustersConfig, name: string): ClusterConfig | undefined {
+  return config.clusters.find((cluster) => cluster.name === name);
+}

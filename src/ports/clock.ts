@@ -1,0 +1,25 @@
+/**
+ * Time comes in through this interface so long waits (a 10-minute control-plane update, a 15-minute drain)
+ * are testable in milliseconds, and the simulator can run faster than real time.
+ */
+export interface Clock {
+  now(): number; // epoch milliseconds
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason ?? new Error('aborted'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};

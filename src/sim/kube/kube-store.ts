@@ -1,0 +1,60 @@
+/**
+ * Contract between the simulator's Kubernetes API (src/sim/kube/, which implements it) and the simulated AWS
+ * controllers (src/sim/aws/: managed node groups, Karpenter, Fargate), which create nodes and pods, cordon,
+ * drain and delete through it. One store per simulated cluster. Objects are plain Kubernetes JSON.
+ *
+ * Resource keys are plural names ("nodes", "pods", "deployments", "poddisruptionbudgets", "events",
+ * "nodepools", "nodeclaims", "ec2nodeclasses", …), as in the URL.
+ */
+import type { KubeObject } from '../../ports/kube-port.js';
+
+export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoreEvent {
+  type: StoreEventType;
+  resource: string;
+  object: KubeObject;
+}
+
+export interface EvictionResult {
+  ok: boolean;
+  /** HTTP code Kubernetes would answer: 201 ok, 429 PDB violation, 500 more than one PDB, 404 no such pod. */
+  code: number;
+  message: string;
+}
+
+export interface SimKubeStore {
+  readonly clusterName: string;
+  /** The apiserver's gitVersion (changes when EKS upgrades the control plane), e.g. v1.30.14-eks-f69f56f. */
+  gitVersion: string;
+
+  list(resource: string, namespace?: string): KubeObject[];
+  get(resource: string, name: string, namespace?: string): KubeObject | undefined;
+  /** Assigns uid, resourceVersion, creationTimestamp; throws SimKubeError(409 AlreadyExists) on duplicates. */
+  create(resource: string, object: KubeObject): KubeObject;
+  /** Replaces the object (bumps resourceVersion). Throws SimKubeError(404) when absent. */
+  update(resource: string, object: KubeObject): KubeObject;
+  /** Read-modify-write helper used by controllers. */
+  mutate(resource: string, name: string, namespace: string | undefined, change: (object: KubeObject) => void): KubeObject | undefined;
+  /** Deletes at once (no finalizer handling for pods; finalizers honoured for nodeclaims by the Karpenter sim). */
+  delete(resource: string, name: string, namespace?: string): KubeObject | undefined;
+  /** The eviction subresource with Kubernetes' PDB arithmetic and answers. */
+  evict(namespace: string, name: string): EvictionResult;
+  /** Records a core/v1 Event (involvedObject, reason, message, type, source component). */
+  recordEvent(event: { namespace?: string; involvedObject: { kind: string; name: string; namespace?: string; uid?: string }; reason: string; message: string; type?: 'Normal' | 'Warning'; component?: string }): void;
+  /** Subscribe to every change; returns an unsubscribe function. Used by controllers and the watch endpoint. */
+  subscribe(listener: (event: StoreEvent) => void): () => void;
+  /** Current resourceVersion of the whole store (monotonic integer as a string). */
+  resourceVersion(): string;
+}
+
+export class SimKubeError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SimKubeError';
+  }
+}
