@@ -8,7 +8,7 @@ const envSchema = z.object({
   SLACK_APP_TOKEN: z.string().regex(/^xapp-/, 'must be an app-level token starting with xapp-').optional(),
   SLACK_API_URL: z.url('must be a URL like http://127.0.0.1:8888/api/').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: z.coerce.number().int().min(0, 'must be a port number (0 picks a free one)').max(65535, 'must be a port number').default(3000),
   CLUSTERS_FILE: z.string().default('clusters.yaml'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),

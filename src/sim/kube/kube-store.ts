@@ -21,6 +21,10 @@ export interface EvictionResult {
   /** HTTP code Kubernetes would answer: 201 ok, 429 PDB violation, 500 more than one PDB, 404 no such pod. */
   code: number;
   message: string;
+  /** Status details.causes as the apiserver sends them (429: [{reason: "DisruptionBudget", message: "The disruption budget orders-pdb needs 1 healthy pods and has 1 currently"}]). */
+  causes?: Array<{ reason: string; message: string }>;
+  /** "<namespace>/<name>" of the PDB that refused the eviction (429 only). */
+  disruptionBudget?: string;
 }
 
 export interface SimKubeStore {

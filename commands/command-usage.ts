@@ -1,0 +1,100 @@
+import type { SlackMessage } from '../src/slack/slack-message.js';
+
+/**
+ * The grammar of `/eks-upgrade`, as users read it. `help` prints all of it; every rejected command prints the
+ * entry of the subcommand it was meant to be, so the right usage is always one glance away.
+ */
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort'] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+export const COMMAND = '/eks-upgrade';
+
+export interface SubcommandUsage {
+  synopsis: string;
+  summary: string;
+  examples: string[];
+}
+
+export const USAGE: Record<Subcommand, SubcommandUsage> = {
+  help: {
+    synopsis: 'help [<subcommand>]',
+    summary: 'This help, or the help of one subcommand.',
+    examples: ['help', 'help start'],
+  },
+  status: {
+    synopsis: 'status [<cluster> | --all]',
+    summary:
+      'Control-plane and platform version, cluster status and the kubelet versions of its nodes by node group. ' +
+      '`--all` (or no cluster) covers every cluster this channel may use.',
+    examples: ['status demo', 'status --all'],
+  },
+  plan: {
+    synopsis: 'plan <cluster> [--to <minor>]',
+    summary: 'Preflight findings and the ordered steps of an upgrade; the target defaults to the next minor.',
+    examples: ['plan demo', 'plan demo --to 1.31'],
+  },
+  start: {
+    synopsis: 'start <cluster> --to <minor> [--dry-run]',
+    summary:
+      'Starts an upgrade job and opens its thread. `--dry-run` walks the plan read-only and reports what it would do. ' +
+      'Only `requesters` of the cluster may start.',
+    examples: ['start demo --to 1.31', 'start demo --to 1.31 --dry-run'],
+  },
+  jobs: {
+    synopsis: 'jobs [<cluster>]',
+    summary: 'Running and recent upgrade jobs with their state and thread links.',
+    examples: ['jobs', 'jobs demo'],
+  },
+  pause: {
+    synopsis: 'pause <job-id | cluster>',
+    summary: 'Stops the upgrade at its next safe point (Karpenter budgets drop to 0 at once). Approvers only.',
+    examples: ['pause demo'],
+  },
+  resume: {
+    synopsis: 'resume <job-id | cluster>',
+    summary: 'Resumes a paused upgrade. Approvers only.',
+    examples: ['resume demo'],
+  },
+  abort: {
+    synopsis: 'abort <job-id | cluster>',
+    summary: 'Stops after the current AWS operation, restores budgets it changed and reports the state. Approvers only.',
+    examples: ['abort demo'],
+  },
+};
+
+export function isSubcommand(word: string): word is Subcommand {
+  return (SUBCOMMANDS as readonly string[]).includes(word);
+}
+
+/**
+ * Slack reads `<…>` in message text as a link or mention and `&` as an entity, so text that shows placeholders like
+ * <cluster> (or echoes what a user typed) must carry them as entities.
+ */
+export function escapeAngles(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** "/eks-upgrade start &lt;cluster&gt; --to &lt;minor&gt; [--dry-run]": ready for mrkdwn. */
+export function usageLine(subcommand: Subcommand): string {
+  return escapeAngles(`${COMMAND} ${USAGE[subcommand].synopsis}`);
+}
+
+/** The ephemeral answer to a command we refuse: what was wrong, then how to say it right. */
+export function usageProblem(problem: string, subcommand?: Subcommand): SlackMessage {
+  const usage = subcommand
+    ? [`Usage: \`${usageLine(subcommand)}\``, `Example: \`${COMMAND} ${USAGE[subcommand].examples[0]}\``]
+    : [`Subcommands: ${SUBCOMMANDS.map((name) => `\`${name}\``).join(', ')}`];
+  const lines = [...usage, `\`${COMMAND} help\` lists every subcommand and option.`];
+  return {
+    text: `${problem}\n${lines.join('\n')}`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `:warning: ${problem}` } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: lines.join('\n') }] },
+    ],
+  };
+}
+
+/** A refusal that is not about syntax (not allowed, not found): no usage block needed. */
+export function problemMessage(problem: string): SlackMessage {
+  return { text: problem, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:no_entry: ${problem}` } }] };
+}

@@ -1,0 +1,38 @@
+import type { KnownBlock } from '@slack/types';
+import type { CommandHandler } from './command-context.js';
+import { COMMAND, SUBCOMMANDS, USAGE, isSubcommand, usageLine, type Subcommand } from './command-usage.js';
+import type { SlackMessage } from '../src/slack/slack-message.js';
+
+/** `/eks-upgrade help [<subcommand>]`: every subcommand with its options and examples, or one of them. */
+export const helpCommand: CommandHandler = async (context) => {
+  const topic = context.args[0]?.toLowerCase();
+  await context.respond(topic && isSubcommand(topic) ? renderSubcommandHelp(topic) : renderHelp());
+};
+
+export function renderHelp(): SlackMessage {
+  const entries = SUBCOMMANDS.map((name) => describe(name));
+  const options = [
+    '*Options*',
+    '• `--to &lt;minor&gt;`: target Kubernetes minor version, like `1.31` (`plan` defaults to the next minor; `start` needs it)',
+    '• `--dry-run`: `start` walks the plan against the real cluster read-only and reports what it would do',
+    '• `--all`: `status` of every cluster this channel may use',
+    'Clusters come from clusters.yaml; each may be driven only from its `channels`. Gate buttons (Continue / Force / Abort) in an upgrade thread are for its `approvers`.',
+  ];
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: `${COMMAND}: EKS upgrades from Slack` } },
+    ...entries.map((text): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } })),
+    { type: 'section', text: { type: 'mrkdwn', text: options.join('\n') } },
+  ];
+  return { text: [`${COMMAND} subcommands:`, ...entries, ...options].join('\n'), blocks };
+}
+
+export function renderSubcommandHelp(name: Subcommand): SlackMessage {
+  const text = describe(name);
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
+
+function describe(name: Subcommand): string {
+  const usage = USAGE[name];
+  const examples = usage.examples.map((example) => `\`${COMMAND} ${example}\``).join('   ');
+  return `*\`${usageLine(name)}\`*\n${usage.summary}\nExamples: ${examples}`;
+}

@@ -1,0 +1,65 @@
+import type { UpgradeState } from '../src/upgrade/timeline-event.js';
+import type { JobSummary } from '../src/upgrade/upgrade-control.js';
+import type { SlackMessage } from '../src/slack/slack-message.js';
+import { attempt } from './command-failure.js';
+import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
+import { readArgs } from './parse-command.js';
+import { threadLink } from './thread-link.js';
+
+/** How many jobs `jobs` lists: running ones always, then the most recent finished ones. */
+export const JOBS_LIMIT = 15;
+
+/** `/eks-upgrade jobs [<cluster>]`: running and recent upgrade jobs of this channel's clusters. */
+export const jobsCommand: CommandHandler = async (context) => {
+  const command = readArgs('jobs', context.args);
+  const visible = new Set(clustersVisibleFrom(context.deps, context.channelId).map((cluster) => cluster.name));
+  const jobs = (await attempt('Listing upgrade jobs', () => context.deps.control.listJobs(command.target, JOBS_LIMIT * 2)))
+    .filter((job) => visible.has(job.cluster));
+  await context.respond(renderJobs(jobs.slice(0, JOBS_LIMIT), context.deps.clock.now(), command.target ?? [...visible].join(', ')));
+};
+
+const ICON: Record<UpgradeState, string> = {
+  queued: ':hourglass_flowing_sand:',
+  running: ':arrows_counterclockwise:',
+  'waiting-approval': ':raised_hand:',
+  paused: ':double_vertical_bar:',
+  succeeded: ':white_check_mark:',
+  failed: ':x:',
+  aborted: ':octagonal_sign:',
+};
+
+const FINISHED: UpgradeState[] = ['succeeded', 'failed', 'aborted'];
+
+export function renderJobs(jobs: JobSummary[], now: number, scope: string): SlackMessage {
+  if (jobs.length === 0) {
+    const text = `No upgrade jobs yet for ${scope}.`;
+    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  }
+  const active = jobs.filter((job) => !FINISHED.includes(job.state));
+  const recent = jobs.filter((job) => FINISHED.includes(job.state));
+  const sections = [
+    ...(active.length > 0 ? [`*Running*\n${active.map((job) => jobLine(job, now)).join('\n')}`] : []),
+    ...(recent.length > 0 ? [`*Recent*\n${recent.map((job) => jobLine(job, now)).join('\n')}`] : []),
+  ];
+  return {
+    text: sections.join('\n'),
+    blocks: sections.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
+  };
+}
+
+export function jobLine(job: JobSummary, now: number): string {
+  const state = FINISHED.includes(job.state)
+    ? `${job.state} ${ago(now - (job.finishedAt ?? job.startedAt))}`
+    : `${job.state}, step ${job.currentStep}`;
+  const dryRun = job.dryRun ? ' (dry run)' : '';
+  return `${ICON[job.state]} *${job.cluster}* ${job.from} → ${job.to}${dryRun}: ${state}. Job \`${job.jobId}\`, started by <@${job.requestedBy}> ${ago(now - job.startedAt)}, ${threadLink(job.thread)}`;
+}
+
+export function ago(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}

@@ -1,0 +1,73 @@
+import { findCluster } from '../src/config/clusters-config.js';
+import { compareMinor, formatMinor, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
+import type { JobSummary } from '../src/upgrade/upgrade-control.js';
+import { attempt } from './command-failure.js';
+import type { CommandHandler } from './command-context.js';
+import { CommandRejected } from './command-rejected.js';
+import { COMMAND } from './command-usage.js';
+import { readArgs } from './parse-command.js';
+import { threadLink } from './thread-link.js';
+
+/**
+ * Whether the engine runs a multi-minor target hop after hop. Until it does, `start` asks for one minor at a time
+ * (EKS itself never moves the control plane more than one minor per update).
+ */
+export const MULTI_HOP_SUPPORTED = false;
+
+/**
+ * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
+ * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
+ */
+export const startCommand: CommandHandler = async (context) => {
+  const { deps } = context;
+  const command = readArgs('start', context.args);
+  const cluster = findCluster(deps.config, command.target!)!;
+  const target = parseMinor(command.to!)!;
+  const eks = deps.eks({ region: cluster.region, roleArn: cluster.roleArn });
+
+  const described = await attempt(`DescribeCluster for ${cluster.name}`, () => eks.describeCluster(cluster.name));
+  const current = parseMinor(described.version ?? '');
+  if (!current) throw new CommandRejected(`EKS reports no usable version for ${cluster.name} (${described.version ?? 'none'}); try again once it is ACTIVE.`);
+  const offered = (await attempt('DescribeClusterVersions', () => eks.describeClusterVersions()))
+    .map((info) => parseMinor(info.clusterVersion ?? ''))
+    .filter((version): version is MinorVersion => version !== undefined)
+    .sort(compareMinor);
+  const problem = targetProblem(cluster.name, current, target, offered);
+  if (problem) throw new CommandRejected(problem);
+
+  const from = formatMinor(current);
+  const to = formatMinor(target);
+  const result = await deps.control.start(
+    { cluster: cluster.name, region: cluster.region, to, requestedBy: context.userId, channel: context.channelId, dryRun: command.dryRun },
+    from,
+  );
+  if (!result.ok) throw new CommandRejected(alreadyRunning(result.job));
+  deps.logger.info({ audit: 'start', user: context.userId, cluster: cluster.name, from, to, dryRun: command.dryRun, job: result.job.jobId }, 'upgrade started');
+  const what = command.dryRun ? `Started a dry run of upgrading ${cluster.name}` : `Started upgrading ${cluster.name}`;
+  const text = `${what} from ${from} to ${to} (job \`${result.job.jobId}\`). Follow it in its ${threadLink(result.job.thread)}.`;
+  await context.respond({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:rocket: ${text}` } }] });
+};
+
+/** Why `target` cannot be started from `current`, or undefined when it can. Pure, for tests. */
+export function targetProblem(cluster: string, current: MinorVersion, target: MinorVersion, offered: MinorVersion[]): string | undefined {
+  const distance = minorDistance(current, target);
+  if (distance === 0) return `${cluster} is already at ${formatMinor(current)}.`;
+  if (distance < 0) return `${cluster} is at ${formatMinor(current)}; EKS cannot downgrade a cluster, so ${formatMinor(target)} is not possible.`;
+  if (!offered.some((version) => compareMinor(version, target) === 0)) {
+    const [first, last] = [offered[0], offered[offered.length - 1]];
+    const range = !first ? 'it lists no versions' : compareMinor(first, last) === 0 ? `it offers only ${formatMinor(first)}` : `it offers ${formatMinor(first)}–${formatMinor(last)}`;
+    return `EKS does not offer Kubernetes ${formatMinor(target)} (${range}).`;
+  }
+  if (distance > 1 && !MULTI_HOP_SUPPORTED) {
+    const next = formatMinor(nextMinor(current));
+    return (
+      `${cluster} is at ${formatMinor(current)}, ${distance} minors below ${formatMinor(target)}; upgrades go one minor at a time for now. ` +
+      `Start with \`${COMMAND} start ${cluster} --to ${next}\`.`
+    );
+  }
+  return undefined;
+}
+
+export function alreadyRunning(job: JobSummary): string {
+  return `An upgrade of ${job.cluster} is already running (${job.from} → ${job.to}, step ${job.currentStep}, ${job.state}): see its ${threadLink(job.thread)}.`;
+}

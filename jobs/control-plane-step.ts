@@ -1,0 +1,115 @@
+import type { Update } from '@aws-sdk/client-eks';
+import { decideControlPlaneAction, type ControlPlaneAction } from '../src/upgrade/decide-control-plane-action.js';
+import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
+import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
+import { followUpdate, formatDuration } from './follow-update.js';
+import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
+
+/**
+ * Control plane N → N+1. Reads the world first (DescribeCluster, the update this job recorded, the cluster's recent
+ * updates) and decides: already done, adopt the update in progress, or issue UpdateClusterVersion — whose id is
+ * stored in job.data before it is followed, so a worker that dies anywhere in here never issues a second one.
+ */
+const RECORD = 'cluster';
+
+async function decide(ctx: StepContext): Promise<ControlPlaneAction> {
+  const { data, step, eks } = ctx;
+  const cluster = await eks.describeCluster(data.cluster);
+  const recordedId = ctx.recordedUpdate(RECORD)?.updateId;
+  const recorded = recordedId ? await eks.describeUpdate(data.cluster, recordedId) : undefined;
+  // A dry run of a later hop reads the cluster as if the earlier hops had been done.
+  const assumed = data.dryRun && step.hop > 1;
+  const updates = assumed ? [] : await readRecentUpdates(eks, data.cluster);
+  return decideControlPlaneAction({
+    clusterName: data.cluster,
+    clusterVersion: assumed ? step.from : (cluster.version ?? ''),
+    hopFrom: step.from,
+    target: step.to,
+    updates,
+    recorded,
+  });
+}
+
+function failedUpdate(ctx: StepContext, update: Update): StepFailure {
+  return new StepFailure(
+    `Upgrading the control plane of ${ctx.data.cluster} to ${ctx.step.to} failed (update ${update.id} ended ${update.status}): ${describeUpdateErrors(update)}`,
+    { remedy: remedyForUpdate(update), code: update.errors?.[0]?.errorCode },
+  );
+}
+
+async function issue(ctx: StepContext): Promise<string | undefined> {
+  const { data, step, eks } = ctx;
+  try {
+    // A deterministic idempotency token: if AWS received a first call whose answer we lost, it returns that update.
+    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64));
+    if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
+    await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
+    return update.id;
+  } catch (error) {
+    // Someone (or our own lost first call) started an update between our read and this call: read again, adopt it.
+    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    throw error;
+  }
+}
+
+export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
+  const { data, step } = ctx;
+  const startedAt = ctx.clock.now();
+  for (;;) {
+    const decision = await decide(ctx);
+    switch (decision.action) {
+      case 'done':
+        return { outcome: 'done', summary: `${decision.reason}; nothing to do` };
+      case 'failed':
+        throw failedUpdate(ctx, decision.update);
+      case 'blocked':
+        throw new StepFailure(`Cannot upgrade the control plane of ${data.cluster} to ${step.to}: ${decision.reason}`, { remedy: decision.remedy });
+      case 'wait':
+        await ctx.setProgress(`waiting: ${decision.reason}`);
+        await ctx.sleep(ctx.pollIntervalMs);
+        continue;
+      case 'issue': {
+        if (data.dryRun) {
+          return { outcome: 'dry-run', summary: `would call UpdateClusterVersion ${data.cluster} → ${step.to}, then follow DescribeUpdate until it ends (about 10 minutes)` };
+        }
+        const updateId = await issue(ctx);
+        if (!updateId) continue;
+        await ctx.emit('issued', {
+          kind: 'progress',
+          at: ctx.clock.now(),
+          step: step.id,
+          text: `UpdateClusterVersion ${data.cluster} → ${step.to} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
+        });
+        return follow(ctx, updateId, startedAt);
+      }
+      case 'adopt': {
+        if (data.dryRun) {
+          return { outcome: 'dry-run', summary: `would follow the update already in progress (${decision.updateId}) instead of starting another` };
+        }
+        if (!decision.ours) {
+          await ctx.recordUpdate(RECORD, { updateId: decision.updateId, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: true });
+          await ctx.emit('adopted', { kind: 'note', at: ctx.clock.now(), level: 'info', text: `Adopted: ${decision.reason}.` });
+        }
+        return follow(ctx, decision.updateId, startedAt);
+      }
+    }
+  }
+};
+
+async function follow(ctx: StepContext, updateId: string, startedAt: number): Promise<StepResult> {
+  const { data, step } = ctx;
+  const final = await followUpdate(ctx, { cluster: data.cluster, updateId, label: `control-plane update to ${step.to}` });
+  if (final.status !== 'Successful') throw failedUpdate(ctx, final);
+  const cluster = await ctx.eks.describeCluster(data.cluster);
+  if (cluster.version !== step.to) {
+    throw new StepFailure(
+      `Update ${updateId} of ${data.cluster} reported Successful, but DescribeCluster shows ${cluster.version}, not ${step.to}`,
+      { remedy: 'check the cluster with `aws eks describe-cluster`; AWS may have reverted the update after failed health checks' },
+    );
+  }
+  await ctx.setProgress(undefined);
+  return {
+    outcome: 'done',
+    summary: `control plane of ${data.cluster} at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,
+  };
+}

@@ -1,0 +1,57 @@
+import { describeError } from '../src/upgrade/classify-error.js';
+import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
+import { StepFailure, type StepContext } from '../src/upgrade/step-context.js';
+
+/**
+ * Reads what a blocked drain needs explained (pods on the nodes, PDBs, ReplicaSets, Deployments) and applies the
+ * safe remedy when an approver chooses it. The reading is best-effort: if the Kubernetes API cannot be read, the
+ * gate still offers Force and says the details are missing.
+ */
+export interface DrainInspection {
+  blockers: DrainBlocker[];
+  remedy?: DrainRemedy;
+  error?: string;
+}
+
+export async function inspectDrain(ctx: StepContext, nodes: string[]): Promise<DrainInspection> {
+  try {
+    const kube = await ctx.kube();
+    const [pods, pdbs, replicaSets, deployments] = await Promise.all([
+      kube.list('pods'),
+      kube.list('poddisruptionbudgets'),
+      kube.list('replicasets'),
+      kube.list('deployments'),
+    ]);
+    const blockers = findDrainBlockers({ pods: pods.items, pdbs: pdbs.items, replicaSets: replicaSets.items, nodes });
+    return { blockers, remedy: safeRemedy(blockers, deployments.items, pdbs.items) };
+  } catch (error) {
+    return { blockers: [], error: describeError(error) };
+  }
+}
+
+/** Nodes of a managed node group, by the label EKS puts on them. */
+export async function nodegroupNodes(ctx: StepContext, nodegroup: string) {
+  const kube = await ctx.kube();
+  return (await kube.list('nodes', { labelSelector: `eks.amazonaws.com/nodegroup=${nodegroup}` })).items;
+}
+
+/** Scales the deployment and waits (bounded) until the extra replica is available, so the retry can drain. */
+export async function applyRemedy(ctx: StepContext, remedy: DrainRemedy, timeoutMs = 10 * 60_000): Promise<void> {
+  const kube = await ctx.kube();
+  await kube.patch('deployments', remedy.deployment, { spec: { replicas: remedy.replicas } }, { namespace: remedy.namespace, type: 'merge' });
+  await ctx.emit(`remedy:${remedy.namespace}/${remedy.deployment}:${remedy.replicas}`, {
+    kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `${remedy.label}: scaled ${remedy.namespace}/${remedy.deployment} to ${remedy.replicas} replicas.`,
+  });
+  const deadline = ctx.clock.now() + timeoutMs;
+  for (;;) {
+    const deployment = await kube.get('deployments', remedy.deployment, remedy.namespace);
+    if ((deployment?.status?.availableReplicas ?? 0) >= remedy.replicas) return;
+    if (ctx.clock.now() > deadline) {
+      throw new StepFailure(`${remedy.label}: ${remedy.namespace}/${remedy.deployment} did not reach ${remedy.replicas} available replicas within ${Math.round(timeoutMs / 60_000)} minutes`, {
+        remedy: `check why its pods are not Ready (kubectl -n ${remedy.namespace} describe deployment ${remedy.deployment}), then start the upgrade again`,
+      });
+    }
+    await ctx.setProgress(`waiting for ${remedy.namespace}/${remedy.deployment} to have ${remedy.replicas} available replicas`);
+    await ctx.sleep(ctx.pollIntervalMs);
+  }
+}

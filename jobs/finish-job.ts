@@ -1,0 +1,75 @@
+import { renderTimelineMarkdown } from '../src/upgrade/render-timeline-markdown.js';
+import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
+import type { UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import type { JobRuntime } from './job-runtime.js';
+
+/**
+ * The end of a job, whichever way it ends: final state in job.data, the summary card (per-step durations), the
+ * status card, the timeline uploaded as Markdown, and the cluster lock released. Every part is keyed or
+ * compare-and-set, so finishing twice (a crash in the middle, then a re-run) posts nothing twice.
+ */
+export type FinalState = Extract<UpgradeState, 'succeeded' | 'failed' | 'aborted'>;
+
+export function summaryEvent(data: UpgradeJobData, at: number): Extract<TimelineEvent, { kind: 'summary' }> {
+  const steps = data.steps
+    .filter((step) => data.stepRuns[step.id])
+    .map((step) => {
+      const run = data.stepRuns[step.id];
+      const durationMs = run.durationMs ?? Math.max(0, (run.finishedAt ?? at) - run.startedAt);
+      return { title: step.title, durationMs, outcome: run.summary ? `${run.outcome ?? 'running'}: ${run.summary}` : (run.outcome ?? 'running') };
+    });
+  const issued = Object.values(data.updates).flatMap((byName) => Object.values(byName));
+  const lines = [data.outcomeText ?? `The upgrade ended ${data.state}.`];
+  if (data.dryRun) lines.push('This was a dry run: nothing was changed.');
+  if (issued.length > 0) {
+    lines.push(
+      `AWS updates: ${issued.map((u) => `${u.operation} → ${u.target} (${u.updateId}${u.adopted ? ', adopted' : ''})`).join('; ')}.`,
+    );
+  }
+  const notRun = data.steps.length - steps.length;
+  if (notRun > 0 && data.state !== 'succeeded') lines.push(`${notRun} step(s) did not run.`);
+  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines };
+}
+
+export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeText: string): Promise<void> {
+  const { data, deps } = runtime;
+  const now = deps.clock.now();
+  const step = data.steps[data.stepIndex];
+  const run = step ? data.stepRuns[step.id] : undefined;
+  if (run && run.finishedAt === undefined) {
+    run.finishedAt = now;
+    run.durationMs = now - run.startedAt;
+    run.outcome = state === 'aborted' ? 'aborted' : 'failed';
+  }
+  data.state = state;
+  data.finishedAt ??= now;
+  data.outcomeText ??= outcomeText;
+  data.progress = undefined;
+  await runtime.save();
+
+  await runtime.emitKeyed(`${data.jobId}:summary`, `${data.jobId}:summary`, summaryEvent(data, now));
+  await runtime.card();
+  await uploadTimeline(runtime);
+  await deps.lock.release(data.cluster, data.jobId);
+}
+
+async function uploadTimeline(runtime: JobRuntime): Promise<void> {
+  const { data, deps } = runtime;
+  try {
+    const events = (await deps.timeline.read(data.jobId)).map((entry) => entry.event);
+    const markdown = renderTimelineMarkdown(
+      { cluster: data.cluster, from: data.from, to: data.to, jobId: data.jobId, requestedBy: data.requestedBy, startedAt: data.startedAt },
+      events,
+    );
+    await deps.thread.uploadMarkdown(
+      data.thread,
+      `${data.jobId}:timeline`,
+      `eks-upgrade-${data.cluster}-${data.from}-to-${data.to}-${data.jobId}.md`,
+      `Timeline of the ${data.cluster} upgrade ${data.from} → ${data.to}`,
+      markdown,
+    );
+  } catch (error) {
+    // The export is a convenience; the job's outcome must not depend on it.
+    deps.logger.warn({ err: error, jobId: data.jobId }, 'exporting the timeline failed');
+  }
+}

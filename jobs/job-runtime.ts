@@ -1,0 +1,137 @@
+import type { Job } from 'bullmq';
+import { findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
+import type { Logger } from '../src/log/logger.js';
+import type { Clock } from '../src/ports/clock.js';
+import type { EksPortFactory } from '../src/ports/eks-port.js';
+import type { KubePort, KubePortFactory } from '../src/ports/kube-port.js';
+import type { SsmPortFactory } from '../src/ports/ssm-port.js';
+import type { ThreadPort } from '../src/ports/thread-port.js';
+import type { ClusterLock } from '../src/upgrade/cluster-lock.js';
+import type { GateStore } from '../src/upgrade/gate-store.js';
+import type { JobControlsStore } from '../src/upgrade/job-controls-store.js';
+import type { StepContext } from '../src/upgrade/step-context.js';
+import type { TimelineLog } from '../src/upgrade/timeline-log.js';
+import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
+import { statusCardOf, type PlannedStep, type UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+
+/**
+ * What one run of the processor works with: the job, its data (written back with job.updateData), and the
+ * engine's collaborators. It builds the StepContext steps see and owns the three ways the job talks to the
+ * world: saving its data, updating the status card, and appending + posting timeline events.
+ */
+export interface EngineDeps {
+  config: ClustersConfig;
+  eks: EksPortFactory;
+  kube: KubePortFactory;
+  ssm: SsmPortFactory;
+  thread: ThreadPort;
+  clock: Clock;
+  logger: Logger;
+  pollIntervalMs: number;
+  gates: GateStore;
+  controls: JobControlsStore;
+  timeline: TimelineLog;
+  lock: ClusterLock;
+}
+
+export interface JobRuntime {
+  job: Job<UpgradeJobData>;
+  data: UpgradeJobData;
+  deps: EngineDeps;
+  clusterConfig: ClusterConfig;
+  save(): Promise<void>;
+  card(): Promise<void>;
+  emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
+  contextFor(step: PlannedStep, signal: AbortSignal): StepContext;
+}
+
+/** A cluster removed from clusters.yaml while its job runs keeps going with safe defaults (no gate timeout). */
+function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): ClusterConfig {
+  return (
+    findCluster(config, data.cluster) ?? {
+      name: data.cluster,
+      region: data.region,
+      roleArn: data.roleArn,
+      channels: [data.channel],
+      requesters: [],
+      approvers: [],
+      twoPersonRule: false,
+      karpenter: { upgradeBudget: '1' },
+      nodegroups: {},
+      addons: { resolveConflicts: 'PRESERVE' },
+      abortOnGateTimeout: false,
+    }
+  );
+}
+
+export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): JobRuntime {
+  const data: UpgradeJobData = structuredClone(job.data);
+  const clusterConfig = clusterConfigFor(deps.config, data);
+  const target = { name: data.cluster, region: data.region, roleArn: data.roleArn ?? clusterConfig.roleArn };
+  const eks = deps.eks(target);
+  const ssm = deps.ssm(target);
+  let kube: Promise<KubePort> | undefined;
+
+  const runtime: JobRuntime = {
+    job,
+    data,
+    deps,
+    clusterConfig,
+    save: () => job.updateData(structuredClone(data)),
+    card: () => deps.thread.updateStatusCard(data.thread, statusCardOf(data, deps.clock.now())),
+    async emitKeyed(threadKey, logKey, event) {
+      await deps.timeline.append(data.jobId, logKey, event);
+      await deps.thread.postEvent(data.thread, threadKey, event);
+    },
+    contextFor(step, signal) {
+      const stepState = () => (data.stepState[step.id] ??= {});
+      const ctx: StepContext = {
+        data,
+        step,
+        clusterConfig,
+        eks,
+        ssm,
+        clock: deps.clock,
+        logger: deps.logger.child({ jobId: data.jobId, cluster: data.cluster, step: step.id }),
+        pollIntervalMs: deps.pollIntervalMs,
+        gates: deps.gates,
+        kube() {
+          // A failed build (cluster unreachable) is not cached: the next call tries again.
+          kube ??= deps.kube(target).catch((error) => {
+            kube = undefined;
+            throw error;
+          });
+          return kube;
+        },
+        emit: (suffix, event) => runtime.emitKeyed(`${data.jobId}:${step.id}:${suffix}`, `${data.jobId}:${step.id}:${suffix}`, event),
+        emitKeyed: (threadKey, logKey, event) => runtime.emitKeyed(threadKey, logKey, event),
+        async setProgress(text) {
+          if (data.progress === text) return;
+          data.progress = text;
+          await runtime.card();
+        },
+        async setState(state: UpgradeState) {
+          if (data.state === state) return;
+          data.state = state;
+          await runtime.save();
+          await runtime.card();
+        },
+        stepState: <T extends Record<string, unknown>>() => stepState() as Partial<T>,
+        async saveStepState(patch) {
+          Object.assign(stepState(), patch);
+          await runtime.save();
+        },
+        async recordUpdate(name, update) {
+          (data.updates[step.id] ??= {})[name] = update;
+          await runtime.save();
+        },
+        recordedUpdate: (name) => data.updates[step.id]?.[name],
+        controls: () => deps.controls.read(data.jobId),
+        // Checked first: not every Clock rejects a sleep whose signal had fired before it began.
+        sleep: (ms) => (signal.aborted ? Promise.reject(signal.reason ?? new Error('aborted')) : deps.clock.sleep(ms, signal)),
+      };
+      return ctx;
+    },
+  };
+  return runtime;
+}

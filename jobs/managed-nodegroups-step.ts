@@ -1,0 +1,183 @@
+import type { Nodegroup } from '@aws-sdk/client-eks';
+import { nodegroupPolicyFor } from '../src/config/clusters-config.js';
+import { minorOfKubelet, formatMinor } from '../src/domain/minor-version.js';
+import { describeBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
+import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
+import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
+import { upgradeBlueGreen } from './blue-green-nodegroup.js';
+import { applyRemedy, inspectDrain, nodegroupNodes } from './drain-inspection.js';
+import { followUpdate } from './follow-update.js';
+import { awaitGate, reopenGate } from './gate-step.js';
+import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
+
+/**
+ * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
+ * a custom AMI, the launch template version clusters.yaml names), recorded before it is followed; progress from the
+ * group's nodes. A PodEvictionFailure stops at a gate naming the blocking pods and PDBs, with Force (retry with
+ * `force`) and, where one exists, the safe remedy (scale the deployment, then retry). Blue/green groups are handed
+ * to blue-green-nodegroup.ts.
+ */
+export interface NodegroupState {
+  final?: 'updated' | 'unchanged' | 'skipped';
+  from?: string;
+  note?: string;
+  attempt?: number;
+  force?: boolean;
+  failed?: { updateId: string; error: string; remedy: string; details: string[]; fix?: DrainRemedy };
+  [key: string]: unknown;
+}
+
+export const managedNodegroupsStep: Step = async (ctx) => {
+  const names = (await ctx.eks.listNodegroups(ctx.data.cluster)).sort();
+  if (names.length === 0) return { outcome: 'skipped', summary: `${ctx.data.cluster} has no managed node groups` };
+  const lines: string[] = [];
+  for (const name of names) {
+    const strategy = nodegroupPolicyFor(ctx.clusterConfig, name).strategy;
+    const result = strategy === 'blue-green' ? await upgradeBlueGreen(ctx, name, lines) : await upgradeInPlace(ctx, name, lines);
+    if (result) return result;
+  }
+  return { outcome: ctx.data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
+};
+
+export function nodegroupStateOf(ctx: StepContext, name: string): NodegroupState {
+  return { ...((ctx.stepState()[`ng:${name}`] ?? {}) as NodegroupState) };
+}
+
+export async function saveNodegroupState(ctx: StepContext, name: string, state: NodegroupState): Promise<void> {
+  await ctx.saveStepState({ [`ng:${name}`]: state });
+}
+
+/** "2/3 nodes at 1.31, 1 cordoned" for the status card, and a post each time another tenth of the group is done. */
+export async function reportNodeProgress(ctx: StepContext, name: string, attempt: number): Promise<void> {
+  try {
+    const nodes = await nodegroupNodes(ctx, name);
+    const atTarget = nodes.filter((node) => {
+      const minor = minorOfKubelet(String(node.status?.nodeInfo?.kubeletVersion ?? ''));
+      return minor && formatMinor(minor) === ctx.step.to;
+    }).length;
+    const cordoned = nodes.filter((node) => node.spec?.unschedulable).length;
+    await ctx.setProgress(`node group ${name}: ${atTarget}/${nodes.length} nodes at ${ctx.step.to}, ${cordoned} cordoned`);
+    const tenth = nodes.length ? Math.floor((atTarget / nodes.length) * 10) : 0;
+    if (tenth > 0) {
+      await ctx.emit(`ng:${name}:${attempt}:progress:${tenth}`, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `Node group ${name}: ${atTarget}/${nodes.length} nodes at ${ctx.step.to}.` });
+    }
+  } catch (error) {
+    ctx.logger.debug({ err: error, nodegroup: name }, 'reading node-group nodes for progress failed');
+  }
+}
+
+function targetRequest(ng: Nodegroup, to: string, launchTemplateVersion?: string) {
+  if (ng.amiType === 'CUSTOM') {
+    if (!launchTemplateVersion) return undefined;
+    const done = ng.launchTemplate?.version === launchTemplateVersion;
+    return { done, request: { launchTemplate: { id: ng.launchTemplate?.id, name: ng.launchTemplate?.id ? undefined : ng.launchTemplate?.name, version: launchTemplateVersion } } };
+  }
+  return { done: ng.version === to, request: { version: to } };
+}
+
+async function upgradeInPlace(ctx: StepContext, name: string, lines: string[]): Promise<StepResult | undefined> {
+  const { data, step, eks } = ctx;
+  const state = nodegroupStateOf(ctx, name);
+  const policy = nodegroupPolicyFor(ctx.clusterConfig, name);
+  const gateId = `h${step.hop}-ng-${name}`;
+  for (;;) {
+    if (state.final) {
+      lines.push(state.final === 'updated' ? `${name} ${state.from} → ${step.to} (in place)` : `${name}: ${state.note}`);
+      return undefined;
+    }
+    if (state.failed) {
+      const { failed } = state;
+      const outcome = await awaitGate(ctx, {
+        gateId,
+        title: `Node group ${name} could not drain its nodes. Force the update, or abort?`,
+        details: [failed.error, ...failed.details, `What to do: ${failed.fix ? `${failed.fix.label}, or ` : ''}Force (evicts ignoring the PDBs).`],
+        actions: failed.fix ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
+        remedyLabel: failed.fix?.label,
+      });
+      if (outcome.kind === 'result') return outcome.result;
+      if (outcome.action === 'remedy' && failed.fix) await applyRemedy(ctx, failed.fix);
+      Object.assign(state, { failed: undefined, force: state.force || outcome.action === 'force', attempt: (state.attempt ?? 0) + 1 });
+      await reopenGate(ctx, gateId);
+      await saveNodegroupState(ctx, name, state);
+      continue;
+    }
+
+    const ng = await eks.describeNodegroup(data.cluster, name);
+    const target = targetRequest(ng, step.to, policy.launchTemplateVersion);
+    if (!target) {
+      const outcome = await awaitGate(ctx, {
+        gateId: `${gateId}-custom-ami`,
+        title: `Node group ${name} is pinned to a custom AMI. Skip it, or abort?`,
+        details: [
+          `${name} uses launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'} version ${ng.launchTemplate?.version ?? '?'} with its own AMI; a version bump does not upgrade it.`,
+          `What to do: build a ${step.to} AMI, add a launch template version with it, and set nodegroups.${name}.launchTemplateVersion in clusters.yaml — or Force to skip it for now.`,
+        ],
+        actions: ['force', 'abort'],
+      });
+      if (outcome.kind === 'result') return outcome.result;
+      Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+      await saveNodegroupState(ctx, name, state);
+      continue;
+    }
+    if (target.done && !inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { nodegroupName: name } }))) {
+      Object.assign(state, { final: state.from ? 'updated' : 'unchanged', note: `already at ${step.to}` });
+      if (!data.dryRun) await saveNodegroupState(ctx, name, state);
+      continue;
+    }
+    if (data.dryRun) {
+      lines.push(`would call UpdateNodegroupVersion ${name} ${ng.version} → ${step.to} (in place)`);
+      return undefined;
+    }
+    const attempt = state.attempt ?? 0;
+    const updateId = await issueOrAdopt(ctx, name, attempt, { ...target.request, force: state.force || policy.force });
+    if (!updateId) continue;
+    const final = await followUpdate(ctx, {
+      cluster: data.cluster, updateId, scope: { nodegroupName: name }, label: `node-group ${name} update to ${step.to}`,
+      onPoll: () => reportNodeProgress(ctx, name, attempt),
+    });
+    if (final.status === 'Successful') {
+      state.from ??= ng.version;
+      await saveNodegroupState(ctx, name, state);
+      continue;
+    }
+    const error = `UpdateNodegroupVersion ${name} → ${step.to} ended ${final.status} (update ${updateId}): ${describeUpdateErrors(final)}`;
+    if (final.errors?.[0]?.errorCode !== 'PodEvictionFailure') throw new StepFailure(error, { remedy: remedyForUpdate(final), code: final.errors?.[0]?.errorCode });
+    const nodes = (await nodegroupNodes(ctx, name).catch(() => [])).filter((node) => node.spec?.unschedulable).map((node) => node.metadata.name);
+    const drain = await inspectDrain(ctx, nodes.length ? nodes : (final.errors?.[0]?.resourceIds ?? []));
+    const details = drain.blockers.length ? drain.blockers.slice(0, 20).map(describeBlocker) : [`The blocking pods could not be identified${drain.error ? ` (${drain.error})` : ''}.`];
+    state.failed = { updateId, error, remedy: remedyForUpdate(final), details, fix: drain.remedy };
+    await saveNodegroupState(ctx, name, state);
+    await ctx.emit(`ng:${name}:${updateId}:failed`, { kind: 'note', at: ctx.clock.now(), level: 'warning', text: [error, ...details].join('\n') });
+  }
+}
+
+/** Follows an update already recorded or running for the group; otherwise issues one and records it first. */
+export async function issueOrAdopt(
+  ctx: StepContext,
+  name: string,
+  attempt: number,
+  request: { version?: string; launchTemplate?: { id?: string; name?: string; version?: string }; force?: boolean },
+): Promise<string | undefined> {
+  const { data, step, eks } = ctx;
+  const recordKey = `${name}#${attempt}`;
+  const recorded = ctx.recordedUpdate(recordKey)?.updateId;
+  if (recorded) return recorded;
+  const running = inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { nodegroupName: name } }));
+  if (running?.id) {
+    await ctx.recordUpdate(recordKey, { updateId: running.id, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}`, at: ctx.clock.now(), adopted: true });
+    return running.id;
+  }
+  try {
+    const update = await eks.updateNodegroupVersion(data.cluster, name, { ...request, clientRequestToken: `${data.jobId}-${step.id}-${name}-${attempt}`.slice(0, 64) });
+    if (!update.id) throw new StepFailure(`UpdateNodegroupVersion ${name} returned no update id`);
+    await ctx.recordUpdate(recordKey, { updateId: update.id, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}`, at: ctx.clock.now(), adopted: false });
+    await ctx.emit(`ng:${name}:${attempt}:issued`, {
+      kind: 'progress', at: ctx.clock.now(), step: step.id,
+      text: `UpdateNodegroupVersion ${name} → ${step.to}${request.force ? ' with force' : ''} issued (update ${update.id}).`,
+    });
+    return update.id;
+  } catch (error) {
+    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    throw error;
+  }
+}

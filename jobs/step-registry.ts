@@ -1,0 +1,33 @@
+import type { Step } from '../src/upgrade/step-context.js';
+import type { StepKind } from '../src/upgrade/upgrade-job-data.js';
+import { addonsStep } from './addons-step.js';
+import { controlPlaneStep } from './control-plane-step.js';
+import { gateStep } from './gate-step.js';
+import { managedNodegroupsStep } from './managed-nodegroups-step.js';
+import { preflightStep } from './preflight-step.js';
+import { selfManagedStep } from './self-managed-step.js';
+import { verifyStep } from './verify-step.js';
+
+/**
+ * Step kind → implementation. A kind without an implementation here is left out of new plans
+ * (IMPLEMENTED_STEP_KINDS); a job planned by a newer build and resumed by an older one fails that step clearly.
+ */
+const STEPS: Partial<Record<StepKind, Step>> = {
+  preflight: preflightStep,
+  gate: gateStep,
+  'control-plane': controlPlaneStep,
+  addons: addonsStep,
+  'managed-nodegroups': managedNodegroupsStep,
+  'self-managed': selfManagedStep,
+  verify: verifyStep,
+};
+
+export const IMPLEMENTED_STEP_KINDS = Object.keys(STEPS) as StepKind[];
+
+export function stepFor(kind: StepKind): Step {
+  const step = STEPS[kind];
+  if (step) return step;
+  return async () => {
+    throw Object.assign(new Error(`this version of the bot cannot run "${kind}" steps; deploy the version that planned the job`), { permanent: true });
+  };
+}

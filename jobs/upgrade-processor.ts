@@ -1,0 +1,177 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { backoffMs, describeError, isTransientError } from '../src/upgrade/classify-error.js';
+import { StepFailure, type StepResult } from '../src/upgrade/step-context.js';
+import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import { finishJob } from './finish-job.js';
+import { abortOpenGates } from './gate-step.js';
+import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
+import { stepFor } from './step-registry.js';
+
+/**
+ * The BullMQ processor of an upgrade job: runs the planned steps from job.data.stepIndex on, checking pause and
+ * abort at the safe point before each step. Waiting (a gate, a pause, a transient-error backoff, a worker shutting
+ * down) never holds a worker slot: the job moves itself to delayed and throws DelayedError, and comes back — on
+ * any worker — to carry on from job.data.
+ */
+export const MAX_TRANSIENT_RETRIES = 8;
+export const PAUSE_RECHECK_MS = 10 * 60_000;
+
+export interface UpgradeJobResult {
+  state: UpgradeJobData['state'];
+  outcome?: string;
+}
+
+export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) {
+  return async function processUpgrade(job: Job<UpgradeJobData>, token?: string, cancel?: AbortSignal): Promise<UpgradeJobResult> {
+    const runtime = createJobRuntime(job, deps);
+    const { data } = runtime;
+    if (isTerminal(data.state)) {
+      // Finished before, but the process died before BullMQ heard: finish again (idempotent) and complete.
+      await finishJob(runtime, data.state as 'succeeded', data.outcomeText ?? `The upgrade ended ${data.state}.`);
+      return { state: data.state, outcome: data.outcomeText };
+    }
+    const signal = cancel ? AbortSignal.any([draining, cancel]) : draining;
+
+    async function park(delayMs: number, wakeEarly?: () => Promise<boolean>): Promise<never> {
+      await runtime.save();
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      // An answer that arrived between our last read and the move could not promote an active job: check again.
+      if (wakeEarly && (await wakeEarly())) await job.promote().catch(() => undefined);
+      throw new DelayedError();
+    }
+
+    try {
+      if (data.state === 'queued') {
+        data.state = 'running';
+        await runtime.save();
+        await runtime.card();
+      }
+      for (;;) {
+        const step = data.steps[data.stepIndex];
+        const controls = await deps.controls.read(data.jobId);
+        if (controls.abort) {
+          if (step) await abortOpenGates(runtime.contextFor(step, signal), controls.abort.by, controls.abort.at);
+          const where = step ? ` before step "${step.title}"` : '';
+          await runtime.emitKeyed(`${data.jobId}:aborted`, `${data.jobId}:aborted`, {
+            kind: 'note', at: deps.clock.now(), level: 'warning', text: `Aborted by <@${controls.abort.by}>${where}. Nothing further was changed.`,
+          });
+          await finishJob(runtime, 'aborted', `Aborted by <@${controls.abort.by}>${where}.`);
+          return { state: 'aborted', outcome: data.outcomeText };
+        }
+        if (controls.paused) {
+          if (data.state !== 'paused' || data.pauseSeq < controls.pauseSeq) {
+            data.pauseSeq = controls.pauseSeq;
+            data.state = 'paused';
+            await runtime.save();
+            await runtime.card();
+            await runtime.emitKeyed(`${data.jobId}:pause:${controls.pauseSeq}`, `${data.jobId}:pause:${controls.pauseSeq}`, {
+              kind: 'note', at: deps.clock.now(), level: 'info',
+              text: `Paused by <@${controls.pausedBy}>${step ? ` before step "${step.title}"` : ''}. Resume to carry on.`,
+            });
+          }
+          await park(PAUSE_RECHECK_MS, async () => {
+            const latest = await deps.controls.read(data.jobId);
+            return !latest.paused || !!latest.abort;
+          });
+        }
+        if (data.state === 'paused') {
+          data.state = 'running';
+          await runtime.save();
+          await runtime.card();
+          await runtime.emitKeyed(`${data.jobId}:resume:${data.pauseSeq}`, `${data.jobId}:resume:${data.pauseSeq}`, {
+            kind: 'note', at: deps.clock.now(), level: 'info', text: `Resumed by <@${controls.resumedBy ?? 'someone'}>.`,
+          });
+        }
+        if (!step) {
+          await finishJob(runtime, 'succeeded', successText(data));
+          return { state: 'succeeded', outcome: data.outcomeText };
+        }
+        const result = await runStep(runtime, step, signal);
+        if (result.outcome === 'wait') await park(result.delayMs, result.wakeEarly);
+        if (result.outcome === 'abort') {
+          await finishJob(runtime, 'aborted', `Aborted: ${result.reason}.`);
+          return { state: 'aborted', outcome: data.outcomeText };
+        }
+      }
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      if (signal.aborted && !(error instanceof StepFailure)) {
+        // The worker is shutting down (or the job was cancelled): park at once so another worker carries on.
+        deps.logger.info({ jobId: data.jobId }, 'worker closing: parking the upgrade job for another worker');
+        await park(0);
+      }
+      return handleFailure(runtime, error, park);
+    }
+  };
+}
+
+function successText(data: UpgradeJobData): string {
+  if (data.dryRun) return `Dry run of ${data.cluster} ${data.from} → ${data.to} finished; nothing was changed.`;
+  return `${data.cluster} is upgraded from ${data.from} to ${data.to}.`;
+}
+
+async function runStep(runtime: JobRuntime, step: PlannedStep, signal: AbortSignal): Promise<StepResult> {
+  const { data, deps } = runtime;
+  if (!data.stepRuns[step.id]) {
+    data.stepRuns[step.id] = { startedAt: deps.clock.now() };
+    if (data.state !== 'running') data.state = 'running';
+    await runtime.save();
+    await runtime.card();
+  }
+  const started = data.stepRuns[step.id].startedAt;
+  await runtime.emitKeyed(`${data.jobId}:${step.id}:started`, `${data.jobId}:${step.id}:started`, {
+    kind: 'step-started', at: started, step: step.id, title: step.title,
+  });
+  const result = await stepFor(step.kind)(runtime.contextFor(step, signal));
+  if (result.outcome === 'wait' || result.outcome === 'abort') return result;
+
+  const now = deps.clock.now();
+  const run = data.stepRuns[step.id];
+  Object.assign(run, { finishedAt: now, durationMs: now - started, outcome: result.outcome, summary: result.summary });
+  data.stepIndex += 1;
+  data.state = 'running';
+  data.progress = undefined;
+  delete data.retries[step.id];
+  await runtime.save();
+  await runtime.emitKeyed(`${data.jobId}:${step.id}:finished`, `${data.jobId}:${step.id}:finished`, {
+    kind: 'step-finished', at: now, step: step.id, title: step.title, durationMs: now - started, summary: result.summary,
+  });
+  await runtime.card();
+  return result;
+}
+
+async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: number) => Promise<never>): Promise<never> {
+  const { data, deps } = runtime;
+  const step = data.steps[data.stepIndex];
+  const stepId = step?.id ?? 'job';
+  if (!(error instanceof StepFailure) && isTransientError(error)) {
+    const attempt = (data.retries[stepId] ?? 0) + 1;
+    if (attempt <= MAX_TRANSIENT_RETRIES) {
+      data.retries[stepId] = attempt;
+      const delay = backoffMs(attempt);
+      deps.logger.warn({ err: error, jobId: data.jobId, step: stepId, attempt, delay }, 'transient failure; retrying the step');
+      if (attempt === 3) {
+        await runtime.emitKeyed(`${data.jobId}:${stepId}:transient`, `${data.jobId}:${stepId}:transient`, {
+          kind: 'note', at: deps.clock.now(), level: 'warning',
+          text: `${step?.title ?? 'The job'} keeps hitting a temporary error (${describeError(error)}); retrying with backoff.`,
+        });
+      }
+      return park(delay);
+    }
+  }
+  const message = error instanceof StepFailure ? error.message : `${step ? `Step "${step.title}"` : 'The upgrade job'} failed: ${describeError(error)}`;
+  const remedy =
+    error instanceof StepFailure
+      ? error.remedy
+      : isTransientError(error)
+        ? `AWS kept failing after ${MAX_TRANSIENT_RETRIES} retries; check the service health, then start the upgrade again (it resumes from the cluster's state)`
+        : 'check the error above, fix its cause, then start the upgrade again';
+  deps.logger.error({ err: error, jobId: data.jobId, step: stepId }, 'upgrade step failed');
+  if (step) {
+    await runtime.emitKeyed(`${data.jobId}:${step.id}:failed`, `${data.jobId}:${step.id}:failed`, {
+      kind: 'step-failed', at: deps.clock.now(), step: step.id, title: step.title, error: message, remedy,
+    });
+  }
+  await finishJob(runtime, 'failed', `${message}${remedy ? ` What to do: ${remedy}.` : ''}`);
+  throw new UnrecoverableError(message);
+}

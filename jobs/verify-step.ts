@@ -1,0 +1,72 @@
+import { describeError } from '../src/upgrade/classify-error.js';
+import { checkKubeletSkew, describeKubeletMinors, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/upgrade/kubelet-skew.js';
+import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
+
+/**
+ * Verify a hop: the control plane is at the target and ACTIVE, every node's kubelet is within the skew policy,
+ * deployments are available and PDBs allow disruptions. A control plane not at its target fails the job; workload
+ * problems are reported as warnings (the upgrade itself is done; people must look at them).
+ */
+async function checkWorkloads(ctx: StepContext): Promise<string[]> {
+  const warnings: string[] = [];
+  try {
+    const kube = await ctx.kube();
+    const deployments = await kube.list('deployments');
+    const unavailable = deployments.items.filter((deployment) => {
+      const wanted = deployment.spec?.replicas ?? 1;
+      return (deployment.status?.availableReplicas ?? 0) < wanted;
+    });
+    if (unavailable.length > 0) {
+      warnings.push(
+        `${unavailable.length} deployment(s) not fully available: ${unavailable
+          .slice(0, 10)
+          .map((d) => `${d.metadata.namespace}/${d.metadata.name} (${d.status?.availableReplicas ?? 0}/${d.spec?.replicas ?? 1})`)
+          .join(', ')}`,
+      );
+    }
+    const pdbs = await kube.list('poddisruptionbudgets');
+    const blocked = pdbs.items.filter((pdb) => (pdb.status?.disruptionsAllowed ?? 1) === 0 && (pdb.status?.expectedPods ?? 0) > 0);
+    if (blocked.length > 0) {
+      warnings.push(`${blocked.length} PDB(s) allow no disruption now: ${blocked.slice(0, 10).map((p) => `${p.metadata.namespace}/${p.metadata.name}`).join(', ')}`);
+    }
+  } catch (error) {
+    warnings.push(`could not check deployments and PDBs: ${describeError(error)}`);
+  }
+  return warnings;
+}
+
+export const verifyStep: Step = async (ctx) => {
+  const { data, step, eks } = ctx;
+  const cluster = await eks.describeCluster(data.cluster);
+  if (data.dryRun) {
+    return { outcome: 'dry-run', summary: `would check that ${data.cluster} is at ${step.to} and ACTIVE, nodes within skew, deployments available, PDBs healthy` };
+  }
+  if (cluster.version !== step.to) {
+    throw new StepFailure(`Verifying ${data.cluster}: the control plane is at ${cluster.version}, not ${step.to}`, {
+      remedy: 'check the cluster with `aws eks describe-cluster` and its recent updates with `aws eks list-updates`',
+    });
+  }
+  const lines = [`control plane ${cluster.version} (${cluster.platformVersion ?? 'platform version unknown'}), ${cluster.status}`];
+  const warnings: string[] = [];
+  if (cluster.status !== 'ACTIVE') warnings.push(`the cluster is ${cluster.status}, not ACTIVE`);
+
+  try {
+    const kube = await ctx.kube();
+    const nodes = nodeVersionsOf((await kube.list('nodes')).items);
+    const skew = checkKubeletSkew(nodes, step.to);
+    lines.push(`${nodes.length} node(s), kubelets ${describeKubeletMinors(skew)}`);
+    if (skew.tooOld.length || skew.tooNew.length) {
+      warnings.push(`${skew.tooOld.length + skew.tooNew.length} node(s) outside the skew policy (${SKEW_RULE_TEXT}): ${[...skew.tooOld, ...skew.tooNew].map((n) => `${n.name} ${n.kubeletVersion}`).join(', ')}`);
+    } else {
+      lines.push(`all within skew (${SKEW_RULE_TEXT})`);
+    }
+  } catch (error) {
+    warnings.push(`could not read the nodes: ${describeError(error)}`);
+  }
+  warnings.push(...(await checkWorkloads(ctx)));
+
+  if (warnings.length > 0) {
+    await ctx.emit('warnings', { kind: 'note', at: ctx.clock.now(), level: 'warning', text: [`Verify ${step.to}:`, ...warnings.map((w) => `• ${w}`)].join('\n') });
+  }
+  return { outcome: 'done', summary: `${lines.join('; ')}${warnings.length ? `; ${warnings.length} warning(s)` : ''}` };
+};

@@ -1,0 +1,95 @@
+import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+
+/**
+ * What every AWS adapter (EKS, SSM, EC2, the Kubernetes token) needs to build an SDK client for one configured
+ * cluster: region, the optional role to assume, and overrides used by tests and the demo (endpoint, static
+ * credentials, retries). Without an explicit endpoint nothing is set, so the SDK's own resolution applies:
+ * AWS_ENDPOINT_URL_<SERVICE>, AWS_ENDPOINT_URL, then the public regional endpoint; likewise AWS_MAX_ATTEMPTS and
+ * AWS_RETRY_MODE.
+ */
+export interface AwsAdapterOptions {
+  endpoint?: string;
+  credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
+  maxAttempts?: number;
+  retryMode?: string;
+}
+
+export interface ClusterAwsTarget {
+  region: string;
+  roleArn?: string;
+}
+
+export interface SdkClientConfig {
+  region: string;
+  endpoint?: string;
+  credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
+  maxAttempts?: number;
+  retryMode?: string;
+}
+
+/** Session name shown in CloudTrail for every call the bot makes under an assumed role. */
+export const ROLE_SESSION_NAME = 'eks-upgrade-bot';
+
+// One AssumeRole provider per (role, region, base credentials): it caches and refreshes the temporary credentials,
+// so EKS, SSM, EC2 and the Kubernetes token share one STS session instead of assuming the role four times.
+const assumedRoleProviders = new WeakMap<object, Map<string, AwsCredentialIdentityProvider>>();
+const DEFAULT_CHAIN_KEY = {};
+
+function assumedRole(target: Required<ClusterAwsTarget>, options: AwsAdapterOptions): AwsCredentialIdentityProvider {
+  const owner = (options.credentials as object | undefined) ?? DEFAULT_CHAIN_KEY;
+  let byRole = assumedRoleProviders.get(owner);
+  if (!byRole) assumedRoleProviders.set(owner, (byRole = new Map()));
+  const key = `${target.roleArn}|${target.region}|${options.endpoint ?? ''}`;
+  let provider = byRole.get(key);
+  if (!provider) {
+    provider = fromTemporaryCredentials({
+      params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME },
+      masterCredentials: options.credentials,
+      clientConfig: { region: target.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) },
+    });
+    byRole.set(key, provider);
+  }
+  return provider;
+}
+
+/**
+ * The credentials to sign with for a cluster: the assumed role when the cluster names one, else the explicit
+ * credentials, else undefined (the SDK's default chain: env, profile, SSO, web identity, container, instance).
+ */
+export function credentialsFor(target: ClusterAwsTarget, options: AwsAdapterOptions): AwsCredentialIdentityProvider | AwsCredentialIdentity | undefined {
+  if (target.roleArn) return assumedRole({ region: target.region, roleArn: target.roleArn }, options);
+  return options.credentials;
+}
+
+// The default chain caches what it resolved (and refreshes expiring credentials); one for the whole process.
+let defaultChain: AwsCredentialIdentityProvider | undefined;
+
+/** Like credentialsFor, but always a provider function (SigV4 presigning outside an SDK client needs one). */
+export function credentialProviderFor(target: ClusterAwsTarget, options: AwsAdapterOptions): AwsCredentialIdentityProvider {
+  const credentials = credentialsFor(target, options);
+  if (credentials === undefined) return (defaultChain ??= fromNodeProviderChain());
+  if (typeof credentials === 'function') return credentials;
+  return async () => credentials;
+}
+
+export function sdkClientConfig(target: ClusterAwsTarget, options: AwsAdapterOptions = {}): SdkClientConfig {
+  const config: SdkClientConfig = { region: target.region };
+  if (options.endpoint) config.endpoint = options.endpoint;
+  const credentials = credentialsFor(target, options);
+  if (credentials) config.credentials = credentials;
+  if (options.maxAttempts !== undefined) config.maxAttempts = options.maxAttempts;
+  if (options.retryMode !== undefined) config.retryMode = options.retryMode;
+  return config;
+}
+
+/** Caches one client per region and role: SDK clients hold connection pools and credential caches worth reusing. */
+export function clientCache<C>(create: (target: ClusterAwsTarget) => C): (target: ClusterAwsTarget) => C {
+  const clients = new Map<string, C>();
+  return (target) => {
+    const key = `${target.region}|${target.roleArn ?? ''}`;
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = create(target)));
+    return client;
+  };
+}

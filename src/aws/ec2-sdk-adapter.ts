@@ -1,0 +1,36 @@
+import { DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import type { Ec2Port, Ec2PortFactory, SubnetInfo } from '../ports/ec2-port.js';
+import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
+
+/**
+ * Ec2Port over @aws-sdk/client-ec2: DescribeSubnets for the cluster's subnets, to count free IPs before a
+ * control-plane upgrade (it needs up to 5 per subnet). Errors (InvalidSubnetID.NotFound, UnauthorizedOperation…)
+ * pass through unchanged.
+ */
+export function createEc2PortFactory(opts: AwsAdapterOptions = {}): Ec2PortFactory {
+  return clientCache((target) => ec2Port(new EC2Client(sdkClientConfig(target, opts))));
+}
+
+function ec2Port(client: EC2Client): Ec2Port {
+  return {
+    async describeSubnets(subnetIds) {
+      // EC2 reads an empty id list as "every subnet in the account": ask only for what we were given.
+      if (subnetIds.length === 0) return [];
+      const subnets: SubnetInfo[] = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await client.send(new DescribeSubnetsCommand({ SubnetIds: subnetIds, NextToken: nextToken }));
+        for (const subnet of page.Subnets ?? []) {
+          subnets.push({
+            subnetId: subnet.SubnetId ?? '',
+            availabilityZone: subnet.AvailabilityZone ?? '',
+            availableIpAddressCount: subnet.AvailableIpAddressCount ?? 0,
+            ...(subnet.CidrBlock ? { cidrBlock: subnet.CidrBlock } : {}),
+          });
+        }
+        nextToken = page.NextToken;
+      } while (nextToken);
+      return subnets;
+    },
+  };
+}

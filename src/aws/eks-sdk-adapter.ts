@@ -1,0 +1,134 @@
+import {
+  CreateNodegroupCommand,
+  DeleteNodegroupCommand,
+  DescribeAddonCommand,
+  DescribeClusterCommand,
+  DescribeFargateProfileCommand,
+  DescribeInsightCommand,
+  DescribeNodegroupCommand,
+  DescribeUpdateCommand,
+  EKSClient,
+  paginateDescribeAddonVersions,
+  paginateDescribeClusterVersions,
+  paginateListAddons,
+  paginateListClusters,
+  paginateListFargateProfiles,
+  paginateListInsights,
+  paginateListNodegroups,
+  paginateListUpdates,
+  UpdateAddonCommand,
+  UpdateClusterVersionCommand,
+  UpdateNodegroupVersionCommand,
+  type Category,
+} from '@aws-sdk/client-eks';
+import type { EksPort, EksPortFactory } from '../ports/eks-port.js';
+import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
+import { collectPages } from './collect-pages.js';
+
+/**
+ * EksPort over @aws-sdk/client-eks: one EKSClient per region/role, list calls followed to the last page. SDK
+ * exceptions pass through untouched (callers branch on `error.name`, e.g. ResourceInUseException); turn them into
+ * a sentence for people with describeAwsError. A response missing the object it exists to return is a broken
+ * endpoint, reported as such rather than handed on as undefined.
+ */
+export function createEksPortFactory(opts: AwsAdapterOptions = {}): EksPortFactory {
+  return clientCache((target) => eksPort(new EKSClient(sdkClientConfig(target, opts))));
+}
+
+function eksPort(client: EKSClient): EksPort {
+  const pages = { client };
+  return {
+    listClusters: () => collectPages(paginateListClusters(pages, {}), (page) => page.clusters),
+
+    async describeCluster(name) {
+      const { cluster } = await client.send(new DescribeClusterCommand({ name }));
+      return present(cluster, `DescribeCluster for ${name}`);
+    },
+
+    describeClusterVersions: () => collectPages(paginateDescribeClusterVersions(pages, {}), (page) => page.clusterVersions),
+
+    async updateClusterVersion(name, version, clientRequestToken) {
+      const { update } = await client.send(new UpdateClusterVersionCommand({ name, version, clientRequestToken }));
+      return present(update, `UpdateClusterVersion for ${name}`);
+    },
+
+    listUpdates: (cluster, filter) =>
+      collectPages(paginateListUpdates(pages, { name: cluster, ...filter }), (page) => page.updateIds),
+
+    async describeUpdate(cluster, updateId, scope) {
+      const { update } = await client.send(new DescribeUpdateCommand({ name: cluster, updateId, ...scope }));
+      return present(update, `DescribeUpdate ${updateId} for ${cluster}`);
+    },
+
+    listNodegroups: (cluster) => collectPages(paginateListNodegroups(pages, { clusterName: cluster }), (page) => page.nodegroups),
+
+    async describeNodegroup(cluster, nodegroup) {
+      const result = await client.send(new DescribeNodegroupCommand({ clusterName: cluster, nodegroupName: nodegroup }));
+      return present(result.nodegroup, `DescribeNodegroup for ${cluster}/${nodegroup}`);
+    },
+
+    async updateNodegroupVersion(cluster, nodegroup, options) {
+      const { update } = await client.send(
+        new UpdateNodegroupVersionCommand({ clusterName: cluster, nodegroupName: nodegroup, ...options }),
+      );
+      return present(update, `UpdateNodegroupVersion for ${cluster}/${nodegroup}`);
+    },
+
+    async createNodegroup(request) {
+      const { nodegroup } = await client.send(new CreateNodegroupCommand(request));
+      return present(nodegroup, `CreateNodegroup for ${request.clusterName}/${request.nodegroupName}`);
+    },
+
+    async deleteNodegroup(cluster, nodegroup) {
+      const result = await client.send(new DeleteNodegroupCommand({ clusterName: cluster, nodegroupName: nodegroup }));
+      return present(result.nodegroup, `DeleteNodegroup for ${cluster}/${nodegroup}`);
+    },
+
+    listAddons: (cluster) => collectPages(paginateListAddons(pages, { clusterName: cluster }), (page) => page.addons),
+
+    async describeAddon(cluster, addon) {
+      const result = await client.send(new DescribeAddonCommand({ clusterName: cluster, addonName: addon }));
+      return present(result.addon, `DescribeAddon for ${cluster}/${addon}`);
+    },
+
+    describeAddonVersions: (addonName, kubernetesVersion) =>
+      collectPages(paginateDescribeAddonVersions(pages, { addonName, kubernetesVersion }), (page) => page.addons),
+
+    async updateAddon(cluster, addon, options) {
+      const { update } = await client.send(new UpdateAddonCommand({ clusterName: cluster, addonName: addon, ...options }));
+      return present(update, `UpdateAddon for ${cluster}/${addon}`);
+    },
+
+    listInsights: (cluster, filter) =>
+      collectPages(
+        paginateListInsights(pages, {
+          clusterName: cluster,
+          filter: filter && {
+            kubernetesVersions: filter.kubernetesVersions,
+            categories: filter.categories as Category[] | undefined,
+          },
+        }),
+        (page) => page.insights,
+      ),
+
+    async describeInsight(cluster, id) {
+      const { insight } = await client.send(new DescribeInsightCommand({ clusterName: cluster, id }));
+      return present(insight, `DescribeInsight ${id} for ${cluster}`);
+    },
+
+    listFargateProfiles: (cluster) =>
+      collectPages(paginateListFargateProfiles(pages, { clusterName: cluster }), (page) => page.fargateProfileNames),
+
+    async describeFargateProfile(cluster, profile) {
+      const result = await client.send(new DescribeFargateProfileCommand({ clusterName: cluster, fargateProfileName: profile }));
+      return present(result.fargateProfile, `DescribeFargateProfile for ${cluster}/${profile}`);
+    },
+  };
+}
+
+function present<T>(value: T | undefined, operation: string): T {
+  if (value === undefined || value === null) {
+    throw new Error(`${operation} failed: the EKS endpoint answered without the expected object; check AWS_ENDPOINT_URL`);
+  }
+  return value;
+}

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+export interface RedisHandle {
+  url: string;
+  /** True when we started a throwaway redis-server (and stop() will end it). */
+  started: boolean;
+  stop(): Promise<void>;
+}
+
+export class RedisUnavailableError extends Error {
+  readonly code = 'redis_unavailable';
+}
+
+async function answers(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitUntilAnswers(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new RedisUnavailableError(`redis-server exited with code ${child.exitCode} before answering`);
+    if (await answers(url)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new RedisUnavailableError(`redis-server did not answer on ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Uses the Redis at `url` when it answers; otherwise starts a throwaway `redis-server` (no persistence, loopback
+ * only) on a free port; otherwise says how to get one. BullMQ needs a real Redis: no mock runs its Lua scripts.
+ */
+export async function ensureRedis(url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): Promise<RedisHandle> {
+  if (await answers(url)) return { url, started: false, stop: async () => undefined };
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const spawned = await new Promise<boolean>((resolve) => {
+    child.once('spawn', () => resolve(true));
+    child.once('error', () => resolve(false));
+  });
+  if (!spawned) {
+    throw new RedisUnavailableError(
+      `no Redis answers at ${url} and redis-server is not installed: install it (apt-get install redis-server) or set REDIS_URL to a running Redis`,
+    );
+  }
+  const ownUrl = `redis://127.0.0.1:${port}`;
+  try {
+    await waitUntilAnswers(ownUrl, child, 10_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url: ownUrl,
+    started: true,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

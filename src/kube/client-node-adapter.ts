@@ -1,0 +1,179 @@
+import { PatchStrategy, Watch } from '@kubernetes/client-node';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { credentialProviderFor } from '../aws/aws-client-config.js';
+import { describeAwsError } from '../aws/describe-aws-error.js';
+import { createEksTokenSource } from '../aws/eks-token.js';
+import type { Logger } from '../log/logger.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { EksPortFactory } from '../ports/eks-port.js';
+import type { KubeList, KubeObject, KubePort, KubePortFactory, KubeResource, ListOptions, PatchType } from '../ports/kube-port.js';
+import { createEksKubeConfig } from './eks-kube-config.js';
+import { toKubeApiError } from './kube-api-error.js';
+import { createKubeRequester, type KubeRequester } from './kube-request.js';
+import { describeTarget, KUBE_RESOURCES, resourcePath } from './kube-resources.js';
+import { startResilientWatch, type WatchBackoff } from './resilient-watch.js';
+
+/**
+ * KubePortFactory over @kubernetes/client-node 1.4: DescribeCluster gives the endpoint and CA, an EKS token
+ * (presigned STS GetCallerIdentity, refreshed at 14 minutes) authenticates every request and watch. One KubePort
+ * per cluster is built once and reused.
+ */
+export interface KubePortFactoryOptions {
+  eks: EksPortFactory;
+  /** Base credentials for the token (default: the SDK's default chain); a cluster's roleArn is assumed on top. */
+  credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
+  clock?: Clock;
+  logger?: Logger;
+  /** Replaces the STS-presigned token (tests, or a cluster reached another way). */
+  tokenSourceFor?: (cluster: KubeClusterTarget) => { token(): Promise<string> };
+  watchBackoff?: WatchBackoff;
+}
+
+type KubeClusterTarget = { name: string; region: string; roleArn?: string };
+
+const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  merge: PatchStrategy.MergePatch,
+  strategic: PatchStrategy.StrategicMergePatch,
+  json: PatchStrategy.JsonPatch,
+};
+const LIST_PAGE_SIZE = 500;
+
+export function createKubePortFactory(opts: KubePortFactoryOptions): KubePortFactory {
+  const ports = new Map<string, Promise<KubePort>>();
+  return (cluster) => {
+    const key = `${cluster.region}|${cluster.name}|${cluster.roleArn ?? ''}`;
+    let port = ports.get(key);
+    if (!port) {
+      port = connect(cluster, opts);
+      ports.set(key, port);
+      // A failed connection (cluster still CREATING, no permission) must not stick: the next call tries again.
+      port.catch(() => ports.delete(key));
+    }
+    return port;
+  };
+}
+
+async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions): Promise<KubePort> {
+  const clock = opts.clock ?? systemClock;
+  let described;
+  try {
+    described = await opts.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name);
+  } catch (error) {
+    throw new Error(`connecting to the Kubernetes API of cluster ${cluster.name}: ${describeAwsError(`DescribeCluster for ${cluster.name}`, error)}`, { cause: error });
+  }
+  if (!described.endpoint) {
+    throw new Error(
+      `connecting to the Kubernetes API of cluster ${cluster.name} failed: the cluster has no API endpoint yet (status ${described.status ?? 'unknown'}); try again once it is ACTIVE`,
+    );
+  }
+  const tokens =
+    opts.tokenSourceFor?.(cluster) ??
+    createEksTokenSource({
+      clusterName: cluster.name,
+      region: cluster.region,
+      credentials: credentialProviderFor(cluster, { credentials: opts.credentials }),
+      clock,
+    });
+  const kc = createEksKubeConfig({
+    clusterName: cluster.name,
+    server: described.endpoint,
+    caData: described.certificateAuthority?.data,
+    token: () => tokens.token(),
+  });
+  return kubePort({ clusterName: cluster.name, request: createKubeRequester(kc), watcher: new Watch(kc), clock, opts });
+}
+
+function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: Watch; clock: Clock; opts: KubePortFactoryOptions }): KubePort {
+  const { clusterName, request } = deps;
+  const inCluster = `in cluster ${clusterName}`;
+
+  async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toKubeApiError(`${operation} ${inCluster}`, error);
+    }
+  }
+
+  async function list<T extends KubeObject>(resource: KubeResource, options: ListOptions = {}): Promise<KubeList<T>> {
+    const info = KUBE_RESOURCES[resource];
+    return call(`listing ${describeTarget(resource, options)}`, async () => {
+      const items: T[] = [];
+      let resourceVersion = '';
+      let continueToken: string | undefined;
+      do {
+        const page = await request<{ metadata?: { resourceVersion?: string; continue?: string }; items?: T[] }>({
+          method: 'GET',
+          path: resourcePath(resource, { namespace: options.namespace }),
+          query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: LIST_PAGE_SIZE, continue: continueToken },
+        });
+        // Items of a list come without apiVersion/kind; fill them in so every object says what it is.
+        for (const item of page.items ?? []) {
+          items.push({ apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: info.kind, ...item });
+        }
+        // The first page's resourceVersion is the snapshot the whole paged list belongs to (and the one to watch from).
+        resourceVersion ||= page.metadata?.resourceVersion ?? '';
+        continueToken = page.metadata?.continue || undefined;
+      } while (continueToken);
+      return { items, resourceVersion };
+    });
+  }
+
+  return {
+    serverVersion: () =>
+      call('reading the apiserver version', async () => {
+        const version = await request<{ gitVersion?: string }>({ method: 'GET', path: '/version' });
+        if (!version?.gitVersion) throw new Error('GET /version returned no gitVersion');
+        return version.gitVersion;
+      }),
+
+    list,
+
+    async get<T extends KubeObject>(resource: KubeResource, name: string, namespace?: string) {
+      try {
+        return await request<T>({ method: 'GET', path: resourcePath(resource, { namespace, name }) });
+      } catch (error) {
+        const apiError = toKubeApiError(`reading ${describeTarget(resource, { namespace, name })} ${inCluster}`, error);
+        if (apiError.code === 404) return undefined;
+        throw apiError;
+      }
+    },
+
+    patch<T extends KubeObject>(resource: KubeResource, name: string, patch: unknown, options: { namespace?: string; type: PatchType }) {
+      // Custom resources (Karpenter's) do not support strategic merge patch (the apiserver answers 415): for them
+      // a merge patch is the equivalent.
+      const type = options.type === 'strategic' && KUBE_RESOURCES[resource].group.includes('.') ? 'merge' : options.type;
+      return call(`patching ${describeTarget(resource, { namespace: options.namespace, name })}`, () =>
+        request<T>({
+          method: 'PATCH',
+          path: resourcePath(resource, { namespace: options.namespace, name }),
+          body: patch,
+          contentType: PATCH_CONTENT_TYPES[type],
+        }),
+      );
+    },
+
+    evictPod: (namespace, name) =>
+      call(`evicting pod ${namespace}/${name}`, async () => {
+        await request({
+          method: 'POST',
+          path: `${resourcePath('pods', { namespace, name })}/eviction`,
+          body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
+        });
+      }),
+
+    watch: (resource, options, handlers) =>
+      startResilientWatch({
+        description: `watching ${describeTarget(resource, options)} ${inCluster}`,
+        path: resourcePath(resource, { namespace: options.namespace }),
+        query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
+        list: () => list(resource, options),
+        watcher: deps.watcher,
+        toError: (operation, error) => toKubeApiError(operation, error),
+        handlers,
+        clock: deps.clock,
+        logger: deps.opts.logger,
+        backoff: deps.opts.watchBackoff,
+      }),
+  };
+}

@@ -1,0 +1,36 @@
+import { ConfigError, loadClustersConfig } from './config/clusters-config.js';
+import { parseEnv } from './config/env-config.js';
+import { createLogger } from './log/logger.js';
+import { startBot } from './start-bot.js';
+
+/**
+ * Entry point: `npm start`. Configuration problems stop start-up with one line naming the bad field; SIGTERM and
+ * SIGINT drain gracefully (the current step finishes or is left resumable; queued Slack posts stay in Redis).
+ */
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  const config = await loadClustersConfig(env.CLUSTERS_FILE);
+  const bot = await startBot({ env, config, logger });
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    bot.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`eks-upgrade-bot: ${error.message}\n`);
+  } else {
+    process.stderr.write(`eks-upgrade-bot: could not start: ${(error as Error).message}\n`);
+  }
+  process.exit(1);
+});

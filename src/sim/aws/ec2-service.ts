@@ -1,0 +1,140 @@
+import { AwsApiError } from './aws-error.js';
+import { availableIps } from './node-factory.js';
+import type { SimLaunchTemplate, SimSubnet, SimWorld } from './world-types.js';
+
+/**
+ * EC2's query protocol (form-encoded `Action=…`, XML answers in the 2016-11-15 namespace), for the calls the
+ * product and a custom-AMI node group upgrade need: DescribeSubnets (free IPs per subnet), and launch template
+ * versions (DescribeLaunchTemplateVersions, CreateLaunchTemplateVersion) so a new AMI can be rolled out.
+ */
+const XMLNS = 'http://ec2.amazonaws.com/doc/2016-11-15/';
+
+export function xmlEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function tag(name: string, value: string | number | boolean): string {
+  return `<${name}>${xmlEscape(String(value))}</${name}>`;
+}
+
+/** Numbered list parameters of the query protocol: SubnetId.1, SubnetId.2, … */
+function listParam(form: URLSearchParams, prefix: string): string[] {
+  const values: string[] = [];
+  for (let i = 1; form.has(`${prefix}.${i}`); i++) values.push(form.get(`${prefix}.${i}`)!);
+  return values;
+}
+
+function filters(form: URLSearchParams): Array<{ name: string; values: string[] }> {
+  const out: Array<{ name: string; values: string[] }> = [];
+  for (let i = 1; form.has(`Filter.${i}.Name`); i++) out.push({ name: form.get(`Filter.${i}.Name`)!, values: listParam(form, `Filter.${i}.Value`) });
+  return out;
+}
+
+function subnetMatches(subnet: SimSubnet, filter: { name: string; values: string[] }): boolean {
+  const field: Record<string, string> = { 'vpc-id': subnet.vpcId, 'availability-zone': subnet.zone, 'subnet-id': subnet.id, 'cidr-block': subnet.cidr, state: 'available' };
+  return field[filter.name] === undefined || filter.values.includes(field[filter.name]);
+}
+
+function azId(zone: string): string {
+  const region = zone.slice(0, -1);
+  const short = region.replace(/^(\w\w)-(\w)\w*-(\d)$/, '$1$2$3');
+  return `${short}-az${'abcdef'.indexOf(zone.slice(-1)) + 1}`;
+}
+
+function describeSubnets(world: SimWorld, form: URLSearchParams, region: string | undefined, requestId: string): string {
+  const ids = listParam(form, 'SubnetId');
+  const inRegion = [...world.subnets.values()].filter((s) => !region || s.region === region);
+  for (const id of ids) {
+    if (!inRegion.some((s) => s.id === id)) throw new AwsApiError(400, 'InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`);
+  }
+  const subnets = inRegion.filter((s) => !ids.length || ids.includes(s.id)).filter((s) => filters(form).every((f) => subnetMatches(s, f)));
+  const items = subnets
+    .map((s) =>
+      [
+        '<item>',
+        tag('subnetId', s.id),
+        tag('subnetArn', `arn:aws:ec2:${s.region}:${world.accountId}:subnet/${s.id}`),
+        tag('state', 'available'),
+        tag('ownerId', world.accountId),
+        tag('vpcId', s.vpcId),
+        tag('cidrBlock', s.cidr),
+        tag('availableIpAddressCount', availableIps(s)),
+        tag('availabilityZone', s.zone),
+        tag('availabilityZoneId', azId(s.zone)),
+        tag('defaultForAz', false),
+        tag('mapPublicIpOnLaunch', false),
+        '<ipv6CidrBlockAssociationSet/>',
+        `<tagSet><item>${tag('key', 'Name')}${tag('value', `private-${s.zone}`)}</item></tagSet>`,
+        '</item>',
+      ].join(''),
+    )
+    .join('');
+  return `<DescribeSubnetsResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<subnetSet>${items}</subnetSet></DescribeSubnetsResponse>`;
+}
+
+function findLaunchTemplate(world: SimWorld, form: URLSearchParams): SimLaunchTemplate {
+  const id = form.get('LaunchTemplateId');
+  const name = form.get('LaunchTemplateName');
+  const lt = [...world.launchTemplates.values()].find((t) => (id && t.id === id) || (name && t.name === name));
+  if (!lt) {
+    throw id
+      ? new AwsApiError(400, 'InvalidLaunchTemplateId.NotFound', `The specified launch template, with template ID ${id}, does not exist.`)
+      : new AwsApiError(400, 'InvalidLaunchTemplateName.NotFoundException', `The specified launch template, with template name ${name}, does not exist.`);
+  }
+  return lt;
+}
+
+function versionXml(lt: SimLaunchTemplate, version: number): string {
+  const entry = lt.versions.get(version)!;
+  return [
+    tag('launchTemplateId', lt.id),
+    tag('launchTemplateName', lt.name),
+    tag('versionNumber', version),
+    tag('createTime', new Date(entry.createdAt).toISOString()),
+    tag('defaultVersion', version === lt.defaultVersion),
+    `<launchTemplateData>${tag('imageId', entry.imageId)}</launchTemplateData>`,
+  ].join('');
+}
+
+export interface Ec2Result {
+  xml: string;
+  mutation?: { operation: string; target: string };
+}
+
+export function handleEc2(world: SimWorld, form: URLSearchParams, region: string | undefined, requestId: string): Ec2Result {
+  const action = form.get('Action') ?? '';
+  const wrap = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${inner}`;
+  switch (action) {
+    case 'DescribeSubnets':
+      return { xml: wrap(describeSubnets(world, form, region, requestId)) };
+    case 'DescribeLaunchTemplateVersions': {
+      const lt = findLaunchTemplate(world, form);
+      const wanted = listParam(form, 'LaunchTemplateVersion');
+      const latest = Math.max(...lt.versions.keys());
+      const versions = wanted.length
+        ? wanted.map((v) => (v === '$Latest' ? latest : v === '$Default' ? lt.defaultVersion : Number(v)))
+        : [...lt.versions.keys()];
+      const items = versions.filter((v) => lt.versions.has(v)).map((v) => `<item>${versionXml(lt, v)}</item>`).join('');
+      return { xml: wrap(`<DescribeLaunchTemplateVersionsResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplateVersionSet>${items}</launchTemplateVersionSet></DescribeLaunchTemplateVersionsResponse>`) };
+    }
+    case 'CreateLaunchTemplateVersion': {
+      const lt = findLaunchTemplate(world, form);
+      const source = form.get('SourceVersion');
+      const sourceImage = source ? lt.versions.get(Number(source))?.imageId : lt.versions.get(lt.defaultVersion)?.imageId;
+      const imageId = form.get('LaunchTemplateData.ImageId') ?? sourceImage;
+      if (!imageId || !/^ami-[0-9a-f]+$/.test(imageId)) throw new AwsApiError(400, 'InvalidAMIID.Malformed', `Invalid id: "${imageId}" (expecting "ami-...")`);
+      const version = Math.max(...lt.versions.keys()) + 1;
+      lt.versions.set(version, { imageId, createdAt: world.clock.now() });
+      return {
+        xml: wrap(`<CreateLaunchTemplateVersionResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplateVersion>${versionXml(lt, version)}</launchTemplateVersion></CreateLaunchTemplateVersionResponse>`),
+        mutation: { operation: 'CreateLaunchTemplateVersion', target: `${lt.id}:${version}` },
+      };
+    }
+    default:
+      throw new AwsApiError(400, 'InvalidAction', `The action ${action || '(none)'} is not valid for this web service.`);
+  }
+}
+
+export function ec2ErrorXml(error: AwsApiError, requestId: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error>${tag('Code', error.type)}${tag('Message', error.message)}</Error></Errors>${tag('RequestID', requestId)}</Response>`;
+}

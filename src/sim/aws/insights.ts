@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import { compatibleAddonVersions, addonVersionEntry, parseAddonVersion } from './addon-catalog.js';
+import { compareMinors, nextMinor } from './version-catalog.js';
+import type { SimCluster, SimWorld } from './world-types.js';
+
+/**
+ * EKS upgrade insights (UPGRADE_READINESS), computed from the cluster as it is now — so they "refresh" as soon as
+ * the cluster changes, where real EKS rescans every 24 h. Each is about the next minor (kubernetesVersion); ERROR
+ * means it breaks that upgrade, WARNING a later one.
+ */
+export type InsightStatusValue = 'PASSING' | 'WARNING' | 'ERROR' | 'UNKNOWN';
+
+export interface SimInsight {
+  id: string;
+  name: string;
+  category: 'UPGRADE_READINESS';
+  kubernetesVersion: string;
+  lastRefreshTime: number;
+  lastTransitionTime: number;
+  description: string;
+  insightStatus: { status: InsightStatusValue; reason: string };
+  recommendation: string;
+  additionalInfo: Record<string, string>;
+  resources: Array<{ insightStatus: { status: InsightStatusValue; reason: string }; kubernetesResourceUri?: string; arn?: string }>;
+  categorySpecificSummary: {
+    deprecationDetails?: Array<{
+      usage: string;
+      replacedWith: string;
+      stopServingVersion: string;
+      startServingReplacementVersion: string;
+      clientStats: Array<{ userAgent: string; numberOfRequestsLast30Days: number; lastRequestTime: number }>;
+    }>;
+    addonCompatibilityDetails?: Array<{ name: string; compatibleVersions: string[] }>;
+  };
+}
+
+type Draft = Omit<SimInsight, 'id' | 'lastRefreshTime' | 'lastTransitionTime' | 'category'>;
+
+function insightId(cluster: string, name: string, version: string): string {
+  const h = createHash('sha256').update(`${cluster}/${name}/${version}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+const worst = (statuses: InsightStatusValue[]): InsightStatusValue =>
+  statuses.includes('ERROR') ? 'ERROR' : statuses.includes('WARNING') ? 'WARNING' : statuses.includes('UNKNOWN') ? 'UNKNOWN' : 'PASSING';
+
+/** Kubelets may lag the apiserver by 3 minors from 1.28 on, 2 before (upstream version-skew policy). */
+export function allowedKubeletSkew(apiserverMinor: string): number {
+  return compareMinors(apiserverMinor, '1.28') >= 0 ? 3 : 2;
+}
+
+function minorDistance(from: string, to: string): number {
+  return Number(to.split('.')[1]) - Number(from.split('.')[1]);
+}
+
+function kubeletSkew(cluster: SimCluster, target: string): Draft {
+  const allowed = allowedKubeletSkew(target);
+  const resources = cluster.store.list('nodes').map((node) => {
+    const match = /^v(\d+)\.(\d+)/.exec(node.status?.nodeInfo?.kubeletVersion ?? '');
+    const minor = match ? `${match[1]}.${match[2]}` : target;
+    const lag = minorDistance(minor, target);
+    const status: InsightStatusValue = lag > allowed ? 'ERROR' : lag === allowed ? 'WARNING' : 'PASSING';
+    const reason =
+      status === 'PASSING'
+        ? 'Node kubelet version is within the supported skew.'
+        : `Node kubelet ${minor} would be ${lag} minor versions behind Kubernetes ${target} (at most ${allowed} are supported).`;
+    return { insightStatus: { status, reason }, kubernetesResourceUri: `/api/v1/nodes/${node.metadata.name}` };
+  });
+  const status = worst(resources.map((r) => r.insightStatus.status));
+  return {
+    name: 'Kubelet version skew',
+    kubernetesVersion: target,
+    description: 'Checks for kubelet versions of worker nodes in the cluster to see if upgrade would cause noncompliance with supported Kubernetes kubelet version skew policy.',
+    insightStatus: { status, reason: status === 'PASSING' ? 'No kubelet version skew issues detected.' : 'Node kubelet versions are not compliant with the supported version skew policy.' },
+    recommendation: 'Upgrade your worker nodes to match the Kubernetes version of your cluster control plane.',
+    additionalInfo: { 'Kubernetes version skew policy': 'https://kubernetes.io/releases/version-skew-policy/#kubelet' },
+    resources: resources.filter((r) => r.insightStatus.status !== 'PASSING'),
+    categorySpecificSummary: {},
+  };
+}
+
+function addonCompatibility(cluster: SimCluster, target: string): Draft {
+  const details: Array<{ name: string; compatibleVersions: string[] }> = [];
+  const resources: Draft['resources'] = [];
+  for (const addon of cluster.addons.values()) {
+    // kube-proxy ships one line per minor; its own skew insight covers it.
+    if (addon.name === 'kube-proxy') continue;
+    const entry = addonVersionEntry(addon.name, addon.version);
+    if (entry?.minors.includes(target)) continue;
+    const compatible = compatibleAddonVersions(addon.name, target).map((v) => v.addonVersion);
+    details.push({ name: addon.name, compatibleVersions: compatible });
+    resources.push({
+      insightStatus: { status: 'ERROR', reason: `Add-on ${addon.name} ${addon.version} is not compatible with Kubernetes ${target}.` },
+      arn: `arn:aws:eks:${cluster.region}:${cluster.arn.split(':')[4]}:addon/${cluster.name}/${addon.name}`,
+    });
+  }
+  const status: InsightStatusValue = details.length ? 'ERROR' : 'PASSING';
+  return {
+    name: 'EKS add-on version compatibility',
+    kubernetesVersion: target,
+    description: 'Checks version of installed EKS add-ons to ensure they are compatible with the next version of Kubernetes.',
+    insightStatus: { status, reason: status === 'PASSING' ? 'All installed EKS add-on versions are compatible with next Kubernetes version.' : 'Installed EKS add-on versions are not compatible with next Kubernetes version.' },
+    recommendation: 'Upgrade your EKS add-on to a compatible version before upgrading your cluster.',
+    additionalInfo: { 'Managing EKS add-ons': 'https://docs.aws.amazon.com/eks/latest/userguide/managing-add-ons.html' },
+    resources,
+    categorySpecificSummary: { addonCompatibilityDetails: details },
+  };
+}
+
+function kubeProxySkew(cluster: SimCluster, target: string): Draft {
+  const addon = cluster.addons.get('kube-proxy');
+  const parsed = addon ? parseAddonVersion(addon.version) : undefined;
+  const minor = parsed ? `${parsed.major}.${parsed.minor}` : undefined;
+  const lag = minor ? minorDistance(minor, target) : 0;
+  const status: InsightStatusValue = lag > allowedKubeletSkew(target) ? 'ERROR' : 'PASSING';
+  return {
+    name: 'kube-proxy version skew',
+    kubernetesVersion: target,
+    description: 'Checks version of kube-proxy in cluster to see if upgrade would cause noncompliance with supported Kubernetes kube-proxy version skew policy.',
+    insightStatus: { status, reason: status === 'PASSING' ? `kube-proxy ${minor ?? ''} is within the supported version skew of Kubernetes ${target}.`.replace('  ', ' ') : `kube-proxy ${minor} would be ${lag} minor versions behind Kubernetes ${target}.` },
+    recommendation: 'Upgrade your kube-proxy add-on to match the cluster control plane version.',
+    additionalInfo: { 'Updating kube-proxy': 'https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html' },
+    resources: [],
+    categorySpecificSummary: {},
+  };
+}
+
+function clusterHealth(cluster: SimCluster, target: string): Draft {
+  const status: InsightStatusValue = cluster.healthIssues.length ? 'ERROR' : 'PASSING';
+  return {
+    name: 'Cluster health issues',
+    kubernetesVersion: target,
+    description: 'Checks for any cluster health issues that prevent successful upgrade to the next Kubernetes version on EKS.',
+    insightStatus: { status, reason: status === 'PASSING' ? 'No cluster health issues detected.' : cluster.healthIssues.map((i) => `${i.code}: ${i.message}`).join(' ') },
+    recommendation: 'Refer to the EKS cluster health documentation to resolve the issues before upgrading.',
+    additionalInfo: { 'EKS cluster health': 'https://docs.aws.amazon.com/eks/latest/APIReference/API_ClusterHealth.html' },
+    resources: [],
+    categorySpecificSummary: {},
+  };
+}
+
+/** Whether the workloads still call a deprecated API: while the linked object exists with the old apiVersion. */
+function stillInUse(cluster: SimCluster, api: SimCluster['deprecatedApis'][number]): boolean {
+  if (!api.resource) return true;
+  const object = cluster.store.get(api.resource.resource, api.resource.name, api.resource.namespace);
+  if (!object) return false;
+  const applied = object.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+  if (!applied) return true;
+  try {
+    return (JSON.parse(applied) as { apiVersion?: string }).apiVersion === api.resource.apiVersion;
+  } catch {
+    return true;
+  }
+}
+
+function deprecatedApis(world: SimWorld, cluster: SimCluster): Draft[] {
+  const drafts: Draft[] = [];
+  const removals = [...new Set(cluster.deprecatedApis.map((a) => a.removedIn))].filter((v) => compareMinors(v, cluster.version) > 0);
+  for (const removedIn of removals) {
+    const apis = cluster.deprecatedApis.filter((a) => a.removedIn === removedIn && stillInUse(cluster, a));
+    const level: InsightStatusValue = removedIn === nextMinor(cluster.version) ? 'ERROR' : 'WARNING';
+    const status: InsightStatusValue = apis.length ? level : 'PASSING';
+    drafts.push({
+      name: `Deprecated APIs removed in Kubernetes v${removedIn}`,
+      kubernetesVersion: removedIn,
+      description: `Checks for usage of deprecated APIs that are scheduled for removal in Kubernetes v${removedIn}. Upgrading your cluster before migrating to the updated APIs supported by v${removedIn} could cause application impact.`,
+      insightStatus: { status, reason: apis.length ? 'Deprecated API usage detected within last 30 days.' : 'No deprecated API usage detected within the last 30 days.' },
+      recommendation: 'Update manifests and API clients to use newer Kubernetes APIs if applicable before upgrading to Kubernetes v' + removedIn + '.',
+      additionalInfo: {
+        'EKS update cluster documentation': 'https://docs.aws.amazon.com/eks/latest/userguide/update-cluster.html',
+        [`Kubernetes v${removedIn} deprecation guide`]: 'https://kubernetes.io/docs/reference/using-api/deprecation-guide/',
+      },
+      resources: apis
+        .filter((a) => a.resource)
+        .map((a) => ({
+          insightStatus: { status: level, reason: `${a.usage} is removed in Kubernetes v${removedIn}.` },
+          kubernetesResourceUri: `${a.usage.split('/').slice(0, -1).join('/')}/namespaces/${a.resource!.namespace ?? 'default'}/${a.resource!.resource}/${a.resource!.name}`,
+        })),
+      categorySpecificSummary: {
+        deprecationDetails: apis.map((a) => ({
+          usage: a.usage,
+          replacedWith: a.replacedWith,
+          stopServingVersion: a.removedIn,
+          startServingReplacementVersion: a.startServingReplacementVersion,
+          clientStats: [{ userAgent: a.userAgent, numberOfRequestsLast30Days: a.requestsLast30Days, lastRequestTime: world.clock.now() - 3600_000 }],
+        })),
+      },
+    });
+  }
+  return drafts;
+}
+
+/** All UPGRADE_READINESS insights of a cluster, now. */
+export function computeInsights(world: SimWorld, cluster: SimCluster): SimInsight[] {
+  const target = nextMinor(cluster.version);
+  const now = world.clock.now();
+  const drafts = [...deprecatedApis(world, cluster), kubeletSkew(cluster, target), kubeProxySkew(cluster, target), addonCompatibility(cluster, target), clusterHealth(cluster, target)];
+  return drafts.map((draft) => {
+    const id = insightId(cluster.name, draft.name, draft.kubernetesVersion);
+    const seen = cluster.insightTransitions.get(id);
+    if (!seen || seen.status !== draft.insightStatus.status) cluster.insightTransitions.set(id, { status: draft.insightStatus.status, at: now });
+    return { ...draft, id, category: 'UPGRADE_READINESS', lastRefreshTime: now, lastTransitionTime: cluster.insightTransitions.get(id)!.at };
+  });
+}

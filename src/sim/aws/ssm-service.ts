@@ -1,0 +1,107 @@
+import { amiName } from '../karpenter/ami-resolution.js';
+import { AwsApiError } from './aws-error.js';
+import { epochSeconds } from './eks-wire.js';
+import { AMI_ARCHES, amiIdFor, isAmiPublished, knownMinors, releaseVersionFor, type AmiArch, type AmiFamily } from './version-catalog.js';
+
+/**
+ * SSM (awsJson1_1, X-Amz-Target AmazonSSM.*): the public parameters AWS publishes for EKS-optimized AMIs, for every
+ * simulated minor — AL2 (x86_64, arm64, gpu; up to 1.32), AL2023 standard (x86_64, arm64) and Bottlerocket
+ * (x86_64, arm64). Paths as in eks.md, e.g. /aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id.
+ */
+interface PublicParameter {
+  name: string;
+  value: string;
+  dataType: 'text' | 'aws:ec2:image';
+}
+
+function al2Variant(arch: AmiArch, gpu = false): string {
+  return gpu ? 'amazon-linux-2-gpu' : arch === 'arm64' ? 'amazon-linux-2-arm64' : 'amazon-linux-2';
+}
+
+function imageParameters(prefix: string, imageId: string, imageName: string, release: { key: string; value: string }): PublicParameter[] {
+  return [
+    { name: `${prefix}/image_id`, value: imageId, dataType: 'aws:ec2:image' },
+    { name: `${prefix}/image_name`, value: imageName, dataType: 'text' },
+    { name: `${prefix}/${release.key}`, value: release.value, dataType: 'text' },
+  ];
+}
+
+let all: PublicParameter[] | undefined;
+
+/** Every public parameter the simulator publishes (built once; the catalog is static). */
+export function publicParameters(): PublicParameter[] {
+  if (all) return all;
+  const params: PublicParameter[] = [];
+  for (const minor of knownMinors()) {
+    const base = `/aws/service/eks/optimized-ami/${minor}`;
+    for (const arch of AMI_ARCHES) {
+      const families: AmiFamily[] = ['AL2', 'AL2023', 'Bottlerocket'];
+      for (const family of families) {
+        if (!isAmiPublished(minor, family)) continue;
+        const id = amiIdFor(minor, family, arch);
+        const name = amiName(minor, family, arch);
+        if (family === 'AL2') {
+          const prefix = `${base}/${al2Variant(arch)}/recommended`;
+          params.push(...imageParameters(prefix, id, name, { key: 'release_version', value: releaseVersionFor(minor, family) }));
+          params.push({ name: prefix, value: JSON.stringify({ schema_version: '2', image_id: id, image_name: name, release_version: releaseVersionFor(minor, family) }), dataType: 'text' });
+        } else if (family === 'AL2023') {
+          const prefix = `${base}/amazon-linux-2023/${arch}/standard/recommended`;
+          params.push(...imageParameters(prefix, id, name, { key: 'release_version', value: releaseVersionFor(minor, family) }));
+          params.push({ name: prefix, value: JSON.stringify({ schema_version: '3', image_id: id, image_name: name, release_version: releaseVersionFor(minor, family) }), dataType: 'text' });
+        } else {
+          const prefix = `/aws/service/bottlerocket/aws-k8s-${minor}/${arch}/latest`;
+          params.push(...imageParameters(prefix, id, name, { key: 'image_version', value: releaseVersionFor(minor, family) }));
+        }
+      }
+    }
+  }
+  all = params;
+  return params;
+}
+
+function wireParameter(p: PublicParameter, region: string): Record<string, unknown> {
+  return {
+    Name: p.name,
+    Type: 'String',
+    Value: p.value,
+    Version: 1,
+    LastModifiedDate: epochSeconds(Date.UTC(2025, 6, 15)),
+    ARN: `arn:aws:ssm:${region}::parameter${p.name}`,
+    DataType: p.dataType,
+  };
+}
+
+const parameterNotFound = (name: string) => new AwsApiError(400, 'ParameterNotFound', `Parameter ${name} not found.`);
+
+export function handleSsm(target: string, body: Record<string, any>, region: string): unknown {
+  const byName = new Map(publicParameters().map((p) => [p.name, p]));
+  switch (target) {
+    case 'AmazonSSM.GetParameter': {
+      const found = byName.get(String(body.Name ?? ''));
+      if (!found) throw parameterNotFound(String(body.Name));
+      return { Parameter: wireParameter(found, region) };
+    }
+    case 'AmazonSSM.GetParameters': {
+      const names: string[] = Array.isArray(body.Names) ? body.Names : [];
+      return {
+        Parameters: names.filter((n) => byName.has(n)).map((n) => wireParameter(byName.get(n)!, region)),
+        InvalidParameters: names.filter((n) => !byName.has(n)),
+      };
+    }
+    case 'AmazonSSM.GetParametersByPath': {
+      const path = String(body.Path ?? '').replace(/\/$/, '');
+      const recursive = body.Recursive === true;
+      const matches = publicParameters().filter((p) => {
+        if (!p.name.startsWith(`${path}/`)) return false;
+        return recursive || !p.name.slice(path.length + 1).includes('/');
+      });
+      const max = Math.min(Number(body.MaxResults ?? 10), 10);
+      const start = body.NextToken ? Number(Buffer.from(String(body.NextToken), 'base64url').toString()) : 0;
+      const page = matches.slice(start, start + max);
+      const next = start + max < matches.length ? Buffer.from(String(start + max)).toString('base64url') : undefined;
+      return { Parameters: page.map((p) => wireParameter(p, region)), ...(next ? { NextToken: next } : {}) };
+    }
+    default:
+      throw new AwsApiError(400, 'InvalidAction', `The simulator does not implement ${target}.`);
+  }
+}

@@ -1,0 +1,185 @@
+import type { SimKubeStore } from '../kube/kube-store.js';
+import type { SimClock } from '../sim-clock.js';
+import type { Scenario, ScenarioDeprecatedApi } from '../scenario/scenario-schema.js';
+import type { FaultState } from './faults.js';
+
+/**
+ * The simulated AWS account: what EKS, EC2 and SSM know, plus one Kubernetes store per cluster. Controllers
+ * (cluster updates, node group updates, add-on updates, Fargate) mutate it on the simulator clock; the HTTP
+ * handlers read it and serialize AWS's wire shapes. Times are epoch milliseconds here; the wire turns them into
+ * epoch seconds.
+ */
+
+export type UpdateStatus = 'InProgress' | 'Failed' | 'Cancelled' | 'Successful';
+
+export interface UpdateError {
+  errorCode: string;
+  errorMessage: string;
+  resourceIds?: string[];
+}
+
+export interface SimUpdate {
+  id: string;
+  type: string; // VersionUpdate, ConfigUpdate, AddonUpdate
+  status: UpdateStatus;
+  params: Array<{ type: string; value: string }>;
+  createdAt: number;
+  errors: UpdateError[];
+  /** Updates of a node group or add-on are listed under it (ListUpdates ?nodegroupName= / ?addonName=). */
+  scope: { nodegroupName?: string; addonName?: string };
+}
+
+export interface SimIssue {
+  code: string;
+  message: string;
+  resourceIds?: string[];
+}
+
+export type EksTaintEffect = 'NO_SCHEDULE' | 'NO_EXECUTE' | 'PREFER_NO_SCHEDULE';
+
+export interface SimNodegroup {
+  name: string;
+  arn: string;
+  clusterName: string;
+  version: string;
+  releaseVersion: string;
+  amiType: string;
+  capacityType: 'ON_DEMAND' | 'SPOT';
+  instanceTypes: string[];
+  scaling: { minSize: number; maxSize: number; desiredSize: number };
+  updateConfig: { maxUnavailable?: number; maxUnavailablePercentage?: number };
+  labels: Record<string, string>;
+  taints: Array<{ key: string; value?: string; effect: EksTaintEffect }>;
+  subnets: string[];
+  /** Custom launch template (amiType CUSTOM carries its own AMI). */
+  launchTemplate?: { id: string; name: string; version: string };
+  status: 'CREATING' | 'ACTIVE' | 'UPDATING' | 'DELETING' | 'CREATE_FAILED' | 'DELETE_FAILED' | 'DEGRADED';
+  healthIssues: SimIssue[];
+  createdAt: number;
+  modifiedAt: number;
+  nodeRole: string;
+  diskSize: number;
+  asgName: string;
+  tags: Record<string, string>;
+}
+
+export interface SimLaunchTemplate {
+  id: string;
+  name: string;
+  /** version number → AMI id of that version. */
+  versions: Map<number, { imageId: string; createdAt: number }>;
+  defaultVersion: number;
+}
+
+export interface SimAddon {
+  name: string;
+  version: string;
+  status: 'CREATING' | 'ACTIVE' | 'UPDATING' | 'DEGRADED' | 'UPDATE_FAILED' | 'DELETING' | 'CREATE_FAILED';
+  createdAt: number;
+  modifiedAt: number;
+  healthIssues: SimIssue[];
+  serviceAccountRoleArn?: string;
+  configurationValues?: string;
+}
+
+export interface SimFargateProfile {
+  name: string;
+  arn: string;
+  selectors: Array<{ namespace: string; labels?: Record<string, string> }>;
+  subnets: string[];
+  podExecutionRoleArn: string;
+  createdAt: number;
+  status: 'ACTIVE';
+}
+
+export interface SimCluster {
+  name: string;
+  region: string;
+  arn: string;
+  version: string;
+  platformVersion: string;
+  status: 'CREATING' | 'ACTIVE' | 'DELETING' | 'FAILED' | 'UPDATING' | 'PENDING';
+  createdAt: number;
+  roleArn: string;
+  vpcId: string;
+  subnetIds: string[];
+  securityGroupIds: string[];
+  clusterSecurityGroupId: string;
+  serviceIpv4Cidr: string;
+  tags: Record<string, string>;
+  supportType: 'STANDARD' | 'EXTENDED';
+  healthIssues: SimIssue[];
+  oidcId: string;
+  certificateData: string;
+  /** Its Kubernetes API refuses connections. */
+  unreachable: boolean;
+  updates: SimUpdate[];
+  nodegroups: Map<string, SimNodegroup>;
+  addons: Map<string, SimAddon>;
+  fargateProfiles: Map<string, SimFargateProfile>;
+  deprecatedApis: ScenarioDeprecatedApi[];
+  store: SimKubeStore;
+  /** Last seen status per insight id, to report lastTransitionTime. */
+  insightTransitions: Map<string, { status: string; at: number }>;
+}
+
+export interface SimSubnet {
+  id: string;
+  vpcId: string;
+  zone: string;
+  cidr: string;
+  region: string;
+  /** Free IPs before simulated nodes took any. */
+  baseAvailable: number;
+  used: Set<string>;
+}
+
+export interface SimCall {
+  service: 'eks' | 'ssm' | 'ec2';
+  operation: string;
+  cluster?: string;
+  target?: string;
+  at: number;
+  /** Set when AWS refused the call (the error type, e.g. ResourceInUseException); the world did not change. */
+  error?: string;
+}
+
+export interface EksSettings {
+  controlPlaneUpdateMs: number;
+  addonUpdateMs: number;
+  nodeReadyMs: number;
+  nodegroupCreateMs: number;
+  insightsBlockUpgrades: boolean;
+}
+
+export interface SimWorld {
+  readonly clock: SimClock;
+  readonly scenario: Scenario;
+  readonly accountId: string;
+  readonly settings: EksSettings;
+  readonly clusters: Map<string, SimCluster>;
+  readonly subnets: Map<string, SimSubnet>;
+  readonly launchTemplates: Map<string, SimLaunchTemplate>;
+  /** Every mutating AWS call, in order (tests assert "exactly one UpdateClusterVersion"). */
+  readonly calls: SimCall[];
+  readonly faults: FaultState;
+  /** Shift applied to EKS's support calendar (see scenario `calendarAsOf`). */
+  readonly calendarShiftMs: number;
+  /** http://127.0.0.1:PORT once the server listens; DescribeCluster.endpoint is `${baseUrl}/k8s/<cluster>`. */
+  baseUrl: string;
+  kube(cluster: string): SimKubeStore | undefined;
+  cluster(name: string): SimCluster | undefined;
+  offeredVersions(): string[];
+  record(call: Omit<SimCall, 'at'>): void;
+  /** Deterministic pseudo-random in [0, 1) seeded by the scenario name. */
+  random(): number;
+  newId(): string;
+  /** Runs fn after simMs of simulated time unless the world is stopped. */
+  after(simMs: number, fn: () => void): void;
+  sleep(simMs: number): Promise<void>;
+  /** Registers a cleanup run by stop(). */
+  onStop(fn: () => void): void;
+  stop(): void;
+  /** Controllers report progress here (node group phases, Fargate binds); the CLI prints them. */
+  log(line: Record<string, unknown>): void;
+}

@@ -1,0 +1,114 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
+import { startSimulator } from './sim-server.js';
+
+/**
+ * `npm run sim -- --scenario demo --port 4566 --speed 60 [--kubeconfig /tmp/sim.kubeconfig] [--clusters N]`:
+ * runs the simulator standalone, prints how to point the aws CLI, kubectl and the bot at it, and stops cleanly on
+ * SIGINT/SIGTERM.
+ */
+const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--quiet]
+
+  --scenario    one of: ${scenarioNames().join(', ')} (or a path to a scenario YAML file)
+  --port        port to listen on (default 4566; 0 picks a free one)
+  --host        address to bind (default 127.0.0.1)
+  --speed       simulated seconds per real second (default 1; 60 turns a 10-minute update into 10 s)
+  --kubeconfig  write a kubeconfig with one context per cluster to this file
+  --clusters    number of clusters for --scenario fleet (default 20)
+  --quiet       do not print controller log lines`;
+
+function fail(message: string): never {
+  process.stderr.write(`sim: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        scenario: { type: 'string', short: 's' },
+        port: { type: 'string', short: 'p', default: '4566' },
+        host: { type: 'string', default: '127.0.0.1' },
+        speed: { type: 'string', default: '1' },
+        kubeconfig: { type: 'string' },
+        clusters: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parse();
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (!args.scenario) fail('--scenario is required');
+  const port = Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number (0–65535), got "${args.port}"`);
+  const speed = Number(args.speed);
+  if (!(speed > 0) || !Number.isFinite(speed)) fail(`--speed must be a positive number, got "${args.speed}"`);
+  const clusters = args.clusters === undefined ? undefined : Number(args.clusters);
+  if (clusters !== undefined && (!Number.isInteger(clusters) || clusters < 1)) fail(`--clusters must be a positive integer, got "${args.clusters}"`);
+  if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
+
+  let sim;
+  try {
+    sim = await startSimulator({
+      scenario: args.scenario,
+      port,
+      host: args.host,
+      speed,
+      clusters,
+      log: args.quiet ? undefined : (line) => process.stdout.write(`${JSON.stringify(line)}\n`),
+    });
+  } catch (error) {
+    if (error instanceof ScenarioError) fail(error.message);
+    process.stderr.write(`sim: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  if (args.kubeconfig) writeFileSync(args.kubeconfig, sim.kubeconfig(), { mode: 0o600 });
+  const names = [...sim.world.clusters.keys()];
+  const region = sim.world.clusters.get(names[0])?.region ?? 'us-west-2';
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')} … (${names.length} in all)` : names.join(', ');
+  process.stdout.write(
+    [
+      `EKS simulator (scenario ${sim.world.scenario.name}, speed ${speed}x) listening on ${sim.url}`,
+      `  clusters: ${shown}`,
+      '',
+      'Point AWS clients at it (any dummy credentials work):',
+      `  export AWS_ENDPOINT_URL=${sim.url} AWS_REGION=${region} AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test`,
+      `  aws --endpoint-url ${sim.url} --region ${region} eks describe-cluster --name ${names[0]}`,
+      args.kubeconfig
+        ? `  kubectl --kubeconfig ${args.kubeconfig} --context ${names[0]} get nodes -o wide`
+        : `  (add --kubeconfig /tmp/sim.kubeconfig for kubectl; each cluster's API is ${sim.url}/k8s/<cluster>)`,
+      `Control API: ${sim.url}/_sim/state, /_sim/calls, /_sim/faults. Ctrl-C stops.`,
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`sim: ${signal} received, shutting down\n`);
+    sim.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        process.stderr.write(`sim: shutdown failed: ${error.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,146 @@
+import type { SimKubeStore } from '../kube/kube-store.js';
+import type { SimClock } from '../sim-clock.js';
+import { minorOf } from './ami-resolution.js';
+import { launchablePools, readClusterView } from './cluster-view.js';
+import { createDisruptionQueue } from './disruption-queue.js';
+import { decideDriftDisruptions } from './drift-disruption.js';
+import { markDrift } from './drift-marking.js';
+import { createKarpenterTelemetry, type LogSink } from './karpenter-telemetry.js';
+import { createTerminator } from './node-termination.js';
+import { collectGarbage } from './nodeclaim-garbage-collection.js';
+import { createNodeClaimLauncher, DEFAULT_LAUNCH_TIMINGS, type LaunchTimings } from './nodeclaim-lifecycle.js';
+import { reconcileNodeClassStatus } from './nodeclass-status.js';
+import { reconcileNodePoolStatus } from './nodepool-status.js';
+import { isPending } from './pod-facts.js';
+import { provision } from './provisioner.js';
+import { seededRandom } from './seeded-random.js';
+
+/**
+ * The simulated Karpenter for one cluster. A pass every 10 sim-seconds (Karpenter's disruption polling period)
+ * refreshes EC2NodeClass AMIs, marks drift, keeps NodePool status, decides disruptions within budgets and
+ * provisions for pending pods; a 1-second loop runs only while replacements or terminations are in progress; pod
+ * events trigger a provisioning batch after 1 s, like Karpenter's batcher. Every decision re-reads the store,
+ * so a budget set to "0" mid-rollout stops new disruptions at the next pass while in-flight ones finish.
+ */
+export interface KarpenterControllerOptions {
+  store: SimKubeStore;
+  clock: SimClock;
+  region: string;
+  /** The control plane's Kubernetes version ("1.30" or a gitVersion); aliases like al2023@latest follow it. */
+  clusterVersion: () => string;
+  log?: LogSink;
+  /** Random source for names, zones and timings; defaults to one seeded from the cluster name (reproducible). */
+  random?: () => number;
+  timings?: Partial<LaunchTimings>;
+}
+
+const PASS_INTERVAL_MS = 10_000;
+const FAST_INTERVAL_MS = 1_000;
+const BATCH_IDLE_MS = 1_000;
+// Karpenter's EC2NodeClass AMI reconciler requeues every 5 minutes; spec changes are picked up at once.
+const AMI_REFRESH_MS = 5 * 60_000;
+
+export function startKarpenterController(opts: KarpenterControllerOptions): () => void {
+  const { store, clock, region } = opts;
+  const random = opts.random ?? seededRandom(`karpenter/${store.clusterName}`);
+  const telemetry = createKarpenterTelemetry({ store, clock, random, log: opts.log });
+  const clusterMinor = () => minorOf(opts.clusterVersion());
+  const launcher = createNodeClaimLauncher({
+    store, clock, region, random, telemetry, clusterMinor, timings: { ...DEFAULT_LAUNCH_TIMINGS, ...(opts.timings ?? {}) },
+  });
+  const queue = createDisruptionQueue({ store, clock, telemetry, launcher, random });
+  const terminator = createTerminator({ store, clock, telemetry });
+  const amiResolvedAt = new Map<string, { spec: string; at: number }>();
+  let stopped = false;
+  const cancels: { pass?: () => void; fast?: () => void; batch?: () => void } = {};
+
+  const guarded = (what: string, work: () => void) => {
+    if (stopped) return;
+    try {
+      work();
+    } catch (error) {
+      telemetry.error(`${what} failed`, 'karpenter', { error: (error as Error).message });
+    }
+  };
+
+  function refreshNodeClasses(now: number): void {
+    for (const nodeClass of store.list('ec2nodeclasses')) {
+      const spec = JSON.stringify(nodeClass.spec ?? {});
+      const last = amiResolvedAt.get(nodeClass.metadata.name);
+      if (last && last.spec === spec && now - last.at < AMI_REFRESH_MS && nodeClass.status?.amis) continue;
+      amiResolvedAt.set(nodeClass.metadata.name, { spec, at: now });
+      reconcileNodeClassStatus(store, nodeClass, clusterMinor(), now);
+    }
+  }
+
+  function progress(): void {
+    const busy = [queue.reconcile(), terminator.reconcile()].some(Boolean);
+    if (busy) armFast();
+  }
+
+  function armFast(): void {
+    if (cancels.fast || stopped) return;
+    cancels.fast = clock.after(FAST_INTERVAL_MS, () => {
+      cancels.fast = undefined;
+      guarded('progressing disruptions', progress);
+    });
+  }
+
+  function provisionNow(): void {
+    const view = readClusterView(store, clock.now());
+    provision({ view, pools: launchablePools(view, region), launcher, telemetry });
+  }
+
+  function pass(): void {
+    const now = clock.now();
+    refreshNodeClasses(now);
+    let view = readClusterView(store, now);
+    collectGarbage(store, view, telemetry);
+    view = readClusterView(store, now);
+    markDrift(store, view);
+    view = readClusterView(store, now);
+    for (const nodePool of view.nodePools) reconcileNodePoolStatus(store, nodePool, view);
+    launcher.adopt(view.managed.map((m) => m.claim));
+    progress();
+    view = readClusterView(store, now);
+    const pools = launchablePools(view, region);
+    const decision = decideDriftDisruptions({ view, pools, marked: queue.marked() });
+    for (const notice of decision.blocked) {
+      telemetry.event(notice.object, 'DisruptionBlocked', notice.message, { dedupeMs: 60_000 });
+    }
+    for (const command of decision.commands) queue.start(command);
+    if (decision.commands.length > 0) armFast();
+    provisionNow();
+  }
+
+  function armPass(): void {
+    cancels.pass = clock.after(PASS_INTERVAL_MS, () => {
+      guarded('disruption pass', pass);
+      if (!stopped) armPass();
+    });
+  }
+
+  const unsubscribe = store.subscribe((event) => {
+    if (stopped) return;
+    if (event.resource === 'pods' && event.type !== 'DELETED' && isPending(event.object) && !cancels.batch) {
+      cancels.batch = clock.after(BATCH_IDLE_MS, () => {
+        cancels.batch = undefined;
+        guarded('provisioning', provisionNow);
+      });
+    }
+    if (event.resource === 'nodeclaims' && event.type === 'MODIFIED') armFast();
+  });
+
+  // The first pass runs at once so a scenario's node classes have their AMIs before anything looks at them.
+  guarded('disruption pass', pass);
+  armPass();
+
+  return () => {
+    stopped = true;
+    unsubscribe();
+    cancels.pass?.();
+    cancels.fast?.();
+    cancels.batch?.();
+    launcher.stop();
+  };
+}

@@ -1,0 +1,40 @@
+import type { KubeObject } from '../../ports/kube-port.js';
+import type { SimKubeStore } from '../kube/kube-store.js';
+import type { ClusterView } from './cluster-view.js';
+import { nodeClassReady } from './nodeclass-status.js';
+import { addResources, formatResourceList, NO_RESOURCES, readResourceList } from './resource-quantity.js';
+import { refreshRootReady, setCondition } from './status-conditions.js';
+
+/**
+ * NodePool status as Karpenter's nodepool controllers keep it: status.resources (the capacity of its nodes and
+ * their count, which `kubectl get nodepools` prints as NODES) and the Ready / NodeClassReady conditions.
+ * Written only on change.
+ */
+export function desiredNodePoolStatus(nodePool: KubeObject, view: ClusterView): KubeObject['status'] {
+  const draft: KubeObject = { metadata: { ...nodePool.metadata }, status: structuredClone(nodePool.status ?? {}) };
+  const claims = view.managed.filter((m) => m.pool === nodePool.metadata.name && m.claim.status?.capacity);
+  const total = claims.reduce((sum, m) => addResources(sum, readResourceList(m.claim.status.capacity)), NO_RESOURCES);
+  const formatted = formatResourceList(total);
+  draft.status.resources = {
+    cpu: formatted.cpu,
+    'ephemeral-storage': `${claims.length * 20}Gi`,
+    memory: formatted.memory,
+    nodes: String(claims.length),
+    pods: formatted.pods,
+  };
+  const nodeClassName = nodePool.spec?.template?.spec?.nodeClassRef?.name ?? '';
+  const nodeClass = view.nodeClasses.get(nodeClassName);
+  setCondition(draft, { type: 'ValidationSucceeded', status: 'True' }, view.now);
+  if (nodeClassReady(nodeClass)) setCondition(draft, { type: 'NodeClassReady', status: 'True' }, view.now);
+  else setCondition(draft, { type: 'NodeClassReady', status: 'False', reason: nodeClass ? 'NodeClassNotReady' : 'NodeClassNotFound', message: `EC2NodeClass "${nodeClassName}" ${nodeClass ? 'is not ready' : 'not found'}` }, view.now);
+  refreshRootReady(draft, ['ValidationSucceeded', 'NodeClassReady'], view.now);
+  return draft.status;
+}
+
+export function reconcileNodePoolStatus(store: SimKubeStore, nodePool: KubeObject, view: ClusterView): void {
+  const desired = desiredNodePoolStatus(nodePool, view);
+  if (JSON.stringify(desired) === JSON.stringify(nodePool.status ?? {})) return;
+  store.mutate('nodepools', nodePool.metadata.name, undefined, (object) => {
+    object.status = desired;
+  });
+}

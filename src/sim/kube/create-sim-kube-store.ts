@@ -1,0 +1,368 @@
+import type { KubeObject } from '../../ports/kube-port.js';
+import type { SimClock } from '../sim-clock.js';
+import { applyDefaults } from './apply-defaults.js';
+import { cloneJson, deepEqual } from './deep-equal.js';
+import { evictPod } from './evict-pod.js';
+import { randomHex, randomSuffix, randomUid, type RandomSource } from './kube-names.js';
+import { SimKubeError, type EvictionResult, type SimKubeStore, type StoreEvent } from './kube-store.js';
+import type { KubeStatus } from './kube-status.js';
+import { apiVersionOf, resourceType, RESOURCES, type ResourceType } from './resource-registry.js';
+
+/**
+ * The in-memory object store behind one simulated cluster's apiserver: objects per resource, a cluster-wide
+ * resourceVersion counter (as etcd's revision), and a bounded history of changes that watches replay from.
+ * Objects kept here are frozen; callers always get copies.
+ */
+
+/** One change, with the revision it happened at and (for MODIFIED/DELETED) the object before it. */
+export interface HistoryRecord extends StoreEvent {
+  rv: number;
+  oldObject?: KubeObject;
+}
+
+export interface SimKubeStoreImpl extends SimKubeStore {
+  readonly clock: SimClock;
+  readonly random: RandomSource;
+  /** Changes after `rv`, or 'expired' when the history no longer reaches back that far (watch answers 410). */
+  historySince(rv: number): HistoryRecord[] | 'expired';
+  /** Forgets the history (as etcd compaction does), so watches from older resourceVersions get 410 Expired. */
+  compactHistory(): void;
+  /** Like subscribe, with the frozen record itself (no copy): for the watch endpoint and built-in controllers. */
+  subscribeRecords(listener: (record: HistoryRecord) => void): () => void;
+  /** Pod deletion as the kubelet does it: Terminating (deletionTimestamp) for a short shutdown, then gone. */
+  deleteGracefully(resource: string, name: string, namespace: string | undefined, gracePeriodSeconds?: number): KubeObject | undefined;
+  /** The eviction subresource's full answer (Status body and HTTP code). */
+  evictStatus(namespace: string, name: string): KubeStatus;
+}
+
+export interface SimKubeStoreOptions {
+  clusterName: string;
+  gitVersion: string;
+  clock: SimClock;
+  /** Random source for uids and name suffixes; inject a seeded one for reproducible runs. */
+  random?: RandomSource;
+  /** How many changes watches can replay (default 5000). */
+  historyLimit?: number;
+}
+
+/** How long a pod takes to stop once deleted gracefully (its containers exit well within the grace period). */
+export const POD_SHUTDOWN_MS = 2000;
+const EVENT_LIMIT = 1000;
+const EVENT_TTL_MS = 60 * 60 * 1000;
+
+export function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}
+
+export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl {
+  const { clock } = opts;
+  const random = opts.random ?? Math.random;
+  const historyLimit = opts.historyLimit ?? 5000;
+  const objects = new Map<string, Map<string, KubeObject>>(RESOURCES.map((t) => [t.plural, new Map()]));
+  let revision = 0;
+  let compactedRv = 0;
+  let history: HistoryRecord[] = [];
+  const listeners = new Set<(record: HistoryRecord) => void>();
+  const pending: HistoryRecord[] = [];
+  let dispatching = false;
+
+  const requireType = (resource: string): ResourceType => {
+    const type = resourceType(resource);
+    if (!type) throw new SimKubeError(404, 'NotFound', `the server doesn't have a resource type "${resource}"`);
+    return type;
+  };
+  const keyOf = (type: ResourceType, name: string, namespace?: string) => (type.namespaced ? `${namespace ?? 'default'}/${name}` : name);
+  const bucket = (type: ResourceType) => objects.get(type.plural)!;
+  const qualified = (type: ResourceType) => (type.group ? `${type.plural}.${type.group}` : type.plural);
+
+  // Listeners run one change at a time, in revision order, even when a listener writes to the store.
+  function emit(type: StoreEvent['type'], resource: string, object: KubeObject, oldObject?: KubeObject): void {
+    const record: HistoryRecord = deepFreeze({ type, resource, object, rv: revision, ...(oldObject ? { oldObject } : {}) });
+    history.push(record);
+    if (history.length > historyLimit) compactedRv = history.shift()!.rv;
+    pending.push(record);
+    if (dispatching) return;
+    dispatching = true;
+    try {
+      while (pending.length) {
+        const next = pending.shift()!;
+        for (const listener of [...listeners]) {
+          try {
+            listener(next);
+          } catch (error) {
+            console.error(`sim kube store: a listener failed on ${next.type} ${next.resource}`, error);
+          }
+        }
+      }
+    } finally {
+      dispatching = false;
+    }
+  }
+
+  function normalize(type: ResourceType, object: KubeObject): void {
+    object.apiVersion = apiVersionOf(type);
+    object.kind = type.kind;
+  }
+
+  function ensureNamespace(namespace: string): void {
+    if (bucket(requireType('namespaces')).has(namespace)) return;
+    store.create('namespaces', { metadata: { name: namespace } });
+  }
+
+  function remove(type: ResourceType, key: string, existing: KubeObject): KubeObject {
+    bucket(type).delete(key);
+    revision++;
+    const gone = cloneJson(existing);
+    gone.metadata.resourceVersion = String(revision);
+    emit('DELETED', type.plural, deepFreeze(gone), existing);
+    return cloneJson(gone);
+  }
+
+  const store: SimKubeStoreImpl = {
+    clusterName: opts.clusterName,
+    gitVersion: opts.gitVersion,
+    clock,
+    random,
+
+    list(resource, namespace) {
+      const type = requireType(resource);
+      const items = [...bucket(type).entries()]
+        .filter(([, o]) => !type.namespaced || namespace === undefined || o.metadata.namespace === namespace)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return items.map(([, o]) => cloneJson(o));
+    },
+
+    get(resource, name, namespace) {
+      const type = requireType(resource);
+      const found = bucket(type).get(keyOf(type, name, namespace));
+      return found ? cloneJson(found) : undefined;
+    },
+
+    create(resource, input) {
+      const type = requireType(resource);
+      const object = cloneJson(input);
+      const metadata = (object.metadata ??= {} as KubeObject['metadata']);
+      if (!metadata.name && typeof metadata.generateName === 'string') metadata.name = metadata.generateName + randomSuffix(random);
+      if (!metadata.name) {
+        throw new SimKubeError(422, 'Invalid', `${type.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+      }
+      if (type.namespaced) {
+        metadata.namespace ||= 'default';
+        if (resource !== 'namespaces') ensureNamespace(metadata.namespace);
+      } else delete metadata.namespace;
+      const key = keyOf(type, metadata.name, metadata.namespace);
+      if (bucket(type).has(key)) {
+        throw new SimKubeError(409, 'AlreadyExists', `${qualified(type)} "${metadata.name}" already exists`);
+      }
+      normalize(type, object);
+      metadata.uid ||= randomUid(random);
+      metadata.creationTimestamp ||= isoSeconds(clock.now());
+      if (type.usesGeneration) metadata.generation = 1;
+      applyDefaults(type.plural, object);
+      revision++;
+      metadata.resourceVersion = String(revision);
+      const frozen = deepFreeze(object);
+      bucket(type).set(key, frozen);
+      emit('ADDED', type.plural, frozen);
+      return cloneJson(frozen);
+    },
+
+    update(resource, input) {
+      const type = requireType(resource);
+      const name = input.metadata?.name;
+      const key = keyOf(type, name, input.metadata?.namespace);
+      const existing = bucket(type).get(key);
+      if (!existing) throw new SimKubeError(404, 'NotFound', `${qualified(type)} "${name}" not found`);
+      const object = cloneJson(input);
+      normalize(type, object);
+      const metadata = object.metadata;
+      metadata.uid = existing.metadata.uid;
+      metadata.creationTimestamp = existing.metadata.creationTimestamp;
+      if (type.namespaced) metadata.namespace = existing.metadata.namespace;
+      if (existing.metadata.deletionTimestamp) {
+        metadata.deletionTimestamp = existing.metadata.deletionTimestamp;
+        if (existing.metadata.deletionGracePeriodSeconds !== undefined) {
+          metadata.deletionGracePeriodSeconds = existing.metadata.deletionGracePeriodSeconds;
+        }
+      }
+      if (type.usesGeneration) {
+        const previous = (existing.metadata.generation as number) ?? 1;
+        metadata.generation = deepEqual(existing.spec, object.spec) ? previous : previous + 1;
+      }
+      metadata.resourceVersion = existing.metadata.resourceVersion;
+      if (deepEqual(existing, object)) return cloneJson(existing);
+      // An object being deleted goes once its last finalizer is removed.
+      const hadFinalizers = Boolean((existing.metadata.finalizers as string[] | undefined)?.length);
+      if (existing.metadata.deletionTimestamp && hadFinalizers && !((metadata.finalizers as string[] | undefined)?.length)) {
+        return remove(type, key, existing);
+      }
+      revision++;
+      metadata.resourceVersion = String(revision);
+      const frozen = deepFreeze(object);
+      bucket(type).set(key, frozen);
+      emit('MODIFIED', type.plural, frozen, existing);
+      return cloneJson(frozen);
+    },
+
+    mutate(resource, name, namespace, change) {
+      const current = store.get(resource, name, namespace);
+      if (!current) return undefined;
+      change(current);
+      return store.update(resource, current);
+    },
+
+    delete(resource, name, namespace) {
+      const type = requireType(resource);
+      const key = keyOf(type, name, namespace);
+      const existing = bucket(type).get(key);
+      if (!existing) return undefined;
+      if ((existing.metadata.finalizers as string[] | undefined)?.length) {
+        if (existing.metadata.deletionTimestamp) return cloneJson(existing);
+        return store.mutate(resource, name, namespace, (o) => {
+          o.metadata.deletionTimestamp = isoSeconds(clock.now());
+          o.metadata.deletionGracePeriodSeconds = 0;
+        });
+      }
+      if (type.plural === 'namespaces') {
+        for (const other of RESOURCES) {
+          if (!other.namespaced) continue;
+          for (const [otherKey, o] of [...bucket(other)]) if (o.metadata.namespace === name) remove(other, otherKey, o);
+        }
+      }
+      return remove(type, key, existing);
+    },
+
+    deleteGracefully(resource, name, namespace, gracePeriodSeconds) {
+      const existing = store.get(resource, name, namespace);
+      if (!existing) return undefined;
+      const grace = gracePeriodSeconds ?? existing.spec?.terminationGracePeriodSeconds ?? 30;
+      // Only a pod a kubelet runs needs shutting down; anything else goes at once (as the apiserver does).
+      if (resource !== 'pods' || !existing.spec?.nodeName || grace <= 0 || existing.status?.phase === 'Succeeded' || existing.status?.phase === 'Failed') {
+        return store.delete(resource, name, namespace);
+      }
+      if (existing.metadata.deletionTimestamp) return existing;
+      const terminating = store.mutate(resource, name, namespace, (pod) => {
+        pod.metadata.deletionTimestamp = isoSeconds(clock.now() + grace * 1000);
+        pod.metadata.deletionGracePeriodSeconds = grace;
+      });
+      for (const container of existing.spec?.containers ?? []) {
+        store.recordEvent({
+          namespace,
+          involvedObject: { kind: 'Pod', name, namespace, uid: existing.metadata.uid },
+          reason: 'Killing',
+          message: `Stopping container ${container.name}`,
+          component: 'kubelet',
+        });
+      }
+      clock.after(Math.min(POD_SHUTDOWN_MS, grace * 1000), () => {
+        const still = store.get(resource, name, namespace);
+        if (still && still.metadata.uid === existing.metadata.uid) store.delete(resource, name, namespace);
+      });
+      return terminating;
+    },
+
+    evictStatus(namespace, name) {
+      return evictPod(store, namespace, name);
+    },
+
+    evict(namespace, name): EvictionResult {
+      const status = evictPod(store, namespace, name);
+      const causes = (status.details?.causes as Array<{ reason?: string; message: string }> | undefined) ?? undefined;
+      const budget = /^The disruption budget (\S+) /.exec(causes?.[0]?.message ?? '')?.[1];
+      return {
+        ok: status.code === 201,
+        code: status.code,
+        message: status.message ?? 'Success',
+        ...(causes ? { causes: causes.map((c) => ({ reason: c.reason ?? '', message: c.message })) } : {}),
+        ...(budget ? { disruptionBudget: `${namespace}/${budget}` } : {}),
+      };
+    },
+
+    recordEvent(input) {
+      const now = isoSeconds(clock.now());
+      const namespace = input.namespace ?? input.involvedObject.namespace ?? 'default';
+      const type = input.type ?? 'Normal';
+      const component = input.component ?? 'default-scheduler';
+      const same = [...bucket(requireType('events')).values()]
+        .filter((e) => e.metadata.namespace === namespace)
+        .find(
+          (e) =>
+            e.reason === input.reason &&
+            e.message === input.message &&
+            e.type === type &&
+            (e.source as any)?.component === component &&
+            (e.involvedObject as any)?.kind === input.involvedObject.kind &&
+            (e.involvedObject as any)?.name === input.involvedObject.name,
+        );
+      if (same) {
+        store.mutate('events', same.metadata.name, namespace, (e) => {
+          e.count = ((e.count as number) ?? 1) + 1;
+          e.lastTimestamp = now;
+        });
+        return;
+      }
+      store.create('events', {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${input.involvedObject.name}.${randomHex(random, 16)}`, namespace },
+        involvedObject: { ...(input.involvedObject.kind === 'Pod' || input.involvedObject.kind === 'Node' ? { apiVersion: 'v1' } : {}), ...input.involvedObject },
+        reason: input.reason,
+        message: input.message,
+        source: { component },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        type,
+        eventTime: null,
+        reportingComponent: component,
+        reportingInstance: '',
+      });
+      pruneEvents();
+    },
+
+    subscribe(listener) {
+      return store.subscribeRecords((record) => listener({ type: record.type, resource: record.resource, object: cloneJson(record.object) }));
+    },
+
+    subscribeRecords(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    resourceVersion: () => String(revision),
+
+    historySince(rv) {
+      if (rv < compactedRv) return 'expired';
+      const start = history.findIndex((r) => r.rv > rv);
+      return start < 0 ? [] : history.slice(start);
+    },
+
+    compactHistory() {
+      compactedRv = revision;
+      history = [];
+    },
+  };
+
+  // Events expire after an hour (the apiserver's --event-ttl) and are capped so long runs stay small.
+  function pruneEvents(): void {
+    const events = bucket(requireType('events'));
+    const cutoff = clock.now() - EVENT_TTL_MS;
+    const sorted = [...events.values()].sort((a, b) => Date.parse(String(a.lastTimestamp)) - Date.parse(String(b.lastTimestamp)));
+    let excess = sorted.length - EVENT_LIMIT;
+    for (const event of sorted) {
+      if (excess <= 0 && Date.parse(String(event.lastTimestamp)) >= cutoff) break;
+      store.delete('events', event.metadata.name, event.metadata.namespace);
+      excess--;
+    }
+  }
+
+  return store;
+}

@@ -1,0 +1,139 @@
+import type { KubeObject } from '../../ports/kube-port.js';
+import type { SimClock } from '../sim-clock.js';
+import { isoSeconds, type SimKubeStoreImpl } from './create-sim-kube-store.js';
+import { randomHex } from './kube-names.js';
+import { startReconcileLoop, type ReconcileLoop } from './reconcile-loop.js';
+import { isNodeReady } from './scheduler-fit.js';
+
+/**
+ * What the kubelets and the node lifecycle controller do to pods: a pod bound to a Ready node shows
+ * ContainerCreating, then runs and turns Ready a few sim-seconds later (pod IP from the node's subnet); pods on a
+ * NotReady node lose Ready; pods whose node is gone are deleted (pod garbage collection).
+ */
+export const POD_STARTUP_MS = 3000;
+
+const CONDITION_TYPES = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+
+function podIpFor(node: KubeObject, random: () => number): string {
+  const internal = (node.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
+  const [a, b] = internal.split('.');
+  return `${a}.${b}.${Math.floor(random() * 64)}.${2 + Math.floor(random() * 250)}`;
+}
+
+function setCondition(pod: KubeObject, type: string, status: string, now: string, reason?: string): void {
+  const conditions: any[] = (pod.status.conditions ??= []);
+  const index = conditions.findIndex((c) => c.type === type);
+  const old = conditions[index];
+  if (old && old.status === status && old.reason === reason) return;
+  const next = { type, status, lastProbeTime: null, lastTransitionTime: now, ...(reason ? { reason } : {}) };
+  if (index >= 0) conditions[index] = next;
+  else conditions.push(next);
+  conditions.sort((x, y) => CONDITION_TYPES.indexOf(x.type) - CONDITION_TYPES.indexOf(y.type));
+}
+
+function startContainers(pod: KubeObject, node: KubeObject, store: SimKubeStoreImpl, now: number): void {
+  const at = isoSeconds(now);
+  const ip = pod.status.podIP ?? podIpFor(node, store.random);
+  const hostIP = (node.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address;
+  pod.status.phase = 'Running';
+  pod.status.startTime ??= at;
+  pod.status.podIP = ip;
+  pod.status.podIPs = [{ ip }];
+  if (hostIP) {
+    pod.status.hostIP = hostIP;
+    pod.status.hostIPs = [{ ip: hostIP }];
+  }
+  for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']) setCondition(pod, type, 'True', at);
+  pod.status.containerStatuses = (pod.spec.containers ?? []).map((c: any) => ({
+    name: c.name,
+    image: c.image,
+    imageID: `${String(c.image).split(':')[0]}@sha256:${randomHex(store.random, 64)}`,
+    containerID: `containerd://${randomHex(store.random, 64)}`,
+    ready: true,
+    started: true,
+    restartCount: 0,
+    state: { running: { startedAt: at } },
+    lastState: {},
+  }));
+}
+
+export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock): () => void {
+  const starting = new Map<string, () => void>(); // pod uid → cancel
+  let loop: ReconcileLoop;
+
+  const run = () => {
+    const nodes = new Map(store.list('nodes').map((n) => [n.metadata.name, n]));
+    const live = new Set<string>();
+    for (const pod of store.list('pods')) {
+      const { name, namespace, uid } = pod.metadata;
+      live.add(uid!);
+      const nodeName = pod.spec?.nodeName;
+      if (!nodeName) continue;
+      const node = nodes.get(nodeName);
+      if (!node) {
+        store.delete('pods', name, namespace);
+        continue;
+      }
+      if (pod.metadata.deletionTimestamp) continue;
+      const phase = pod.status?.phase;
+      const ready = isNodeReady(node);
+      if (phase === 'Pending' && ready && !starting.has(uid!)) {
+        const now = isoSeconds(clock.now());
+        store.mutate('pods', name, namespace, (p) => {
+          setCondition(p, 'PodScheduled', 'True', now);
+          p.status.hostIP = (node.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address;
+          p.status.startTime ??= now;
+          p.status.containerStatuses = (p.spec.containers ?? []).map((c: any) => ({
+            name: c.name,
+            image: c.image,
+            imageID: '',
+            ready: false,
+            started: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'ContainerCreating' } },
+            lastState: {},
+          }));
+        });
+        const cancel = clock.after(POD_STARTUP_MS, () => {
+          starting.delete(uid!);
+          const current = store.get('pods', name, namespace);
+          const host = store.get('nodes', nodeName);
+          if (!current || current.metadata.uid !== uid || current.metadata.deletionTimestamp) return;
+          if (!host || !isNodeReady(host)) return loop.trigger();
+          store.mutate('pods', name, namespace, (p) => startContainers(p, host, store, clock.now()));
+          for (const c of current.spec?.containers ?? []) {
+            const involved = { kind: 'Pod', name, namespace, uid };
+            store.recordEvent({ namespace, involvedObject: { ...involved, fieldPath: `spec.containers{${c.name}}` } as any, reason: 'Pulled', message: `Container image "${c.image}" already present on machine`, component: 'kubelet' });
+            store.recordEvent({ namespace, involvedObject: { ...involved, fieldPath: `spec.containers{${c.name}}` } as any, reason: 'Created', message: `Created container ${c.name}`, component: 'kubelet' });
+            store.recordEvent({ namespace, involvedObject: { ...involved, fieldPath: `spec.containers{${c.name}}` } as any, reason: 'Started', message: `Started container ${c.name}`, component: 'kubelet' });
+          }
+        });
+        starting.set(uid!, cancel);
+        continue;
+      }
+      if (phase === 'Running') {
+        // The node lifecycle controller marks pods on a NotReady node not ready; they come back with the node.
+        const podReady = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+        const want = ready ? 'True' : 'False';
+        if (podReady && podReady.status !== want && (ready ? podReady.reason === 'NodeNotReady' : true)) {
+          store.mutate('pods', name, namespace, (p) => {
+            setCondition(p, 'Ready', want, isoSeconds(clock.now()), ready ? undefined : 'NodeNotReady');
+            setCondition(p, 'ContainersReady', want, isoSeconds(clock.now()), ready ? undefined : 'NodeNotReady');
+            for (const c of p.status.containerStatuses ?? []) c.ready = ready;
+          });
+        }
+      }
+    }
+    for (const [uid, cancel] of starting) {
+      if (!live.has(uid)) {
+        cancel();
+        starting.delete(uid);
+      }
+    }
+  };
+  loop = startReconcileLoop(store, clock, ['pods', 'nodes'], run, 'kubelet');
+  return () => {
+    loop.stop();
+    for (const cancel of starting.values()) cancel();
+  };
+}

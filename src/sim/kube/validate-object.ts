@@ -1,0 +1,45 @@
+import type { KubeObject } from '../../ports/kube-port.js';
+
+/**
+ * The few validation rules of the apiserver (and of Karpenter's CRD schemas) that a user of this product can
+ * trip over: object names, negative replicas, a PDB with both minAvailable and maxUnavailable, malformed
+ * Karpenter disruption budgets. Answered as 422 Invalid with the field path, as the apiserver does.
+ */
+export interface FieldViolation {
+  field: string;
+  message: string;
+}
+
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
+
+export function validateObject(resource: string, object: KubeObject): FieldViolation | undefined {
+  const name = object.metadata?.name ?? '';
+  if (name && (!SUBDOMAIN.test(name) || name.length > 253)) {
+    return {
+      field: 'metadata.name',
+      message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+    };
+  }
+  const replicas = object.spec?.replicas;
+  if (['deployments', 'statefulsets', 'replicasets'].includes(resource) && replicas !== undefined && (!Number.isInteger(replicas) || replicas < 0)) {
+    return { field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` };
+  }
+  if (resource === 'poddisruptionbudgets') {
+    const { minAvailable, maxUnavailable } = object.spec ?? {};
+    if (minAvailable !== undefined && minAvailable !== null && maxUnavailable !== undefined && maxUnavailable !== null) {
+      return { field: 'spec', message: `Invalid value: ${JSON.stringify(object.spec)}: minAvailable and maxUnavailable cannot be both set` };
+    }
+  }
+  if (resource === 'nodepools') {
+    const budgets: any[] = object.spec?.disruption?.budgets ?? [];
+    const bad = budgets.findIndex((b) => typeof b?.nodes !== 'string' || !BUDGET_NODES.test(b.nodes));
+    if (bad >= 0) {
+      return {
+        field: `spec.disruption.budgets[${bad}].nodes`,
+        message: `Invalid value: ${JSON.stringify(budgets[bad]?.nodes)}: spec.disruption.budgets[${bad}].nodes in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'`,
+      };
+    }
+  }
+  return undefined;
+}

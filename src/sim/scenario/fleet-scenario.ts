@@ -1,0 +1,56 @@
+/**
+ * The `fleet` scenario: N clusters (fleet-001 …) for `status --all` and scale tests. Versions, regions and sizes
+ * vary deterministically with the index, and a few clusters are broken on purpose so status code has to cope:
+ * every 10th cluster's Kubernetes API is unreachable, every 13th is FAILED, every 7th still runs an AL2 node
+ * group two minors behind its control plane.
+ */
+const VERSIONS = ['1.29', '1.30', '1.31', '1.32', '1.33'];
+const REGIONS = ['us-west-2', 'us-east-1', 'eu-west-1'];
+
+export function generateFleetScenario(count: number): Record<string, unknown> {
+  if (!Number.isInteger(count) || count < 1 || count > 2000) {
+    throw new Error(`fleet scenario: --clusters must be an integer between 1 and 2000, got ${count}`);
+  }
+  const clusters = Array.from({ length: count }, (_, i) => fleetCluster(i + 1));
+  return {
+    name: 'fleet',
+    description: `${count} generated clusters at mixed versions; some unreachable or failed`,
+    calendarAsOf: '2025-10-15',
+    eks: { versions: ['1.29', '1.30', '1.31', '1.32', '1.33', '1.34'], controlPlaneUpdateMinutes: 10 },
+    clusters,
+  };
+}
+
+function fleetCluster(index: number): Record<string, unknown> {
+  const name = `fleet-${String(index).padStart(3, '0')}`;
+  const version = VERSIONS[index % VERSIONS.length];
+  const region = REGIONS[index % REGIONS.length];
+  const lagging = index % 7 === 0 && Number(version.split('.')[1]) >= 31;
+  const ngVersion = lagging ? `1.${Number(version.split('.')[1]) - 2}` : version;
+  const second = (index % 250) + 1;
+  return {
+    name,
+    region,
+    version,
+    status: index % 13 === 0 ? 'FAILED' : 'ACTIVE',
+    unreachable: index % 10 === 0,
+    tags: { team: `team-${index % 5}`, env: index % 2 ? 'prod' : 'staging' },
+    vpc: {
+      cidr: `10.${second}.0.0/16`,
+      subnets: ['a', 'b', 'c'].map((az, j) => ({ zone: `${region}${az}`, cidr: `10.${second}.${j * 64}.0/18`, availableIps: 4000 + j * 100 })),
+    },
+    nodegroups: [
+      {
+        name: `${name}-ng`,
+        version: ngVersion,
+        amiType: lagging ? 'AL2_x86_64' : 'AL2023_x86_64_STANDARD',
+        instanceTypes: ['m5.large'],
+        scaling: { min: 1, max: 4, desired: 1 + (index % 3) },
+      },
+    ],
+    addons: [
+      { name: 'vpc-cni', version: 'v1.19.3-eksbuild.1' },
+      { name: 'coredns', version: version === '1.29' ? 'v1.11.1-eksbuild.4' : 'v1.11.3-eksbuild.1' },
+    ],
+  };
+}

@@ -1,0 +1,133 @@
+import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock } from '@slack/types';
+import type { SlackMessage } from '../slack-message.js';
+import type { GateAction, GateModel } from '../../upgrade/timeline-event.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, truncate } from './block-kit-limits.js';
+import { escapeMrkdwn, formatUtcTime, mention } from './format-text.js';
+
+export interface GateAnsweredInfo {
+  action: GateAction | 'timeout';
+  /** Slack user id of whoever answered; ignored for 'timeout'. */
+  by: string;
+  at: number;
+  reason?: string;
+}
+
+/** Value carried by every gate button; the Slack surface parses it to route the click (contract with helper B). */
+export interface GateButtonValue {
+  jobId: string;
+  gateId: string;
+  revision: number;
+}
+
+/** At most this many sections of details on a card; the rest is counted and left to the exported timeline. */
+const MAX_DETAIL_SECTIONS = 8;
+
+/** Buttons appear in this order whatever order the gate lists them in, so approvers find them in the same place. */
+const BUTTON_ORDER: GateAction[] = ['continue', 'remedy', 'force', 'abort'];
+
+export function gateBlockId(gate: Pick<GateModel, 'jobId' | 'gateId' | 'revision'>): string {
+  // Slack caps block_id at 255; the button value (≤2000) carries the same identity in full.
+  return truncate(`gate:${gate.jobId}:${gate.gateId}:${gate.revision}`, BLOCK_LIMITS.blockId);
+}
+
+function plain(text: string, max: number) {
+  return { type: 'plain_text' as const, text: truncate(text, max), emoji: true };
+}
+
+function confirmDialog(title: string, text: string, confirm: string, deny: string): ConfirmationDialog {
+  return {
+    title: plain(title, BLOCK_LIMITS.confirmTitle),
+    text: plain(text, BLOCK_LIMITS.confirmText),
+    confirm: plain(confirm, BLOCK_LIMITS.confirmButton),
+    deny: plain(deny, BLOCK_LIMITS.confirmButton),
+    style: 'danger',
+  };
+}
+
+function button(gate: GateModel, action: GateAction): Button {
+  const value: GateButtonValue = { jobId: gate.jobId, gateId: gate.gateId, revision: gate.revision };
+  const base = { type: 'button' as const, action_id: `gate:${action}`, value: JSON.stringify(value) };
+  switch (action) {
+    case 'continue':
+      return { ...base, text: plain('Continue', BLOCK_LIMITS.buttonText), style: 'primary' };
+    case 'remedy':
+      return { ...base, text: plain(gate.remedyLabel || 'Apply the remedy', BLOCK_LIMITS.buttonText) };
+    case 'force':
+      return {
+        ...base,
+        text: plain('Force', BLOCK_LIMITS.buttonText),
+        style: 'danger',
+        confirm: confirmDialog(
+          'Force past this check?',
+          `Force overrides the check that stopped "${gate.title}" (e.g. evicts pods despite their PDB). ` +
+            'You will be asked for a reason; it is recorded in the timeline.',
+          'Force',
+          'Cancel',
+        ),
+      };
+    case 'abort':
+      return {
+        ...base,
+        text: plain('Abort', BLOCK_LIMITS.buttonText),
+        style: 'danger',
+        confirm: confirmDialog(
+          'Abort the upgrade?',
+          'The job stops after the current AWS operation (an update already in flight cannot be cancelled), ' +
+            'restores the disruption budgets it changed and posts a report of where the cluster stands.',
+          'Abort',
+          'Keep going',
+        ),
+      };
+  }
+}
+
+/** "✅ Approved by <@U> at 14:03:07 UTC" and its siblings: the line that replaces the buttons once answered. */
+export function answerLine(gate: GateModel, answered: GateAnsweredInfo): string {
+  const who = mention(answered.by);
+  const at = formatUtcTime(answered.at);
+  const reason = answered.reason ? ` — reason: ${escapeMrkdwn(answered.reason)}` : '';
+  switch (answered.action) {
+    case 'continue':
+      return `✅ Approved by ${who} at ${at}${reason}`;
+    case 'abort':
+      return `⛔ Aborted by ${who} at ${at}${reason}`;
+    case 'force':
+      return `⚠️ Forced by ${who} at ${at}${reason}`;
+    case 'remedy':
+      return `🛠️ "${escapeMrkdwn(gate.remedyLabel || 'Remedy')}" chosen by ${who} at ${at}${reason}`;
+    case 'timeout':
+      return `⏰ No answer by ${at}: the gate timed out${reason}`;
+  }
+}
+
+/**
+ * A question the job waits on (open) or the record of its answer (answered: same question, the buttons replaced by
+ * who answered and when). Button contract with the Slack surface: action_id `gate:<action>`, value
+ * JSON {jobId, gateId, revision}, actions block_id `gate:<jobId>:<gateId>:<revision>`.
+ */
+export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): SlackMessage {
+  const icon = answered ? '🗳️' : '✋';
+  const body: KnownBlock[] = [
+    { type: 'header', text: plain(`${icon} ${gate.title}`, BLOCK_LIMITS.headerText) },
+    ...linesToSections(gate.details, MAX_DETAIL_SECTIONS),
+  ];
+  const tail: KnownBlock[] = [];
+  if (answered) {
+    tail.push(contextLine(answerLine(gate, answered)));
+  } else {
+    const actions = BUTTON_ORDER.filter((action) => gate.actions.includes(action));
+    if (actions.length > 0) {
+      const block: ActionsBlock = {
+        type: 'actions',
+        block_id: gateBlockId(gate),
+        elements: actions.map((action) => button(gate, action)),
+      };
+      tail.push(block);
+    }
+    tail.push(contextLine(`Gate \`${gate.gateId}\` · revision ${gate.revision} · job \`${gate.jobId}\``));
+  }
+  const text = answered
+    ? `${gate.title} — ${answerLine(gate, answered)}`
+    : `Waiting for approval: ${gate.title} (${BUTTON_ORDER.filter((a) => gate.actions.includes(a)).join(' / ')})`;
+  return { text: fallbackText(text), blocks: fitBlocks(body, tail) };
+}

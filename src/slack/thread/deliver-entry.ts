@@ -1,0 +1,82 @@
+import type { WebClient } from '@slack/web-api';
+import type { SlackMessage } from '../slack-message.js';
+import { renderStatusCard } from '../render/render-status-card.js';
+import { renderTimelineEvent } from '../render/render-timeline-event.js';
+import type { GateModel } from '../../upgrade/timeline-event.js';
+import { gateIdentity, type OutboxEntry } from './outbox-entry.js';
+import type { OutboxStore } from './outbox-store.js';
+
+/** How to deliver an entry this time; set by the worker after Slack refused an earlier attempt. */
+export interface DeliveryMode {
+  /** Slack refused our blocks: send the fallback text alone (and clear blocks on updates). */
+  plainText: boolean;
+  /** The gate card to update is gone or frozen: post the answer as a new reply instead. */
+  postInsteadOfUpdate: boolean;
+}
+
+const PLAIN_TEXT_NOTE = '\n_(shown as plain text: Slack refused the formatted card; the exported timeline has it all)_';
+
+function gateTsNames(key: string, gate: GateModel): string[] {
+  return [`key:${key}`, `gate:${gateIdentity(gate)}`];
+}
+
+function payload(message: SlackMessage, mode: DeliveryMode): { text: string; blocks?: SlackMessage['blocks'] } {
+  if (mode.plainText) return { text: `${message.text}${PLAIN_TEXT_NOTE}`, blocks: [] };
+  return { text: message.text, blocks: message.blocks };
+}
+
+/**
+ * Performs the Slack call(s) for one outbox entry. Throws the WebClient's error on failure; the worker decides
+ * what that means (slack-error-verdict.ts). Side records (the ts of a gate card) are written before returning so
+ * the entry is only completed once everything it implies is stored.
+ */
+export async function deliverEntry(
+  client: WebClient,
+  store: OutboxStore,
+  entry: OutboxEntry,
+  mode: DeliveryMode,
+): Promise<void> {
+  const { channel, threadTs } = entry;
+  switch (entry.op) {
+    case 'card': {
+      const card = await store.takeCard(channel, threadTs);
+      if (!card) return;
+      await client.chat.update({ channel, ts: threadTs, ...payload(renderStatusCard(card), mode) });
+      return;
+    }
+    case 'upload': {
+      await client.filesUploadV2({
+        channel_id: channel,
+        thread_ts: threadTs,
+        filename: entry.filename,
+        title: entry.title,
+        content: entry.content,
+      });
+      return;
+    }
+    case 'event': {
+      const { event } = entry;
+      const message = renderTimelineEvent(event);
+      if (event.kind === 'gate-answered' && !mode.postInsteadOfUpdate) {
+        const ts = await store.findGateTs(channel, threadTs, gateTsNames(entry.key, event.gate));
+        if (ts) {
+          await client.chat.update({ channel, ts, ...payload(message, mode) });
+          return;
+        }
+      }
+      const body = payload(message, mode);
+      const result = await client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
+        text: body.text,
+        ...(body.blocks && body.blocks.length > 0 ? { blocks: body.blocks } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      if (event.kind === 'gate-opened' && typeof result.ts === 'string') {
+        await store.saveGateTs(channel, threadTs, gateTsNames(entry.key, event.gate), result.ts);
+      }
+      return;
+    }
+  }
+}

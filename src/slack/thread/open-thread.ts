@@ -1,0 +1,77 @@
+import { ErrorCode, type WebClient } from '@slack/web-api';
+import type { Clock } from '../../ports/clock.js';
+import type { ThreadRef } from '../../ports/thread-port.js';
+import type { StatusCardModel } from '../../upgrade/timeline-event.js';
+import { renderStatusCard } from '../render/render-status-card.js';
+import { slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
+
+/** The start command waits for this; a couple of quick retries are worth it, a long outage is not. */
+const OPEN_ATTEMPTS = 3;
+const OPEN_MAX_WAIT_MS = 10_000;
+
+/** What the person who typed `start` should do about a failure, by Slack error code. */
+function advice(error: unknown): string {
+  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number };
+  if (e?.code === ErrorCode.RateLimitedError) return `Slack is rate limiting the bot (retry after ${e.retryAfter}s). Try again in a minute.`;
+  if (e?.code === ErrorCode.RequestError) return 'Slack could not be reached. Try again shortly; if it persists check the network and SLACK_API_URL.';
+  if (e?.code === ErrorCode.HTTPError) return `Slack answered HTTP ${e.statusCode}. Try again shortly.`;
+  const code = e?.data?.error ?? (error instanceof Error ? error.message : String(error));
+  switch (code) {
+    case 'not_in_channel':
+      return 'Slack answered not_in_channel: invite the bot to the channel (/invite @eks-upgrade), then start again.';
+    case 'channel_not_found':
+      return 'Slack answered channel_not_found: the channel does not exist or the bot cannot see it; check `channels` in clusters.yaml.';
+    case 'is_archived':
+      return 'Slack answered is_archived: the channel is archived; use an active channel listed in clusters.yaml.';
+    case 'invalid_auth':
+    case 'not_authed':
+    case 'token_revoked':
+    case 'token_expired':
+    case 'account_inactive':
+      return `Slack rejected the bot token (${code}): check SLACK_BOT_TOKEN and that the app is still installed.`;
+    case 'missing_scope':
+      return 'Slack answered missing_scope: the app lacks chat:write; reinstall it from manifest.yml.';
+    default:
+      return `Slack answered ${code}. Try again; if it persists, see the bot's logs.`;
+  }
+}
+
+/**
+ * Posts the parent status card right away (not through the outbox): the start command needs the thread's ts
+ * before it enqueues the job, and must tell the user at once when the bot cannot post in the channel.
+ */
+export async function openThread(
+  client: WebClient,
+  clock: Clock,
+  retry: RetryPolicy,
+  channel: string,
+  card: StatusCardModel,
+): Promise<ThreadRef> {
+  const message = renderStatusCard(card);
+  for (let attempt = 0; ; attempt++) {
+    let result: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
+    try {
+      result = await client.chat.postMessage({
+        channel,
+        text: message.text,
+        blocks: message.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    } catch (error) {
+      const verdict = slackErrorVerdict(error, attempt, retry);
+      const retryable =
+        verdict.action === 'retry' && !verdict.configuration && attempt + 1 < OPEN_ATTEMPTS && verdict.afterMs <= OPEN_MAX_WAIT_MS;
+      if (retryable) {
+        await clock.sleep(verdict.afterMs);
+        continue;
+      }
+      throw new Error(`opening the upgrade thread in channel ${channel} failed: ${advice(error)}`, { cause: error });
+    }
+    if (typeof result.ts !== 'string') {
+      throw new Error(`opening the upgrade thread in channel ${channel} failed: Slack returned no message ts. Try again.`);
+    }
+    // Slack answers with the channel id even when given a name; the thread must be addressed by id.
+    return { channel: typeof result.channel === 'string' ? result.channel : channel, ts: result.ts };
+  }
+}

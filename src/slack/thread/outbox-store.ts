@@ -1,0 +1,210 @@
+import type { Redis } from 'ioredis';
+import type { StatusCardModel } from '../../upgrade/timeline-event.js';
+import type { OutboxEntry } from './outbox-entry.js';
+
+/**
+ * The thread outbox's durable state, in plain Redis structures driven by small Lua scripts (each script is atomic,
+ * which is what makes dedupe, coalescing and hand-over between workers race-free):
+ *
+ *   <base>:channels                    set of channels with queued or in-flight work
+ *   <base>:q:<channel>                 list of entry JSON, FIFO — one list per channel keeps every thread in order
+ *   <base>:inflight:<channel>          the entry being delivered; survives a crash and is redelivered first
+ *   <base>:lock:<channel>              which worker delivers this channel (token, PX lease renewed while working)
+ *   <base>:next:<channel>              epoch ms before which no Slack call goes to this channel: pacing and
+ *                                      Retry-After / backoff, shared by all workers and kept across restarts
+ *   <base>:dedupe:<channel>:<ts>:<ns>:<key>   set once per key: a second postEvent with the key is a no-op
+ *   <base>:gate-ts:<channel>:<ts>:key:<key> and …:gate:<job>:<gate>:<rev>   ts of a posted gate card
+ *   <base>:card:<channel>:<ts>          latest status-card model; <base>:card-pending:… says an entry is queued
+ *   <base>:dead:<channel>              entries Slack refused for good (capped), for an operator to inspect
+ *
+ * Why not BullMQ: it has no per-channel FIFO with in-place replacement of a queued item, and its retries reorder
+ * jobs; a list per channel gives ordering, coalescing and a single in-flight item directly.
+ */
+
+/** Dedupe records and card state live this long; a paused upgrade may sit for days, so be generous. */
+const STATE_TTL_SECONDS = 30 * 24 * 3600;
+/** How far back from the tail an incoming 'progress' looks for a queued one of the same step to replace. */
+const COALESCE_SCAN_DEPTH = 50;
+const DEAD_LETTER_CAP = 200;
+
+const ENQUEUE_EVENT = `
+if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[3]) then return 0 end
+if ARGV[4] ~= '' then
+  local items = redis.call('LRANGE', KEYS[1], -tonumber(ARGV[5]), -1)
+  local first = redis.call('LLEN', KEYS[1]) - #items
+  for i = #items, 1, -1 do
+    local ok, e = pcall(cjson.decode, items[i])
+    if ok and e.op ~= 'card' then
+      if e.coalesce == ARGV[4] then
+        redis.call('LSET', KEYS[1], first + i - 1, ARGV[1])
+        return 2
+      end
+      break
+    end
+  end
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[2])
+return 1`;
+
+const ENQUEUE_CARD = `
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[4])
+if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[4]) then
+  redis.call('RPUSH', KEYS[1], ARGV[2])
+  redis.call('SADD', KEYS[4], ARGV[3])
+  return 1
+end
+return 0`;
+
+const CLAIM = `
+local current = redis.call('GET', KEYS[1])
+if current then return current end
+local entry = redis.call('LPOP', KEYS[2])
+if entry then
+  redis.call('SET', KEYS[1], entry)
+  return entry
+end
+redis.call('SREM', KEYS[3], ARGV[1])
+return false`;
+
+const COMPLETE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+const EXTEND_HOLD = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return 1`;
+
+const RENEW_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
+const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export type EnqueueOutcome = 'queued' | 'duplicate' | 'coalesced';
+export type DedupeNamespace = 'event' | 'answer' | 'file';
+
+export interface OutboxStore {
+  enqueue(entry: Exclude<OutboxEntry, { op: 'card' }>, namespace: DedupeNamespace): Promise<EnqueueOutcome>;
+  enqueueCard(entry: Extract<OutboxEntry, { op: 'card' }>, card: StatusCardModel): Promise<void>;
+  /** The entry to deliver next for a channel (the in-flight one first); undefined when the channel is idle. */
+  claim(channel: string): Promise<string | undefined>;
+  complete(channel: string, raw: string): Promise<void>;
+  deadLetter(channel: string, raw: string, reason: string): Promise<void>;
+  /** Reads the newest card state, clearing the pending mark first so later updates queue a fresh entry. */
+  takeCard(channel: string, threadTs: string): Promise<StatusCardModel | undefined>;
+  saveGateTs(channel: string, threadTs: string, names: string[], ts: string): Promise<void>;
+  findGateTs(channel: string, threadTs: string, names: string[]): Promise<string | undefined>;
+  notBefore(channel: string): Promise<number>;
+  /** Sets the channel's next allowed call time; `extendOnly` never brings it forward (a call outside the pump). */
+  holdUntil(channel: string, at: number, now: number, extendOnly?: boolean): Promise<void>;
+  acquireLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
+  renewLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
+  releaseLock(channel: string, token: string): Promise<void>;
+  busyChannels(): Promise<string[]>;
+}
+
+export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
+  const base = `${prefix}:thread`;
+  const k = {
+    channels: `${base}:channels`,
+    queue: (ch: string) => `${base}:q:${ch}`,
+    inflight: (ch: string) => `${base}:inflight:${ch}`,
+    lock: (ch: string) => `${base}:lock:${ch}`,
+    next: (ch: string) => `${base}:next:${ch}`,
+    dead: (ch: string) => `${base}:dead:${ch}`,
+    dedupe: (ch: string, ts: string, ns: string, key: string) => `${base}:dedupe:${ch}:${ts}:${ns}:${key}`,
+    gateTs: (ch: string, ts: string, name: string) => `${base}:gate-ts:${ch}:${ts}:${name}`,
+    card: (ch: string, ts: string) => `${base}:card:${ch}:${ts}`,
+    cardPending: (ch: string, ts: string) => `${base}:card-pending:${ch}:${ts}`,
+  };
+
+  return {
+    async enqueue(entry, namespace) {
+      const coalesce = entry.op === 'event' ? (entry.coalesce ?? '') : '';
+      const result = await redis.eval(
+        ENQUEUE_EVENT,
+        3,
+        k.queue(entry.channel),
+        k.dedupe(entry.channel, entry.threadTs, namespace, entry.key),
+        k.channels,
+        JSON.stringify(entry),
+        entry.channel,
+        STATE_TTL_SECONDS,
+        coalesce,
+        COALESCE_SCAN_DEPTH,
+      );
+      return result === 0 ? 'duplicate' : result === 2 ? 'coalesced' : 'queued';
+    },
+    async enqueueCard(entry, card) {
+      await redis.eval(
+        ENQUEUE_CARD,
+        4,
+        k.queue(entry.channel),
+        k.card(entry.channel, entry.threadTs),
+        k.cardPending(entry.channel, entry.threadTs),
+        k.channels,
+        JSON.stringify(card),
+        JSON.stringify(entry),
+        entry.channel,
+        STATE_TTL_SECONDS,
+      );
+    },
+    async claim(channel) {
+      const raw = await redis.eval(CLAIM, 3, k.inflight(channel), k.queue(channel), k.channels, channel);
+      return typeof raw === 'string' ? raw : undefined;
+    },
+    async complete(channel, raw) {
+      await redis.eval(COMPLETE, 1, k.inflight(channel), raw);
+    },
+    async deadLetter(channel, raw, reason) {
+      await redis
+        .multi()
+        .lpush(k.dead(channel), JSON.stringify({ reason, entry: raw }))
+        .ltrim(k.dead(channel), 0, DEAD_LETTER_CAP - 1)
+        .exec();
+      await redis.eval(COMPLETE, 1, k.inflight(channel), raw);
+    },
+    async takeCard(channel, threadTs) {
+      await redis.del(k.cardPending(channel, threadTs));
+      const raw = await redis.get(k.card(channel, threadTs));
+      return raw ? (JSON.parse(raw) as StatusCardModel) : undefined;
+    },
+    async saveGateTs(channel, threadTs, names, ts) {
+      const multi = redis.multi();
+      for (const name of names) multi.set(k.gateTs(channel, threadTs, name), ts, 'EX', STATE_TTL_SECONDS);
+      await multi.exec();
+    },
+    async findGateTs(channel, threadTs, names) {
+      for (const name of names) {
+        const ts = await redis.get(k.gateTs(channel, threadTs, name));
+        if (ts) return ts;
+      }
+      return undefined;
+    },
+    async notBefore(channel) {
+      return Number((await redis.get(k.next(channel))) ?? 0);
+    },
+    async holdUntil(channel, at, now, extendOnly = false) {
+      const ttl = Math.max(0, at - now) + 60_000;
+      if (extendOnly) await redis.eval(EXTEND_HOLD, 1, k.next(channel), at, ttl);
+      else await redis.set(k.next(channel), String(at), 'PX', ttl);
+    },
+    async acquireLock(channel, token, ttlMs) {
+      return (await redis.set(k.lock(channel), token, 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async renewLock(channel, token, ttlMs) {
+      return (await redis.eval(RENEW_LOCK, 1, k.lock(channel), token, ttlMs)) === 1;
+    },
+    async releaseLock(channel, token) {
+      await redis.eval(RELEASE_LOCK, 1, k.lock(channel), token);
+    },
+    async busyChannels() {
+      return redis.smembers(k.channels);
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../../log/logger.js';
+import type { Clock } from '../../ports/clock.js';
+import { deliverEntry, type DeliveryMode } from './deliver-entry.js';
+import { describeEntry, parseOutboxEntry, type OutboxEntry } from './outbox-entry.js';
+import type { OutboxStore } from './outbox-store.js';
+import { slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
+
+export interface OutboxWorkerOptions {
+  store: OutboxStore;
+  client: WebClient;
+  logger: Logger;
+  clock: Clock;
+  minIntervalMs: number;
+  retry: RetryPolicy;
+  /** How often to look for channels with work queued by other processes. */
+  pollIntervalMs: number;
+  /** Lease on a channel; renewed by a heartbeat while this worker delivers it, so a dead worker frees it quickly. */
+  lockTtlMs: number;
+}
+
+export interface OutboxWorker {
+  start(): void;
+  /** Something was queued locally: look at once instead of waiting for the next poll. */
+  wake(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Delivers the outbox: at most one pump per channel across all processes (a Redis lease), each pump taking the
+ * channel's entries strictly in order, one Slack call per `minIntervalMs`, retrying the head entry until Slack takes
+ * it. A failing channel waits; other channels, and the upgrade itself, carry on.
+ */
+export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
+  const { store, client, clock } = opts;
+  const log = opts.logger.child({ component: 'slack-thread-outbox' });
+  const pumps = new Map<string, Promise<void>>();
+  const stop = new AbortController();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakePending = false;
+  let wakeNow: (() => void) | undefined;
+
+  function wake(): void {
+    wakePending = true;
+    wakeNow?.();
+  }
+
+  async function idle(ms: number): Promise<void> {
+    if (wakePending) {
+      wakePending = false;
+      return;
+    }
+    // Polling for work queued by other processes is infrastructure time, not the injected clock's.
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      wakeNow = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    wakeNow = undefined;
+    wakePending = false;
+  }
+
+  // Raced against every wait: a clock whose sleep ignores abort signals (a manual test clock) must not hang close().
+  const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+
+  async function pause(ms: number): Promise<boolean> {
+    if (ms <= 0) return running;
+    await Promise.race([clock.sleep(ms, stop.signal).catch(() => undefined), stopped]);
+    return running;
+  }
+
+  /** Delivers one entry, retrying until Slack takes it, drops it for good, or this worker must stop. */
+  async function deliver(channel: string, raw: string, entry: OutboxEntry, lease: { lost: boolean }): Promise<boolean> {
+    const mode: DeliveryMode = { plainText: false, postInsteadOfUpdate: false };
+    const holdFor = (ms: number) => store.holdUntil(channel, clock.now() + Math.max(ms, opts.minIntervalMs), clock.now());
+    for (let attempt = 0; ; attempt++) {
+      if (!running || lease.lost) return false;
+      // The channel's next allowed call time is shared in Redis: pacing and Retry-After hold across workers.
+      if (!(await pause((await store.notBefore(channel)) - clock.now()))) return false;
+      if (lease.lost) return false;
+      try {
+        await deliverEntry(client, store, entry, mode);
+        await holdFor(opts.minIntervalMs);
+        await store.complete(channel, raw);
+        if (attempt > 0) log.info({ ...describeEntry(entry), attempts: attempt + 1 }, 'Slack accepted the post after retrying');
+        return true;
+      } catch (error) {
+        const verdict = slackErrorVerdict(error, attempt, opts.retry);
+        await holdFor(verdict.action === 'retry' ? verdict.afterMs : opts.minIntervalMs);
+        const context = { ...describeEntry(entry), attempt: attempt + 1, reason: verdict.reason };
+        if (verdict.action === 'retry') {
+          log.warn({ ...context, retryInMs: verdict.afterMs }, 'Slack did not take the post; retrying it before anything later in this channel');
+        } else if (verdict.action === 'plain-text' && !mode.plainText) {
+          log.error(context, 'Slack refused the blocks of a thread message; sending it as plain text');
+          mode.plainText = true;
+        } else if (verdict.action === 'message-gone' && entry.op === 'event' && !mode.postInsteadOfUpdate) {
+          log.warn(context, 'the gate card to update is gone; posting the answer as a new reply');
+          mode.postInsteadOfUpdate = true;
+        } else {
+          log.error(context, 'Slack refused a thread message for good; it is kept in the dead-letter list and skipped');
+          await store.deadLetter(channel, raw, verdict.reason);
+          return true;
+        }
+      }
+    }
+  }
+
+  /** Drains one channel while holding its lease. Returns whether it did any work (false: another worker has it). */
+  async function pump(channel: string): Promise<boolean> {
+    const token = randomUUID();
+    if (!(await store.acquireLock(channel, token, opts.lockTtlMs))) return false;
+    const lease = { lost: false };
+    const heartbeat = setInterval(() => {
+      store.renewLock(channel, token, opts.lockTtlMs).then(
+        (ok) => {
+          if (!ok) lease.lost = true;
+        },
+        (error: unknown) => log.warn({ channel, err: error }, 'could not renew the outbox lease on a channel'),
+      );
+    }, Math.max(10, Math.floor(opts.lockTtlMs / 3)));
+    try {
+      while (running && !lease.lost) {
+        const raw = await store.claim(channel);
+        if (raw === undefined) break;
+        const entry = parseOutboxEntry(raw);
+        if (!entry) {
+          log.error({ channel }, 'an outbox entry could not be read; it is kept in the dead-letter list and skipped');
+          await store.deadLetter(channel, raw, 'unreadable entry');
+          continue;
+        }
+        if (!(await deliver(channel, raw, entry, lease))) break;
+      }
+    } finally {
+      clearInterval(heartbeat);
+      await store.releaseLock(channel, token).catch(() => undefined);
+    }
+    return true;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        for (const channel of await store.busyChannels()) {
+          if (pumps.has(channel)) continue;
+          const work = pump(channel)
+            .catch((error: unknown) => {
+              log.error({ channel, err: error }, 'delivering a Slack channel outbox failed; will try again');
+              return false;
+            })
+            .then((worked) => {
+              pumps.delete(channel);
+              // Look again at once: more may have been queued while the lease was being released.
+              if (worked) wake();
+            });
+          pumps.set(channel, work);
+        }
+      } catch (error) {
+        log.warn({ err: error }, 'could not read the Slack outbox from Redis; will try again');
+      }
+      await idle(opts.pollIntervalMs);
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    wake,
+    async close() {
+      running = false;
+      stop.abort();
+      wake();
+      await loop;
+      await Promise.allSettled([...pumps.values()]);
+    },
+  };
+}

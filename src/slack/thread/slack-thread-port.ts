@@ -1,0 +1,172 @@
+/**
+ * ThreadPort over Slack, with a durable outbox in Redis.
+ *
+ * Design (issue 5, "The thread"):
+ * - Everything but openThread is queued and returns as soon as Redis has it; Slack being slow, rate limiting or
+ *   down never blocks or fails the upgrade. State lives in Redis (outbox-store.ts: a plain list per channel driven
+ *   by atomic Lua scripts — chosen over BullMQ because ordering, in-place coalescing and one in-flight item per
+ *   channel are exactly a list's semantics, while BullMQ retries reorder jobs), so queued posts, dedupe keys and
+ *   gate-card ts survive restarts.
+ * - One pump per channel across all processes (a Redis lease renewed by heartbeat) delivers entries strictly in
+ *   order, paced to one Slack call per `minIntervalMs` per channel, retrying the head entry with backoff on 429
+ *   (Retry-After honoured), 5xx and network errors. Ordering beats throughput: a later reply never overtakes an
+ *   earlier one that is still being retried.
+ * - Coalescing: queued 'progress' replies of the same step collapse into the newest; the status card keeps one
+ *   queued update that sends whatever state is newest when its turn comes (chat.update, paced like the rest).
+ * - Gate cards: the ts of a posted 'gate-opened' is stored under its key (and the gate's job/id/revision); the
+ *   'gate-answered' with that key becomes a chat.update of the card.
+ *
+ * WebClient retries: the injected client (Bolt's) by default retries for ~30 minutes and, on a 429, pauses its whole
+ * request queue — that would hold one entry (and the channel's order) hostage, freeze the bot's other Slack calls,
+ * and silently repeat posts after network errors. So the outbox uses its own WebClient built from the injected
+ * client's token and API URL with retries off, rate-limited calls rejected (we honour Retry-After ourselves) and a
+ * request timeout; the retry policy lives in one place (slack-error-verdict.ts). A client without a static token
+ * (OAuth installs) is used as given.
+ *
+ * Delivery is at least once: a worker that dies after Slack accepted a post but before Redis recorded it causes
+ * that one post to be sent again by the next worker. Slack has no idempotency key for chat.postMessage.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
+import type { Logger } from '../../log/logger.js';
+import { systemClock, type Clock } from '../../ports/clock.js';
+import type { ThreadPort } from '../../ports/thread-port.js';
+import { describeEntry, type OutboxEntry } from './outbox-entry.js';
+import { createOutboxStore, type DedupeNamespace } from './outbox-store.js';
+import { createOutboxWorker } from './outbox-worker.js';
+import { openThread } from './open-thread.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './slack-error-verdict.js';
+
+export interface SlackThreadPortOptions {
+  client: WebClient;
+  connection: { url: string };
+  /** Redis key prefix; the outbox lives under `<prefix>:thread:*`. */
+  prefix: string;
+  logger: Logger;
+  /**
+   * Pacing and backoff run on this clock. Keep the default (system time) outside tests: Slack's limits are in real
+   * time, and the channel's next allowed call time is shared in Redis between processes, so clocks must agree.
+   */
+  clock?: Clock;
+  /** Minimum time between two Slack calls for one channel. Default 1000 (Slack: ~1 message/s per channel). */
+  minIntervalMs?: number;
+  retry?: Partial<RetryPolicy>;
+  pollIntervalMs?: number;
+  lockTtlMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export type SlackThreadPort = ThreadPort & {
+  /** Starts delivering (any number of processes may; each channel is delivered by one at a time). */
+  start(): Promise<void>;
+  /** Stops delivering after the current Slack call; what is queued stays in Redis for the next worker. */
+  close(): Promise<void>;
+  /** Resolves once every queued entry (all channels under this prefix) has been delivered or dead-lettered. */
+  drained(): Promise<void>;
+};
+
+function slackLoggerFrom(logger: Logger): SlackLogger {
+  const log = logger.child({ component: 'slack-web-api' });
+  const join = (msg: unknown[]) => msg.map(String).join(' ');
+  return {
+    debug: (...msg) => log.debug(join(msg)),
+    info: (...msg) => log.info(join(msg)),
+    warn: (...msg) => log.warn(join(msg)),
+    error: (...msg) => log.error(join(msg)),
+    setLevel: () => undefined,
+    getLevel: () => LogLevel.INFO,
+    setName: () => undefined,
+  };
+}
+
+function deliveryClientFrom(client: WebClient, logger: Logger, timeoutMs: number): WebClient {
+  if (!client.token) return client;
+  return new WebClient(client.token, {
+    slackApiUrl: client.slackApiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: timeoutMs,
+    logger: slackLoggerFrom(logger),
+  });
+}
+
+export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThreadPort {
+  const clock = opts.clock ?? systemClock;
+  const minIntervalMs = opts.minIntervalMs ?? 1000;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+  const log = opts.logger.child({ component: 'slack-thread' });
+  const client = deliveryClientFrom(opts.client, opts.logger, opts.requestTimeoutMs ?? 15_000);
+  const redis = new Redis(opts.connection.url, { connectionName: 'slack-thread-outbox' });
+  redis.on('error', (error: Error) => log.warn({ err: error }, 'Redis connection of the Slack outbox failed; reconnecting'));
+  const store = createOutboxStore(redis, opts.prefix);
+  const worker = createOutboxWorker({
+    store,
+    client,
+    logger: opts.logger,
+    clock,
+    minIntervalMs,
+    retry,
+    pollIntervalMs: opts.pollIntervalMs ?? 500,
+    lockTtlMs: opts.lockTtlMs ?? 30_000,
+  });
+  let closed = false;
+
+  async function enqueue(entry: Exclude<OutboxEntry, { op: 'card' }>, namespace: DedupeNamespace): Promise<void> {
+    try {
+      const outcome = await store.enqueue(entry, namespace);
+      log.debug({ ...describeEntry(entry), outcome }, 'thread post queued');
+      if (outcome !== 'duplicate') worker.wake();
+    } catch (error) {
+      throw new Error(`queueing a Slack thread post (key ${entry.key}) failed: Redis did not answer; the step can be retried`, {
+        cause: error,
+      });
+    }
+  }
+
+  return {
+    async openThread(channel, card) {
+      const thread = await openThread(client, clock, retry, channel, card);
+      // The parent post counts towards the channel's pace; the first reply waits its turn after it.
+      const now = clock.now();
+      await store.holdUntil(thread.channel, now + minIntervalMs, now, true).catch(() => undefined);
+      return thread;
+    },
+
+    async updateStatusCard(thread, card) {
+      try {
+        await store.enqueueCard({ id: randomUUID(), op: 'card', channel: thread.channel, threadTs: thread.ts }, card);
+        worker.wake();
+      } catch (error) {
+        throw new Error('queueing a status card update failed: Redis did not answer; the step can be retried', { cause: error });
+      }
+    },
+
+    async postEvent(thread, key, event) {
+      const coalesce = event.kind === 'progress' ? { coalesce: `${thread.ts}|${event.step}` } : {};
+      const entry: OutboxEntry = { id: randomUUID(), op: 'event', channel: thread.channel, threadTs: thread.ts, key, event, ...coalesce };
+      await enqueue(entry, event.kind === 'gate-answered' ? 'answer' : 'event');
+    },
+
+    async uploadMarkdown(thread, key, filename, title, content) {
+      const entry: OutboxEntry = { id: randomUUID(), op: 'upload', channel: thread.channel, threadTs: thread.ts, key, filename, title, content };
+      await enqueue(entry, 'file');
+    },
+
+    async start() {
+      if (closed) throw new Error('starting the Slack thread outbox failed: it was closed; create a new one');
+      worker.start();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await worker.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+
+    async drained() {
+      while ((await store.busyChannels()).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { AwsCredentialIdentity } from '@smithy/types';
+import { WebClient } from '@slack/web-api';
+import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
+import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
+import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
+import type { BotDeps } from './bot-deps.js';
+import type { ClustersConfig } from './config/clusters-config.js';
+import type { EnvConfig } from './config/env-config.js';
+import { createKubePortFactory } from './kube/client-node-adapter.js';
+import type { Logger } from './log/logger.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import { createSlackApp } from './slack/create-slack-app.js';
+import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
+import { createUsergroupResolver } from './slack/usergroup-resolver.js';
+import { createUpgradeEngine } from './upgrade/create-upgrade-engine.js';
+
+export interface StartBotOptions {
+  env: EnvConfig;
+  config: ClustersConfig;
+  logger: Logger;
+  clock?: Clock;
+  /** Explicit AWS endpoint and credentials (the demo's simulator); otherwise the SDK's standard chain and env. */
+  aws?: { endpoint?: string; credentials?: AwsCredentialIdentity };
+}
+
+export interface RunningBot {
+  /** HTTP port of /slack/events, /healthz and /metrics when ROLE serves the web side. */
+  port?: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires every adapter once (style rule 3) and starts what ROLE asks for: `web` serves Slack, `worker` runs upgrade
+ * jobs and delivers thread posts, `all` does both in one process.
+ */
+export async function startBot(options: StartBotOptions): Promise<RunningBot> {
+  const { env, config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const sdkOptions = { endpoint: options.aws?.endpoint, credentials: options.aws?.credentials };
+  const eks = createEksPortFactory(sdkOptions);
+  const ssm = createSsmPortFactory(sdkOptions);
+  const ec2 = createEc2PortFactory(sdkOptions);
+  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, clock, logger });
+
+  // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
+  const client = new WebClient(env.SLACK_BOT_TOKEN, {
+    ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}),
+    retryConfig: { retries: 0 },
+  });
+  const connection = { url: env.REDIS_URL };
+  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock });
+  const engine = createUpgradeEngine({
+    connection,
+    prefix: env.QUEUE_PREFIX,
+    config,
+    eks,
+    kube,
+    ssm,
+    thread,
+    clock,
+    logger: logger.child({ part: 'engine' }),
+    pollIntervalMs: env.AWS_POLL_SECONDS * 1000,
+  });
+
+  const stops: Array<() => Promise<void>> = [];
+  let port: number | undefined;
+  try {
+    if (env.ROLE !== 'web') {
+      await thread.start();
+      await engine.startWorker();
+    }
+    if (env.ROLE !== 'worker') {
+      const deps: BotDeps = {
+        config,
+        eks,
+        ssm,
+        ec2,
+        kube,
+        control: engine.control,
+        usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
+        clock,
+        logger,
+      };
+      const slack = await createSlackApp({ env, deps, logger: logger.child({ part: 'slack' }) });
+      await slack.start();
+      port = slack.port;
+      stops.push(() => slack.stop());
+    }
+  } catch (error) {
+    await Promise.allSettled([engine.close(), thread.close()]);
+    throw error;
+  }
+  // Stop taking requests first, then let the worker finish its current step (BullMQ close waits), then the outbox.
+  stops.push(() => engine.close(), () => thread.close());
+  logger.info({ role: env.ROLE, port, clusters: config.clusters.map((c) => c.name) }, 'eks-upgrade-bot started');
+  return {
+    port,
+    async stop() {
+      for (const stop of stops) await stop().catch((error) => logger.warn({ err: error }, 'error while stopping'));
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
+import { addonVersionsFor } from '../../src/upgrade/plan-addon-update.js';
+import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+
+/**
+ * The whole hop on the demo scenario: after the control plane, every add-on to the 1.31 default and the managed
+ * node group in place, then verify — through the real SDK and client-node against the simulator.
+ */
+let h: EngineHarness;
+beforeEach(async () => {
+  h = await startEngineHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+describe('upgrade engine: add-ons and managed node groups', () => {
+  it('takes demo to 1.31 everywhere: control plane, add-on defaults, node group and its nodes', async () => {
+    const engine = h.engine();
+    await engine.startWorker();
+    const { job } = await engine.control.start(h.request(), '1.30');
+    await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
+    await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
+    const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 60_000);
+    const failure = h.thread.events('step-failed')[0];
+    expect(failure, JSON.stringify(failure)).toBeUndefined();
+    expect(ended.state).toBe('succeeded');
+
+    const cluster = h.sim.world.cluster('demo')!;
+    expect(cluster.version).toBe('1.31');
+    const eks = createEksPortFactory({ endpoint: h.sim.url, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } })({ region: 'us-west-2' });
+    for (const addon of cluster.addons.values()) {
+      const { defaultVersion } = addonVersionsFor(await eks.describeAddonVersions(addon.name, '1.31'), addon.name, '1.31');
+      expect(`${addon.name} ${addon.version}`).toBe(`${addon.name} ${defaultVersion}`);
+    }
+    for (const ng of cluster.nodegroups.values()) expect(`${ng.name} ${ng.version}`).toBe(`${ng.name} 1.31`);
+    const kubelets = cluster.store.list('nodes').map((n) => String(n.status?.nodeInfo?.kubeletVersion));
+    expect(kubelets.length).toBeGreaterThan(0);
+    expect(kubelets.every((v) => v.startsWith('v1.31.'))).toBe(true);
+
+    expect(h.calls('UpdateClusterVersion')).toHaveLength(1);
+    expect(h.calls('UpdateNodegroupVersion')).toHaveLength(1);
+    const addonUpdates = h.calls('UpdateAddon').length;
+    expect(addonUpdates).toBeGreaterThan(0);
+    const steps = h.thread.events('step-finished').map((e) => (e.kind === 'step-finished' ? `${e.step}: ${e.summary}` : ''));
+    expect(steps.find((s) => s.startsWith('h1-addons'))).toMatch(/coredns v1\.11\.1-eksbuild\.20 → /);
+    expect(steps.find((s) => s.startsWith('h1-managed-nodegroups'))).toMatch(/demo-ng 1\.30 → 1\.31 \(in place\)/);
+  });
+});

@@ -1,0 +1,73 @@
+import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
+import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
+import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
+import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
+import { createLogger } from '../../src/log/logger.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../src/upgrade/create-upgrade-engine.js';
+import type { StartRequest } from '../../src/upgrade/upgrade-control.js';
+import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
+import { freshPrefix, redisUrl } from '../support/redis-url.js';
+
+/**
+ * The engine wired as in production — real SDK, real client-node, real BullMQ on a real Redis — against the
+ * simulator over HTTP, with a recording thread. Each harness has its own queue prefix; engines made from one
+ * harness share the queue, so a test can close one "worker process" and start another.
+ */
+export interface EngineHarness {
+  sim: SimServer;
+  thread: RecordingThreadPort;
+  prefix: string;
+  engine(overrides?: Partial<UpgradeEngineOptions>): UpgradeEngine;
+  request(overrides?: Partial<StartRequest>): StartRequest;
+  /** Mutating calls the simulator received, e.g. calls('UpdateClusterVersion'). */
+  calls(operation: string): Array<{ operation: string; cluster?: string; error?: string }>;
+  close(): Promise<void>;
+}
+
+export const demoConfig: ClustersConfig = parseClustersConfig({
+  clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
+});
+
+export async function startEngineHarness(opts: { scenario?: string; speed?: number; config?: ClustersConfig; stepKinds?: UpgradeEngineOptions['stepKinds'] } = {}): Promise<EngineHarness> {
+  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600 });
+  const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
+  const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
+  const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
+  const kube = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
+  const thread = createRecordingThreadPort();
+  const prefix = freshPrefix('engine');
+  const engines: UpgradeEngine[] = [];
+  const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
+  return {
+    sim,
+    thread,
+    prefix,
+    engine(overrides = {}) {
+      const engine = createUpgradeEngine({
+        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, thread,
+        clock: systemClock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
+      });
+      engines.push(engine);
+      return engine;
+    },
+    request: (overrides = {}) => ({ cluster: 'demo', region: 'us-west-2', to: '1.31', requestedBy: 'U0REQ', channel: 'C0DEMO', dryRun: false, ...overrides }),
+    calls: (operation) => sim.world.calls.filter((call) => call.operation === operation),
+    async close() {
+      for (const engine of engines.splice(0)) await engine.close().catch(() => undefined);
+      await sim.close();
+    },
+  };
+}
+
+/** Polls the job until its state is one of `states` (or fails the test with the state it was stuck in). */
+export async function waitForJobState(engine: UpgradeEngine, jobId: string, states: string[], timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await engine.control.getJob(jobId);
+    if (job && states.includes(job.state)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} did not reach ${states.join('/')} within ${timeoutMs} ms; it is ${job?.state} at "${job?.currentStep}"`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

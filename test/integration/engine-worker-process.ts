@@ -1,0 +1,33 @@
+import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
+import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
+import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
+import { createLogger } from '../../src/log/logger.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { createUpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+import { createRecordingThreadPort } from '../support/recording-thread-port.js';
+import { demoConfig } from './engine-harness.js';
+
+/**
+ * A worker in a process of its own, for the crash test (engine-crash.test.ts) to SIGKILL: the engine against the
+ * simulator at SIM_URL on the queue REDIS_URL + ENGINE_PREFIX, with short locks so a killed worker's job is
+ * recovered in seconds. Prints "ready" once the worker listens.
+ */
+const url = process.env.SIM_URL!;
+const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
+const eks = createEksPortFactory({ endpoint: url, credentials, maxAttempts: 2 });
+const engine = createUpgradeEngine({
+  connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+  prefix: process.env.ENGINE_PREFIX!,
+  config: demoConfig,
+  eks,
+  ssm: createSsmPortFactory({ endpoint: url, credentials }),
+  kube: createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) }),
+  thread: createRecordingThreadPort(),
+  clock: systemClock,
+  logger: createLogger({ level: 'silent' }),
+  pollIntervalMs: 50,
+  stepKinds: ['preflight', 'gate', 'control-plane', 'verify'],
+  worker: { lockDurationMs: 2_000, stalledIntervalMs: 1_000 },
+});
+await engine.startWorker();
+process.stdout.write('ready\n');

@@ -1,0 +1,215 @@
+import { Writable } from 'node:stream';
+import { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
+import type { ThreadRef } from '../../src/ports/thread-port.js';
+import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import type { StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import { freshPrefix, redisUrl } from '../support/redis-url.js';
+
+const TOKEN = 'xoxb-1111-2222-secret-outbox-token';
+const CHANNEL = 'C0OPS';
+const MIN_INTERVAL_MS = 50;
+
+const card: StatusCardModel = {
+  jobId: 'job-1',
+  cluster: 'demo',
+  from: '1.30',
+  to: '1.31',
+  state: 'running',
+  currentStep: 'Preflight',
+  startedBy: 'U0REQ',
+  startedAt: Date.UTC(2024, 4, 1, 13, 0, 0),
+  updatedAt: Date.UTC(2024, 4, 1, 13, 0, 5),
+  dryRun: false,
+};
+
+const note = (i: number): TimelineEvent => ({ kind: 'note', at: card.startedAt + i * 1000, level: 'info', text: `event number ${i}` });
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function setup() {
+  const fake = await startFakeSlack({ signingSecret: 'test-signing-secret' });
+  const prefix = freshPrefix('thread');
+  const logLines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _enc, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  });
+  // A WebClient configured as Bolt configures it (default long retry loop); the port must not depend on that.
+  const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl });
+  const ports: SlackThreadPort[] = [];
+  const makePort = (overrides: { lockTtlMs?: number } = {}) => {
+    const port = createSlackThreadPort({
+      client,
+      connection: { url: redisUrl },
+      prefix,
+      logger,
+      minIntervalMs: MIN_INTERVAL_MS,
+      retry: { baseMs: 20, maxMs: 200 },
+      pollIntervalMs: 50,
+      ...overrides,
+    });
+    ports.push(port);
+    return port;
+  };
+  const port = makePort();
+  cleanups.push(async () => {
+    for (const p of ports) await p.close();
+    await fake.close();
+    const redis = new Redis(redisUrl);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+  return { fake, port, makePort, logLines, prefix };
+}
+
+function replies(fake: FakeSlack, thread: ThreadRef): string[] {
+  return fake.message(thread.channel, thread.ts)!.replies.map((r) => r.text);
+}
+
+function postTimes(fake: FakeSlack): number[] {
+  return fake.calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === CHANNEL).map((c) => c.at);
+}
+
+describe('Slack thread outbox: delivery', () => {
+  it('posts replies in order, at most one call per minIntervalMs to the channel, and postEvent never waits for Slack', async () => {
+    const { fake, port } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    for (let i = 1; i <= 8; i++) await port.postEvent(thread, `n${i}`, note(i));
+    await port.start();
+    await port.drained();
+    expect(replies(fake, thread)).toEqual(Array.from({ length: 8 }, (_, i) => `ℹ️ event number ${i + 1}`));
+    const times = postTimes(fake);
+    expect(times).toHaveLength(9); // parent + 8 replies
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(MIN_INTERVAL_MS - 1);
+  });
+
+  it('after a 429 with Retry-After, waits that long and delivers every reply exactly once, in order', async () => {
+    const { fake, port } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    await port.start();
+    fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
+    for (let i = 1; i <= 3; i++) await port.postEvent(thread, `n${i}`, note(i));
+    await port.drained();
+    expect(replies(fake, thread)).toEqual(['ℹ️ event number 1', 'ℹ️ event number 2', 'ℹ️ event number 3']);
+    const limited = fake.calls.find((c) => c.status === 429)!;
+    const retried = fake.calls.find((c) => c.method === 'chat.postMessage' && c.ok && c.at > limited.at)!;
+    expect(retried.body.text).toBe('ℹ️ event number 1');
+    expect(retried.at - limited.at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('rides out 500s and a Slack outage: callers return at once, posts follow in order when Slack is back', async () => {
+    const { fake, port } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    await port.start();
+    fake.failNext('chat.postMessage', { status: 500 }, 2);
+    await port.postEvent(thread, 'n1', note(1));
+    fake.setOutage({ methods: ['chat.postMessage'], status: 503 });
+    const started = Date.now();
+    for (let i = 2; i <= 5; i++) await port.postEvent(thread, `n${i}`, note(i));
+    expect(Date.now() - started).toBeLessThan(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(replies(fake, thread)).toEqual([]);
+    fake.clearOutage();
+    await port.drained();
+    expect(replies(fake, thread)).toEqual([1, 2, 3, 4, 5].map((i) => `ℹ️ event number ${i}`));
+  });
+
+  it('posts a key once, even when it is queued again after a restart of the process', async () => {
+    const { fake, port, makePort } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    await port.postEvent(thread, 'step:preflight:started', note(1));
+    await port.postEvent(thread, 'step:preflight:started', note(1));
+    await port.start();
+    await port.drained();
+    await port.close();
+    const restarted = makePort();
+    await restarted.start();
+    await restarted.postEvent(thread, 'step:preflight:started', note(1));
+    await restarted.postEvent(thread, 'step:preflight:finished', note(2));
+    await restarted.drained();
+    expect(replies(fake, thread)).toEqual(['ℹ️ event number 1', 'ℹ️ event number 2']);
+  });
+
+  it('keeps queued posts in Redis when no worker runs, and a later worker delivers them', async () => {
+    const { fake, port, makePort } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    for (let i = 1; i <= 3; i++) await port.postEvent(thread, `n${i}`, note(i));
+    await port.close();
+    expect(replies(fake, thread)).toEqual([]);
+    const worker = makePort();
+    await worker.start();
+    await worker.drained();
+    expect(replies(fake, thread)).toEqual([1, 2, 3].map((i) => `ℹ️ event number ${i}`));
+  });
+
+  it('a worker stopped while retrying leaves the entry in flight; the next worker delivers it first, once', async () => {
+    const { fake, port, makePort } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    await port.start();
+    fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
+    for (let i = 1; i <= 3; i++) await port.postEvent(thread, `n${i}`, note(i));
+    const limited = await fake.waitFor((f) => f.calls.find((c) => c.status === 429));
+    await port.close();
+    const next = makePort();
+    await next.start();
+    await next.drained();
+    expect(replies(fake, thread)).toEqual([1, 2, 3].map((i) => `ℹ️ event number ${i}`));
+    // The new worker honoured the Retry-After the old one received (it is kept in Redis, not in memory).
+    const retried = fake.calls.find((c) => c.method === 'chat.postMessage' && c.ok && c.at > limited.at)!;
+    expect(retried.at - limited.at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a worker killed while holding a channel blocks it only until its lease expires', async () => {
+    const { fake, port, makePort, prefix } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    await port.postEvent(thread, 'n1', note(1));
+    // What a SIGKILLed worker leaves behind: its lease on the channel, never released.
+    const redis = new Redis(redisUrl);
+    await redis.set(`${prefix}:thread:lock:${CHANNEL}`, 'dead-worker', 'PX', 400);
+    await redis.quit();
+    const survivor = makePort({ lockTtlMs: 400 });
+    await survivor.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(replies(fake, thread)).toEqual([]);
+    await survivor.drained();
+    expect(replies(fake, thread)).toEqual(['ℹ️ event number 1']);
+  });
+
+  it('with two workers on the same queue, each reply is posted once and in order', async () => {
+    const { fake, port, makePort } = await setup();
+    const second = makePort();
+    const thread = await port.openThread(CHANNEL, card);
+    await Promise.all([port.start(), second.start()]);
+    for (let i = 1; i <= 10; i++) await (i % 2 ? port : second).postEvent(thread, `n${i}`, note(i));
+    await port.drained();
+    expect(replies(fake, thread)).toEqual(Array.from({ length: 10 }, (_, i) => `ℹ️ event number ${i + 1}`));
+    const times = postTimes(fake);
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(MIN_INTERVAL_MS - 1);
+  });
+
+  it('never writes the bot token to its logs, even while retrying failures', async () => {
+    const { fake, port, logLines } = await setup();
+    const thread = await port.openThread(CHANNEL, card);
+    await port.start();
+    fake.failNext('chat.postMessage', { status: 500 }, 2);
+    await port.postEvent(thread, 'n1', note(1));
+    await port.drained();
+    const logs = logLines.join('');
+    expect(logs).toContain('retrying');
+    expect(logs).not.toContain(TOKEN);
+    expect(logs).not.toContain('secret-outbox');
+  });
+});

@@ -1,0 +1,76 @@
+import type { ThreadPort, ThreadRef } from '../../src/ports/thread-port.js';
+import type { StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+
+/**
+ * An in-memory ThreadPort that records what the engine asked the thread to show, with the same dedupe rule as the
+ * real one (one post per key; a 'gate-answered' event is an update of the card posted under its key). Engine tests
+ * assert on it what a person reading the thread would see.
+ */
+export interface RecordedPost {
+  thread: ThreadRef;
+  key: string;
+  event: TimelineEvent;
+}
+
+export interface RecordingThreadPort extends ThreadPort {
+  threads: Array<{ channel: string; ref: ThreadRef; card: StatusCardModel }>;
+  cards: Array<{ thread: ThreadRef; card: StatusCardModel }>;
+  /** Posts kept after dedupe (what the thread shows), in order. */
+  posts: RecordedPost[];
+  /** Every postEvent call, duplicates included. */
+  calls: RecordedPost[];
+  uploads: Array<{ thread: ThreadRef; key: string; filename: string; title: string; content: string }>;
+  events(kind?: TimelineEvent['kind']): TimelineEvent[];
+  lastCard(): StatusCardModel | undefined;
+  /** Resolves when predicate holds over the posts (polled), or rejects after timeoutMs with what was seen. */
+  waitFor(predicate: (posts: RecordedPost[]) => boolean, timeoutMs?: number, what?: string): Promise<void>;
+}
+
+export function createRecordingThreadPort(): RecordingThreadPort {
+  let seq = 0;
+  const seenKeys = new Set<string>();
+  const port: RecordingThreadPort = {
+    threads: [],
+    cards: [],
+    posts: [],
+    calls: [],
+    uploads: [],
+    async openThread(channel, card) {
+      const ref = { channel, ts: `1700000000.${String(++seq).padStart(6, '0')}` };
+      port.threads.push({ channel, ref, card });
+      return ref;
+    },
+    async updateStatusCard(thread, card) {
+      port.cards.push({ thread, card });
+    },
+    async postEvent(thread, key, event) {
+      const post = { thread, key, event };
+      port.calls.push(post);
+      const dedupeKey = event.kind === 'gate-answered' ? `answer:${key}` : `event:${key}`;
+      if (seenKeys.has(dedupeKey)) return;
+      seenKeys.add(dedupeKey);
+      port.posts.push(post);
+    },
+    async uploadMarkdown(thread, key, filename, title, content) {
+      if (port.uploads.some((upload) => upload.key === key)) return;
+      port.uploads.push({ thread, key, filename, title, content });
+    },
+    events(kind) {
+      return port.posts.map((post) => post.event).filter((event) => !kind || event.kind === kind);
+    },
+    lastCard() {
+      return port.cards.at(-1)?.card;
+    },
+    async waitFor(predicate, timeoutMs = 20_000, what = 'the expected thread posts') {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(port.posts)) {
+        if (Date.now() > deadline) {
+          const seen = port.posts.map((post) => `${post.event.kind} ${post.key}`).join('\n  ');
+          throw new Error(`timed out waiting for ${what}; the thread has:\n  ${seen}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+  return port;
+}

@@ -1,0 +1,98 @@
+import { Writable } from 'node:stream';
+import type { BotDeps } from '../../src/bot-deps.js';
+import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
+import type { EnvConfig } from '../../src/config/env-config.js';
+import { createLogger } from '../../src/log/logger.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.js';
+import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
+import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { createFakeUpgradeControl, type FakeUpgradeControl } from './fake-upgrade-control.js';
+
+/**
+ * The real Bolt app (createSlackApp, HTTP mode, port 0) talking to the fake Slack over HTTP, with an in-memory
+ * UpgradeControl so tests see exactly what reached the engine. AWS/Kubernetes ports come from the test (stubs or
+ * the simulator's real SDK adapters). Log lines are captured for audit assertions.
+ */
+export const SIGNING_SECRET = 'test-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-test-0000-secret-token';
+
+export const TEST_CLUSTERS = parseClustersConfig({
+  clusters: [
+    { name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP', 'U0REQ', 'S0ONCALL'], twoPersonRule: true },
+    { name: 'prod', region: 'eu-west-1', channels: ['C0PROD'], requesters: ['U0REQ'], approvers: ['U0APP'] },
+  ],
+});
+
+export interface SlackHarness {
+  fake: FakeSlack;
+  slack: SlackApp;
+  control: FakeUpgradeControl;
+  logLines: Array<Record<string, unknown>>;
+  eventsUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startSlackHarness(
+  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2'>> & { config?: ClustersConfig; userGroups?: Record<string, string[]> } = {},
+): Promise<SlackHarness> {
+  const fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, userGroups: overrides.userGroups ?? { S0ONCALL: ['U0ONCALL'] } });
+  const logLines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      callback();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination });
+  const control = createFakeUpgradeControl();
+  const env: EnvConfig = {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    PORT: 0,
+    CLUSTERS_FILE: 'clusters.yaml',
+    LOG_LEVEL: 'debug',
+    ROLE: 'web',
+    QUEUE_PREFIX: 'unused',
+    AWS_POLL_SECONDS: 15,
+  };
+  const unavailable = () => {
+    throw new Error('this test gave the bot no AWS/Kubernetes access');
+  };
+  // The resolver needs the app's client, which exists only once the app does: resolve lazily through it.
+  let resolver: BotDeps['usergroups'] | undefined;
+  const deps: BotDeps = {
+    config: overrides.config ?? TEST_CLUSTERS,
+    eks: overrides.eks ?? unavailable,
+    kube: overrides.kube ?? (async () => unavailable()),
+    ssm: overrides.ssm ?? unavailable,
+    ec2: overrides.ec2 ?? unavailable,
+    control,
+    usergroups: { members: (id) => resolver!.members(id) },
+    clock: systemClock,
+    logger,
+  };
+  const slack = await createSlackApp({ env, deps, logger, host: '127.0.0.1' });
+  resolver = createUsergroupResolver(slack.client, systemClock, 60_000);
+  await slack.start();
+  const eventsUrl = `http://127.0.0.1:${slack.port}/slack/events`;
+  fake.setBotEventsUrl(eventsUrl);
+  return {
+    fake,
+    slack,
+    control,
+    logLines,
+    eventsUrl,
+    async close() {
+      await slack.stop();
+      await fake.close();
+    },
+  };
+}
+
+/** The text of the ephemerals one user has seen, oldest first. */
+export function ephemeralTexts(fake: FakeSlack, user: string): string[] {
+  return fake.ephemerals(user).map((ephemeral) => ephemeral.text);
+}

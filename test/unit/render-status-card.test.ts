@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
+import { renderStatusCard } from '../../src/slack/render/render-status-card.js';
+import type { StatusCardModel, UpgradeState } from '../../src/upgrade/timeline-event.js';
+
+const startedAt = Date.UTC(2024, 4, 1, 13, 50, 37);
+
+function card(overrides: Partial<StatusCardModel> = {}): StatusCardModel {
+  return {
+    jobId: 'job-7f3a',
+    cluster: 'prod-eu',
+    from: '1.30',
+    to: '1.31',
+    state: 'running',
+    currentStep: 'Control plane 1.30 → 1.31',
+    progress: 'UpdateClusterVersion in progress (4m 10s)',
+    startedBy: 'U0REQ',
+    startedAt,
+    updatedAt: startedAt + 12 * 60_000 + 30_000,
+    dryRun: false,
+    ...overrides,
+  };
+}
+
+const STATES: UpgradeState[] = ['queued', 'running', 'waiting-approval', 'paused', 'succeeded', 'failed', 'aborted'];
+
+describe('renderStatusCard', () => {
+  it.each(STATES)('renders the %s state within Block Kit limits', (state) => {
+    const message = renderStatusCard(card({ state }));
+    expect(checkMessageBlocks(message.blocks)).toEqual([]);
+    expect(message).toMatchSnapshot();
+  });
+
+  it('shows the header, who started it, how long it has run and the job id', () => {
+    const message = renderStatusCard(card());
+    const json = JSON.stringify(message.blocks);
+    expect(message.blocks?.[0]).toMatchObject({ type: 'header', text: { text: 'EKS upgrade · prod-eu 1.30 → 1.31' } });
+    expect(json).toContain('<@U0REQ>');
+    expect(json).toContain('12m 30s');
+    expect(json).toContain('`job-7f3a`');
+    expect(json).toContain('🔄 Running');
+  });
+
+  it('gives a text fallback that says where the upgrade stands', () => {
+    const { text } = renderStatusCard(card({ state: 'waiting-approval', progress: undefined }));
+    expect(text).toBe(
+      'EKS upgrade · prod-eu 1.30 → 1.31: Waiting for approval — Control plane 1.30 → 1.31; started by <@U0REQ>, 12m 30s elapsed',
+    );
+  });
+
+  it('marks a dry run in the card and in the fallback text', () => {
+    const message = renderStatusCard(card({ dryRun: true }));
+    expect(message.text.startsWith('[DRY RUN] ')).toBe(true);
+    expect(JSON.stringify(message.blocks)).toContain('*DRY RUN*');
+    expect(message).toMatchSnapshot();
+  });
+
+  it('mentions a user group with the subteam syntax and keeps hours readable', () => {
+    const message = renderStatusCard(card({ startedBy: 'S0ONCALL', updatedAt: startedAt + 2 * 3600_000 + 5 * 60_000 }));
+    const json = JSON.stringify(message.blocks);
+    expect(json).toContain('<!subteam^S0ONCALL>');
+    expect(json).toContain('2h 05m');
+  });
+
+  it('keeps a very long step name and progress inside the field limits', () => {
+    const message = renderStatusCard(card({ currentStep: 'x'.repeat(5000), progress: 'y'.repeat(5000), cluster: 'c'.repeat(300) }));
+    expect(checkMessageBlocks(message.blocks)).toEqual([]);
+    expect(message.text.length).toBeLessThanOrEqual(4000);
+  });
+});

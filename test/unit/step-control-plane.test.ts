@@ -1,0 +1,125 @@
+import type { Update } from '@aws-sdk/client-eks';
+import { describe, expect, it } from 'vitest';
+import { controlPlaneStep } from '../../jobs/control-plane-step.js';
+import { createLogger } from '../../src/log/logger.js';
+import type { EksPort } from '../../src/ports/eks-port.js';
+import type { GateStore } from '../../src/upgrade/gate-store.js';
+import { StepFailure, type StepContext } from '../../src/upgrade/step-context.js';
+import type { TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { IssuedUpdate, UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+
+/** A tiny EKS: one cluster; an update ends `polls` DescribeUpdate calls after it starts, Successful or with `fail`. */
+function fakeEks(opts: { version?: string; polls?: number; fail?: { errorCode: string; errorMessage: string }; existing?: Update[] } = {}) {
+  const calls: string[] = [];
+  let version = opts.version ?? '1.30';
+  const updates: Update[] = [...(opts.existing ?? [])];
+  const reads = new Map<string, number>();
+  const eks = {
+    async describeCluster() {
+      calls.push('DescribeCluster');
+      return { name: 'demo', version, status: updates.some((u) => u.status === 'InProgress') ? 'UPDATING' : 'ACTIVE' };
+    },
+    async listUpdates() {
+      return updates.map((u) => u.id!);
+    },
+    async describeUpdate(_cluster: string, id: string) {
+      const update = updates.find((u) => u.id === id)!;
+      const count = (reads.get(id) ?? 0) + 1;
+      reads.set(id, count);
+      if (update.status === 'InProgress' && count > (opts.polls ?? 2)) {
+        if (opts.fail) Object.assign(update, { status: 'Failed', errors: [opts.fail] });
+        else {
+          update.status = 'Successful';
+          version = update.params!.find((p) => p.type === 'Version')!.value!;
+        }
+      }
+      return { ...update };
+    },
+    async updateClusterVersion(_cluster: string, target: string) {
+      calls.push('UpdateClusterVersion');
+      if (updates.some((u) => u.status === 'InProgress')) throw Object.assign(new Error('in use'), { name: 'ResourceInUseException' });
+      const update: Update = { id: `u${updates.length + 1}`, status: 'InProgress', type: 'VersionUpdate', params: [{ type: 'Version', value: target }] };
+      updates.push(update);
+      return { ...update };
+    },
+  } as unknown as EksPort;
+  return { eks, calls, updates };
+}
+
+function context(eks: EksPort, overrides: Partial<UpgradeJobData> = {}) {
+  const events: Array<{ key: string; event: TimelineEvent }> = [];
+  const data = {
+    jobId: 'j1', cluster: 'demo', dryRun: false, updates: {}, stepState: {}, ...overrides,
+  } as unknown as UpgradeJobData;
+  const step = { id: 'h1-control-plane', kind: 'control-plane' as const, hop: 1, from: '1.30', to: '1.31', title: 'control plane to 1.31' };
+  const ctx: StepContext = {
+    data, step, eks,
+    clusterConfig: {} as never,
+    kube: async () => { throw new Error('no kube'); },
+    ssm: {} as never,
+    clock: { now: () => 0, sleep: async () => undefined },
+    logger: createLogger({ level: 'silent' }),
+    pollIntervalMs: 1,
+    gates: {} as GateStore,
+    emit: async (suffix, event) => void events.push({ key: suffix, event }),
+    emitKeyed: async (key, _log, event) => void events.push({ key, event }),
+    setProgress: async () => undefined,
+    setState: async () => undefined,
+    stepState: () => ({}),
+    saveStepState: async () => undefined,
+    recordUpdate: async (name: string, update: IssuedUpdate) => void ((data.updates[step.id] ??= {})[name] = update),
+    recordedUpdate: (name: string) => data.updates[step.id]?.[name],
+    controls: async () => ({ paused: false, pauseSeq: 0 }),
+    sleep: async () => undefined,
+  };
+  return { ctx, events, data };
+}
+
+describe('control-plane step', () => {
+  it('issues one UpdateClusterVersion, records its id, and follows it to the target', async () => {
+    const world = fakeEks();
+    const { ctx, data, events } = context(world.eks);
+    const result = await controlPlaneStep(ctx);
+    expect(result).toMatchObject({ outcome: 'done' });
+    expect(world.calls.filter((c) => c === 'UpdateClusterVersion')).toHaveLength(1);
+    expect(data.updates['h1-control-plane'].cluster).toMatchObject({ updateId: 'u1', adopted: false, operation: 'UpdateClusterVersion' });
+    expect(events.map((e) => e.key)).toEqual(['issued']);
+  });
+
+  it('re-run after a crash follows the recorded update instead of issuing another', async () => {
+    const world = fakeEks({ existing: [{ id: 'u1', status: 'InProgress', type: 'VersionUpdate', params: [{ type: 'Version', value: '1.31' }] }] });
+    const { ctx } = context(world.eks, {
+      updates: { 'h1-control-plane': { cluster: { updateId: 'u1', operation: 'UpdateClusterVersion', target: '1.31', at: 0, adopted: false } } },
+    } as Partial<UpgradeJobData>);
+    expect(await controlPlaneStep(ctx)).toMatchObject({ outcome: 'done' });
+    expect(world.calls).not.toContain('UpdateClusterVersion');
+  });
+
+  it('adopts an update someone else started and says so', async () => {
+    const world = fakeEks({ existing: [{ id: 'theirs', status: 'InProgress', type: 'VersionUpdate', params: [{ type: 'Version', value: '1.31' }] }] });
+    const { ctx, data, events } = context(world.eks);
+    expect(await controlPlaneStep(ctx)).toMatchObject({ outcome: 'done' });
+    expect(world.calls).not.toContain('UpdateClusterVersion');
+    expect(data.updates['h1-control-plane'].cluster).toMatchObject({ updateId: 'theirs', adopted: true });
+    expect(events[0].event).toMatchObject({ kind: 'note', text: expect.stringMatching(/^Adopted: a version update of demo to 1.31/) });
+  });
+
+  it('fails permanently with the AWS error code, message and a remedy when the update fails', async () => {
+    const world = fakeEks({ fail: { errorCode: 'IpNotAvailable', errorMessage: 'subnet-1 has 0 free IPs' } });
+    const { ctx } = context(world.eks);
+    const error = await controlPlaneStep(ctx).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailure);
+    expect((error as StepFailure).message).toMatch(/Upgrading the control plane of demo to 1.31 failed \(update u1 ended Failed\): IpNotAvailable: subnet-1 has 0 free IPs/);
+    expect((error as StepFailure).remedy).toMatch(/free IP addresses/);
+    expect((error as StepFailure).code).toBe('IpNotAvailable');
+  });
+
+  it('does nothing when the cluster is already at the target, and only reports in a dry run', async () => {
+    const done = fakeEks({ version: '1.31' });
+    expect(await controlPlaneStep(context(done.eks).ctx)).toMatchObject({ outcome: 'done', summary: 'demo is already at 1.31; nothing to do' });
+    const dry = fakeEks();
+    const result = await controlPlaneStep(context(dry.eks, { dryRun: true }).ctx);
+    expect(result).toMatchObject({ outcome: 'dry-run', summary: expect.stringContaining('would call UpdateClusterVersion demo → 1.31') });
+    expect(dry.calls).not.toContain('UpdateClusterVersion');
+  });
+});

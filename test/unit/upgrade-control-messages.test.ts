@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { abortMessage, pauseMessage, positionOf } from '../../src/upgrade/control-messages.js';
+import { backoffMs, isTransientError } from '../../src/upgrade/classify-error.js';
+import { planUpgradeSteps } from '../../src/upgrade/plan-upgrade-steps.js';
+import type { UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+
+function jobAt(stepId: string, updates: UpgradeJobData['updates'] = {}): UpgradeJobData {
+  const { hops, steps } = planUpgradeSteps('demo', '1.30', '1.31', ['preflight', 'gate', 'control-plane', 'verify']);
+  return { jobId: 'j1', cluster: 'demo', from: '1.30', to: '1.31', hops, steps, stepIndex: steps.findIndex((s) => s.id === stepId), updates } as UpgradeJobData;
+}
+
+describe('control messages', () => {
+  it('says AWS cannot pause an in-flight control-plane update', () => {
+    const data = jobAt('h1-control-plane', { 'h1-control-plane': { cluster: { updateId: 'u1', operation: 'UpdateClusterVersion', target: '1.31', at: 1, adopted: false } } });
+    expect(pauseMessage(positionOf(data, 'running', false))).toBe(
+      "Paused demo's upgrade at step 'control plane to 1.31'. AWS cannot pause an in-flight control-plane update; it will finish, then the job waits.",
+    );
+    expect(abortMessage(positionOf(data, 'running', false))).toMatch(/AWS cannot stop the in-flight control-plane update \(u1\); the job waits for it to end/);
+  });
+
+  it('says what happens at a gate and between steps', () => {
+    expect(pauseMessage(positionOf(jobAt('h1-gate-control-plane'), 'waiting-approval', true))).toMatch(/The open gate can still be answered/);
+    expect(pauseMessage(positionOf(jobAt('h1-verify'), 'running', false))).toMatch(/It stops before the next step and waits until resumed\.$/);
+    expect(abortMessage(positionOf(jobAt('h1-preflight'), 'running', false))).toMatch(/It stops before changing anything else/);
+  });
+});
+
+describe('error classification', () => {
+  it('retries throttling, 5xx and dropped connections; fails fast on access denied and bad parameters', () => {
+    expect(isTransientError(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }))).toBe(true);
+    expect(isTransientError(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 503 } }))).toBe(true);
+    expect(isTransientError(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(true);
+    expect(isTransientError(Object.assign(new Error('no'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } }))).toBe(false);
+    expect(isTransientError(Object.assign(new Error('bad'), { name: 'InvalidParameterException', $fault: 'client' }))).toBe(false);
+    expect(backoffMs(1)).toBe(2000);
+    expect(backoffMs(20)).toBe(120_000);
+  });
+});
