@@ -4,7 +4,7 @@ import { findCluster, type ClusterConfig } from '../src/config/clusters-config.j
 import { formatMinor, minorDistance, minorOfKubelet, parseMinor } from '../src/domain/minor-version.js';
 import type { KubeObject } from '../src/ports/kube-port.js';
 import type { SlackMessage } from '../src/slack/slack-message.js';
-import { attempt } from './command-failure.js';
+import { attempt, describeFailure } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { readArgs } from './parse-command.js';
 
@@ -18,12 +18,24 @@ export const statusCommand: CommandHandler = async (context) => {
   const clusters = command.target
     ? [findCluster(context.deps.config, command.target)!]
     : clustersVisibleFrom(context.deps, context.channelId);
-  const cards = await Promise.all(clusters.map((cluster) => readClusterStatus(context.deps, cluster)));
+  // One cluster: its failure is the command's. Several: a cluster that cannot be read gets a line, the others a card.
+  const cards = command.target
+    ? [await readClusterStatus(context.deps, clusters[0])]
+    : await Promise.all(clusters.map((cluster) => readClusterStatus(context.deps, cluster).catch((error) => failureCard(cluster.name, error))));
+  const blocks = cards.flatMap((card, index) => [...(index > 0 ? [{ type: 'divider' } as KnownBlock] : []), ...(card.blocks ?? [])]);
   await context.respond({
     text: cards.map((card) => card.text).join('\n\n'),
-    blocks: cards.flatMap((card, index) => [...(index > 0 ? [{ type: 'divider' } as KnownBlock] : []), ...(card.blocks ?? [])]),
+    // Slack refuses a message of more than 50 blocks; a long fleet falls back to the text.
+    ...(blocks.length <= MAX_BLOCKS ? { blocks } : {}),
   });
 };
+
+const MAX_BLOCKS = 50;
+
+function failureCard(name: string, error: unknown): SlackMessage {
+  const text = `*${name}*: :warning: ${describeFailure(error)}`;
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
 
 export interface NodeGroupSummary {
   kind: 'managed node group' | 'Karpenter NodePool' | 'Fargate' | 'self-managed';

@@ -1,9 +1,10 @@
-import type { Step } from '../src/upgrade/step-context.js';
+import type { Step, StepContext } from '../src/upgrade/step-context.js';
 import type { StepKind } from '../src/upgrade/upgrade-job-data.js';
 import { addonsStep } from './addons-step.js';
 import { controlPlaneStep } from './control-plane-step.js';
 import { gateStep } from './gate-step.js';
 import { managedNodegroupsStep } from './managed-nodegroups-step.js';
+import { karpenterCleanup, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
 import { selfManagedStep } from './self-managed-step.js';
 import { verifyStep } from './verify-step.js';
@@ -18,11 +19,21 @@ const STEPS: Partial<Record<StepKind, Step>> = {
   'control-plane': controlPlaneStep,
   addons: addonsStep,
   'managed-nodegroups': managedNodegroupsStep,
+  karpenter: karpenterStep,
   'self-managed': selfManagedStep,
   verify: verifyStep,
 };
 
 export const IMPLEMENTED_STEP_KINDS = Object.keys(STEPS) as StepKind[];
+
+/** What to put back when the job is aborted or fails while a step of this kind is current. */
+const CLEANUPS: Partial<Record<StepKind, (ctx: StepContext) => Promise<void>>> = {
+  karpenter: karpenterCleanup,
+};
+
+export function cleanupFor(kind: StepKind): ((ctx: StepContext) => Promise<void>) | undefined {
+  return CLEANUPS[kind];
+}
 
 export function stepFor(kind: StepKind): Step {
   const step = STEPS[kind];

@@ -5,7 +5,8 @@ import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/upgrad
 import { finishJob } from './finish-job.js';
 import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
-import { stepFor } from './step-registry.js';
+import { cleanupFor, stepFor } from './step-registry.js';
+import type { JobControls } from '../src/upgrade/job-controls-store.js';
 
 /**
  * The BullMQ processor of an upgrade job: runs the planned steps from job.data.stepIndex on, checking pause and
@@ -50,7 +51,11 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
         const step = data.steps[data.stepIndex];
         const controls = await deps.controls.read(data.jobId);
         if (controls.abort) {
-          if (step) await abortOpenGates(runtime.contextFor(step, signal), controls.abort.by, controls.abort.at);
+          if (step) {
+            const ctx = runtime.contextFor(step, signal);
+            await abortOpenGates(ctx, controls.abort.by, controls.abort.at);
+            await cleanupFor(step.kind)?.(ctx);
+          }
           const where = step ? ` before step "${step.title}"` : '';
           await runtime.emitKeyed(`${data.jobId}:aborted`, `${data.jobId}:aborted`, {
             kind: 'note', at: deps.clock.now(), level: 'warning', text: `Aborted by <@${controls.abort.by}>${where}. Nothing further was changed.`,
@@ -59,16 +64,7 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           return { state: 'aborted', outcome: data.outcomeText };
         }
         if (controls.paused) {
-          if (data.state !== 'paused' || data.pauseSeq < controls.pauseSeq) {
-            data.pauseSeq = controls.pauseSeq;
-            data.state = 'paused';
-            await runtime.save();
-            await runtime.card();
-            await runtime.emitKeyed(`${data.jobId}:pause:${controls.pauseSeq}`, `${data.jobId}:pause:${controls.pauseSeq}`, {
-              kind: 'note', at: deps.clock.now(), level: 'info',
-              text: `Paused by <@${controls.pausedBy}>${step ? ` before step "${step.title}"` : ''}. Resume to carry on.`,
-            });
-          }
+          await markPaused(runtime, controls, step);
           await park(PAUSE_RECHECK_MS, async () => {
             const latest = await deps.controls.read(data.jobId);
             return !latest.paused || !!latest.abort;
@@ -87,7 +83,12 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           return { state: 'succeeded', outcome: data.outcomeText };
         }
         const result = await runStep(runtime, step, signal);
-        if (result.outcome === 'wait') await park(result.delayMs, result.wakeEarly);
+        if (result.outcome === 'wait') {
+          // A step that parks because of a pause (Karpenter sets its budgets to 0 first) shows as paused at once.
+          const latest = await deps.controls.read(data.jobId);
+          if (latest.paused) await markPaused(runtime, latest, step);
+          await park(result.delayMs, result.wakeEarly);
+        }
         if (result.outcome === 'abort') {
           await finishJob(runtime, 'aborted', `Aborted: ${result.reason}.`);
           return { state: 'aborted', outcome: data.outcomeText };
@@ -103,6 +104,19 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
       return handleFailure(runtime, error, park);
     }
   };
+}
+
+async function markPaused(runtime: JobRuntime, controls: JobControls, step: PlannedStep | undefined): Promise<void> {
+  const { data, deps } = runtime;
+  if (data.state === 'paused' && data.pauseSeq >= controls.pauseSeq) return;
+  data.pauseSeq = controls.pauseSeq;
+  data.state = 'paused';
+  await runtime.save();
+  await runtime.card();
+  await runtime.emitKeyed(`${data.jobId}:pause:${controls.pauseSeq}`, `${data.jobId}:pause:${controls.pauseSeq}`, {
+    kind: 'note', at: deps.clock.now(), level: 'info',
+    text: `Paused by <@${controls.pausedBy}>${step ? ` at step "${step.title}"` : ''}. Resume to carry on.`,
+  });
 }
 
 function successText(data: UpgradeJobData): string {
@@ -167,6 +181,12 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
         ? `AWS kept failing after ${MAX_TRANSIENT_RETRIES} retries; check the service health, then start the upgrade again (it resumes from the cluster's state)`
         : 'check the error above, fix its cause, then start the upgrade again';
   deps.logger.error({ err: error, jobId: data.jobId, step: stepId }, 'upgrade step failed');
+  if (step) {
+    // Put back what the step changed for the upgrade only (Karpenter budgets); best effort, the failure stands.
+    await cleanupFor(step.kind)?.(runtime.contextFor(step, new AbortController().signal)).catch((cleanupError: unknown) =>
+      deps.logger.error({ err: cleanupError, jobId: data.jobId, step: stepId }, 'cleaning up after a failed step failed'),
+    );
+  }
   if (step) {
     await runtime.emitKeyed(`${data.jobId}:${step.id}:failed`, `${data.jobId}:${step.id}:failed`, {
       kind: 'step-failed', at: deps.clock.now(), step: step.id, title: step.title, error: message, remedy,

@@ -1,3 +1,4 @@
+import './log/quiet-node-version-warning.js';
 import { ConfigError, loadClustersConfig } from './config/clusters-config.js';
 import { parseEnv } from './config/env-config.js';
 import { createLogger } from './log/logger.js';

@@ -1,4 +1,5 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
+import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { systemClock, type Clock } from '../ports/clock.js';
@@ -22,14 +23,15 @@ const PRESIGN_EXPIRES_SECONDS = 60;
 export function createEksTokenSource(opts: {
   clusterName: string;
   region: string;
-  credentials: AwsCredentialIdentityProvider;
+  /** Default: the SDK's default chain (env, profile, SSO, web identity, container, instance role). */
+  credentials?: AwsCredentialIdentityProvider;
   clock?: Clock;
 }): EksTokenSource {
   const clock = opts.clock ?? systemClock;
   const signer = new SignatureV4({
     service: 'sts',
     region: opts.region,
-    credentials: opts.credentials,
+    credentials: opts.credentials ?? fromNodeProviderChain(),
     sha256: Sha256,
   });
   let cached: { token: string; signedAt: number } | undefined;

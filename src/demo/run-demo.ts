@@ -1,3 +1,4 @@
+import '../log/quiet-node-version-warning.js';
 import { randomBytes } from 'node:crypto';
 import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { parseClustersConfig } from '../config/clusters-config.js';

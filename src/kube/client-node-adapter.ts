@@ -1,7 +1,6 @@
 import { PatchStrategy, Watch } from '@kubernetes/client-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { credentialProviderFor } from '../aws/aws-client-config.js';
-import { describeAwsError } from '../aws/describe-aws-error.js';
 import { createEksTokenSource } from '../aws/eks-token.js';
 import type { Logger } from '../log/logger.js';
 import { systemClock, type Clock } from '../ports/clock.js';
@@ -55,12 +54,9 @@ export function createKubePortFactory(opts: KubePortFactoryOptions): KubePortFac
 
 async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions): Promise<KubePort> {
   const clock = opts.clock ?? systemClock;
-  let described;
-  try {
-    described = await opts.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name);
-  } catch (error) {
-    throw new Error(`connecting to the Kubernetes API of cluster ${cluster.name}: ${describeAwsError(`DescribeCluster for ${cluster.name}`, error)}`, { cause: error });
-  }
+  // A DescribeCluster failure is the SDK's error, unchanged, like every EksPort error: callers branch on its name
+  // and render it with describeAwsError.
+  const described = await opts.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name);
   if (!described.endpoint) {
     throw new Error(
       `connecting to the Kubernetes API of cluster ${cluster.name} failed: the cluster has no API endpoint yet (status ${described.status ?? 'unknown'}); try again once it is ACTIVE`,

@@ -32,7 +32,9 @@ export function toKubeApiError(operation: string, error: unknown): KubeApiError 
     );
   }
   const reason = status?.reason;
-  const detail = status?.message ?? (e.message && !/^HTTP \d+$/.test(e.message) ? e.message : undefined);
+  // client-node's Watch reports a refused watch as Error(statusText) with statusCode, without the Status body.
+  const fallback = e.message && !/^HTTP \d+$/.test(e.message) && e.message !== STATUS_CODES[code] ? e.message : undefined;
+  const detail = status?.message ?? fallback;
   const hint = hintFor(code, reason);
   const text = `${operation} failed: ${code} ${STATUS_CODES[code] ?? reason ?? 'Error'}${detail ? `: ${detail}` : ''}${hint ? `; ${hint}` : ''}`;
   return new KubeApiError(text, code, reason, { cause: error });

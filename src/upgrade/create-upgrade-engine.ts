@@ -83,7 +83,9 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     thread: opts.thread,
     clock: opts.clock,
     logger,
-    ids: opts.ids ?? (() => randomUUID().slice(0, 8)),
+    // BullMQ refuses custom job ids that look like integers ("Custom Id cannot be integers"), which 8 hex digits
+    // sometimes are: a letter prefix keeps every id a string.
+    ids: opts.ids ?? (() => `u${randomUUID().slice(0, 7)}`),
     stepKinds: opts.stepKinds?.filter((kind) => IMPLEMENTED_STEP_KINDS.includes(kind)) ?? IMPLEMENTED_STEP_KINDS,
   });
 

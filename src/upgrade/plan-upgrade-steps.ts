@@ -14,7 +14,9 @@ export const HOP_STEP_ORDER: readonly StepKind[] = [
   'control-plane',
   'addons',
   'managed-nodegroups',
+  'karpenter',
   'self-managed',
+  'fargate',
   'verify',
 ];
 
@@ -53,8 +55,12 @@ function titleFor(kind: StepKind, cluster: string, to: string): string {
       return `add-ons for ${to}`;
     case 'managed-nodegroups':
       return `managed node groups to ${to}`;
+    case 'karpenter':
+      return `Karpenter nodes to ${to}`;
     case 'self-managed':
       return `self-managed node groups (report)`;
+    case 'fargate':
+      return `Fargate workloads to ${to}`;
     case 'verify':
       return `verify ${to}`;
   }

@@ -12,7 +12,9 @@ export type StepKind =
   | 'control-plane'
   | 'addons'
   | 'managed-nodegroups'
+  | 'karpenter'
   | 'self-managed'
+  | 'fargate'
   | 'verify';
 
 export interface PlannedStep {

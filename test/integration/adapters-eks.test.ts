@@ -13,7 +13,7 @@ const demo = { region: 'us-west-2' };
 let sim: SimServer;
 
 beforeAll(async () => {
-  sim = await startSimulator({ scenario: 'demo', port: 0, host: '127.0.0.1', speed: 600 });
+  sim = await startSimulator({ scenario: 'demo', port: 0, host: '127.0.0.1', speed: 60 });
 });
 afterAll(async () => {
   await sim?.close();

@@ -17,7 +17,7 @@ let kube: KubePort;
 let store: SimKubeStoreImpl;
 
 beforeAll(async () => {
-  sim = await startSimulator({ scenario: 'demo', port: 0, host: '127.0.0.1', speed: 600 });
+  sim = await startSimulator({ scenario: 'demo', port: 0, host: '127.0.0.1', speed: 60 });
   const eks = createEksPortFactory({ endpoint: sim.url, credentials });
   kube = await createKubePortFactory({ eks, credentials, watchBackoff: { initialMs: 20, maxMs: 200 } })({ name: 'demo', region: 'us-west-2' });
   store = sim.world.kube('demo') as SimKubeStoreImpl;
@@ -124,7 +124,7 @@ describe('Kubernetes adapter against the simulator', () => {
     const pod = (name: string): KubeObject => ({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name, namespace: 'default', labels: { app: 'adapter-test' } },
+      metadata: { name, namespace: 'shop', labels: { app: 'adapter-test' } },
       spec: { nodeName: node, containers: [{ name: 'app', image: 'public.ecr.aws/nginx/nginx:1.27' }] },
       status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
     });
@@ -132,20 +132,20 @@ describe('Kubernetes adapter against the simulator', () => {
     store.create('poddisruptionbudgets', {
       apiVersion: 'policy/v1',
       kind: 'PodDisruptionBudget',
-      metadata: { name: 'guarded', namespace: 'default' },
+      metadata: { name: 'guarded', namespace: 'shop' },
       spec: { minAvailable: 1, selector: { matchLabels: { app: 'adapter-test' } } },
     });
 
-    const refused = await kube.evictPod('default', 'guarded-0').catch((e) => e);
+    const refused = await kube.evictPod('shop', 'guarded-0').catch((e) => e);
     expect(refused).toBeInstanceOf(KubeApiError);
     expect(refused.code).toBe(429);
     expect(refused.reason).toBe('TooManyRequests');
-    expect(refused.message).toMatch(/^evicting pod default\/guarded-0 in cluster demo failed: 429 Too Many Requests: Cannot evict pod as it would violate the pod's disruption budget/);
-    expect(store.get('pods', 'guarded-0', 'default')).toBeDefined();
+    expect(refused.message).toMatch(/^evicting pod shop\/guarded-0 in cluster demo failed: 429 Too Many Requests: Cannot evict pod as it would violate the pod's disruption budget/);
+    expect(store.get('pods', 'guarded-0', 'shop')).toBeDefined();
 
-    store.create('pods', { ...pod('free-0'), metadata: { name: 'free-0', namespace: 'default', labels: { app: 'unguarded' } } });
-    await kube.evictPod('default', 'free-0');
-    const gone = store.get('pods', 'free-0', 'default');
+    store.create('pods', { ...pod('free-0'), metadata: { name: 'free-0', namespace: 'shop', labels: { app: 'unguarded' } } });
+    await kube.evictPod('shop', 'free-0');
+    const gone = store.get('pods', 'free-0', 'shop');
     expect(gone === undefined || gone.metadata.deletionTimestamp !== undefined).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
@@ -57,8 +58,24 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     async close() {
       for (const engine of engines.splice(0)) await engine.close().catch(() => undefined);
       await sim.close();
+      await deleteKeys(`${prefix}:*`);
     },
   };
+}
+
+/** Removes a test's Redis keys (queue and engine state) so test runs do not pile up in a shared Redis. */
+async function deleteKeys(pattern: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
 }
 
 /** Polls the job until its state is one of `states` (or fails the test with the state it was stuck in). */

@@ -91,9 +91,9 @@ describe('slash commands through Bolt', () => {
       userId: 'U0REQ', userName: 'req', command: '/eks-upgrade', text: 'start demo --to 1.31',
       responseUrl: `${harness.fake.url}/response/forged`, triggerId: '1.2.3',
     });
-    const forged = await harness.fake.sendRaw({ body, headers: signSlackRequest('not-the-secret', body) });
+    const forged = await harness.fake.sendRaw({ body, headers: { ...signSlackRequest('not-the-secret', body) } });
     const staleHeaders = signSlackRequest(SIGNING_SECRET, body, Math.floor(Date.now() / 1000) - 6 * 60);
-    const stale = await harness.fake.sendRaw({ body, headers: staleHeaders });
+    const stale = await harness.fake.sendRaw({ body, headers: { ...staleHeaders } });
     const unsigned = await harness.fake.sendRaw({ body, headers: {} });
     expect([forged.status, stale.status, unsigned.status]).toEqual([401, 401, 401]);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -120,6 +120,12 @@ describe('status, jobs, controls', () => {
     expect(last().text).toContain('managed node group `mng-1`: 2 nodes, kubelet v1.30.14-eks-f69f56f ×2');
   });
 
+  it('status of several clusters shows an unreadable one as a line instead of failing', async () => {
+    const { run, last } = setup();
+    expect(await run('status --all', 'U0REQ', 'C0PROD')).toBe('ok');
+    expect(last().text).toMatch(/^\*prod\*: :warning: DescribeCluster for prod failed: AccessDeniedException/);
+  });
+
   it('bare status covers the clusters of this channel only', async () => {
     const { run, eksCalls } = setup();
     await run('status');

@@ -156,4 +156,11 @@ describe('createKubePortFactory: connection and authentication', () => {
     await expect(kubeFor({ name: 'demo', region: 'us-west-2' })).resolves.toBeDefined();
     expect(calls).toBe(2);
   });
+
+  it('passes a DescribeCluster failure through unchanged, so callers can branch on its name', async () => {
+    const notFound = Object.assign(new Error('No cluster found for name: ghost.'), { name: 'ResourceNotFoundException', $metadata: {} });
+    const eks: EksPortFactory = () => ({ describeCluster: async () => Promise.reject(notFound) }) as unknown as EksPort;
+    const kubeFor = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 't' }) });
+    await expect(kubeFor({ name: 'ghost', region: 'us-west-2' })).rejects.toBe(notFound);
+  });
 });

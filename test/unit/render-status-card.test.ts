@@ -67,4 +67,19 @@ describe('renderStatusCard', () => {
     expect(checkMessageBlocks(message.blocks)).toEqual([]);
     expect(message.text.length).toBeLessThanOrEqual(4000);
   });
+
+  it('offers Pause and Abort while running, Resume while paused, and no controls once finished', () => {
+    const actionIds = (state: UpgradeState, dryRun = false) =>
+      (renderStatusCard(card({ state, dryRun })).blocks ?? [])
+        .filter((block) => block.type === 'actions')
+        .flatMap((block) => (block as { elements: Array<{ action_id: string; value: string }> }).elements)
+        .map((button) => `${button.action_id}=${button.value}`);
+    const value = JSON.stringify({ jobId: card().jobId });
+    expect(actionIds('running')).toEqual([`job:pause=${value}`, `job:abort=${value}`]);
+    expect(actionIds('waiting-approval')).toEqual([`job:pause=${value}`, `job:abort=${value}`]);
+    expect(actionIds('paused')).toEqual([`job:resume=${value}`, `job:abort=${value}`]);
+    expect(actionIds('running', true)).toEqual([`job:abort=${value}`]);
+    for (const finished of ['succeeded', 'failed', 'aborted'] as const) expect(actionIds(finished)).toEqual([]);
+    expect(checkMessageBlocks(renderStatusCard(card({ state: 'paused' })).blocks)).toEqual([]);
+  });
 });

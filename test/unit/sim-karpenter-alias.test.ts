@@ -42,7 +42,7 @@ describe('drift that follows the cluster and the NodePool', () => {
     await lab.run(20_000, 10_000);
     expect(driftReasons(lab, seededClaims(lab))).toEqual(['NodePoolDrifted', 'NodePoolDrifted']);
     await lab.run(30 * 60_000, 2_000);
-    expect(lab.karpenterNodes().map((n) => n.metadata.labels.tier)).toEqual(['payments', 'payments']);
+    expect(lab.karpenterNodes().map((n) => n.metadata.labels?.tier)).toEqual(['payments', 'payments']);
     expect(driftReasons(lab)).toEqual([undefined, undefined]);
   });
 

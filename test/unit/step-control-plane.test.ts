@@ -1,12 +1,10 @@
 import type { Update } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { controlPlaneStep } from '../../jobs/control-plane-step.js';
-import { createLogger } from '../../src/log/logger.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import type { GateStore } from '../../src/upgrade/gate-store.js';
-import { StepFailure, type StepContext } from '../../src/upgrade/step-context.js';
-import type { TimelineEvent } from '../../src/upgrade/timeline-event.js';
-import type { IssuedUpdate, UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import { StepFailure } from '../../src/upgrade/step-context.js';
+import type { UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import { fakeStepContext } from './step-fake-context.js';
 
 /** A tiny EKS: one cluster; an update ends `polls` DescribeUpdate calls after it starts, Successful or with `fail`. */
 function fakeEks(opts: { version?: string; polls?: number; fail?: { errorCode: string; errorMessage: string }; existing?: Update[] } = {}) {
@@ -46,33 +44,8 @@ function fakeEks(opts: { version?: string; polls?: number; fail?: { errorCode: s
   return { eks, calls, updates };
 }
 
-function context(eks: EksPort, overrides: Partial<UpgradeJobData> = {}) {
-  const events: Array<{ key: string; event: TimelineEvent }> = [];
-  const data = {
-    jobId: 'j1', cluster: 'demo', dryRun: false, updates: {}, stepState: {}, ...overrides,
-  } as unknown as UpgradeJobData;
-  const step = { id: 'h1-control-plane', kind: 'control-plane' as const, hop: 1, from: '1.30', to: '1.31', title: 'control plane to 1.31' };
-  const ctx: StepContext = {
-    data, step, eks,
-    clusterConfig: {} as never,
-    kube: async () => { throw new Error('no kube'); },
-    ssm: {} as never,
-    clock: { now: () => 0, sleep: async () => undefined },
-    logger: createLogger({ level: 'silent' }),
-    pollIntervalMs: 1,
-    gates: {} as GateStore,
-    emit: async (suffix, event) => void events.push({ key: suffix, event }),
-    emitKeyed: async (key, _log, event) => void events.push({ key, event }),
-    setProgress: async () => undefined,
-    setState: async () => undefined,
-    stepState: () => ({}),
-    saveStepState: async () => undefined,
-    recordUpdate: async (name: string, update: IssuedUpdate) => void ((data.updates[step.id] ??= {})[name] = update),
-    recordedUpdate: (name: string) => data.updates[step.id]?.[name],
-    controls: async () => ({ paused: false, pauseSeq: 0 }),
-    sleep: async () => undefined,
-  };
-  return { ctx, events, data };
+function context(eks: EksPort, data: Partial<UpgradeJobData> = {}) {
+  return fakeStepContext({ eks, data });
 }
 
 describe('control-plane step', () => {
@@ -83,7 +56,7 @@ describe('control-plane step', () => {
     expect(result).toMatchObject({ outcome: 'done' });
     expect(world.calls.filter((c) => c === 'UpdateClusterVersion')).toHaveLength(1);
     expect(data.updates['h1-control-plane'].cluster).toMatchObject({ updateId: 'u1', adopted: false, operation: 'UpdateClusterVersion' });
-    expect(events.map((e) => e.key)).toEqual(['issued']);
+    expect(events.map((e) => e.key)).toEqual(['j1:h1-control-plane:issued']);
   });
 
   it('re-run after a crash follows the recorded update instead of issuing another', async () => {

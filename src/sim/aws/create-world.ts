@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { startKarpenterController } from '../karpenter/index.js';
 import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
 import type { SimClock } from '../sim-clock.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
@@ -23,24 +24,6 @@ export interface CreateWorldOptions {
   newId?: () => string;
 }
 
-type KarpenterStarter = (opts: {
-  store: SimCluster['store'];
-  clock: SimClock;
-  region: string;
-  clusterVersion: () => string;
-  log?: (line: object) => void;
-}) => () => void;
-
-async function loadKarpenter(): Promise<KarpenterStarter | undefined> {
-  // Imported lazily so scenarios without Karpenter never load it.
-  const path = '../karpenter/index.js';
-  try {
-    const mod = (await import(path)) as { startKarpenterController?: KarpenterStarter };
-    return mod.startKarpenterController;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Seeded PRNG (mulberry32): the same scenario gives the same IPs, instance picks and names every run. */
 function seededRandom(seedText: string): () => number {
@@ -127,7 +110,6 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     log: options.log ?? (() => {}),
   };
 
-  const startKarpenter = options.karpenter === false || !scenario.clusters.some((c) => c.karpenter) ? undefined : await loadKarpenter();
   for (const spec of scenario.clusters) {
     const store = createSimKubeStore({ clusterName: spec.name, gitVersion: apiServerVersionFor(spec.version), clock });
     // Fargate must see pods as they are created, before the scheduler could place them on EC2 nodes.
@@ -136,9 +118,9 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     Object.assign(cluster, buildCluster(world, spec, store));
     world.onStop(startFargateController(world, cluster));
     if (options.kubeControllers !== false) world.onStop(startKubeControllers(store, clock));
-    if (spec.karpenter && startKarpenter) {
+    if (spec.karpenter && options.karpenter !== false) {
       world.onStop(
-        startKarpenter({
+        startKarpenterController({
           store,
           clock,
           region: spec.region,

@@ -33,6 +33,7 @@ export interface ClusterView {
   podsByNode: Map<string, KubeObject[]>;
   pendingPods: KubeObject[];
   pdbs: KubeObject[];
+  daemonSets: KubeObject[];
 }
 
 export function hasTaint(node: KubeObject | undefined, key: string): boolean {
@@ -81,6 +82,7 @@ export function readClusterView(store: SimKubeStore, now: number): ClusterView {
     podsByNode,
     pendingPods,
     pdbs: store.list('poddisruptionbudgets'),
+    daemonSets: store.list('daemonsets'),
   };
 }
 
@@ -94,7 +96,7 @@ export function launchablePools(view: ClusterView, region: string): PoolOptions[
       nodePool,
       nodeClass,
       taints: nodePool.spec?.template?.spec?.taints ?? [],
-      offerings: offeringsFor(nodePool, region),
+      offerings: offeringsFor(nodePool, region, undefined, view.daemonSets),
     }));
 }
 
@@ -125,7 +127,10 @@ export function inFlightClaims(view: ClusterView, pools: PoolOptions[], offering
   for (const managed of view.managed) {
     if (managed.initialized || managed.deleting) continue;
     const pool = pools.find((p) => p.nodePool.metadata.name === managed.pool);
-    const offering = offeringOf(managed.claim);
+    const chosen = offeringOf(managed.claim);
+    // The pool's own copy of the offering carries the DaemonSet overhead.
+    const offering = chosen && pool?.offerings.find((o) =>
+      o.instanceType.name === chosen.instanceType.name && o.zone === chosen.zone && o.capacityType === chosen.capacityType);
     if (!pool || !offering) continue;
     planned.push({
       pool,

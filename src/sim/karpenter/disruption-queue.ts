@@ -21,6 +21,8 @@ export interface DisruptionQueue {
   start(command: DisruptionCommand): void;
   /** NodeClaim names of nodes being disrupted by commands in the queue. */
   marked(): Set<string>;
+  /** NodeClaim names of replacements still on their way. */
+  replacements(): Set<string>;
   /** Moves commands on; returns true while any command is waiting. */
   reconcile(): boolean;
 }
@@ -47,9 +49,11 @@ export function createDisruptionQueue(deps: {
     const labels = command.candidate.node?.metadata.labels ?? {};
     const options = command.replacements.map((r) => instanceTypeOptions(r.offerings));
     const capacity = labels[CAPACITY_TYPE_LABEL] ?? 'on-demand';
+    // Karpenter launches spot whenever the replacement's requirements allow it.
+    const replacementCapacity = (r: DisruptionCommand['replacements'][number]) => (r.offerings.some((o) => o.capacityType === 'spot') ? 'spot' : 'on-demand');
     const summary = `${command.reason}/${command.decision === 'replace' ? 'Replace' : 'Delete'}, terminating 1 nodes (${command.pods.length} pods) ` +
       `${command.candidate.node?.metadata.name}/${labels[INSTANCE_TYPE_LABEL]}/${capacity}` +
-      (command.decision === 'replace' ? ` and replacing with ${capacity} node from types ${describeInstanceTypes(options[0] ?? [])}` : '');
+      (command.decision === 'replace' ? ` and replacing with ${replacementCapacity(command.replacements[0])} node from types ${describeInstanceTypes(options[0] ?? [])}` : '');
     return {
       'command-id': `${deps.random().toString(16).slice(2, 10)}-${deps.random().toString(16).slice(2, 6)}`,
       reason: command.reason.toLowerCase(),
@@ -64,7 +68,9 @@ export function createDisruptionQueue(deps: {
         'capacity-type': capacity,
         'instance-type': labels[INSTANCE_TYPE_LABEL],
       }],
-      'replacement-nodes': options.map((names) => ({ 'capacity-type': capacity, ...(options.length === 1 ? { 'instance-types': describeInstanceTypes(names) } : {}) })),
+      'replacement-nodes': command.replacements.map((r, i) => ({
+        'capacity-type': replacementCapacity(r), ...(options.length === 1 ? { 'instance-types': describeInstanceTypes(options[i]) } : {}),
+      })),
     };
   }
 
@@ -125,6 +131,7 @@ export function createDisruptionQueue(deps: {
       else inFlight.push(entry);
     },
     marked: () => new Set(inFlight.map((entry) => entry.claimName)),
+    replacements: () => new Set(inFlight.flatMap((entry) => entry.replacements)),
     reconcile() {
       for (const entry of [...inFlight]) {
         const replacements = entry.replacements.map((name) => store.get('nodeclaims', name));

@@ -14,7 +14,7 @@ import { getCondition, isConditionTrue } from './status-conditions.js';
  * Budgets count in-flight commands as disrupting, so the total never exceeds what the budget allows.
  */
 export interface DisruptionCommand {
-  reason: 'Drifted';
+  reason: 'Drifted' | 'Empty';
   candidate: ManagedNode;
   pods: KubeObject[];
   decision: 'replace' | 'delete';

@@ -3,7 +3,8 @@ import type { SimClock } from '../sim-clock.js';
 import { minorOf } from './ami-resolution.js';
 import { launchablePools, readClusterView } from './cluster-view.js';
 import { createDisruptionQueue } from './disruption-queue.js';
-import { decideDriftDisruptions } from './drift-disruption.js';
+import { decideDriftDisruptions, type DisruptionDecision } from './drift-disruption.js';
+import { decideEmptiness } from './emptiness.js';
 import { markDrift } from './drift-marking.js';
 import { createKarpenterTelemetry, type LogSink } from './karpenter-telemetry.js';
 import { createTerminator } from './node-termination.js';
@@ -11,13 +12,14 @@ import { collectGarbage } from './nodeclaim-garbage-collection.js';
 import { createNodeClaimLauncher, DEFAULT_LAUNCH_TIMINGS, type LaunchTimings } from './nodeclaim-lifecycle.js';
 import { reconcileNodeClassStatus } from './nodeclass-status.js';
 import { reconcileNodePoolStatus } from './nodepool-status.js';
-import { isPending } from './pod-facts.js';
+import { isProvisionable } from './pod-facts.js';
 import { provision } from './provisioner.js';
 import { seededRandom } from './seeded-random.js';
 
 /**
  * The simulated Karpenter for one cluster. A pass every 10 sim-seconds (Karpenter's disruption polling period)
- * refreshes EC2NodeClass AMIs, marks drift, keeps NodePool status, decides disruptions within budgets and
+ * refreshes EC2NodeClass AMIs, marks drift, keeps NodePool status, decides disruptions (Emptiness, then Drift)
+ * within budgets and
  * provisions for pending pods; a 1-second loop runs only while replacements or terminations are in progress; pod
  * events trigger a provisioning batch after 1 s, like Karpenter's batcher. Every decision re-reads the store,
  * so a budget set to "0" mid-rollout stops new disruptions at the next pass while in-flight ones finish.
@@ -51,6 +53,7 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
   const queue = createDisruptionQueue({ store, clock, telemetry, launcher, random });
   const terminator = createTerminator({ store, clock, telemetry });
   const amiResolvedAt = new Map<string, { spec: string; at: number }>();
+  const podActivity = new Map<string, number>();
   let stopped = false;
   const cancels: { pass?: () => void; fast?: () => void; batch?: () => void } = {};
 
@@ -104,13 +107,20 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
     progress();
     view = readClusterView(store, now);
     const pools = launchablePools(view, region);
-    const decision = decideDriftDisruptions({ view, pools, marked: queue.marked() });
+    // Karpenter's method order: Emptiness, then Drift, each seeing the commands the previous one started.
+    const emptiness = decideEmptiness({ view, marked: queue.marked(), protectedClaims: queue.replacements(), lastPodActivity: (node) => podActivity.get(node) });
+    act(emptiness);
+    view = readClusterView(store, now);
+    act(decideDriftDisruptions({ view, pools, marked: queue.marked() }));
+    provisionNow();
+  }
+
+  function act(decision: DisruptionDecision): void {
     for (const notice of decision.blocked) {
       telemetry.event(notice.object, 'DisruptionBlocked', notice.message, { dedupeMs: 60_000 });
     }
     for (const command of decision.commands) queue.start(command);
     if (decision.commands.length > 0) armFast();
-    provisionNow();
   }
 
   function armPass(): void {
@@ -122,7 +132,9 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
 
   const unsubscribe = store.subscribe((event) => {
     if (stopped) return;
-    if (event.resource === 'pods' && event.type !== 'DELETED' && isPending(event.object) && !cancels.batch) {
+    // When pods last came or went per node: how long a node has been empty, for WhenEmpty consolidation.
+    if (event.resource === 'pods' && event.object.spec?.nodeName) podActivity.set(event.object.spec.nodeName, clock.now());
+    if (event.resource === 'pods' && event.type !== 'DELETED' && isProvisionable(event.object) && !cancels.batch) {
       cancels.batch = clock.after(BATCH_IDLE_MS, () => {
         cancels.batch = undefined;
         guarded('provisioning', provisionNow);

@@ -1,7 +1,9 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import { resolveAmis } from './ami-resolution.js';
+import { NODECLASS_HASH_ANNOTATION, NODECLASS_HASH_VERSION, NODECLASS_HASH_VERSION_ANNOTATION } from './karpenter-keys.js';
 import { refreshRootReady, setCondition } from './status-conditions.js';
+import { nodeClassHash } from './template-hash.js';
 
 /**
  * Keeps an EC2NodeClass's status current: status.amis from its selector terms (aliases follow the cluster's minor)
@@ -31,8 +33,12 @@ export function desiredNodeClassStatus(nodeClass: KubeObject, clusterMinor: stri
 /** Returns true when the node class was written. */
 export function reconcileNodeClassStatus(store: SimKubeStore, nodeClass: KubeObject, clusterMinor: string, now: number): boolean {
   const desired = desiredNodeClassStatus(nodeClass, clusterMinor, now);
-  if (JSON.stringify(desired) === JSON.stringify(nodeClass.status ?? {})) return false;
+  const hash = nodeClassHash(nodeClass);
+  const annotations = nodeClass.metadata.annotations ?? {};
+  const stamped = annotations[NODECLASS_HASH_ANNOTATION] === hash && annotations[NODECLASS_HASH_VERSION_ANNOTATION] === NODECLASS_HASH_VERSION;
+  if (stamped && JSON.stringify(desired) === JSON.stringify(nodeClass.status ?? {})) return false;
   store.mutate('ec2nodeclasses', nodeClass.metadata.name, undefined, (object) => {
+    object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [NODECLASS_HASH_ANNOTATION]: hash, [NODECLASS_HASH_VERSION_ANNOTATION]: NODECLASS_HASH_VERSION };
     object.status = desired;
   });
   return true;

@@ -1,8 +1,9 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { allInstanceTypes, allocatableOf, describeInstanceTypes, instanceTypeLabels, priceOf, type InstanceType } from './instance-types.js';
 import { CAPACITY_TYPE_LABEL, NODECLASS_LABEL, NODEPOOL_LABEL, ZONE_LABEL } from './karpenter-keys.js';
-import type { Resources } from './resource-quantity.js';
-import { requirementsMatch, type Requirement, type Taint } from './scheduling-rules.js';
+import { podRequests } from './pod-facts.js';
+import { addResources, NO_RESOURCES, subtractResources, type Resources } from './resource-quantity.js';
+import { podSelectsLabels, requirementsMatch, toleratesTaints, type Requirement, type Taint } from './scheduling-rules.js';
 
 /**
  * What a NodePool can launch: every (instance type, zone, capacity type) its requirements allow, with the labels
@@ -53,7 +54,18 @@ function zonesFor(requirements: Requirement[], region: string): string[] {
   return [...new Set([`${region}a`, `${region}b`, `${region}c`, ...named])];
 }
 
-export function offeringsFor(nodePool: KubeObject, region: string, types: readonly InstanceType[] = allInstanceTypes()): Offering[] {
+/**
+ * Requests of the DaemonSet pods that would land on a node with these labels and taints: Karpenter subtracts them
+ * from every instance type's allocatable before packing pods.
+ */
+export function daemonSetOverhead(daemonSets: KubeObject[], labels: Record<string, string>, taints: Taint[]): Resources {
+  return daemonSets
+    .map((ds) => ({ metadata: { name: ds.metadata.name }, spec: ds.spec?.template?.spec ?? {} }) as KubeObject)
+    .filter((pod) => toleratesTaints(pod, taints) && podSelectsLabels(pod, labels))
+    .reduce((sum, pod) => addResources(sum, podRequests(pod)), NO_RESOURCES);
+}
+
+export function offeringsFor(nodePool: KubeObject, region: string, types: readonly InstanceType[] = allInstanceTypes(), daemonSets: KubeObject[] = []): Offering[] {
   const requirements = poolRequirements(nodePool);
   const base = poolLabels(nodePool);
   const offerings: Offering[] = [];
@@ -68,7 +80,9 @@ export function offeringsFor(nodePool: KubeObject, region: string, types: readon
           [CAPACITY_TYPE_LABEL]: capacityType,
         };
         if (!requirementsMatch(labels, requirements)) continue;
-        offerings.push({ instanceType, zone, capacityType, price: priceOf(instanceType, capacityType), allocatable: allocatableOf(instanceType), labels });
+        const overhead = daemonSetOverhead(daemonSets, labels, nodePool.spec?.template?.spec?.taints ?? []);
+        const allocatable = subtractResources(allocatableOf(instanceType), overhead);
+        offerings.push({ instanceType, zone, capacityType, price: priceOf(instanceType, capacityType), allocatable, labels });
       }
     }
   }

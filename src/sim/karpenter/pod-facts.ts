@@ -47,6 +47,15 @@ export function isPending(pod: KubeObject): boolean {
   return !pod.spec?.nodeName && !isTerminal(pod) && !isDeleting(pod) && !isDaemonSetPod(pod);
 }
 
+/**
+ * What Karpenter provisions for (pkg/utils/pod IsProvisionable): pending pods the kube-scheduler has already
+ * tried and marked PodScheduled=False/Unschedulable. Pods of other schedulers (Fargate) never qualify.
+ */
+export function isProvisionable(pod: KubeObject): boolean {
+  const scheduled = (pod.status?.conditions ?? []).find((c: { type: string }) => c.type === 'PodScheduled');
+  return isPending(pod) && scheduled?.status === 'False' && scheduled?.reason === 'Unschedulable';
+}
+
 /** Pods that hold resources on their node (everything bound and not finished). */
 export function occupiesNode(pod: KubeObject): boolean {
   return Boolean(pod.spec?.nodeName) && !isTerminal(pod);

@@ -5,7 +5,7 @@ import { cpuMillis, memoryBytes, readResourceList } from './resource-quantity.js
 import type { KarpenterTelemetry } from './karpenter-telemetry.js';
 import type { NodeClaimLauncher } from './nodeclaim-lifecycle.js';
 import type { PoolOptions } from './offerings.js';
-import { podKey } from './pod-facts.js';
+import { isProvisionable, podKey } from './pod-facts.js';
 
 /**
  * Karpenter's provisioner: pods nobody can place (no existing node has room, or none they tolerate and select)
@@ -31,15 +31,16 @@ function remainingLimits(view: ClusterView, pools: PoolOptions[]): PoolLimits {
 
 export function provision(input: { view: ClusterView; pools: PoolOptions[]; launcher: NodeClaimLauncher; telemetry: KarpenterTelemetry }): KubeObject[] {
   const { view, pools, launcher, telemetry } = input;
-  if (view.pendingPods.length === 0) return [];
+  const pending = view.pendingPods.filter(isProvisionable);
+  if (pending.length === 0) return [];
   const plan = planPlacement({
-    pods: view.pendingPods,
+    pods: pending,
     nodes: schedulableSlots(view),
     inFlight: inFlightClaims(view, pools, launcher.offeringOf),
     pools,
     limits: remainingLimits(view, pools),
   });
-  const provisionable = view.pendingPods.filter((pod) => !plan.onNodes.has(podKey(pod)));
+  const provisionable = pending.filter((pod) => !plan.onNodes.has(podKey(pod)));
   if (provisionable.length === 0) return [];
   for (const { pod, reason } of plan.unschedulable) {
     telemetry.event({ kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
@@ -58,7 +59,7 @@ export function provision(input: { view: ClusterView; pools: PoolOptions[]; laun
   }
   for (const [key, claim] of plan.nominations) {
     const name = claim.existingName ?? created[plan.newClaims.indexOf(claim)]?.metadata.name;
-    const pod = view.pendingPods.find((p) => podKey(p) === key);
+    const pod = pending.find((p) => podKey(p) === key);
     if (!pod || !name) continue;
     telemetry.event({ kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
       'Nominated', `Pod should schedule on: nodeclaim/${name}`, { dedupeMs: 60_000 });

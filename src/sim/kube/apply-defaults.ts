@@ -48,6 +48,7 @@ export function applyDefaults(resource: string, object: KubeObject): void {
       (object.spec ??= {}).replicas ??= 1;
       break;
     case 'namespaces':
+      object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name };
       (object.spec ??= {}).finalizers ??= ['kubernetes'];
       (object.status ??= {}).phase ??= 'Active';
       break;

@@ -43,7 +43,12 @@ export interface SimKubeStoreOptions {
   random?: RandomSource;
   /** How many changes watches can replay (default 5000). */
   historyLimit?: number;
+  /** When the cluster was created (epoch ms; default now): the age of its built-in namespaces. */
+  createdAt?: number;
 }
+
+/** Namespaces every cluster has from the start (default cannot even be deleted on a real one). */
+export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
 
 /** How long a pod takes to stop once deleted gracefully (its containers exit well within the grace period). */
 export const POD_SHUTDOWN_MS = 2000;
@@ -364,5 +369,8 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
     }
   }
 
+  for (const name of SYSTEM_NAMESPACES) {
+    store.create('namespaces', { metadata: { name, creationTimestamp: isoSeconds(opts.createdAt ?? clock.now()) } });
+  }
   return store;
 }

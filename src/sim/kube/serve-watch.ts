@@ -88,16 +88,22 @@ export function serveWatch(ctx: RequestContext, options: { bookmarkIntervalMs?: 
   open.add(finish);
   cleanups.push(() => open.delete(finish));
 
-  if (query.get('allowWatchBookmarks') === 'true') {
-    const timer = setInterval(() => {
-      write('BOOKMARK', { kind: path.type.kind, apiVersion: apiVersionOf(path.type, path.version), metadata: { resourceVersion: store.resourceVersion() } });
-    }, options.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS);
+  const bookmarks = query.get('allowWatchBookmarks') === 'true';
+  const bookmark = () => {
+    if (bookmarks) write('BOOKMARK', { kind: path.type.kind, apiVersion: apiVersionOf(path.type, path.version), metadata: { resourceVersion: store.resourceVersion() } });
+  };
+  if (bookmarks) {
+    const timer = setInterval(bookmark, options.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS);
     timer.unref?.();
     cleanups.push(() => clearInterval(timer));
   }
   const timeoutSeconds = Number(query.get('timeoutSeconds') ?? 0);
   if (timeoutSeconds > 0) {
-    const timer = setTimeout(finish, timeoutSeconds * 1000);
+    // Like the watch cache, a last bookmark just before the timeout lets the client resume without a relist.
+    const timer = setTimeout(() => {
+      bookmark();
+      finish();
+    }, timeoutSeconds * 1000);
     timer.unref?.();
     cleanups.push(() => clearTimeout(timer));
   }

@@ -1,4 +1,4 @@
-import type { KnownBlock, MrkdwnElement } from '@slack/types';
+import type { Button, KnownBlock, MrkdwnElement } from '@slack/types';
 import type { SlackMessage } from '../slack-message.js';
 import type { StatusCardModel, UpgradeState } from '../../upgrade/timeline-event.js';
 import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from './block-kit-limits.js';
@@ -18,6 +18,39 @@ export const STATE_LABELS: Record<UpgradeState, { emoji: string; label: string }
 export function stateLabel(state: UpgradeState): string {
   const { emoji, label } = STATE_LABELS[state];
   return `${emoji} ${label}`;
+}
+
+const FINISHED: ReadonlySet<UpgradeState> = new Set(['succeeded', 'failed', 'aborted']);
+
+/**
+ * Pause / Resume / Abort for a running job (the Slack surface handles `job:<verb>` with value {jobId}); a finished
+ * job's card has none. Abort asks for confirmation: it stops the upgrade part-way.
+ */
+function controlButtons(card: StatusCardModel): Button[] {
+  if (FINISHED.has(card.state)) return [];
+  const value = JSON.stringify({ jobId: card.jobId });
+  const pauseOrResume: Button =
+    card.state === 'paused'
+      ? { type: 'button', action_id: 'job:resume', text: { type: 'plain_text', text: 'Resume' }, value, style: 'primary' }
+      : { type: 'button', action_id: 'job:pause', text: { type: 'plain_text', text: 'Pause' }, value };
+  const abort: Button = {
+    type: 'button',
+    action_id: 'job:abort',
+    text: { type: 'plain_text', text: 'Abort' },
+    value,
+    style: 'danger',
+    confirm: {
+      title: { type: 'plain_text', text: `Abort the upgrade of ${card.cluster}?`.slice(0, 100) },
+      text: {
+        type: 'mrkdwn',
+        text: 'The job stops after the current AWS operation (an in-flight control-plane or node-group update finishes), restores the Karpenter budgets it changed and reports the state.',
+      },
+      confirm: { type: 'plain_text', text: 'Abort' },
+      deny: { type: 'plain_text', text: 'Keep going' },
+      style: 'danger',
+    },
+  };
+  return card.dryRun ? [abort] : [pauseOrResume, abort];
 }
 
 function field(title: string, value: string): MrkdwnElement {
@@ -48,6 +81,8 @@ export function renderStatusCard(card: StatusCardModel): SlackMessage {
       field('Job', `\`${card.jobId}\``),
     ],
   });
+  const controls = controlButtons(card);
+  if (controls.length > 0) blocks.push({ type: 'actions', block_id: `job:${card.jobId}`, elements: controls });
   blocks.push(
     contextLine(
       `Started ${formatUtcTime(card.startedAt)} · updated ${formatUtcTime(card.updatedAt)} · ` +

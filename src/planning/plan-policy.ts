@@ -1,0 +1,29 @@
+import { nodegroupPolicyFor, type ClusterConfig, type NodegroupPolicy } from '../config/clusters-config.js';
+
+/**
+ * What clusters.yaml says about how to upgrade one cluster, reduced to what checks and plans need: each node
+ * group's strategy (in-place or blue-green, a launch template version for custom AMIs) and the Karpenter budget
+ * the job uses while nodes drift. A cluster not in any clusters file (the CLI with --region) gets the defaults.
+ */
+export interface PlanPolicy {
+  nodegroup(name: string): NodegroupPolicy;
+  /** Karpenter disruption budget during the upgrade, e.g. "1" or "10%". */
+  upgradeBudget: string;
+  /** Where the numbers came from, for the plan's wording. */
+  source: 'clusters.yaml' | 'defaults';
+}
+
+export const DEFAULT_POLICY: PlanPolicy = {
+  nodegroup: () => ({ strategy: 'in-place' }),
+  upgradeBudget: '1',
+  source: 'defaults',
+};
+
+export function policyFromConfig(cluster: ClusterConfig | undefined): PlanPolicy {
+  if (!cluster) return DEFAULT_POLICY;
+  return {
+    nodegroup: (name) => nodegroupPolicyFor(cluster, name),
+    upgradeBudget: cluster.karpenter.upgradeBudget,
+    source: 'clusters.yaml',
+  };
+}

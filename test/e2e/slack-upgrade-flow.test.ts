@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseClustersConfig } from '../../src/config/clusters-config.js';
+import type { EnvConfig } from '../../src/config/env-config.js';
+import { createLogger } from '../../src/log/logger.js';
+import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startFakeSlack, type FakeMessage, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startBot, type RunningBot } from '../../src/start-bot.js';
+import { freshPrefix, redisUrl } from '../support/redis-url.js';
+
+/**
+ * Issue 2 end to end, as a person in Slack sees it: the whole bot (startBot: Bolt app, BullMQ worker, thread
+ * outbox) on a real Redis, the simulated demo cluster (10-minute control-plane update at speed 600 = 1 s), and the
+ * fake Slack typing commands and clicking the gate card the bot posted. demo's approvers: U0APP and U0REQ, with the two-person rule; U0REQ requests.
+ */
+const SECRET = 'e2e-signing-secret-0123456789';
+let sim: SimServer;
+let fake: FakeSlack;
+let bot: RunningBot;
+
+beforeEach(async () => {
+  sim = await startSimulator({ scenario: 'demo', port: 0, host: '127.0.0.1', speed: 600 });
+  fake = await startFakeSlack({ signingSecret: SECRET });
+  const env: EnvConfig = {
+    SLACK_BOT_TOKEN: 'xoxb-e2e-token',
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL: redisUrl,
+    PORT: 0,
+    CLUSTERS_FILE: 'unused.yaml',
+    LOG_LEVEL: 'silent',
+    ROLE: 'all',
+    QUEUE_PREFIX: freshPrefix('slack-e2e'),
+    AWS_POLL_SECONDS: 15,
+  };
+  const config = parseClustersConfig({
+    clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP', 'U0REQ'], twoPersonRule: true }],
+  });
+  bot = await startBot({
+    env,
+    config,
+    logger: createLogger({ level: process.env.E2E_LOG ?? 'silent' }),
+    clock: sim.clock,
+    aws: { endpoint: sim.url, credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' } },
+  });
+  fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
+});
+afterEach(async () => {
+  await bot?.stop();
+  await fake?.close();
+  await sim?.close();
+});
+
+/** The simulator changes silently (fake.waitFor wakes on Slack activity only), so its state is polled. */
+async function until(predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+const gateCard = (f: FakeSlack): FakeMessage | undefined =>
+  f.messages('C0DEMO').flatMap((m) => m.replies).find((reply) => JSON.stringify(reply.blocks ?? []).includes('"gate:continue"'));
+
+describe('a gated control-plane upgrade driven from Slack', () => {
+  it('start → gate card → refused click → Continue → demo at 1.31, one UpdateClusterVersion', async () => {
+    const started = await fake.sendSlashCommand({ text: 'start demo --to 1.31', userId: 'U0REQ', channelId: 'C0DEMO' });
+    expect(started.status).toBe(200);
+    expect(started.ackMs).toBeLessThan(3_000);
+    const confirmation = await fake.waitFor((f) => f.ephemerals('U0REQ')[0], { timeoutMs: 10_000 });
+    expect(confirmation.text).toMatch(/Started upgrading demo from 1\.30 to 1\.31/);
+
+    const card = await fake.waitFor(gateCard, { timeoutMs: 20_000 });
+    // The requester may not approve their own upgrade (two-person rule) and nothing moves.
+    await fake.clickButton({ userId: 'U0REQ', channelId: 'C0DEMO', messageTs: card.ts, actionId: 'gate:continue' });
+    const refusal = await fake.waitFor((f) => f.ephemerals('U0REQ')[1], { timeoutMs: 10_000 });
+    expect(refusal.text).toMatch(/two-person rule/);
+
+    await fake.clickButton({ userId: 'U0APP', channelId: 'C0DEMO', messageTs: card.ts, actionId: 'gate:continue' });
+    await until(() => sim.world.cluster('demo')?.version === '1.31', 30_000);
+    expect(sim.world.cluster('demo')?.version).toBe('1.31');
+    expect(sim.world.calls.filter((call) => call.operation === 'UpdateClusterVersion')).toHaveLength(1);
+
+    // The card now says who approved it, without buttons; a late double click is told so.
+    const answered = await fake.waitFor((f) => {
+      const current = f.message('C0DEMO', card.ts);
+      return current && !JSON.stringify(current.blocks ?? []).includes('"gate:continue"') && current;
+    }, { timeoutMs: 10_000 });
+    expect(JSON.stringify(answered.blocks)).toMatch(/Approved by <@U0APP>/);
+    await fake.clickButton({ userId: 'U0APP', channelId: 'C0DEMO', messageTs: card.ts, actionId: 'gate:continue', version: 0 });
+    const late = await fake.waitFor((f) => f.ephemerals('U0APP')[0], { timeoutMs: 10_000 });
+    expect(late.text).toMatch(/^Already approved by <@U0APP>/);
+    expect(sim.world.calls.filter((call) => call.operation === 'UpdateClusterVersion')).toHaveLength(1);
+
+    await fake.sendSlashCommand({ text: 'status demo', userId: 'U0REQ', channelId: 'C0DEMO' });
+    const status = await fake.waitFor((f) => f.ephemerals('U0REQ')[2], { timeoutMs: 10_000 });
+    expect(status.text).toMatch(/control plane 1\.31/);
+  });
+});

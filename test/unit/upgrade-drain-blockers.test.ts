@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/ports/kube-port.js';
+import { findDrainBlockers, safeRemedy, selectorMatches } from '../../src/upgrade/find-drain-blockers.js';
+
+const pod = (name: string, node: string, labels: Record<string, string>, owner?: { kind: string; name: string }): KubeObject => ({
+  metadata: { name, namespace: 'orders', labels, ownerReferences: owner ? [owner] : [] },
+  spec: { nodeName: node },
+});
+const rs: KubeObject = { metadata: { name: 'orders-5b97', namespace: 'orders', ownerReferences: [{ kind: 'Deployment', name: 'orders' }] } };
+const deployment: KubeObject = { metadata: { name: 'orders', namespace: 'orders' }, spec: { replicas: 1 } };
+const pdb = (minAvailable: number | string, disruptionsAllowed: number): KubeObject => ({
+  metadata: { name: 'orders-pdb', namespace: 'orders' },
+  spec: { minAvailable, selector: { matchLabels: { app: 'orders' } } },
+  status: { disruptionsAllowed },
+});
+
+describe('findDrainBlockers / safeRemedy (the workshop orders-pdb case)', () => {
+  const pods = [
+    pod('orders-5b97-x1', 'blue-1', { app: 'orders' }, { kind: 'ReplicaSet', name: 'orders-5b97' }),
+    pod('aws-node-abc', 'blue-1', { app: 'aws-node' }, { kind: 'DaemonSet', name: 'aws-node' }),
+    pod('orders-5b97-x2', 'green-1', { app: 'orders' }, { kind: 'ReplicaSet', name: 'orders-5b97' }),
+  ];
+
+  it('names the pod on a drained node that a PDB with no disruptions left protects, and its deployment', () => {
+    const blockers = findDrainBlockers({ pods, pdbs: [pdb(1, 0)], replicaSets: [rs], nodes: ['blue-1'] });
+    expect(blockers).toEqual([{ pod: 'orders/orders-5b97-x1', node: 'blue-1', pdb: 'orders/orders-pdb', disruptionsAllowed: 0, deployment: 'orders/orders' }]);
+  });
+
+  it('offers scaling the deployment one up when minAvailable demands every replica', () => {
+    const blockers = findDrainBlockers({ pods, pdbs: [pdb(1, 0)], replicaSets: [rs], nodes: ['blue-1'] });
+    expect(safeRemedy(blockers, [deployment], [pdb(1, 0)])).toEqual({ label: 'Scale orders to 2 replicas', namespace: 'orders', deployment: 'orders', replicas: 2 });
+  });
+
+  it('offers no remedy for percentages, and finds nothing when the PDB allows a disruption', () => {
+    const blockers = findDrainBlockers({ pods, pdbs: [pdb('100%', 0)], replicaSets: [rs], nodes: ['blue-1'] });
+    expect(safeRemedy(blockers, [deployment], [pdb('100%', 0)])).toBeUndefined();
+    expect(findDrainBlockers({ pods, pdbs: [pdb(1, 1)], replicaSets: [rs], nodes: ['blue-1'] })).toEqual([]);
+  });
+
+  it('matches label selectors with expressions', () => {
+    expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] }, { tier: 'api' })).toBe(true);
+    expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['api'] }] }, { tier: 'api' })).toBe(false);
+    expect(selectorMatches({ matchLabels: { app: 'a' }, matchExpressions: [{ key: 'canary', operator: 'DoesNotExist' }] }, { app: 'a' })).toBe(true);
+    expect(selectorMatches(undefined, { app: 'a' })).toBe(false);
+  });
+});
