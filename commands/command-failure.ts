@@ -40,6 +40,8 @@ export function describeFailure(error: unknown): string {
 }
 
 function describeKubeError(operation: string, error: KubeApiError): string {
+  // The Kubernetes adapter already words its errors as full sentences (operation, code, message, what to do).
+  if (/ failed: /.test(error.message)) return maskSecrets(error.message);
   const advice =
     error.code === 401 || error.code === 403
       ? " Map the bot's IAM role to a Kubernetes group that may read it (an EKS access entry or aws-auth)."

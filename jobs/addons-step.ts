@@ -3,6 +3,7 @@ import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.
 import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { followUpdate } from './follow-update.js';
+import { safePoint } from './safe-point.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 
 /**
@@ -34,6 +35,9 @@ export const addonsStep: Step = async (ctx) => {
   const names = (await eks.listAddons(data.cluster)).sort(addonOrder);
   const lines: string[] = [];
   for (const name of names) {
+    const final = (ctx.stepState()[`addon:${name}`] as AddonState | undefined)?.final;
+    const stop = final || data.dryRun ? undefined : await safePoint(ctx, `add-on ${name}`);
+    if (stop) return stop;
     const result = await upgradeAddon(ctx, name, lines);
     if (result) return result;
   }

@@ -41,7 +41,8 @@ async function issue(ctx: StepContext): Promise<string | undefined> {
   const { data, step, eks } = ctx;
   try {
     // A deterministic idempotency token: if AWS received a first call whose answer we lost, it returns that update.
-    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64));
+    const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced;
+    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined);
     if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
     await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
     return update.id;
@@ -78,7 +79,7 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
           kind: 'progress',
           at: ctx.clock.now(),
           step: step.id,
-          text: `UpdateClusterVersion ${data.cluster} → ${step.to} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
+          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
         });
         return follow(ctx, updateId, startedAt);
       }

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { Clock } from '../src/ports/clock.js';
+import type { Ec2PortFactory } from '../src/ports/ec2-port.js';
 import type { EksPortFactory } from '../src/ports/eks-port.js';
 import type { KubePort, KubePortFactory } from '../src/ports/kube-port.js';
 import type { SsmPortFactory } from '../src/ports/ssm-port.js';
@@ -24,6 +25,7 @@ export interface EngineDeps {
   eks: EksPortFactory;
   kube: KubePortFactory;
   ssm: SsmPortFactory;
+  ec2: Ec2PortFactory;
   thread: ThreadPort;
   clock: Clock;
   logger: Logger;
@@ -70,6 +72,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const target = { name: data.cluster, region: data.region, roleArn: data.roleArn ?? clusterConfig.roleArn };
   const eks = deps.eks(target);
   const ssm = deps.ssm(target);
+  const ec2 = deps.ec2(target);
   let kube: Promise<KubePort> | undefined;
 
   const runtime: JobRuntime = {
@@ -91,6 +94,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         clusterConfig,
         eks,
         ssm,
+        ec2,
         clock: deps.clock,
         logger: deps.logger.child({ jobId: data.jobId, cluster: data.cluster, step: step.id }),
         pollIntervalMs: deps.pollIntervalMs,

@@ -7,6 +7,7 @@ import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
 import { applyRemedy, inspectDrain, nodegroupNodes } from './drain-inspection.js';
 import { followUpdate } from './follow-update.js';
+import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 
@@ -28,10 +29,17 @@ export interface NodegroupState {
 }
 
 export const managedNodegroupsStep: Step = async (ctx) => {
-  const names = (await ctx.eks.listNodegroups(ctx.data.cluster)).sort();
+  // Groups with saved state are kept even once gone (a blue group deleted by this step still has its line).
+  const saved = Object.keys(ctx.stepState()).filter((key) => key.startsWith('ng:')).map((key) => key.slice(3));
+  const names = [...new Set([...(await ctx.eks.listNodegroups(ctx.data.cluster)), ...saved])].sort();
   if (names.length === 0) return { outcome: 'skipped', summary: `${ctx.data.cluster} has no managed node groups` };
   const lines: string[] = [];
+  // Green groups this step created are the new home of a blue group, not groups to upgrade in their own right.
+  const greens = new Set(names.map((name) => nodegroupStateOf(ctx, name).green).filter((green): green is string => typeof green === 'string'));
   for (const name of names) {
+    if (greens.has(name)) continue;
+    const stop = nodegroupStateOf(ctx, name).final || ctx.data.dryRun ? undefined : await safePoint(ctx, `node group ${name}`);
+    if (stop) return stop;
     const strategy = nodegroupPolicyFor(ctx.clusterConfig, name).strategy;
     const result = strategy === 'blue-green' ? await upgradeBlueGreen(ctx, name, lines) : await upgradeInPlace(ctx, name, lines);
     if (result) return result;

@@ -1,32 +1,36 @@
-import type { InsightSummary } from '@aws-sdk/client-eks';
-import { describeError } from '../src/upgrade/classify-error.js';
-import { nodeVersionsOf, type NodeVersion } from '../src/upgrade/kubelet-skew.js';
-import { blockingFindings, checkHopPreflight, formatFinding, type PreflightFinding } from '../src/upgrade/preflight-checks.js';
+import { policyFromConfig } from '../src/planning/plan-policy.js';
+import { runChecks } from '../src/planning/run-checks.js';
+import { collectSnapshot } from '../src/status/collect-snapshot.js';
+import { imageInventory } from '../src/upgrade/image-inventory.js';
+import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../src/upgrade/preflight-checks.js';
 import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
 import { awaitGate } from './gate-step.js';
 import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 
 /**
- * Preflight of one hop: reads the cluster, the versions EKS offers, updates in progress, the nodes' kubelets and
- * the upgrade insights, then runs the pure checks (src/upgrade/preflight-checks.ts). Errors stop the hop; when all
- * of them may be forced, a Force / Abort gate lets an approver override them with a reason, which is recorded.
+ * Preflight of one hop: the job's own state checks (is the cluster where this hop starts, is an update running —
+ * to adopt or to wait for —, is the target offered) and the plan's checks over a fresh snapshot
+ * (src/planning/run-checks.ts: skew, add-ons, insights, subnets, node groups, Karpenter, workloads, Fargate).
+ * Errors stop the hop; when all of them may be forced (the plan's), a Force / Abort gate lets an approver override
+ * them with a reason, which is recorded.
  */
-async function readNodes(ctx: StepContext): Promise<{ nodes?: NodeVersion[]; error?: string }> {
-  try {
-    const kube = await ctx.kube();
-    const list = await kube.list('nodes');
-    return { nodes: nodeVersionsOf(list.items) };
-  } catch (error) {
-    return { error: describeError(error) };
-  }
+async function planFindings(ctx: StepContext): Promise<PreflightFinding[]> {
+  const { data, step } = ctx;
+  const snapshot = await collectSnapshot(
+    { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, kube: () => ctx.kube(), clock: ctx.clock },
+    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to] },
+  );
+  return fromPlanFindings(runChecks(snapshot, step.to, policyFromConfig(ctx.clusterConfig)));
 }
 
-async function readInsights(ctx: StepContext): Promise<InsightSummary[]> {
+/** The images running before anything changes (first hop only), for verify's before/after diff. */
+async function recordImages(ctx: StepContext): Promise<void> {
+  if (ctx.data.dryRun || ctx.step.hop !== 1 || ctx.stepState().imagesBefore) return;
   try {
-    return await ctx.eks.listInsights(ctx.data.cluster, { kubernetesVersions: [ctx.step.to], categories: ['UPGRADE_READINESS'] });
+    const pods = (await (await ctx.kube()).list('pods')).items;
+    await ctx.saveStepState({ imagesBefore: imageInventory(pods) });
   } catch (error) {
-    ctx.logger.warn({ err: error, cluster: ctx.data.cluster }, 'listing upgrade insights failed; preflight goes on without them');
-    return [];
+    ctx.logger.warn({ err: error }, 'listing pods for the image inventory failed; verify will not diff images');
   }
 }
 
@@ -37,10 +41,7 @@ export const preflightStep: Step = async (ctx) => {
   const cluster = await eks.describeCluster(data.cluster);
   const offered = await eks.describeClusterVersions();
   const updates = assumed ? [] : await readRecentUpdates(eks, data.cluster);
-  const { nodes, error: nodesError } = await readNodes(ctx);
-  const insights = await readInsights(ctx);
-
-  const findings = checkHopPreflight({
+  const state = checkHopPreflight({
     cluster: data.cluster,
     status: assumed ? 'ACTIVE' : (cluster.status ?? 'UNKNOWN'),
     version: assumed ? step.from : (cluster.version ?? ''),
@@ -48,10 +49,9 @@ export const preflightStep: Step = async (ctx) => {
     target: step.to,
     offered,
     inProgress: inProgressUpdate(updates),
-    nodes,
-    nodesError,
-    insights,
   });
+  const findings = [...state, ...(await planFindings(ctx))];
+  await recordImages(ctx);
   await report(ctx, findings);
 
   const blocking = blockingFindings(findings);
@@ -60,7 +60,7 @@ export const preflightStep: Step = async (ctx) => {
     return { outcome: 'done', summary: `no blocking findings${warnings ? `, ${warnings} warning(s)` : ''}` };
   }
   if (data.dryRun) {
-    return { outcome: 'dry-run', summary: `would stop here: ${blocking.map((finding) => finding.title).join('; ')}` };
+    return { outcome: 'dry-run', summary: `would stop here: ${blocking.map((finding) => `${finding.code} ${finding.title}`).join('; ')}` };
   }
   if (blocking.every((finding) => finding.forceable)) {
     const outcome = await awaitGate(ctx, {
@@ -70,6 +70,9 @@ export const preflightStep: Step = async (ctx) => {
       actions: ['force', 'abort'],
     });
     if (outcome.kind === 'result') return outcome.result;
+    // The control-plane step passes `force` to UpdateClusterVersion when its hop's preflight was forced (EKS refuses
+    // the update on ERROR readiness insights otherwise).
+    await ctx.saveStepState({ forced: { by: outcome.by, reason: outcome.reason, codes: blocking.map((finding) => finding.code) } });
     return { outcome: 'done', summary: `${blocking.length} blocking finding(s) forced by <@${outcome.by}>: ${outcome.reason ?? 'no reason given'}` };
   }
   const first = blocking.find((finding) => !finding.forceable) ?? blocking[0];
@@ -82,10 +85,12 @@ export const preflightStep: Step = async (ctx) => {
 async function report(ctx: StepContext, findings: PreflightFinding[]): Promise<void> {
   if (findings.length === 0) return;
   const worst = findings.some((finding) => finding.severity !== 'info') ? 'warning' : 'info';
+  const order = { error: 0, warning: 1, info: 2 } as const;
+  const sorted = [...findings].sort((a, b) => order[a.severity] - order[b.severity]);
   await ctx.emit('findings', {
     kind: 'note',
     at: ctx.clock.now(),
     level: worst,
-    text: [`Preflight findings for ${ctx.step.to}:`, ...findings.map((finding) => `• ${formatFinding(finding)}`)].join('\n'),
+    text: [`Preflight findings for ${ctx.step.to}:`, ...sorted.slice(0, 40).map((finding) => `• ${formatFinding(finding)}`), ...(sorted.length > 40 ? [`• …and ${sorted.length - 40} more (see the plan)`] : [])].join('\n'),
   });
 }

@@ -1,10 +1,12 @@
 import type { Step, StepContext } from '../src/upgrade/step-context.js';
 import type { StepKind } from '../src/upgrade/upgrade-job-data.js';
+import type { JobControls } from '../src/upgrade/job-controls-store.js';
 import { addonsStep } from './addons-step.js';
 import { controlPlaneStep } from './control-plane-step.js';
+import { fargateStep } from './fargate-step.js';
 import { gateStep } from './gate-step.js';
 import { managedNodegroupsStep } from './managed-nodegroups-step.js';
-import { karpenterCleanup, karpenterStep } from './karpenter-step.js';
+import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
 import { selfManagedStep } from './self-managed-step.js';
 import { verifyStep } from './verify-step.js';
@@ -21,6 +23,7 @@ const STEPS: Partial<Record<StepKind, Step>> = {
   'managed-nodegroups': managedNodegroupsStep,
   karpenter: karpenterStep,
   'self-managed': selfManagedStep,
+  fargate: fargateStep,
   verify: verifyStep,
 };
 
@@ -33,6 +36,18 @@ const CLEANUPS: Partial<Record<StepKind, (ctx: StepContext) => Promise<void>>> =
 
 export function cleanupFor(kind: StepKind): ((ctx: StepContext) => Promise<void>) | undefined {
   return CLEANUPS[kind];
+}
+
+/**
+ * What to do at once when the processor finds the job paused (or aborted) at its safe point while a step of this
+ * kind is current, even though the step itself is parked: Karpenter sets its budgets to nodes: "0".
+ */
+const CONTROL_HOOKS: Partial<Record<StepKind, (ctx: StepContext, controls: JobControls) => Promise<void>>> = {
+  karpenter: karpenterControlHook,
+};
+
+export function controlHookFor(kind: StepKind): ((ctx: StepContext, controls: JobControls) => Promise<void>) | undefined {
+  return CONTROL_HOOKS[kind];
 }
 
 export function stepFor(kind: StepKind): Step {

@@ -5,7 +5,7 @@ import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/upgrad
 import { finishJob } from './finish-job.js';
 import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
-import { cleanupFor, stepFor } from './step-registry.js';
+import { cleanupFor, controlHookFor, stepFor } from './step-registry.js';
 import type { JobControls } from '../src/upgrade/job-controls-store.js';
 
 /**
@@ -64,6 +64,7 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           return { state: 'aborted', outcome: data.outcomeText };
         }
         if (controls.paused) {
+          if (step) await controlHookFor(step.kind)?.(runtime.contextFor(step, signal), controls);
           await markPaused(runtime, controls, step);
           await park(PAUSE_RECHECK_MS, async () => {
             const latest = await deps.controls.read(data.jobId);

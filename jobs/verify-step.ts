@@ -1,4 +1,5 @@
 import { describeError } from '../src/upgrade/classify-error.js';
+import { describeImageDiff, diffImages, imageInventory } from '../src/upgrade/image-inventory.js';
 import { checkKubeletSkew, describeKubeletMinors, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/upgrade/kubelet-skew.js';
 import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
 
@@ -35,6 +36,21 @@ async function checkWorkloads(ctx: StepContext): Promise<string[]> {
   return warnings;
 }
 
+/** On the last hop: the images now against those recorded by the first preflight, posted as a note. */
+async function compareImages(ctx: StepContext): Promise<string | undefined> {
+  const { data, step } = ctx;
+  const before = data.stepState[data.steps.find((s) => s.kind === 'preflight')?.id ?? '']?.imagesBefore as string[] | undefined;
+  if (!before || step.hop !== data.hops.length) return undefined;
+  try {
+    const after = imageInventory((await (await ctx.kube()).list('pods')).items);
+    const diff = diffImages(before, after);
+    await ctx.emit('images', { kind: 'note', at: ctx.clock.now(), level: 'info', text: describeImageDiff(diff).join('\n') });
+    return `images: ${diff.removed.length} gone, ${diff.added.length} new`;
+  } catch (error) {
+    return `images not compared (${describeError(error)})`;
+  }
+}
+
 export const verifyStep: Step = async (ctx) => {
   const { data, step, eks } = ctx;
   const cluster = await eks.describeCluster(data.cluster);
@@ -64,6 +80,8 @@ export const verifyStep: Step = async (ctx) => {
     warnings.push(`could not read the nodes: ${describeError(error)}`);
   }
   warnings.push(...(await checkWorkloads(ctx)));
+  const images = await compareImages(ctx);
+  if (images) lines.push(images);
 
   if (warnings.length > 0) {
     await ctx.emit('warnings', { kind: 'note', at: ctx.clock.now(), level: 'warning', text: [`Verify ${step.to}:`, ...warnings.map((w) => `• ${w}`)].join('\n') });

@@ -40,7 +40,8 @@ export function createEksTokenSource(opts: {
 
   async function mint(): Promise<string> {
     const signedAt = clock.now();
-    const hostname = `sts.${opts.region}.amazonaws.com`;
+    // China regions live in their own partition and DNS suffix.
+    const hostname = `sts.${opts.region}.amazonaws.com${opts.region.startsWith('cn-') ? '.cn' : ''}`;
     let presigned;
     try {
       presigned = await signer.presign(
@@ -56,10 +57,13 @@ export function createEksTokenSource(opts: {
       );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        `creating a Kubernetes token for cluster ${opts.clusterName} failed: no usable AWS credentials (${why}); ` +
-          'set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE or an instance/pod role',
-        { cause: error },
+      throw Object.assign(
+        new Error(
+          `creating a Kubernetes token for cluster ${opts.clusterName} failed: no usable AWS credentials (${why}); ` +
+            'set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE or an instance/pod role',
+          { cause: error },
+        ),
+        { name: 'EksTokenError' },
       );
     }
     const token = EKS_TOKEN_PREFIX + Buffer.from(presignedUrl(hostname, presigned.query ?? {})).toString('base64url');

@@ -22,6 +22,10 @@ export function toKubeApiError(operation: string, error: unknown): KubeApiError 
   const httpCode = typeof e.code === 'number' ? e.code : typeof e.statusCode === 'number' ? e.statusCode : 0;
   const status = parseStatus(e.body);
   const code = httpCode || status?.code || 0;
+  if (code === 0 && !isNetworkError(error)) {
+    // Failed before any request went out (no credentials for the token, a bad endpoint URL).
+    return new KubeApiError(`${operation} failed: ${e.message ?? String(error)}`, 0, e.name === 'EksTokenError' ? 'NoCredentials' : 'ClientError', { cause: error });
+  }
   if (code === 0) {
     const why = networkReason(error);
     return new KubeApiError(
@@ -54,6 +58,15 @@ function parseStatus(body: unknown): StatusBody | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { code, reason, message } = value as StatusBody;
   return { code: typeof code === 'number' ? code : undefined, reason, message };
+}
+
+const NETWORK_CODE = /^(E[A-Z_]+|UND_ERR_[A-Z_]+|CERT_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_[A-Z_]+)$/;
+
+// node-fetch's FetchError (type "system") carries the socket/TLS error code, sometimes one cause deeper.
+function isNetworkError(error: unknown): boolean {
+  const e = error as { name?: string; code?: unknown; errno?: unknown; cause?: { code?: unknown } } | undefined;
+  if (e?.name === 'FetchError' || e?.name === 'AbortError') return true;
+  return [e?.code, e?.errno, e?.cause?.code].some((c) => typeof c === 'string' && NETWORK_CODE.test(c));
 }
 
 function networkReason(error: unknown): string {

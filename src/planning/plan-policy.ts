@@ -9,6 +9,8 @@ export interface PlanPolicy {
   nodegroup(name: string): NodegroupPolicy;
   /** Karpenter disruption budget during the upgrade, e.g. "1" or "10%". */
   upgradeBudget: string;
+  /** UpdateAddon resolveConflicts (clusters.yaml addons.resolveConflicts). */
+  resolveConflicts: 'NONE' | 'OVERWRITE' | 'PRESERVE';
   /** Where the numbers came from, for the plan's wording. */
   source: 'clusters.yaml' | 'defaults';
 }
@@ -16,6 +18,7 @@ export interface PlanPolicy {
 export const DEFAULT_POLICY: PlanPolicy = {
   nodegroup: () => ({ strategy: 'in-place' }),
   upgradeBudget: '1',
+  resolveConflicts: 'PRESERVE',
   source: 'defaults',
 };
 
@@ -24,6 +27,7 @@ export function policyFromConfig(cluster: ClusterConfig | undefined): PlanPolicy
   return {
     nodegroup: (name) => nodegroupPolicyFor(cluster, name),
     upgradeBudget: cluster.karpenter.upgradeBudget,
+    resolveConflicts: cluster.addons.resolveConflicts,
     source: 'clusters.yaml',
   };
 }

@@ -22,7 +22,8 @@ export interface EksPort {
   describeCluster(name: string): Promise<Cluster>;
   /** DescribeClusterVersions: the versions EKS offers now, with support dates and default flag. */
   describeClusterVersions(): Promise<ClusterVersionInformation[]>;
-  updateClusterVersion(name: string, version: string, clientRequestToken?: string): Promise<Update>;
+  /** `force` overrides upgrade-blocking readiness insights (used only after an approver forced the preflight). */
+  updateClusterVersion(name: string, version: string, clientRequestToken?: string, force?: boolean): Promise<Update>;
   listUpdates(cluster: string, filter?: { nodegroupName?: string; addonName?: string }): Promise<string[]>;
   describeUpdate(
     cluster: string,

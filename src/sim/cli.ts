@@ -15,6 +15,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --host        address to bind (default 127.0.0.1)
   --speed       simulated seconds per real second (default 1; 60 turns a 10-minute update into 10 s)
   --kubeconfig  write a kubeconfig with one context per cluster to this file
+  --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
   --clusters    number of clusters for --scenario fleet (default 20)
   --quiet       do not print controller log lines`;
 
@@ -32,6 +33,7 @@ function parse() {
         host: { type: 'string', default: '127.0.0.1' },
         speed: { type: 'string', default: '1' },
         kubeconfig: { type: 'string' },
+        'public-url': { type: 'string' },
         clusters: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
   const clusters = args.clusters === undefined ? undefined : Number(args.clusters);
   if (clusters !== undefined && (!Number.isInteger(clusters) || clusters < 1)) fail(`--clusters must be a positive integer, got "${args.clusters}"`);
   if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
+  if (args['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(args['public-url'])) fail(`--public-url must look like http://host:port, got "${args['public-url']}"`);
 
   let sim;
   try {
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
       host: args.host,
       speed,
       clusters,
+      publicUrl: args['public-url'],
       log: args.quiet ? undefined : (line) => process.stdout.write(`${JSON.stringify(line)}\n`),
     });
   } catch (error) {

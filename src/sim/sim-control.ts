@@ -7,8 +7,8 @@ import type { SimWorld } from './aws/world-types.js';
  * summary of the world, the controllers' log, and moving a manual clock.
  *
  *   GET    /_sim/healthz                      → {ok: true}
- *   GET    /_sim/calls[?operation=&cluster=]  → {calls: [{service, operation, cluster, target, at, error?}]}
- *   DELETE /_sim/calls                        → clears the log
+ *   GET    /_sim/calls[?operation=&cluster=]  → {calls: [{service, operation, cluster, target, at}], rejected: [{…, error}]}
+ *   DELETE /_sim/calls                        → clears both logs
  *   GET    /_sim/faults                       → current faults
  *   POST   /_sim/faults {latencyMs, throttleRate, errorRate, failNextClusterUpdate: {cluster?, errorCode, errorMessage?}, nodesNeverReady}
  *   DELETE /_sim/faults                       → no faults
@@ -59,11 +59,13 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
   if (route === 'GET /_sim/calls') {
     const operation = url.searchParams.get('operation');
     const cluster = url.searchParams.get('cluster');
-    return { status: 200, body: { calls: world.calls.filter((c) => (!operation || c.operation === operation) && (!cluster || c.cluster === cluster)) } };
+    const matches = (c: { operation: string; cluster?: string }) => (!operation || c.operation === operation) && (!cluster || c.cluster === cluster);
+    return { status: 200, body: { calls: world.calls.filter(matches), rejected: world.rejectedCalls.filter(matches) } };
   }
   if (route === 'DELETE /_sim/calls') {
     world.calls.splice(0);
-    return { status: 200, body: { calls: [] } };
+    world.rejectedCalls.splice(0);
+    return { status: 200, body: { calls: [], rejected: [] } };
   }
   if (route === 'GET /_sim/faults') return { status: 200, body: describeFaults(world.faults) };
   if (route === 'POST /_sim/faults') {

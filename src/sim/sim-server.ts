@@ -28,6 +28,11 @@ export interface StartSimulatorOptions {
   clock?: SimClock;
   /** Cluster count for the `fleet` scenario. */
   clusters?: number;
+  /**
+   * The URL clients reach the simulator at, when it differs from where it listens (e.g. http://sim:4566 inside
+   * docker-compose); DescribeCluster endpoints and the kubeconfig use it.
+   */
+  publicUrl?: string;
   /** Controller log lines (node group phases, Fargate, Karpenter), also kept for GET /_sim/log. */
   log?: (line: Record<string, unknown>) => void;
 }
@@ -195,7 +200,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
   });
   const port = (server.address() as AddressInfo).port;
   const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   world.baseUrl = url;
 
   let closed: Promise<void> | undefined;

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { ClustersConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../ports/clock.js';
+import type { Ec2PortFactory } from '../ports/ec2-port.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
 import type { KubePortFactory } from '../ports/kube-port.js';
 import type { SsmPortFactory } from '../ports/ssm-port.js';
@@ -38,6 +39,8 @@ export interface UpgradeEngineOptions {
   /** DescribeUpdate and similar follow loops poll at this interval (on `clock`). */
   pollIntervalMs: number;
   ids?: () => string;
+  /** EC2 DescribeSubnets for the preflight's free-IP checks; without it those checks are reported as not run. */
+  ec2?: Ec2PortFactory;
   /** Step kinds new jobs plan (default: every kind this build implements), e.g. only the control plane for a demo. */
   stepKinds?: StepKind[];
   /** Worker lock tuning; the defaults suit production (tests shorten them to exercise stalled-job recovery). */
@@ -49,6 +52,12 @@ export interface UpgradeEngine {
   startWorker(opts?: { concurrency?: number }): Promise<void>;
   close(): Promise<void>;
 }
+
+const ec2NotWired: Ec2PortFactory = () => ({
+  describeSubnets: async () => {
+    throw new Error('EC2 is not wired into the upgrade engine (pass ec2 to createUpgradeEngine)');
+  },
+});
 
 // A job killed during a long wait comes back as stalled; it may be killed again in a later step, so allow several.
 const MAX_STALLED_COUNT = 10;
@@ -65,6 +74,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     eks: opts.eks,
     kube: opts.kube,
     ssm: opts.ssm,
+    ec2: opts.ec2 ?? ec2NotWired,
     thread: opts.thread,
     clock: opts.clock,
     logger,

@@ -57,3 +57,9 @@ export function describeKubeletMinors(report: SkewReport): string {
 export function nodeVersionsOf(nodes: Array<{ metadata: { name: string }; status?: any }>): NodeVersion[] {
   return nodes.map((node) => ({ name: node.metadata.name, kubeletVersion: String(node.status?.nodeInfo?.kubeletVersion ?? '') }));
 }
+
+/** The minor ("1.31") a node's kubelet runs, or undefined when its version cannot be read. */
+export function kubeletMinorOf(node: { status?: any }): string | undefined {
+  const minor = minorOfKubelet(String(node.status?.nodeInfo?.kubeletVersion ?? ''));
+  return minor && formatMinor(minor);
+}

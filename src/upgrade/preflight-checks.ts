@@ -1,11 +1,13 @@
-import type { ClusterVersionInformation, InsightSummary, Update } from '@aws-sdk/client-eks';
-import { checkKubeletSkew, SKEW_RULE_TEXT, type NodeVersion } from './kubelet-skew.js';
+import type { ClusterVersionInformation, Update } from '@aws-sdk/client-eks';
+import type { Finding } from '../planning/finding.js';
 import { versionParamOf } from './decide-control-plane-action.js';
 
 /**
- * The job's preflight for one hop, as a pure function from what was read to findings. Errors stop the hop; those
- * marked `forceable` can be overridden by an approver with Force and a reason (a readiness insight, a skew the
- * operator accepts); the others cannot (EKS itself would refuse the update).
+ * The job's own preflight for one hop — the state checks only the job can make (is the cluster where this hop
+ * starts, is an update of ours or someone's running, is the target offered) — plus the plan's checks
+ * (src/planning/run-checks.ts) mapped in. Pure. Errors stop the hop; the plan's errors are `forceable`: an approver
+ * can override them with Force and a reason (a readiness insight, a skew the operator accepts); the job's own state
+ * errors cannot be forced, since EKS itself would refuse the update.
  */
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -27,10 +29,19 @@ export interface PreflightSnapshot {
   offered: ClusterVersionInformation[];
   /** A version update already in progress (adopted by the control-plane step). */
   inProgress?: Update;
-  /** undefined when the Kubernetes API could not be read. */
-  nodes?: NodeVersion[];
-  nodesError?: string;
-  insights?: InsightSummary[];
+}
+
+/**
+ * The plan's codes the job's state checks replace: cluster not ACTIVE (EKS001), update in progress (EKS002 — the
+ * job adopts a version update to its target instead of stopping), target not offered (EKS003).
+ */
+export const REPLACED_PLAN_CODES = new Set(['EKS001', 'EKS002', 'EKS003']);
+
+/** The plan's findings for this hop, as preflight findings: its errors may be forced. */
+export function fromPlanFindings(findings: readonly Finding[]): PreflightFinding[] {
+  return findings
+    .filter((finding) => !REPLACED_PLAN_CODES.has(finding.code))
+    .map((finding) => ({ ...finding, forceable: finding.severity === 'error' }));
 }
 
 function isOffered(info: ClusterVersionInformation): boolean {
@@ -100,49 +111,6 @@ export function checkHopPreflight(s: PreflightSnapshot): PreflightFinding[] {
     });
   }
 
-  if (s.nodes) {
-    const skew = checkKubeletSkew(s.nodes, s.target);
-    if (skew.tooOld.length > 0) {
-      findings.push({
-        code: 'UPG005',
-        severity: 'error',
-        title: `${skew.tooOld.length} node(s) would be more than ${skew.maxLag} minors behind a ${s.target} control plane (${SKEW_RULE_TEXT})`,
-        resources: skew.tooOld.map((node) => `node/${node.name} (${node.kubeletVersion})`),
-        remedy: 'upgrade those nodes first, or Force with a reason if you accept the skew',
-        forceable: true,
-      });
-    }
-    if (skew.tooNew.length > 0) {
-      findings.push({
-        code: 'UPG006',
-        severity: 'warning',
-        title: `${skew.tooNew.length} node(s) run a kubelet newer than ${s.target}`,
-        resources: skew.tooNew.map((node) => `node/${node.name} (${node.kubeletVersion})`),
-        forceable: false,
-      });
-    }
-  } else {
-    findings.push({
-      code: 'UPG007',
-      severity: 'warning',
-      title: `Could not read the nodes of ${s.cluster}${s.nodesError ? ` (${s.nodesError})` : ''}; kubelet skew was not checked`,
-      resources: [`cluster/${s.cluster}`],
-      forceable: false,
-    });
-  }
-
-  for (const insight of s.insights ?? []) {
-    const status = insight.insightStatus?.status;
-    if (status !== 'ERROR' && status !== 'WARNING') continue;
-    findings.push({
-      code: 'UPG008',
-      severity: status === 'ERROR' ? 'error' : 'warning',
-      title: `Upgrade insight: ${insight.name ?? insight.id} (${status})${insight.insightStatus?.reason ? `: ${insight.insightStatus.reason}` : ''}`,
-      resources: [`insight/${insight.id}`],
-      remedy: status === 'ERROR' ? `fix what the insight names (aws eks describe-insight --id ${insight.id}), or Force with a reason` : undefined,
-      forceable: true,
-    });
-  }
   return findings;
 }
 

@@ -1,6 +1,7 @@
 import type { ClusterConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../ports/clock.js';
+import type { Ec2Port } from '../ports/ec2-port.js';
 import type { EksPort } from '../ports/eks-port.js';
 import type { KubePort } from '../ports/kube-port.js';
 import type { SsmPort } from '../ports/ssm-port.js';
@@ -22,6 +23,7 @@ export interface StepContext {
   readonly eks: EksPort;
   kube(): Promise<KubePort>;
   readonly ssm: SsmPort;
+  readonly ec2: Ec2Port;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly pollIntervalMs: number;

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function eventually<T>(read: () => T, accept: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 500; i++) {
     const value = read();
     if (accept(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 10));

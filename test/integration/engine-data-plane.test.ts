@@ -46,5 +46,30 @@ describe('upgrade engine: add-ons and managed node groups', () => {
     const steps = h.thread.events('step-finished').map((e) => (e.kind === 'step-finished' ? `${e.step}: ${e.summary}` : ''));
     expect(steps.find((s) => s.startsWith('h1-addons'))).toMatch(/coredns v1\.11\.1-eksbuild\.20 → /);
     expect(steps.find((s) => s.startsWith('h1-managed-nodegroups'))).toMatch(/demo-ng 1\.30 → 1\.31 \(in place\)/);
+    const images = h.thread.posts.find((p) => p.key === `${job.jobId}:h1-verify:images`);
+    expect(images?.event.kind === 'note' && images.event.text).toMatch(/^Container images before → after: \d+ gone, \d+ new\./);
+  });
+
+  it('pauses between two add-ons (the update in flight finishes first) and carries on after Resume', async () => {
+    const engine = h.engine();
+    await engine.startWorker();
+    const { job } = await engine.control.start(h.request(), '1.30');
+    await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
+    await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
+    await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':h1-addons:addon:')), 20_000, 'the first add-on update');
+    const paused = await engine.control.pause(job.jobId, 'U0APP');
+    expect(paused).toMatchObject({ ok: true, message: expect.stringMatching(/AWS cannot pause an in-flight add-on update; it will finish, then the job waits\.$/) });
+    await waitForJobState(engine, job.jobId, ['paused']);
+    await h.thread.waitFor((posts) => posts.some((p) => p.key === `${job.jobId}:pause:1`), 20_000, 'the pause note');
+    const issuedWhilePaused = h.calls('UpdateAddon').length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(h.calls('UpdateAddon')).toHaveLength(issuedWhilePaused);
+    expect(h.calls('UpdateNodegroupVersion')).toHaveLength(0);
+
+    await engine.control.resume(job.jobId, 'U0APP');
+    const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 60_000);
+    expect(ended.state).toBe('succeeded');
+    expect(h.calls('UpdateNodegroupVersion')).toHaveLength(1);
+    expect(h.thread.posts.filter((p) => p.key === `${job.jobId}:h1-addons:started`)).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
@@ -36,6 +37,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
   const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
+  const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const kube = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
   const thread = createRecordingThreadPort();
   const prefix = freshPrefix('engine');
@@ -47,7 +49,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     prefix,
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
-        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, thread,
+        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, thread,
         clock: systemClock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);

@@ -1,3 +1,4 @@
+import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
@@ -21,6 +22,7 @@ const engine = createUpgradeEngine({
   config: demoConfig,
   eks,
   ssm: createSsmPortFactory({ endpoint: url, credentials }),
+  ec2: createEc2PortFactory({ endpoint: url, credentials }),
   kube: createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) }),
   thread: createRecordingThreadPort(),
   clock: systemClock,

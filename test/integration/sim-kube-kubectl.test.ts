@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSimKubeStore, makeNode, startKubeControllers, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
+import { appendDeploymentLog, createSimKubeStore, makeNode, startKubeControllers, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
 import { startStandaloneKubeServer, type StandaloneKubeServer } from '../../src/sim/kube/standalone-kube-server.js';
 import { createSimClock } from '../../src/sim/sim-clock.js';
 
@@ -167,7 +167,8 @@ describe.skipIf(!hasKubectl)('kubectl against the simulated apiserver', () => {
     expect(await kubectl('rollout', 'status', 'deploy', '-n', 'orders', 'orders', '--timeout=15s')).toContain('successfully rolled out');
     const restarted = store.get('deployments', 'orders', 'orders')!;
     expect(restarted.spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt']).toBeDefined();
-    expect(await kubectl('get', 'rs', '-n', 'orders', '--no-headers')).toMatch(/orders-\S+\s+1\s+1\s+1[\s\S]*orders-\S+\s+0\s+0\s+0/);
+    const replicaSets = (await kubectl('get', 'rs', '-n', 'orders', '--no-headers')).trim().split('\n').map((line) => line.split(/\s+/).slice(1, 4).join(' '));
+    expect(replicaSets.sort()).toEqual(['0 0 0', '1 1 1']);
 
     await kubectl('patch', 'pdb', '-n', 'orders', 'orders-pdb', '--type', 'merge', '-p', '{"spec":{"minAvailable":0}}');
     await kubectl('label', 'node', GREEN, 'upgrade=next');
@@ -177,6 +178,31 @@ describe.skipIf(!hasKubectl)('kubectl against the simulated apiserver', () => {
     expect(green.metadata.annotations.sim).toBe('yes');
     await until('pdb allows one', async () => (await kubectl('get', 'pdb', '-n', 'orders', '--no-headers')).split(/\s+/)[3] === '1');
   }, 30_000);
+
+  it('applies manifests with default validation and shows container logs', async () => {
+    const manifest = join(dir, 'hpa.yaml');
+    const hpa = (max: number) =>
+      [
+        'apiVersion: autoscaling/v2',
+        'kind: HorizontalPodAutoscaler',
+        'metadata: {name: orders, namespace: orders}',
+        'spec:',
+        `  maxReplicas: ${max}`,
+        '  minReplicas: 1',
+        '  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: orders}',
+        '  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}}]',
+        '',
+      ].join('\n');
+    writeFileSync(manifest, hpa(4));
+    expect(await kubectl('apply', '-f', manifest)).toContain('horizontalpodautoscaler.autoscaling/orders created');
+    writeFileSync(manifest, hpa(6));
+    expect(await kubectl('apply', '-f', manifest)).toContain('horizontalpodautoscaler.autoscaling/orders configured');
+    const row = (await kubectl('get', 'hpa', '-n', 'orders')).split('\n')[1].split(/\s{2,}/);
+    expect(row.slice(0, 5)).toEqual(['orders', 'Deployment/orders', 'cpu: <unknown>/80%', '1', '6']);
+
+    appendDeploymentLog(store, 'orders', 'orders', 'orders', '{"level":"INFO","message":"disrupting node(s)"}');
+    expect(await kubectl('logs', '-n', 'orders', 'deployment/orders', '-c', 'orders', '--tail=5')).toBe('{"level":"INFO","message":"disrupting node(s)"}\n');
+  });
 
   it('serves the Karpenter kinds by plural, singular and short name', async () => {
     store.create('ec2nodeclasses', { metadata: { name: 'default' }, spec: { amiFamily: 'AL2023', amiSelectorTerms: [{ id: 'ami-0f676a166352f02ab' }], role: 'karpenter-eksworkshop-eksctl' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });

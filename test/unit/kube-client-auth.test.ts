@@ -74,7 +74,7 @@ describe('createKubePortFactory: connection and authentication', () => {
     await kube.list('nodes');
     const added: string[] = [];
     const handle = await kube.watch('nodes', {}, { onEvent: (type, o) => added.push(`${type} ${o.metadata.name}`) });
-    for (let i = 0; i < 100 && added.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && added.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     handle.stop();
 
     expect(seen.map((s) => `${s.method} ${s.url.split('?')[0]}`)).toEqual([
@@ -162,5 +162,21 @@ describe('createKubePortFactory: connection and authentication', () => {
     const eks: EksPortFactory = () => ({ describeCluster: async () => Promise.reject(notFound) }) as unknown as EksPort;
     const kubeFor = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 't' }) });
     await expect(kubeFor({ name: 'ghost', region: 'us-west-2' })).rejects.toBe(notFound);
+  });
+
+  it('says that credentials are missing, not that the cluster is unreachable, when no token can be made', async () => {
+    const seen: Seen[] = [];
+    const port = await listen(createHttpServer(handler(seen)));
+    const kubeFor = createKubePortFactory({
+      eks: eksReturning({ name: 'demo', endpoint: `http://127.0.0.1:${port}/k8s/demo` }),
+      credentials: async () => {
+        throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+      },
+    });
+    const error = await (await kubeFor({ name: 'demo', region: 'us-west-2' })).list('nodes').catch((e) => e);
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect(error.reason).toBe('NoCredentials');
+    expect(error.message).toMatch(/^listing nodes in cluster demo failed: creating a Kubernetes token for cluster demo failed: no usable AWS credentials/);
+    expect(seen).toHaveLength(0); // nothing unauthenticated went out
   });
 });

@@ -73,7 +73,7 @@ describe('UpdateNodegroupVersion in the simulator', () => {
   });
 
   it('fails with PodEvictionFailure after 15 minutes when a PDB blocks the drain, leaving the group ACTIVE with mixed nodes', async () => {
-    const t = await world('workshop');
+    const t = await world('workshop', { karpenter: false });
     const cluster = t.cluster();
     await upgradeControlPlane(t, '1.26');
     const blue = cluster.nodegroups.get(BLUE)!;
@@ -102,7 +102,7 @@ describe('UpdateNodegroupVersion in the simulator', () => {
   });
 
   it('with force deletes the pods the PDB protects and completes', async () => {
-    const t = await world('workshop');
+    const t = await world('workshop', { karpenter: false });
     const cluster = t.cluster();
     await upgradeControlPlane(t, '1.26');
     const update = startNodegroupVersionUpdate(t.world, cluster, cluster.nodegroups.get(BLUE)!, { force: true });
@@ -112,7 +112,7 @@ describe('UpdateNodegroupVersion in the simulator', () => {
   });
 
   it('refuses a version bump on a custom-AMI group and rolls it to a new launch template version instead', async () => {
-    const t = await world('workshop');
+    const t = await world('workshop', { karpenter: false });
     const cluster = t.cluster();
     await upgradeControlPlane(t, '1.26');
     const custom = cluster.nodegroups.get(CUSTOM)!;
@@ -141,9 +141,36 @@ describe('UpdateNodegroupVersion in the simulator', () => {
   });
 });
 
+describe('node faults and self-managed nodes', () => {
+  it('fails an update with NodeCreationFailure when new nodes never become Ready', async () => {
+    const t = await world('demo');
+    await upgradeControlPlane(t, '1.31');
+    t.world.faults.nodesNeverReady = true;
+    const cluster = t.cluster();
+    const update = startNodegroupVersionUpdate(t.world, cluster, cluster.nodegroups.get('demo-ng')!, {});
+    await t.advance(17 * 60_000);
+    expect(update.status).toBe('Failed');
+    expect(update.errors[0]).toMatchObject({ errorCode: 'NodeCreationFailure', errorMessage: 'Instances failed to join the kubernetes cluster' });
+    // The old nodes were never cordoned: nothing was drained.
+    expect(nodesOf(cluster, 'demo-ng').filter((n) => n.spec.unschedulable)).toHaveLength(0);
+  });
+
+  it('runs the workshop self-managed group as plain nodes with the lifecycle label and no EKS node group', async () => {
+    const t = await world('workshop', { karpenter: false });
+    const cluster = t.cluster();
+    const selfManaged = cluster.store.list('nodes').filter((n) => n.metadata.labels?.['node.kubernetes.io/lifecycle'] === 'self-managed');
+    expect(selfManaged).toHaveLength(2);
+    expect(selfManaged.every((n) => n.metadata.labels?.team === 'carts' && !n.metadata.labels?.['eks.amazonaws.com/nodegroup'])).toBe(true);
+    expect([...cluster.nodegroups.keys()].some((name) => name.startsWith('default-selfmng'))).toBe(false);
+    await t.clock.advance(30_000);
+    const carts = cluster.store.list('pods', 'carts');
+    expect(carts.every((p) => selfManaged.some((n) => n.metadata.name === p.spec.nodeName))).toBe(true);
+  });
+});
+
 describe('node group create, delete and config in the simulator', () => {
   it('blue/green: green comes up ACTIVE, deleting blue waits on orders-pdb and finishes once orders has two replicas', async () => {
-    const t = await world('workshop');
+    const t = await world('workshop', { karpenter: false });
     const cluster = t.cluster();
     await upgradeControlPlane(t, '1.26');
     const blue = cluster.nodegroups.get(BLUE)!;

@@ -133,4 +133,19 @@ describe('Karpenter drift lab (seed 000)', () => {
     expect(lab.messages().filter((m) => m === 'deleted nodeclaim')).toHaveLength(2);
     expect(new Set(lab.karpenterNodes().map((n) => n.status.nodeInfo.kubeletVersion))).toEqual(new Set([kubeletVersionFor('1.31')]));
   });
+
+  it('finishes the rollout after a controller restart mid-replacement, still one node at a time', async () => {
+    lab = createLab({ budgets: [{ nodes: '1' }] });
+    lab.start();
+    await lab.run(5_000);
+    setAmi(lab, AMI_131);
+    await lab.run(60_000, 1_000);
+    expect(disruptedNodes(lab)).toHaveLength(1);
+    lab.stop();
+    lab.start();
+    await lab.run(30 * 60_000, 1_000, () => expect(disruptedNodes(lab!).length).toBeLessThanOrEqual(1));
+    expect(new Set(lab.karpenterNodes().map((n) => n.status.nodeInfo.kubeletVersion))).toEqual(new Set([KUBELET_131]));
+    expect(lab.claims().every((c) => !c.metadata.deletionTimestamp && c.status.imageID === AMI_131)).toBe(true);
+    expect(lab.pods().filter((p) => p.status?.phase === 'Running')).toHaveLength(10);
+  });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { createSimKubeStore, startKubeControllers, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
 import { makeNode } from '../../src/sim/kube/make-node.js';
+import { planRollout, type PlanPod } from '../../src/sim/kube/rollout-plan.js';
 import { createManualClock } from '../../src/sim/sim-clock.js';
 
 let stop = () => {};
@@ -158,5 +159,42 @@ describe('daemonset controller', () => {
     const pods = store.list('pods', 'kube-system');
     expect(pods.map((p) => p.spec.nodeName).sort()).toEqual(['n1', 'n2']);
     expect(store.get('daemonsets', 'aws-node', 'kube-system')!.status).toMatchObject({ desiredNumberScheduled: 2, numberReady: 2 });
+  });
+});
+
+describe('rolling update arithmetic (25% surge, 25% unavailable)', () => {
+  const pods = (prefix: string, n: number, ready = true): PlanPod[] =>
+    Array.from({ length: n }, (_, i) => ({ name: `${prefix}-${i}`, ready, scheduled: true, createdAt: i }));
+
+  it('surges one pod for a single replica and keeps the old one until the new is ready', () => {
+    expect(planRollout({ replicas: 1, newPods: [], oldPods: pods('old', 1), oldTerminating: 0 })).toEqual({ create: 1, delete: [] });
+    expect(planRollout({ replicas: 1, newPods: pods('new', 1, false), oldPods: pods('old', 1), oldTerminating: 0 })).toEqual({ create: 0, delete: [] });
+    expect(planRollout({ replicas: 1, newPods: pods('new', 1), oldPods: pods('old', 1), oldTerminating: 0 })).toEqual({ create: 0, delete: ['old-0'] });
+  });
+
+  it('for ten replicas surges up to thirteen pods and never drops below eight available', () => {
+    const first = planRollout({ replicas: 10, newPods: [], oldPods: pods('old', 10), oldTerminating: 0 });
+    expect(first.create).toBe(3);
+    expect(first.delete).toHaveLength(2);
+    // Terminating pods no longer count: 3 new + 8 old leaves room for 2 more, but no old pod may go yet.
+    expect(planRollout({ replicas: 10, newPods: pods('new', 3, false), oldPods: pods('old', 8), oldTerminating: 2 })).toEqual({ create: 2, delete: [] });
+    // Once the five new pods are ready, old ones go down to the availability floor.
+    expect(planRollout({ replicas: 10, newPods: pods('new', 5), oldPods: pods('old', 8), oldTerminating: 0 }).delete).toHaveLength(5);
+  });
+
+  it('Recreate deletes every old pod before creating new ones', () => {
+    const strategy = { type: 'Recreate' };
+    expect(planRollout({ replicas: 2, strategy, newPods: [], oldPods: pods('old', 2), oldTerminating: 0 })).toEqual({ create: 0, delete: ['old-0', 'old-1'] });
+    expect(planRollout({ replicas: 2, strategy, newPods: [], oldPods: [], oldTerminating: 2 })).toEqual({ create: 0, delete: [] });
+    expect(planRollout({ replicas: 2, strategy, newPods: [], oldPods: [], oldTerminating: 0 })).toEqual({ create: 2, delete: [] });
+  });
+
+  it('scales down unscheduled and unready pods first', () => {
+    const mixed: PlanPod[] = [
+      { name: 'running', ready: true, scheduled: true, createdAt: 3 },
+      { name: 'pending', ready: false, scheduled: false, createdAt: 1 },
+      { name: 'starting', ready: false, scheduled: true, createdAt: 2 },
+    ];
+    expect(planRollout({ replicas: 1, newPods: mixed, oldPods: [], oldTerminating: 0 }).delete).toEqual(['pending', 'starting']);
   });
 });

@@ -63,6 +63,7 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
       throw new Error('no Kubernetes API in this unit test');
     },
     ssm: { getParameter: async () => undefined },
+    ec2: { describeSubnets: async () => [] },
     clock: { now: () => clock.at, sleep: async (ms) => void (clock.at += ms) },
     logger: createLogger({ level: 'silent' }),
     pollIntervalMs: 1,

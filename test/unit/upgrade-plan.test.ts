@@ -39,3 +39,20 @@ describe('planUpgradeSteps', () => {
     expect(() => hopsOf('1.30', 'latest')).toThrow(/"latest" is not a Kubernetes minor version/);
   });
 });
+
+import { describeImageDiff, diffImages, imageInventory } from '../../src/upgrade/image-inventory.js';
+
+describe('image inventory', () => {
+  it('lists unique images and diffs before against after, as the workshop 1.25.txt / 1.26.txt', () => {
+    const pod = (images: string[]) => ({ metadata: { name: 'p' }, spec: { containers: images.map((image) => ({ name: 'c', image })) } });
+    const before = imageInventory([pod(['eks/kube-proxy:v1.25.16-minimal-eksbuild.8', 'app:1']), pod(['app:1'])]);
+    const after = imageInventory([pod(['eks/kube-proxy:v1.26.15-minimal-eksbuild.24', 'app:1'])]);
+    expect(before).toEqual(['app:1', 'eks/kube-proxy:v1.25.16-minimal-eksbuild.8']);
+    expect(describeImageDiff(diffImages(before, after))).toEqual([
+      'Container images before → after: 1 gone, 1 new.',
+      '- eks/kube-proxy:v1.25.16-minimal-eksbuild.8',
+      '+ eks/kube-proxy:v1.26.15-minimal-eksbuild.24',
+    ]);
+    expect(describeImageDiff(diffImages(after, after))).toEqual(['Container images: unchanged.']);
+  });
+});

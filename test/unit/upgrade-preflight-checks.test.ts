@@ -1,13 +1,10 @@
 import type { ClusterVersionInformation } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { checkKubeletSkew } from '../../src/upgrade/kubelet-skew.js';
-import { blockingFindings, checkHopPreflight, type PreflightSnapshot } from '../../src/upgrade/preflight-checks.js';
+import { blockingFindings, checkHopPreflight, fromPlanFindings, type PreflightSnapshot } from '../../src/upgrade/preflight-checks.js';
 
 const offered: ClusterVersionInformation[] = ['1.30', '1.31', '1.32', '1.33'].map((v) => ({ clusterVersion: v, versionStatus: 'STANDARD_SUPPORT' }));
-const healthy: PreflightSnapshot = {
-  cluster: 'demo', status: 'ACTIVE', version: '1.30', hopFrom: '1.30', target: '1.31', offered,
-  nodes: [{ name: 'n1', kubeletVersion: 'v1.30.14-eks-f69f56f' }, { name: 'n2', kubeletVersion: 'v1.30.14-eks-f69f56f' }],
-};
+const healthy: PreflightSnapshot = { cluster: 'demo', status: 'ACTIVE', version: '1.30', hopFrom: '1.30', target: '1.31', offered };
 const codes = (s: PreflightSnapshot) => checkHopPreflight(s).map((f) => `${f.code}:${f.severity}`);
 
 describe('checkHopPreflight', () => {
@@ -34,24 +31,15 @@ describe('checkHopPreflight', () => {
     expect(findings[0].title).toMatch(/already in progress; the control-plane step will follow it instead of starting another/);
   });
 
-  it('makes kubelets that would fall outside the skew policy a forceable error', () => {
-    const findings = checkHopPreflight({ ...healthy, nodes: [{ name: 'old', kubeletVersion: 'v1.27.9-eks-1234567' }] });
-    expect(findings).toMatchObject([{ code: 'UPG005', severity: 'error', forceable: true, resources: ['node/old (v1.27.9-eks-1234567)'] }]);
-  });
-
-  it('warns when the nodes could not be read, instead of failing', () => {
-    expect(codes({ ...healthy, nodes: undefined, nodesError: 'ECONNREFUSED' })).toEqual(['UPG007:warning']);
-  });
-
-  it('turns ERROR upgrade insights into forceable errors and WARNING ones into warnings', () => {
-    const insights = [
-      { id: 'i1', name: 'Deprecated APIs removed in Kubernetes v1.31', insightStatus: { status: 'ERROR' as const, reason: 'in use' } },
-      { id: 'i2', name: 'Kubelet version skew', insightStatus: { status: 'WARNING' as const } },
-      { id: 'i3', name: 'Cluster health issues', insightStatus: { status: 'PASSING' as const } },
+  it("takes the plan's findings, lets its errors be forced, and leaves out the state checks it replaces", () => {
+    const plan = [
+      { code: 'INS001', severity: 'error' as const, title: 'Deprecated APIs removed in Kubernetes v1.26', resources: ['insight/i1'], remedy: 'move the HPA to autoscaling/v2' },
+      { code: 'EKS002', severity: 'error' as const, title: 'update of demo in progress', resources: [], remedy: 'wait' },
+      { code: 'K8S002', severity: 'warning' as const, title: 'skew', resources: [], remedy: 'upgrade nodes' },
     ];
-    expect(checkHopPreflight({ ...healthy, insights }).map((f) => [f.code, f.severity, f.forceable])).toEqual([
-      ['UPG008', 'error', true],
-      ['UPG008', 'warning', true],
+    expect(fromPlanFindings(plan).map((f) => [f.code, f.severity, f.forceable])).toEqual([
+      ['INS001', 'error', true],
+      ['K8S002', 'warning', false],
     ]);
   });
 });

@@ -42,6 +42,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
   const cleanups: Array<() => void> = [];
   let stopped = false;
   const calls: SimCall[] = [];
+  const rejectedCalls: SimCall[] = [];
   const clusters = new Map<string, SimCluster>();
   const calendarShiftMs = scenario.calendarAsOf ? clock.now() - Date.parse(`${scenario.calendarAsOf}T00:00:00Z`) : 0;
   const eks = scenario.eks;
@@ -61,6 +62,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     subnets: new Map(),
     launchTemplates: new Map(),
     calls,
+    rejectedCalls,
     faults: createFaultState(scenario.faults),
     calendarShiftMs,
     baseUrl: 'http://127.0.0.1',
@@ -75,7 +77,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
       });
     },
     record(call) {
-      calls.push({ ...call, at: clock.now() });
+      (call.error ? rejectedCalls : calls).push({ ...call, at: clock.now() });
     },
     random: seededRandom(scenario.name),
     newId: options.newId ?? randomUUID,

@@ -31,6 +31,8 @@ export interface NodegroupVersionRequest {
 
 const SETUP_MS = 30_000;
 const POST_DRAIN_WAIT_MS = 60_000;
+/** From the ASG's terminate call to the Node object being gone. */
+const TERMINATION_MS = 10_000;
 
 export function maxUnavailableOf(ng: SimNodegroup): number {
   if (ng.updateConfig.maxUnavailable) return ng.updateConfig.maxUnavailable;
@@ -165,7 +167,8 @@ async function runUpdate(world: SimWorld, cluster: SimCluster, ng: SimNodegroup,
       return fail('PodEvictionFailure', `Reached max retries while trying to evict pods from nodes in node group ${ng.name}`, batch);
     }
     await world.sleep(POST_DRAIN_WAIT_MS);
-    for (const name of batch) terminateNode(world, cluster, name);
+    for (const name of batch) terminateNode(world, cluster, name, TERMINATION_MS);
+    await world.sleep(TERMINATION_MS);
     log('terminated nodes', { nodes: batch });
     // The ASG replaces terminated instances from the new launch template version until the group is back to size.
     const replacements: string[] = [];

@@ -160,8 +160,10 @@ export interface SimWorld {
   readonly clusters: Map<string, SimCluster>;
   readonly subnets: Map<string, SimSubnet>;
   readonly launchTemplates: Map<string, SimLaunchTemplate>;
-  /** Every mutating AWS call, in order (tests assert "exactly one UpdateClusterVersion"). */
+  /** Every mutating AWS call that AWS accepted, in order (tests assert "exactly one UpdateClusterVersion"). */
   readonly calls: SimCall[];
+  /** Mutating calls AWS refused (ResourceInUseException, InvalidParameterException, …), with `error` set. */
+  readonly rejectedCalls: SimCall[];
   readonly faults: FaultState;
   /** Shift applied to EKS's support calendar (see scenario `calendarAsOf`). */
   readonly calendarShiftMs: number;
@@ -170,6 +172,7 @@ export interface SimWorld {
   kube(cluster: string): SimKubeStore | undefined;
   cluster(name: string): SimCluster | undefined;
   offeredVersions(): string[];
+  /** Logs a mutating call: into `calls`, or `rejectedCalls` when it carries an error. */
   record(call: Omit<SimCall, 'at'>): void;
   /** Deterministic pseudo-random in [0, 1) seeded by the scenario name. */
   random(): number;

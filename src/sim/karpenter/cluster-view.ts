@@ -100,10 +100,10 @@ export function launchablePools(view: ClusterView, region: string): PoolOptions[
     }));
 }
 
-/** Nodes the scheduler may place pods on now, with the room left on each; `exclude` names nodes to leave out. */
-export function schedulableSlots(view: ClusterView, exclude: Set<string> = new Set()): NodeSlot[] {
+/** Nodes the scheduler may place pods on now, with the room left on each. */
+export function schedulableSlots(view: ClusterView): NodeSlot[] {
   return view.nodes
-    .filter((node) => !exclude.has(node.metadata.name) && !isDeleting(node) && !node.spec?.unschedulable && nodeIsReady(node))
+    .filter((node) => !isDeleting(node) && !node.spec?.unschedulable && nodeIsReady(node))
     .map((node) => {
       const used = (view.podsByNode.get(node.metadata.name) ?? []).reduce(
         (total, pod) => {

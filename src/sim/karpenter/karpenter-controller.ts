@@ -1,14 +1,14 @@
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { SimClock } from '../sim-clock.js';
 import { minorOf } from './ami-resolution.js';
-import { launchablePools, readClusterView } from './cluster-view.js';
+import { launchablePools, readClusterView, type ClusterView } from './cluster-view.js';
 import { createDisruptionQueue } from './disruption-queue.js';
 import { decideDriftDisruptions, type DisruptionDecision } from './drift-disruption.js';
 import { decideEmptiness } from './emptiness.js';
 import { markDrift } from './drift-marking.js';
 import { createKarpenterTelemetry, type LogSink } from './karpenter-telemetry.js';
 import { createTerminator } from './node-termination.js';
-import { collectGarbage } from './nodeclaim-garbage-collection.js';
+import { collectGarbage, releaseStaleDisruptions } from './nodeclaim-garbage-collection.js';
 import { createNodeClaimLauncher, DEFAULT_LAUNCH_TIMINGS, type LaunchTimings } from './nodeclaim-lifecycle.js';
 import { reconcileNodeClassStatus } from './nodeclass-status.js';
 import { reconcileNodePoolStatus } from './nodepool-status.js';
@@ -19,10 +19,10 @@ import { seededRandom } from './seeded-random.js';
 /**
  * The simulated Karpenter for one cluster. A pass every 10 sim-seconds (Karpenter's disruption polling period)
  * refreshes EC2NodeClass AMIs, marks drift, keeps NodePool status, decides disruptions (Emptiness, then Drift)
- * within budgets and
- * provisions for pending pods; a 1-second loop runs only while replacements or terminations are in progress; pod
- * events trigger a provisioning batch after 1 s, like Karpenter's batcher. Every decision re-reads the store,
- * so a budget set to "0" mid-rollout stops new disruptions at the next pass while in-flight ones finish.
+ * within budgets and provisions for pending pods; a 1-second loop runs only while replacements or terminations
+ * are in progress; pod events trigger a provisioning batch after 1 s, like Karpenter's batcher. Every decision
+ * re-reads the store, so a budget set to "0" mid-rollout stops new disruptions at the next pass while in-flight
+ * ones finish.
  */
 export interface KarpenterControllerOptions {
   store: SimKubeStore;
@@ -89,29 +89,36 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
     });
   }
 
+  // Reading the store clones every object; within a pass, re-read only after something was written.
+  let cached: { rv: string; now: number; view: ClusterView } | undefined;
+  function currentView(): ClusterView {
+    const rv = store.resourceVersion();
+    const now = clock.now();
+    if (!cached || cached.rv !== rv || cached.now !== now) cached = { rv, now, view: readClusterView(store, now) };
+    return cached.view;
+  }
+
   function provisionNow(): void {
-    const view = readClusterView(store, clock.now());
+    const view = currentView();
     provision({ view, pools: launchablePools(view, region), launcher, telemetry });
   }
 
   function pass(): void {
     const now = clock.now();
     refreshNodeClasses(now);
-    let view = readClusterView(store, now);
-    collectGarbage(store, view, telemetry);
-    view = readClusterView(store, now);
-    markDrift(store, view);
-    view = readClusterView(store, now);
+    collectGarbage(store, currentView(), telemetry);
+    progress();
+    releaseStaleDisruptions(store, currentView(), queue.marked());
+    markDrift(store, currentView());
+    let view = currentView();
     for (const nodePool of view.nodePools) reconcileNodePoolStatus(store, nodePool, view);
     launcher.adopt(view.managed.map((m) => m.claim));
-    progress();
-    view = readClusterView(store, now);
+    view = currentView();
     const pools = launchablePools(view, region);
     // Karpenter's method order: Emptiness, then Drift, each seeing the commands the previous one started.
     const emptiness = decideEmptiness({ view, marked: queue.marked(), protectedClaims: queue.replacements(), lastPodActivity: (node) => podActivity.get(node) });
     act(emptiness);
-    view = readClusterView(store, now);
-    act(decideDriftDisruptions({ view, pools, marked: queue.marked() }));
+    act(decideDriftDisruptions({ view: currentView(), pools, marked: queue.marked() }));
     provisionNow();
   }
 

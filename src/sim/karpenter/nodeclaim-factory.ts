@@ -122,6 +122,8 @@ export function nodeNameFor(internalIP: string, region: string): string {
   return `ip-${internalIP.replaceAll('.', '-')}.${hostDomain(region)}`;
 }
 
-export function randomInternalIP(random: () => number): string {
-  return `10.0.${Math.floor(random() * 64)}.${1 + Math.floor(random() * 254)}`;
+/** A private IP in the zone's /20 of a 10.0.0.0/16 VPC (a → 10.0.0-15.x, b → 10.0.16-31.x, …), as eksctl lays them out. */
+export function randomInternalIP(random: () => number, zone: string): string {
+  const zoneIndex = Math.max(0, Math.min(3, zone.charCodeAt(zone.length - 1) - 'a'.charCodeAt(0)));
+  return `10.0.${zoneIndex * 16 + Math.floor(random() * 16)}.${1 + Math.floor(random() * 254)}`;
 }

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { ClusterView } from './cluster-view.js';
-import { NODEPOOL_LABEL, REGISTERED_LABEL } from './karpenter-keys.js';
+import { DISRUPTED_TAINT, NODEPOOL_LABEL, REGISTERED_LABEL } from './karpenter-keys.js';
 import type { KarpenterTelemetry } from './karpenter-telemetry.js';
-import { isConditionTrue } from './status-conditions.js';
+import { clearCondition, isConditionTrue } from './status-conditions.js';
 
 /**
  * Keeps NodeClaims and Nodes paired when someone removes one of them behind Karpenter's back (kubectl delete
@@ -27,6 +27,24 @@ export function collectGarbage(store: SimKubeStore, view: ClusterView, telemetry
     if (!labels[NODEPOOL_LABEL] || labels[REGISTERED_LABEL] !== 'true' || claimed.has(node.metadata.name)) continue;
     removeOrphan(store, node, view);
     telemetry.info('deleted node', 'node.termination', { Node: { name: node.metadata.name } });
+  }
+}
+
+/**
+ * A node tainted karpenter.sh/disrupted that no command is disrupting any more (the controller was restarted, or a
+ * command was dropped) would stay unschedulable and count against the budget forever. Karpenter removes such
+ * taints idempotently on start; the sim does it every pass.
+ */
+export function releaseStaleDisruptions(store: SimKubeStore, view: ClusterView, marked: Set<string>): void {
+  for (const managed of view.managed) {
+    if (!managed.disruptedTaint || managed.deleting || marked.has(managed.claim.metadata.name) || !managed.node) continue;
+    store.mutate('nodes', managed.node.metadata.name, undefined, (node) => {
+      node.spec.taints = (node.spec.taints ?? []).filter((t: { key: string }) => t.key !== DISRUPTED_TAINT.key);
+      if (node.spec.taints.length === 0) delete node.spec.taints;
+    });
+    store.mutate('nodeclaims', managed.claim.metadata.name, undefined, (claim) => {
+      clearCondition(claim, 'DisruptionReason');
+    });
   }
 }
 

@@ -106,8 +106,8 @@ export function createNodeClaimLauncher(deps: {
     const offering = offeringOf(claim);
     if (!offering) return;
     const taken = new Set(store.list('nodes').map((n) => n.metadata.name));
-    let internalIP = randomInternalIP(random);
-    while (taken.has(nodeNameFor(internalIP, deps.region))) internalIP = randomInternalIP(random);
+    let internalIP = randomInternalIP(random, offering.zone);
+    while (taken.has(nodeNameFor(internalIP, deps.region))) internalIP = randomInternalIP(random, offering.zone);
     const nodeName = nodeNameFor(internalIP, deps.region);
     const nodeClass = store.get('ec2nodeclasses', claim.spec?.nodeClassRef?.name ?? '');
     store.create('nodes', registeringNode({

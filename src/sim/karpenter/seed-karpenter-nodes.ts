@@ -52,8 +52,8 @@ export function seedKarpenterNodes(store: SimKubeStore, opts: SeedKarpenterNodes
     while (store.get('nodeclaims', name)) name = `${opts.nodePool}-${randomSuffix(random)}`;
     const claim = newNodeClaim({ name, nodePool, nodeClass, offerings: [offering], requests: NO_RESOURCES, now: opts.now });
     markLaunched(claim, { offering, imageID, providerID: `aws:///${offering.zone}/${randomInstanceId(random)}`, now: opts.now });
-    let internalIP = randomInternalIP(random);
-    while (store.get('nodes', nodeNameFor(internalIP, opts.region))) internalIP = randomInternalIP(random);
+    let internalIP = randomInternalIP(random, offering.zone);
+    while (store.get('nodes', nodeNameFor(internalIP, opts.region))) internalIP = randomInternalIP(random, offering.zone);
     const nodeName = nodeNameFor(internalIP, opts.region);
     claim.status.nodeName = nodeName;
     for (const type of ['Registered', 'Initialized']) setCondition(claim, { type, status: 'True' }, opts.now);

@@ -1,9 +1,11 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import type { SimClock } from '../sim-clock.js';
 import { applyDefaults } from './apply-defaults.js';
-import { cloneJson, deepEqual } from './deep-equal.js';
+import { cloneJson, deepEqual, deepFreeze } from './deep-equal.js';
 import { evictPod } from './evict-pod.js';
-import { randomHex, randomSuffix, randomUid, type RandomSource } from './kube-names.js';
+import { deleteGracefully } from './graceful-delete.js';
+import { randomSuffix, randomUid, type RandomSource } from './kube-names.js';
+import { recordEvent } from './record-event.js';
 import { SimKubeError, type EvictionResult, type SimKubeStore, type StoreEvent } from './kube-store.js';
 import type { KubeStatus } from './kube-status.js';
 import { apiVersionOf, resourceType, RESOURCES, type ResourceType } from './resource-registry.js';
@@ -33,6 +35,8 @@ export interface SimKubeStoreImpl extends SimKubeStore {
   deleteGracefully(resource: string, name: string, namespace: string | undefined, gracePeriodSeconds?: number): KubeObject | undefined;
   /** The eviction subresource's full answer (Status body and HTTP code). */
   evictStatus(namespace: string, name: string): KubeStatus;
+  /** The stored (frozen, read-only) objects of a resource, unsorted and uncopied: for hot read-only paths. */
+  peek(resource: string): readonly KubeObject[];
 }
 
 export interface SimKubeStoreOptions {
@@ -50,21 +54,8 @@ export interface SimKubeStoreOptions {
 /** Namespaces every cluster has from the start (default cannot even be deleted on a real one). */
 export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
 
-/** How long a pod takes to stop once deleted gracefully (its containers exit well within the grace period). */
-export const POD_SHUTDOWN_MS = 2000;
-const EVENT_LIMIT = 1000;
-const EVENT_TTL_MS = 60 * 60 * 1000;
-
 export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
-  }
-  return value;
 }
 
 export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl {
@@ -246,32 +237,7 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
     },
 
     deleteGracefully(resource, name, namespace, gracePeriodSeconds) {
-      const existing = store.get(resource, name, namespace);
-      if (!existing) return undefined;
-      const grace = gracePeriodSeconds ?? existing.spec?.terminationGracePeriodSeconds ?? 30;
-      // Only a pod a kubelet runs needs shutting down; anything else goes at once (as the apiserver does).
-      if (resource !== 'pods' || !existing.spec?.nodeName || grace <= 0 || existing.status?.phase === 'Succeeded' || existing.status?.phase === 'Failed') {
-        return store.delete(resource, name, namespace);
-      }
-      if (existing.metadata.deletionTimestamp) return existing;
-      const terminating = store.mutate(resource, name, namespace, (pod) => {
-        pod.metadata.deletionTimestamp = isoSeconds(clock.now() + grace * 1000);
-        pod.metadata.deletionGracePeriodSeconds = grace;
-      });
-      for (const container of existing.spec?.containers ?? []) {
-        store.recordEvent({
-          namespace,
-          involvedObject: { kind: 'Pod', name, namespace, uid: existing.metadata.uid },
-          reason: 'Killing',
-          message: `Stopping container ${container.name}`,
-          component: 'kubelet',
-        });
-      }
-      clock.after(Math.min(POD_SHUTDOWN_MS, grace * 1000), () => {
-        const still = store.get(resource, name, namespace);
-        if (still && still.metadata.uid === existing.metadata.uid) store.delete(resource, name, namespace);
-      });
-      return terminating;
+      return deleteGracefully(store, resource, name, namespace, gracePeriodSeconds);
     },
 
     evictStatus(namespace, name) {
@@ -292,45 +258,11 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
     },
 
     recordEvent(input) {
-      const now = isoSeconds(clock.now());
-      const namespace = input.namespace ?? input.involvedObject.namespace ?? 'default';
-      const type = input.type ?? 'Normal';
-      const component = input.component ?? 'default-scheduler';
-      const same = [...bucket(requireType('events')).values()]
-        .filter((e) => e.metadata.namespace === namespace)
-        .find(
-          (e) =>
-            e.reason === input.reason &&
-            e.message === input.message &&
-            e.type === type &&
-            (e.source as any)?.component === component &&
-            (e.involvedObject as any)?.kind === input.involvedObject.kind &&
-            (e.involvedObject as any)?.name === input.involvedObject.name,
-        );
-      if (same) {
-        store.mutate('events', same.metadata.name, namespace, (e) => {
-          e.count = ((e.count as number) ?? 1) + 1;
-          e.lastTimestamp = now;
-        });
-        return;
-      }
-      store.create('events', {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name: `${input.involvedObject.name}.${randomHex(random, 16)}`, namespace },
-        involvedObject: { ...(input.involvedObject.kind === 'Pod' || input.involvedObject.kind === 'Node' ? { apiVersion: 'v1' } : {}), ...input.involvedObject },
-        reason: input.reason,
-        message: input.message,
-        source: { component },
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-        type,
-        eventTime: null,
-        reportingComponent: component,
-        reportingInstance: '',
-      });
-      pruneEvents();
+      recordEvent(store, input);
+    },
+
+    peek(resource) {
+      return [...bucket(requireType(resource)).values()];
     },
 
     subscribe(listener) {
@@ -355,19 +287,6 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
       history = [];
     },
   };
-
-  // Events expire after an hour (the apiserver's --event-ttl) and are capped so long runs stay small.
-  function pruneEvents(): void {
-    const events = bucket(requireType('events'));
-    const cutoff = clock.now() - EVENT_TTL_MS;
-    const sorted = [...events.values()].sort((a, b) => Date.parse(String(a.lastTimestamp)) - Date.parse(String(b.lastTimestamp)));
-    let excess = sorted.length - EVENT_LIMIT;
-    for (const event of sorted) {
-      if (excess <= 0 && Date.parse(String(event.lastTimestamp)) >= cutoff) break;
-      store.delete('events', event.metadata.name, event.metadata.namespace);
-      excess--;
-    }
-  }
 
   for (const name of SYSTEM_NAMESPACES) {
     store.create('namespaces', { metadata: { name, creationTimestamp: isoSeconds(opts.createdAt ?? clock.now()) } });

@@ -18,3 +18,12 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function cloneJson<T>(value: T): T {
   return value === undefined ? value : structuredClone(value);
 }
+
+/** Freezes a JSON value in place, all the way down: what the store keeps can never change behind its back. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}

@@ -14,6 +14,8 @@ export function startGarbageCollector(store: SimKubeStoreImpl, clock: SimClock):
     const uids = new Set(gone);
     gone.clear();
     for (const type of RESOURCES) {
+      // Nothing owns events or namespaces; skipping them keeps a collection pass cheap.
+      if (type.plural === 'events' || type.plural === 'namespaces') continue;
       for (const object of store.list(type.plural)) {
         const refs = object.metadata.ownerReferences ?? [];
         if (!refs.some((r) => r.uid && uids.has(r.uid))) continue;

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { openApiGroupVersion, openApiIndex } from './openapi-v3.js';
 import { FieldSelectorParseError } from './field-selector.js';
 import { sendJson, sendStatus } from './http-io.js';
 import { SelectorParseError } from './label-selector.js';
+import { serveLog } from './container-logs.js';
 import { SimKubeError, type SimKubeStore } from './kube-store.js';
 import { badRequest, kubeStatus, methodNotAllowed, resourceNotFound } from './kube-status.js';
 import type { RequestContext } from './request-context.js';
@@ -52,6 +54,17 @@ async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerR
     if (pathname === '/api') return sendJson(res, 200, apiVersions(String(req.headers.host ?? '127.0.0.1')));
     if (pathname === '/apis') return sendJson(res, 200, apiGroupList(git));
     const segments = pathname.split('/').filter(Boolean);
+    if (pathname === '/openapi/v3') {
+      // serverRelativeURLs must carry the mount prefix (/k8s/<cluster>) that kubectl would otherwise drop.
+      const url = req.url ?? '';
+      const at = url.indexOf(path);
+      return sendJson(res, 200, openApiIndex(at > 0 ? url.slice(0, at) : '', git));
+    }
+    if (segments[0] === 'openapi' && segments[1] === 'v3') {
+      const [group, version] = segments[2] === 'api' ? ['', segments[3]] : [segments[3], segments[4]];
+      const doc = openApiGroupVersion(group ?? '', version ?? '', git);
+      return doc ? sendJson(res, 200, doc) : sendStatus(res, resourceNotFound());
+    }
     if (segments[0] === 'api' && segments.length === 2) {
       const list = apiResourceList(git, '', segments[1]);
       return list ? sendJson(res, 200, list) : sendStatus(res, resourceNotFound());
@@ -78,6 +91,7 @@ async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerR
   if (subresource === 'eviction') return serveEviction(ctx);
   if (subresource === 'binding') return serveBinding(ctx);
   if (subresource === 'scale') return serveScale(ctx);
+  if (subresource === 'log' && method === 'GET') return serveLog(ctx);
   if (subresource && subresource !== 'status') {
     req.resume();
     return sendStatus(res, methodNotAllowed(method));

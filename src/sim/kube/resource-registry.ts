@@ -43,7 +43,7 @@ export const RESOURCES: ResourceType[] = [
   { group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false, shortNames: ['no'], subresources: [statusOf('Node')], printer: nodePrinter, usesGeneration: false },
   {
     group: '', version: 'v1', kind: 'Pod', plural: 'pods', singular: 'pod', namespaced: true, shortNames: ['po'], categories: ['all'],
-    subresources: [statusOf('Pod'), { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] }, { name: 'binding', kind: 'Binding', verbs: ['create'] }],
+    subresources: [statusOf('Pod'), { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] }, { name: 'binding', kind: 'Binding', verbs: ['create'] }, { name: 'log', kind: 'Pod', verbs: ['get'] }],
     printer: podPrinter, usesGeneration: false,
   },
   { group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', namespaced: true, shortNames: ['ev'], subresources: [], printer: eventPrinter, usesGeneration: false },

@@ -43,6 +43,8 @@ export async function serveCreate(ctx: RequestContext): Promise<void> {
   }
   const violation = validateObject(path.type.plural, body);
   if (violation) return sendStatus(ctx.res, invalid(path.type, body.metadata.name ?? '', violation.field, violation.message));
+  // As the apiserver does for kinds with a status subresource: status is the controllers' to write, not the creator's.
+  if (hasStatusSubresource(ctx)) delete body.status;
   if (body.metadata.name && store.get(path.type.plural, body.metadata.name, path.namespace)) {
     return sendStatus(ctx.res, alreadyExists(path.type, body.metadata.name));
   }

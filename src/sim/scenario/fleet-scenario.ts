@@ -1,3 +1,5 @@
+import { defaultAddonVersion } from '../aws/addon-catalog.js';
+
 /**
  * The `fleet` scenario: N clusters (fleet-001 …) for `status --all` and scale tests. Versions, regions and sizes
  * vary deterministically with the index, and a few clusters are broken on purpose so status code has to cope:
@@ -48,9 +50,6 @@ function fleetCluster(index: number): Record<string, unknown> {
         scaling: { min: 1, max: 4, desired: 1 + (index % 3) },
       },
     ],
-    addons: [
-      { name: 'vpc-cni', version: 'v1.19.3-eksbuild.1' },
-      { name: 'coredns', version: version === '1.29' ? 'v1.11.1-eksbuild.4' : 'v1.11.3-eksbuild.1' },
-    ],
+    addons: ['vpc-cni', 'coredns', 'kube-proxy'].map((addon) => ({ name: addon, version: defaultAddonVersion(addon, version) })),
   };
 }

@@ -1,0 +1,26 @@
+import { createEksPortFactory } from './src/aws/eks-sdk-adapter.js';
+import { createEc2PortFactory } from './src/aws/ec2-sdk-adapter.js';
+import { createSsmPortFactory } from './src/aws/ssm-sdk-adapter.js';
+import { createKubePortFactory } from './src/kube/client-node-adapter.js';
+import { startSimulator } from './src/sim/sim-server.js';
+import { systemClock } from './src/ports/clock.js';
+import { collectSnapshot } from './src/status/collect-snapshot.js';
+import { buildPlan } from './src/planning/build-plan.js';
+import { buildClusterStatus } from './src/status/cluster-status.js';
+const scenario = process.argv[2] ?? 'demo';
+const cluster = process.argv[3] ?? 'demo';
+const to = process.argv[4] ?? '1.31';
+const sim = await startSimulator({ scenario, port: 0, speed: Number(process.env.SPEED ?? 100), clusters: 30 });
+const credentials = { accessKeyId: 'x', secretAccessKey: 'x' };
+const eks = createEksPortFactory({ endpoint: sim.url, credentials });
+const sources = { eks, ec2: createEc2PortFactory({ endpoint: sim.url, credentials }), ssm: createSsmPortFactory({ endpoint: sim.url, credentials }), kube: createKubePortFactory({ eks, credentials }), clock: systemClock };
+const store = sim.world.kube(cluster)!;
+for (let i = 0; i < 100; i++) { const pods = store.list('pods'); const pdbs = store.list('poddisruptionbudgets'); if (pods.length && pods.every((p: any) => p.status?.phase === 'Running' && p.spec?.nodeName) && pdbs.every((p: any) => p.status?.observedGeneration)) break; await new Promise(r => setTimeout(r, 100)); }
+const t = Date.now();
+const snap = await collectSnapshot(sources, { name: cluster, region: 'us-west-2', targetMinors: [to] });
+console.error('ms', Date.now() - t);
+console.log(JSON.stringify(buildClusterStatus(snap), null, 1));
+const plan = buildPlan(snap, to);
+console.log(JSON.stringify(plan.findings, null, 1));
+console.log(JSON.stringify(plan.hops.map(h => ({...h, steps: h.steps.map(s => s.title + ' ~' + s.estimateMinutes + (s.deferrableTo ? ' defer→'+s.deferrableTo : ''))})), null, 1), plan.incremental);
+await sim.close();

@@ -1,0 +1,55 @@
+import { findCluster } from '../src/config/clusters-config.js';
+import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
+import { policyFromConfig } from '../src/planning/plan-policy.js';
+import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
+import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
+import { withDeadline } from '../src/status/bounded.js';
+import { collectSnapshot, sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
+import { hopsBetweenText, offeredProblem } from '../src/status/plan-request.js';
+import { attempt } from './command-failure.js';
+import type { CommandHandler } from './command-context.js';
+import { CommandRejected } from './command-rejected.js';
+import { readArgs } from './parse-command.js';
+
+/**
+ * `/eks-upgrade plan <cluster> [--to <minor>]`: preflight findings and the hop-by-hop steps, read-only. The target
+ * defaults to the next minor; a downgrade, the current version or a target EKS does not offer is refused with a
+ * sentence. The plan goes out as up to 3 ephemeral messages; whatever does not fit is counted and the CLI command
+ * that prints it all is named.
+ */
+export const PLAN_READ_TIMEOUT_MS = 60_000;
+
+export const planCommand: CommandHandler = async (context) => {
+  const { deps } = context;
+  const command = readArgs('plan', context.args);
+  const cluster = findCluster(deps.config, command.target!)!;
+  const described = await attempt(`DescribeCluster for ${cluster.name}`, () =>
+    deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name),
+  );
+  const current = described.version ?? '';
+  const to = command.to ?? nextMinorOf(current);
+  if (!to) throw new CommandRejected(`${cluster.name} reports version "${current}", which is not a Kubernetes minor; it cannot be planned.`);
+  if (minorsBetween(current, to) <= 0) {
+    throw new CommandRejected(
+      minorsBetween(current, to) === 0
+        ? `${cluster.name} is already at ${current}; give \`--to\` a newer minor.`
+        : `${to} is older than ${cluster.name}'s ${current}: EKS upgrades only move forward.`,
+    );
+  }
+  const snapshot = await withDeadline(
+    collectSnapshot(sourcesFromBotDeps(deps), { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
+    PLAN_READ_TIMEOUT_MS,
+    `Reading ${cluster.name}`,
+    deps.clock,
+  );
+  const notOffered = offeredProblem(snapshot, to);
+  if (notOffered) throw new CommandRejected(notOffered);
+  let plan;
+  try {
+    plan = buildPlan(snapshot, to, policyFromConfig(cluster));
+  } catch (error) {
+    if (error instanceof PlanRequestError) throw new CommandRejected(error.message);
+    throw error;
+  }
+  for (const message of renderPlanMessages(plan, { maxMessages: 3 })) await context.respond(message);
+};

@@ -1,0 +1,111 @@
+import type { KubePort } from '../src/ports/kube-port.js';
+import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/upgrade/fargate/fargate-workloads.js';
+import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from '../src/upgrade/fargate/follow-fargate-rollout.js';
+import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+
+/**
+ * Fargate workloads of one hop. A Fargate pod keeps its node's kubelet for life, so the workloads whose pods sit
+ * on Fargate nodes below the target are restarted as `kubectl rollout restart` does (a restartedAt annotation on the
+ * pod template), one at a time, each followed by watching until its pods are Ready on target nodes. Between two
+ * workloads is a safe point (Pause parks there, Abort ends there); a restart already issued runs to completion.
+ * Pods without a Deployment or StatefulSet are reported for the operator.
+ */
+export interface FargateStepOptions extends Partial<RolloutFollowOptions> {
+  resumeDelayMs?: number;
+}
+
+const DEFAULTS: RolloutFollowOptions = { windowMs: 3 * 60_000, slowMs: 15 * 60_000 };
+const PAUSE_RECHECK_MS = 10 * 60_000;
+
+function readState(ctx: StepContext): FargateStepState | undefined {
+  const saved = ctx.stepState<Record<string, unknown>>();
+  return Array.isArray(saved.workloads) ? (structuredClone(saved) as unknown as FargateStepState) : undefined;
+}
+
+async function saveState(ctx: StepContext, state: FargateStepState): Promise<void> {
+  await ctx.saveStepState(structuredClone(state) as unknown as Record<string, unknown>);
+}
+
+async function plan(ctx: StepContext, kube: KubePort): Promise<StepResult | FargateStepState> {
+  const [nodes, pods] = await Promise.all([kube.list('nodes', { labelSelector: 'eks.amazonaws.com/compute-type=fargate' }), kube.list('pods')]);
+  if (nodes.items.length === 0) return { outcome: 'skipped', summary: 'no Fargate nodes' };
+  const namespaces = [...new Set(pods.items.filter((p) => nodes.items.some((n) => n.metadata.name === p.spec?.nodeName)).map((p) => p.metadata.namespace ?? 'default'))];
+  const replicaSets = (await Promise.all(namespaces.map((namespace) => kube.list('replicasets', { namespace })))).flatMap((list) => list.items);
+  const found = planFargateRestarts({ nodes: nodes.items, pods: pods.items, replicaSets, target: ctx.step.to });
+  if (found.workloads.length === 0 && found.manual.length === 0) {
+    return { outcome: 'skipped', summary: `all ${found.fargateNodes} Fargate node(s) already at ${ctx.step.to}` };
+  }
+  if (ctx.data.dryRun) {
+    const restarts = found.workloads.map((w) => `${describeWorkload(w)} (${w.pods.length} pod(s))`);
+    const lines = [restarts.length ? `would restart ${restarts.join(', ')} one at a time (as kubectl rollout restart) so their pods move to ${ctx.step.to} Fargate nodes` : 'no workload to restart'];
+    if (found.manual.length) lines.push(`for the operator: ${found.manual.join('; ')}`);
+    return { outcome: 'dry-run', summary: lines.join('; ') };
+  }
+  return {
+    startedAt: ctx.clock.now(),
+    workloads: found.workloads.map((w) => ({ resource: w.resource, namespace: w.namespace, name: w.name, pods: w.pods.length })),
+    manual: found.manual,
+  };
+}
+
+/** Writes the restartedAt annotation chosen (and saved) before the first attempt; a re-run writes the same value. */
+async function restart(ctx: StepContext, kube: KubePort, state: FargateStepState, record: RestartRecord): Promise<void> {
+  if (!record.restartedAt) {
+    record.restartedAt = new Date(ctx.clock.now()).toISOString();
+    await saveState(ctx, state);
+  }
+  const current = await kube.get(record.resource, record.name, record.namespace);
+  if (current && current.spec?.template?.metadata?.annotations?.[RESTARTED_AT] !== record.restartedAt) {
+    await kube.patch(record.resource, record.name, { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: record.restartedAt } } } } }, { namespace: record.namespace, type: 'strategic' });
+  }
+  record.patched = true;
+  await saveState(ctx, state);
+  await ctx.emit(`restart:${workloadKey(record)}:${record.restartedAt}`, {
+    kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+    text: `Restarted ${describeWorkload(record)} (as kubectl rollout restart) so its ${record.pods} pod(s) move to ${ctx.step.to} Fargate nodes.`,
+  });
+}
+
+export function createFargateStep(options: FargateStepOptions = {}): Step {
+  const follow: RolloutFollowOptions = { ...DEFAULTS, ...options };
+  return async (ctx) => {
+    const kube = await ctx.kube();
+    let state = readState(ctx);
+    if (!state) {
+      const planned = await plan(ctx, kube);
+      if ('outcome' in planned) return planned;
+      state = planned;
+      await saveState(ctx, state);
+    }
+    if (state.manual.length) {
+      await ctx.emit('manual', { kind: 'note', at: ctx.clock.now(), level: 'warning', text: `Fargate pods the bot does not restart:\n${state.manual.join('\n')}` });
+    }
+    const deadline = ctx.clock.now() + follow.windowMs;
+    for (;;) {
+      const record = state.workloads.find((w) => w.doneAt === undefined);
+      if (!record) return { outcome: 'done', summary: summaryOf(ctx, state) };
+      if (!record.patched) {
+        const controls = await ctx.controls();
+        if (controls.abort) return { outcome: 'abort', by: controls.abort.by, reason: `<@${controls.abort.by}> aborted before restarting ${describeWorkload(record)}` };
+        if (controls.paused) return { outcome: 'wait', delayMs: PAUSE_RECHECK_MS, wakeEarly: async () => !(await ctx.controls()).paused };
+        await restart(ctx, kube, state, record);
+      }
+      const end = await followFargateRollout(ctx, kube, state, record, deadline, follow);
+      await saveState(ctx, state);
+      if (end === 'window') return { outcome: 'wait', delayMs: options.resumeDelayMs ?? ctx.pollIntervalMs };
+      if (end === 'aborted') {
+        const by = (await ctx.controls()).abort?.by ?? 'someone';
+        return { outcome: 'abort', by, reason: `<@${by}> aborted while ${describeWorkload(record)} restarts (its rollout finishes by itself)` };
+      }
+    }
+  };
+}
+
+export const fargateStep: Step = createFargateStep();
+
+function summaryOf(ctx: StepContext, state: FargateStepState): string {
+  const done = state.workloads.map((w) => `${describeWorkload(w)} ${w.moved ?? '?'} pod(s)`);
+  const parts = [`Fargate workloads restarted ${state.workloads.length}/${state.workloads.length}${done.length ? ` (${done.join(', ')} on ${ctx.step.to})` : ''}`];
+  if (state.manual.length) parts.push(`${state.manual.length} pod(s) left for the operator (see above)`);
+  return parts.join('; ');
+}

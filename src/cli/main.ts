@@ -1,0 +1,42 @@
+import { createEc2PortFactory } from '../aws/ec2-sdk-adapter.js';
+import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
+import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';
+import { createKubePortFactory } from '../kube/client-node-adapter.js';
+import { systemClock } from '../ports/clock.js';
+import type { SnapshotSources } from '../status/collect-snapshot.js';
+import { runCli } from './run-cli.js';
+
+/**
+ * `npx eks-upgrade …`: the terminal entry point (bin/eks-upgrade.js loads it through tsx). Real SDK adapters with
+ * the standard credential chain; `--endpoint-url` overrides the endpoint of EKS, SSM and EC2 (AWS_ENDPOINT_URL
+ * does the same through the SDK).
+ */
+export function realSources(endpointUrl?: string): SnapshotSources {
+  const options = endpointUrl ? { endpoint: endpointUrl } : {};
+  const eks = createEksPortFactory(options);
+  return {
+    eks,
+    ec2: createEc2PortFactory(options),
+    ssm: createSsmPortFactory(options),
+    kube: createKubePortFactory({ eks }),
+    clock: systemClock,
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  return runCli(argv, {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    sources: realSources,
+  });
+}
+
+/** Exits once stdout has drained: reads of an unreachable cluster may leave sockets that would hold the process. */
+export async function runAndExit(argv: string[]): Promise<void> {
+  const code = await main(argv).catch((error: Error) => {
+    process.stderr.write(`eks-upgrade: ${error.message.split('\n')[0]}\n`);
+    return 1;
+  });
+  process.stdout.write('', () => process.exit(code));
+}

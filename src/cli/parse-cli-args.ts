@@ -1,0 +1,111 @@
+import { formatMinor, parseMinor } from '../domain/minor-version.js';
+
+/**
+ * The terminal grammar: `eks-upgrade status <cluster>|--all` and `eks-upgrade plan <cluster> [--to <minor>]`, with
+ * `--output text|json|markdown`, `--region`, `--clusters-file`, `--endpoint-url` and `--timeout`. Pure; a mistake
+ * throws CliUsageError with one sentence and the usage.
+ */
+export type OutputFormat = 'text' | 'json' | 'markdown';
+
+export interface CliCommand {
+  command: 'status' | 'plan' | 'help';
+  cluster?: string;
+  all: boolean;
+  to?: string;
+  output: OutputFormat;
+  region?: string;
+  clustersFile?: string;
+  endpointUrl?: string;
+  timeoutSeconds: number;
+}
+
+export const CLI_USAGE = `Usage:
+  eks-upgrade status <cluster> | --all   [options]
+  eks-upgrade plan <cluster> [--to <minor>]   [options]
+
+Options:
+  --output text|json|markdown   output format (default text; markdown is a change-ticket playbook)
+  --region <region>             region of clusters not in the clusters file (default AWS_REGION)
+  --clusters-file <path>        clusters.yaml to read (default CLUSTERS_FILE or ./clusters.yaml, if present)
+  --endpoint-url <url>          AWS endpoint override (AWS_ENDPOINT_URL works too), e.g. the simulator
+  --timeout <seconds>           per-cluster read deadline (default 20)
+
+Exit codes: 0 fine / no blocking findings, 2 the plan has blocking findings, 1 errors.
+Credentials come from the standard AWS chain (env, profile, SSO, role).`;
+
+export class CliUsageError extends Error {
+  readonly code = 'cli_usage';
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}
+
+const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout']);
+const OUTPUTS: OutputFormat[] = ['text', 'json', 'markdown'];
+
+export function parseCliArgs(argv: string[]): CliCommand {
+  const result: CliCommand = { command: 'help', all: false, output: 'text', timeoutSeconds: 20 };
+  const positionals: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return { ...result, command: 'help' };
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (seen.has(flag)) throw new CliUsageError(`${flag} is given twice.`);
+    seen.add(flag);
+    if (flag === '--all') {
+      result.all = true;
+      continue;
+    }
+    if (!VALUE_FLAGS.has(flag)) throw new CliUsageError(`Unknown option ${flag}.`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new CliUsageError(`${flag} needs a value.`);
+    switch (flag) {
+      case '--to': {
+        const minor = parseMinor(value);
+        if (!minor) throw new CliUsageError(`--to ${value} is not a Kubernetes minor version; give one like 1.31.`);
+        result.to = formatMinor(minor);
+        break;
+      }
+      case '--output':
+        if (!OUTPUTS.includes(value as OutputFormat)) throw new CliUsageError(`--output must be one of ${OUTPUTS.join(', ')}, not ${value}.`);
+        result.output = value as OutputFormat;
+        break;
+      case '--region':
+        result.region = value;
+        break;
+      case '--clusters-file':
+        result.clustersFile = value;
+        break;
+      case '--endpoint-url':
+        result.endpointUrl = value;
+        break;
+      case '--timeout': {
+        const seconds = Number(value);
+        if (!Number.isFinite(seconds) || seconds <= 0) throw new CliUsageError(`--timeout must be a number of seconds, not ${value}.`);
+        result.timeoutSeconds = seconds;
+        break;
+      }
+    }
+  }
+  const [command, cluster, extra] = positionals;
+  if (command === undefined || command === 'help') return { ...result, command: 'help' };
+  if (command !== 'status' && command !== 'plan') throw new CliUsageError(`${command} is not a command; use status or plan.`);
+  if (extra !== undefined) throw new CliUsageError(`Unexpected ${extra}: ${command} takes one cluster.`);
+  result.command = command;
+  result.cluster = cluster;
+  if (command === 'status') {
+    if (cluster && result.all) throw new CliUsageError('Give either a cluster or --all, not both.');
+    if (!cluster && !result.all) throw new CliUsageError('status needs a cluster or --all.');
+    if (result.to) throw new CliUsageError('--to applies to plan, not status.');
+  } else {
+    if (!cluster) throw new CliUsageError('plan needs a cluster.');
+    if (result.all) throw new CliUsageError('--all applies to status, not plan.');
+  }
+  return result;
+}

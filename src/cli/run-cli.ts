@@ -1,0 +1,98 @@
+import { ConfigError } from '../config/clusters-config.js';
+import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
+import { policyFromConfig } from '../planning/plan-policy.js';
+import { nextMinorOf } from '../planning/upgrade-path.js';
+import { describeReadError } from '../status/read-error.js';
+import { hopsBetweenText, offeredProblem } from '../status/plan-request.js';
+import { collectSnapshot, type SnapshotSources } from '../status/collect-snapshot.js';
+import { collectStatuses } from '../status/collect-statuses.js';
+import { planJson, statusJson, toJsonText } from '../report/json-output.js';
+import { renderPlanMarkdown } from '../report/render-plan-markdown.js';
+import { renderPlanText } from '../report/render-plan-text.js';
+import { renderStatusText } from '../report/render-status-text.js';
+import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
+import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
+
+/**
+ * The CLI's work, with its outside world injected (ports, output streams, environment) so tests can run it in
+ * process; src/cli/main.ts wires the real SDK adapters. Returns the exit code: 0 fine, 2 blocking findings,
+ * 1 errors — each error reported as one line, never a stack.
+ */
+export interface CliDeps {
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Ports for an optional endpoint override (--endpoint-url). */
+  sources(endpointUrl?: string): SnapshotSources;
+  fileExists?: (path: string) => boolean;
+}
+
+export const EXIT = { ok: 0, error: 1, blocking: 2 } as const;
+
+export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    deps.stderr(`eks-upgrade: ${(error as Error).message}\n${CLI_USAGE}\n`);
+    return EXIT.error;
+  }
+  if (command.command === 'help') {
+    deps.stdout(`${CLI_USAGE}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return command.command === 'status' ? await status(command, deps) : await plan(command, deps);
+  } catch (error) {
+    const known = error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
+    const message = known ? (error as Error).message : describeReadError(`eks-upgrade ${command.command}`, error);
+    deps.stderr(`eks-upgrade: ${message.split('\n')[0]}\n`);
+    return EXIT.error;
+  }
+}
+
+async function status(command: CliCommand, deps: CliDeps): Promise<number> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  const sources = deps.sources(command.endpointUrl);
+  let targets: CliTarget[];
+  if (command.all) {
+    if (config) {
+      targets = config.clusters.map((c) => ({ name: c.name, region: c.region, roleArn: c.roleArn, config: c }));
+    } else {
+      const region = regionFor(command, deps.env);
+      if (!region) throw new CliUsageError('status --all needs a clusters file (--clusters-file) or a region (--region / AWS_REGION) to list clusters in.');
+      const names = await sources.eks({ region }).listClusters();
+      targets = names.map((name) => ({ name, region }));
+    }
+  } else {
+    targets = [resolveNamedTarget(command, config, deps.env)];
+  }
+  const statuses = await collectStatuses(sources, targets, { timeoutMs: command.timeoutSeconds * 1000 });
+  if (command.output === 'json') deps.stdout(toJsonText(statusJson(statuses, sources.clock.now())));
+  else deps.stdout(renderStatusText(statuses));
+  if (command.output === 'markdown') deps.stderr('eks-upgrade: status has no markdown form; printed text.\n');
+  const failed = statuses.filter((s) => s.error);
+  if (failed.length > 0 && command.output !== 'text') deps.stderr(`eks-upgrade: ${failed.length} cluster(s) could not be read: ${failed.map((s) => s.name).join(', ')}\n`);
+  return failed.length > 0 ? EXIT.error : EXIT.ok;
+}
+
+async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  const target = resolveNamedTarget(command, config, deps.env);
+  const sources = deps.sources(command.endpointUrl);
+  const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
+    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
+  });
+  const current = described.version ?? '';
+  const to = command.to ?? nextMinorOf(current);
+  if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
+  const hops = hopsBetweenText(current, to);
+  const snapshot = await collectSnapshot(sources, { ...target, targetMinors: hops });
+  const problem = offeredProblem(snapshot, to);
+  if (problem) throw new PlanRequestError(problem);
+  const result = buildPlan(snapshot, to, policyFromConfig(target.config));
+  if (command.output === 'json') deps.stdout(toJsonText(planJson(result)));
+  else if (command.output === 'markdown') deps.stdout(renderPlanMarkdown(result));
+  else deps.stdout(renderPlanText(result));
+  return result.blocking ? EXIT.blocking : EXIT.ok;
+}

@@ -1,0 +1,54 @@
+import { checkAddons } from './checks/addon-checks.js';
+import { checkControlPlane } from './checks/control-plane-checks.js';
+import { checkFargate } from './checks/fargate-checks.js';
+import { checkGitOps } from './checks/gitops-checks.js';
+import { checkInsights } from './checks/insight-checks.js';
+import { checkKarpenter } from './checks/karpenter-checks.js';
+import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
+import { checkNodegroups } from './checks/nodegroup-checks.js';
+import { checkReadCoverage } from './checks/read-coverage-check.js';
+import { checkSubnets } from './checks/subnet-checks.js';
+import { checkWorkloads } from './checks/workload-checks.js';
+import type { ClusterSnapshot } from './cluster-snapshot.js';
+import { sortFindings, type Finding } from './finding.js';
+import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
+
+/**
+ * The product's full preflight: every check over one snapshot, for an upgrade to `target` (the final minor; checks
+ * that care about the hops derive them). Pure: the same snapshot always gives the same findings, sorted errors
+ * first. The upgrade job calls this too, per hop, with a fresh snapshot.
+ */
+export type Check = (snapshot: ClusterSnapshot, target: string, policy: PlanPolicy) => Finding[];
+
+export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
+  { area: 'control plane', check: checkControlPlane },
+  { area: 'subnets', check: (snapshot) => checkSubnets(snapshot) },
+  { area: 'kubelet skew', check: checkKubeletSkew },
+  { area: 'add-ons', check: checkAddons },
+  { area: 'insights', check: checkInsights },
+  { area: 'node groups', check: checkNodegroups },
+  { area: 'Karpenter', check: checkKarpenter },
+  { area: 'workloads', check: checkWorkloads },
+  { area: 'Fargate', check: checkFargate },
+  { area: 'GitOps and IaC', check: checkGitOps },
+  { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },
+];
+
+export function runChecks(snapshot: ClusterSnapshot, target: string, policy: PlanPolicy = DEFAULT_POLICY): Finding[] {
+  const findings: Finding[] = [];
+  for (const { area, check } of CHECKS) {
+    try {
+      findings.push(...check(snapshot, target, policy));
+    } catch (error) {
+      // A check tripping over an object shape it did not expect must not hide every other finding.
+      findings.push({
+        code: 'EKS099',
+        severity: 'warning',
+        title: `The ${area} checks failed on this cluster's data: ${(error as Error).message}`,
+        resources: [`cluster/${snapshot.name}`],
+        remedy: 'Report this as a bug with the plan\'s JSON output; the other checks ran.',
+      });
+    }
+  }
+  return sortFindings(findings);
+}

@@ -1,0 +1,88 @@
+import type { KnownBlock } from '@slack/types';
+import { SEVERITY_ORDER, countBySeverity, describeCounts, type Finding, type Severity } from '../planning/finding.js';
+import { formatMinutes, type PlanStep, type UpgradePlan } from '../planning/upgrade-plan.js';
+import { escapeMrkdwn } from '../slack/render/format-text.js';
+import type { SlackMessage } from '../slack/slack-message.js';
+import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
+
+/**
+ * `plan` in Slack: a headline that says whether the upgrade is blocked, the findings grouped by severity (each with
+ * its resources and fix), then the steps of each hop with gates (:raised_hand:), manual steps (:wrench:) and steps
+ * that can wait for a later hop (:hourglass:). Split over up to `maxMessages` messages; anything beyond says how
+ * many findings/steps were left out and names the CLI command that prints them all.
+ */
+export interface PlanBlocksOptions {
+  maxMessages?: number;
+}
+
+const e = escapeMrkdwn;
+const ICONS: Record<Severity, string> = { error: ':red_circle:', warning: ':large_orange_circle:', info: ':large_blue_circle:' };
+const HEADINGS: Record<Severity, string> = { error: 'Blocking', warning: 'Warnings', info: 'For information' };
+const MAX_RESOURCES = 8;
+
+export function fullPlanCommand(plan: UpgradePlan): string {
+  return `npx eks-upgrade plan ${plan.cluster} --to ${plan.to} --output markdown`;
+}
+
+function findingText(finding: Finding): string {
+  const resources = finding.resources.slice(0, MAX_RESOURCES).map((r) => `\`${e(r)}\``).join(', ');
+  const more = finding.resources.length > MAX_RESOURCES ? ` and ${finding.resources.length - MAX_RESOURCES} more` : '';
+  return [
+    `\`${finding.code}\` *${e(finding.title)}*`,
+    ...(resources ? [`_Resources:_ ${resources}${more}`] : []),
+    `_Fix:_ ${e(finding.remedy)}`,
+  ].join('\n');
+}
+
+function stepLine(step: PlanStep, n: number): string {
+  const marks = [step.gate ? ':raised_hand:' : '', step.manual ? ':wrench:' : '', step.deferrableTo ? `:hourglass: _can wait for ${step.deferrableTo}_` : '']
+    .filter(Boolean)
+    .join(' ');
+  const duration = step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : '';
+  return `${n}. ${e(step.title)}${duration}${marks ? ` ${marks}` : ''}`;
+}
+
+export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions = {}): SlackMessage[] {
+  const counts = countBySeverity(plan.findings);
+  const verdict = plan.blocking
+    ? `:no_entry: *Blocked* by ${counts.error} error${counts.error === 1 ? '' : 's'} (${[...new Set(plan.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ')})`
+    : ':white_check_mark: *No blocking findings*';
+  const head: BlockItem = {
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: `Plan: ${plan.cluster} ${plan.from} → ${plan.to}`.slice(0, 150) } },
+      section(
+        `${verdict} · ${describeCounts(plan.findings)} · ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'} · ${formatMinutes(plan.estimateMinutes)} · strategies from ${plan.policySource}`,
+      ),
+    ],
+  };
+  const items: BlockItem[] = [head];
+  for (const severity of SEVERITY_ORDER) {
+    const group = plan.findings.filter((f) => f.severity === severity);
+    if (group.length === 0) continue;
+    items.push({ blocks: [section(`${ICONS[severity]} *${HEADINGS[severity]} (${group.length})*`)] });
+    if (severity === 'info') {
+      // Infos are one line each: they matter less than the room they would take.
+      items.push(...packLines(group.map((f) => `• \`${f.code}\` ${e(f.title)}`), 'findings'));
+    } else {
+      for (const finding of group) items.push({ blocks: [section(findingText(finding))], counts: { findings: 1 } });
+    }
+  }
+  plan.hops.forEach((hop, index) => {
+    const lines = hop.steps.map((step, n) => stepLine(step, n + 1));
+    const heading = `*Hop ${index + 1}: ${hop.from} → ${hop.to}* (${formatMinutes(hop.estimateMinutes)})`;
+    const packed = packLines(lines, 'steps', heading);
+    packed[0].blocks.unshift({ type: 'divider' } as KnownBlock);
+    items.push(...packed);
+  });
+  items.push({
+    blocks: [
+      context(`:hourglass: ${e(plan.incremental.note)}`),
+      context(`:raised_hand: needs approval · :wrench: by hand · full playbook with commands: \`${fullPlanCommand(plan)}\``),
+    ],
+  });
+  return paginate(items, {
+    maxMessages: options.maxMessages ?? 3,
+    text: `Plan for ${plan.cluster} ${plan.from} → ${plan.to}: ${plan.blocking ? 'blocked' : 'no blocking findings'} (${describeCounts(plan.findings)})`,
+    seeAll: `see the full plan with \`${fullPlanCommand(plan)}\``,
+  });
+}

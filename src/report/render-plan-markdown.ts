@@ -1,0 +1,62 @@
+import { SEVERITY_ORDER, describeCounts, type Severity } from '../planning/finding.js';
+import { formatMinutes, type UpgradePlan } from '../planning/upgrade-plan.js';
+
+/**
+ * The plan as a playbook a team pastes into a change ticket (the eksup "create playbook" idea, with this product's
+ * findings and hops): what blocks and how to fix it, as checkboxes; then every step numbered per hop, with its
+ * gate, who acts, a rough duration and the commands to run by hand. Pure.
+ */
+const HEADINGS: Record<Severity, string> = { error: 'Blocking (errors)', warning: 'Warnings', info: 'For information' };
+
+const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+
+export function renderPlanMarkdown(plan: UpgradePlan): string {
+  const out: string[] = [];
+  out.push(`# Upgrade ${plan.cluster} from ${plan.from} to ${plan.to}`, '');
+  out.push(
+    `- **Region:** ${plan.region}`,
+    `- **Read at:** ${plan.generatedAt}`,
+    `- **Hops:** ${plan.hops.map((h) => `${h.from} → ${h.to}`).join(', ')} (EKS upgrades the control plane one minor at a time)`,
+    `- **Rough duration:** ${formatMinutes(plan.estimateMinutes)}, plus the time gates wait for approval`,
+    `- **Verdict:** ${plan.blocking ? '**blocked** — fix the errors below first' : 'no blocking findings'} (${describeCounts(plan.findings)})`,
+    `- **Skew rule applied:** ${plan.skewRule}`,
+    `- **Strategies from:** ${plan.policySource}`,
+    '',
+  );
+  out.push('## Findings', '');
+  if (plan.findings.length === 0) out.push('None.', '');
+  for (const severity of SEVERITY_ORDER) {
+    const group = plan.findings.filter((f) => f.severity === severity);
+    if (group.length === 0) continue;
+    out.push(`### ${HEADINGS[severity]}`, '');
+    for (const finding of group) {
+      out.push(`- [ ] **${finding.code}** — ${finding.title}`);
+      if (finding.resources.length > 0) out.push(`  - Resources: ${finding.resources.map(code).join(', ')}`);
+      out.push(`  - Fix: ${finding.remedy}`);
+    }
+    out.push('');
+  }
+  out.push('## Steps', '');
+  plan.hops.forEach((hop, index) => {
+    out.push(`### Hop ${index + 1}: ${hop.from} → ${hop.to} (${formatMinutes(hop.estimateMinutes)})`, '');
+    hop.steps.forEach((step, n) => {
+      const who = step.manual ? ' — *by hand*' : '';
+      const wait = step.deferrableTo ? ` — *can wait for the ${step.deferrableTo} hop (incremental strategy)*` : '';
+      out.push(`${n + 1}. **${step.title}**${step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : ''}${who}${wait}`);
+      if (step.gate) out.push(`   - Approval: "${step.gate}"`);
+      for (const detail of step.details) out.push(`   - ${detail}`);
+      for (const command of step.commands) out.push(`   - [ ] ${code(command)}`);
+    });
+    out.push('');
+  });
+  out.push('## Incremental strategy', '', plan.incremental.note, '');
+  out.push('## After the upgrade', '');
+  out.push(
+    '- [ ] Every node within the skew policy: `kubectl get nodes -o wide`',
+    '- [ ] Deployments available and PDBs healthy: `kubectl get deploy,sts,pdb -A`',
+    '- [ ] Change the versions in Git / Terraform / eksctl config to match (see the OPS findings)',
+    `- [ ] Re-run \`npx eks-upgrade status ${plan.cluster}\``,
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,45 @@
+import { countBySeverity, describeCounts } from '../planning/finding.js';
+import { formatMinutes, type PlanStep, type UpgradePlan } from '../planning/upgrade-plan.js';
+import { wrapText } from './text-table.js';
+
+/**
+ * `eks-upgrade plan` in a terminal: a headline that says whether the plan is blocked, the findings (errors first)
+ * with resources and fixes, then each hop's numbered steps with gates, manual steps and durations. Pure.
+ */
+const WIDTH = 110;
+
+export function stepMarks(step: PlanStep): string {
+  return [step.gate ? '[gate]' : '', step.manual ? '[manual]' : '', step.deferrableTo ? `[can wait for ${step.deferrableTo}]` : ''].filter(Boolean).join(' ');
+}
+
+export function planHeadline(plan: UpgradePlan): string {
+  const counts = countBySeverity(plan.findings);
+  const verdict = plan.blocking ? `BLOCKED by ${counts.error} error${counts.error === 1 ? '' : 's'}` : 'no blocking findings';
+  return `Plan for ${plan.cluster} (${plan.region}): ${plan.from} → ${plan.to}, ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'}, ${formatMinutes(plan.estimateMinutes)} — ${verdict}`;
+}
+
+export function renderPlanText(plan: UpgradePlan): string {
+  const lines: string[] = [planHeadline(plan), `Findings: ${describeCounts(plan.findings)}. Strategies from ${plan.policySource}. Skew rule: ${plan.skewRule}.`, ''];
+  lines.push('FINDINGS');
+  if (plan.findings.length === 0) lines.push('  none');
+  for (const finding of plan.findings) {
+    const head = `  ${finding.severity.toUpperCase().padEnd(7)} ${finding.code}  `;
+    const pad = ' '.repeat(head.length);
+    lines.push(head + wrapText(finding.title, WIDTH - head.length, pad).join('\n'));
+    if (finding.resources.length > 0) lines.push(`${pad}resources: ${wrapText(finding.resources.join(', '), WIDTH - pad.length - 11, `${pad}           `).join('\n')}`);
+    lines.push(`${pad}fix: ${wrapText(finding.remedy, WIDTH - pad.length - 5, `${pad}     `).join('\n')}`);
+  }
+  plan.hops.forEach((hop, index) => {
+    lines.push('', `HOP ${index + 1}: ${hop.from} → ${hop.to} (${formatMinutes(hop.estimateMinutes)})`);
+    hop.steps.forEach((step, n) => {
+      const marks = stepMarks(step);
+      const head = `  ${String(n + 1).padStart(2)}. `;
+      const text = `${step.title}${step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : ''}${marks ? ` ${marks}` : ''}`;
+      lines.push(head + wrapText(text, WIDTH - head.length, ' '.repeat(head.length)).join('\n'));
+      if (step.gate) lines.push(`${' '.repeat(head.length)}approve: ${step.gate}`);
+    });
+  });
+  lines.push('', `Incremental strategy: ${plan.incremental.note}`);
+  lines.push(`Playbook with commands: npx eks-upgrade plan ${plan.cluster} --to ${plan.to} --output markdown`);
+  return `${lines.join('\n')}\n`;
+}

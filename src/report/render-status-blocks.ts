@@ -1,0 +1,104 @@
+import type { KnownBlock } from '@slack/types';
+import { escapeMrkdwn } from '../slack/render/format-text.js';
+import type { SlackMessage } from '../slack/slack-message.js';
+import type { ClusterStatus } from '../status/cluster-status.js';
+import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
+import {
+  addonSummary,
+  addonUpdateText,
+  clusterKubeletSummary,
+  computeText,
+  insightsText,
+  kubeletText,
+  nextText,
+  skewText,
+  supportText,
+  worstSkew,
+} from './status-words.js';
+
+/**
+ * `status` in Slack: one cluster as a card (versions, support, nodes by compute type with skew, add-ons, insights,
+ * running job); several as a compact list, one line per cluster, error rows included. Pure; split over several
+ * messages when a fleet does not fit in one.
+ */
+export interface StatusBlocksOptions {
+  maxMessages?: number;
+}
+
+const e = escapeMrkdwn;
+
+function statusEmoji(status: ClusterStatus): string {
+  if (status.error) return ':x:';
+  if (status.status !== 'ACTIVE' || status.problems.length > 0 || status.nodes.some((g) => !g.skew.withinPolicy)) return ':warning:';
+  return ':large_green_circle:';
+}
+
+function jobLine(status: ClusterStatus): string {
+  const job = status.activeJob;
+  return job ? `${job.from} → ${job.to} *${job.state}* (step ${e(job.currentStep)}) — <${job.threadUrl}|thread>` : 'none';
+}
+
+export function renderClusterCard(status: ClusterStatus): BlockItem[] {
+  const title = `${statusEmoji(status)} *${e(status.name)}* (${status.region})`;
+  if (status.error) return [{ blocks: [section(`${title}\nCould not be read: ${e(status.error)}`)], counts: { clusters: 1 } }];
+  const next = status.support?.nextMinor;
+  const items: BlockItem[] = [
+    {
+      blocks: [
+        section(`${title} — control plane *${status.version}* (platform ${status.platformVersion ?? '?'}), *${status.status}*`),
+        {
+          type: 'section',
+          fields: [
+            { type: 'mrkdwn', text: `*Support*\n${supportText(status.support)}` },
+            { type: 'mrkdwn', text: `*Upgrade policy*\n${status.support?.upgradePolicy ?? 'unknown'}` },
+            { type: 'mrkdwn', text: `*Next version*\n${nextText(status.support)}` },
+            { type: 'mrkdwn', text: `*Upgrade insights*\n${insightsText(status)}` },
+            { type: 'mrkdwn', text: `*Upgrade job*\n${jobLine(status)}` },
+          ],
+        },
+      ],
+    },
+  ];
+  const nodeLines = status.nodes.map(
+    (g) => `• ${computeText(g)} \`${e(g.name)}\`: ${g.nodes} node${g.nodes === 1 ? '' : 's'}${g.nodes > 0 ? `, kubelet ${e(kubeletText(g))} — ${skewText(g)}` : ''}`,
+  );
+  items.push(...packLines(nodeLines.length > 0 ? nodeLines : ['• none read'], 'clusters', '*Nodes*').map((item) => ({ blocks: item.blocks })));
+  const addonLines = status.addons.map(
+    (a) =>
+      `• \`${e(a.name)}\` ${e(a.version)} — default ${status.version}: ${e(a.defaultForCurrent ?? '?')}, ${next ?? 'next'}: ${e(a.defaultForNext ?? '?')} — ${e(addonUpdateText(a, next))}`,
+  );
+  items.push(...packLines(addonLines.length > 0 ? addonLines : ['• none read'], 'clusters', '*Add-ons*').map((item) => ({ blocks: item.blocks })));
+  if (status.problems.length > 0) items.push({ blocks: [context(`:warning: Not read: ${e(status.problems.join(' · '))}`)] });
+  items[items.length - 1].counts = { clusters: 1 };
+  return items;
+}
+
+function clusterLine(status: ClusterStatus): string {
+  if (status.error) return `:x: \`${e(status.name)}\` (${status.region}) — could not be read: ${e(status.error)}`;
+  const job = status.activeJob ? ` · job ${status.activeJob.from}→${status.activeJob.to} ${status.activeJob.state} <${status.activeJob.threadUrl}|thread>` : '';
+  const problems = status.problems.length > 0 ? ` · not read: ${e(status.problems.map((p) => p.split(':')[0]).join(', '))}` : '';
+  const insights = status.insights ? `insights ${status.insights.error}E/${status.insights.warning}W` : 'insights not read';
+  return `${statusEmoji(status)} \`${e(status.name)}\` ${status.version} (${status.platformVersion ?? '?'}) ${status.status} · ${supportText(status.support)} · kubelets ${clusterKubeletSummary(status)} (skew ${worstSkew(status)}) · add-ons ${addonSummary(status)} · ${insights}${job}${problems}`;
+}
+
+export function renderStatusMessages(statuses: ClusterStatus[], options: StatusBlocksOptions = {}): SlackMessage[] {
+  const maxMessages = options.maxMessages ?? 4;
+  if (statuses.length === 1) {
+    const s = statuses[0];
+    const text = s.error ? `${s.name}: could not be read` : `${s.name}: ${s.version} (${s.platformVersion ?? '?'}), ${s.status}`;
+    return paginate(renderClusterCard(s), { maxMessages, text, seeAll: `run \`npx eks-upgrade status ${s.name}\` for everything` });
+  }
+  const failed = statuses.filter((s) => s.error).length;
+  const headline = `*${statuses.length} clusters*${failed ? ` — ${failed} could not be read` : ''}`;
+  const head: BlockItem = { blocks: [section(headline)] };
+  const body = packLines(statuses.map(clusterLine), 'clusters');
+  const tail: KnownBlock[] = [context('`/eks-upgrade status <cluster>` shows one cluster in full.'.replace('<', '&lt;').replace('>', '&gt;'))];
+  const messages = paginate([head, ...body], {
+    maxMessages,
+    text: `Status of ${statuses.length} clusters${failed ? ` (${failed} could not be read)` : ''}`,
+    seeAll: 'run `npx eks-upgrade status --all` for the full table',
+  });
+  const last = messages[messages.length - 1];
+  if ((last.blocks?.length ?? 0) < 50) last.blocks = [...(last.blocks ?? []), ...tail];
+  return messages;
+}

@@ -1,0 +1,68 @@
+import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
+import { isoSeconds } from './create-sim-kube-store.js';
+import { randomHex } from './kube-names.js';
+import type { SimKubeStore } from './kube-store.js';
+
+/**
+ * core/v1 Events as client-go's event recorder writes them: `<object>.<16 hex>` names in the object's namespace
+ * (cluster-scoped objects: default), a repeat of the same reason and message bumps count and lastTimestamp
+ * instead of adding an event, and events expire after an hour (--event-ttl) or beyond a cap.
+ */
+const EVENT_LIMIT = 1000;
+const EVENT_TTL_MS = 60 * 60 * 1000;
+
+export function recordEvent(store: SimKubeStoreImpl, input: Parameters<SimKubeStore['recordEvent']>[0]): void {
+  const now = isoSeconds(store.clock.now());
+  const namespace = input.namespace ?? input.involvedObject.namespace ?? 'default';
+  const type = input.type ?? 'Normal';
+  const component = input.component ?? 'default-scheduler';
+  const same = store
+    .peek('events')
+    .find(
+      (e) =>
+        e.metadata.namespace === namespace &&
+        e.reason === input.reason &&
+        e.message === input.message &&
+        e.type === type &&
+        (e.source as any)?.component === component &&
+        (e.involvedObject as any)?.kind === input.involvedObject.kind &&
+        (e.involvedObject as any)?.name === input.involvedObject.name,
+    );
+  if (same) {
+    store.mutate('events', same.metadata.name, namespace, (e) => {
+      e.count = ((e.count as number) ?? 1) + 1;
+      e.lastTimestamp = now;
+    });
+    return;
+  }
+  const core = input.involvedObject.kind === 'Pod' || input.involvedObject.kind === 'Node';
+  store.create('events', {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${input.involvedObject.name}.${randomHex(store.random, 16)}`, namespace },
+    involvedObject: { ...(core ? { apiVersion: 'v1' } : {}), ...input.involvedObject },
+    reason: input.reason,
+    message: input.message,
+    source: { component },
+    firstTimestamp: now,
+    lastTimestamp: now,
+    count: 1,
+    type,
+    eventTime: null,
+    reportingComponent: component,
+    reportingInstance: '',
+  });
+  pruneEvents(store);
+}
+
+function pruneEvents(store: SimKubeStoreImpl): void {
+  const events = store.peek('events');
+  const cutoff = store.clock.now() - EVENT_TTL_MS;
+  const oldestFirst = [...events].sort((a, b) => Date.parse(String(a.lastTimestamp)) - Date.parse(String(b.lastTimestamp)));
+  let excess = oldestFirst.length - EVENT_LIMIT;
+  for (const event of oldestFirst) {
+    if (excess <= 0 && Date.parse(String(event.lastTimestamp)) >= cutoff) break;
+    store.delete('events', event.metadata.name, event.metadata.namespace);
+    excess--;
+  }
+}

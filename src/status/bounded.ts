@@ -1,0 +1,56 @@
+import type { Clock } from '../ports/clock.js';
+
+/**
+ * Bounded concurrency and deadlines for reads that fan out: `status --all` over hundreds of clusters, and the
+ * describe-each calls within one cluster. Without a bound a fleet would open hundreds of connections and trip
+ * AWS throttling; without a deadline one unreachable API server would hold the whole answer.
+ */
+export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
+export function createLimiter(limit: number): Limiter {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    active--;
+    waiting.shift()?.();
+  };
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Maps with at most `limit` calls in flight; results keep the input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const run = createLimiter(Math.max(1, limit));
+  return Promise.all(items.map((item, index) => run(() => fn(item, index))));
+}
+
+export class DeadlineExceeded extends Error {
+  readonly code = 'deadline_exceeded';
+  constructor(what: string, ms: number) {
+    super(`${what} did not answer within ${Math.round(ms / 1000)} s`);
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/** Resolves like `work`, or rejects with DeadlineExceeded after `ms` (the work itself is left to finish on its own). */
+export async function withDeadline<T>(work: Promise<T>, ms: number, what: string, clock: Clock): Promise<T> {
+  const controller = new AbortController();
+  // If the deadline wins, a later failure of `work` must not surface as an unhandled rejection.
+  work.catch(() => {});
+  const timer = clock.sleep(ms, controller.signal).then(
+    () => Promise.reject(new DeadlineExceeded(what, ms)),
+    () => new Promise<never>(() => {}),
+  );
+  try {
+    return await Promise.race([work, timer]);
+  } finally {
+    controller.abort();
+  }
+}

@@ -1,0 +1,53 @@
+import type { KubeObject, KubePort, KubeResource } from '../ports/kube-port.js';
+import { readFailed, readOk, type KarpenterObjects, type KubeSnapshot, type Read } from '../planning/cluster-snapshot.js';
+import { describeReadError, isNotFound } from './read-error.js';
+
+/**
+ * The Kubernetes half of a snapshot: nodes, pods, workloads, PDBs, PVCs, HPAs and Karpenter's objects, listed in
+ * parallel. Each list fails on its own; Karpenter's CRDs answering 404 means "no Karpenter here", not an error.
+ */
+export async function collectKube(connect: () => Promise<KubePort>, cluster: string): Promise<KubeSnapshot> {
+  let kube: KubePort;
+  try {
+    kube = await connect();
+  } catch (error) {
+    const failed = readFailed<never>(describeReadError(`Connecting to the Kubernetes API of ${cluster}`, error));
+    return { nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed };
+  }
+  const list = async (resource: KubeResource): Promise<Read<KubeObject[]>> => {
+    try {
+      return readOk((await kube.list(resource)).items);
+    } catch (error) {
+      return readFailed(describeReadError(`Listing ${resource} of ${cluster}`, error));
+    }
+  };
+  const [nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter] = await Promise.all([
+    list('nodes'),
+    list('pods'),
+    list('deployments'),
+    list('statefulsets'),
+    list('poddisruptionbudgets'),
+    list('persistentvolumeclaims'),
+    list('horizontalpodautoscalers'),
+    collectKarpenter(kube, cluster),
+  ]);
+  return { nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter };
+}
+
+async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<KarpenterObjects | undefined>> {
+  const optional = async (resource: KubeResource): Promise<KubeObject[] | undefined> => {
+    try {
+      return (await kube.list(resource)).items;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  };
+  try {
+    const [nodePools, nodeClaims, nodeClasses] = await Promise.all([optional('nodepools'), optional('nodeclaims'), optional('ec2nodeclasses')]);
+    if (nodePools === undefined) return readOk(undefined);
+    return readOk({ nodePools, nodeClaims: nodeClaims ?? [], nodeClasses: nodeClasses ?? [] });
+  } catch (error) {
+    return readFailed(describeReadError(`Listing Karpenter objects of ${cluster}`, error));
+  }
+}

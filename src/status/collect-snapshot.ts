@@ -1,0 +1,134 @@
+import type { BotDeps } from '../bot-deps.js';
+import type { Clock } from '../ports/clock.js';
+import type { Ec2PortFactory } from '../ports/ec2-port.js';
+import type { EksPortFactory } from '../ports/eks-port.js';
+import type { KubePortFactory } from '../ports/kube-port.js';
+import type { SsmPortFactory } from '../ports/ssm-port.js';
+import {
+  readFailed,
+  readOk,
+  valueOr,
+  type ClusterInfo,
+  type ClusterSnapshot,
+  type Read,
+} from '../planning/cluster-snapshot.js';
+import { nextMinorOf } from '../planning/upgrade-path.js';
+import { amiParameter } from '../planning/ami-parameters.js';
+import { formatMinor, parseMinor } from '../domain/minor-version.js';
+import { createLimiter } from './bounded.js';
+import { collectKube } from './collect-kube.js';
+import { amisWanted, lookupAmis } from './collect-amis.js';
+import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
+import { describeReadError } from './read-error.js';
+
+/**
+ * Reads one cluster into a ClusterSnapshot through the ports: DescribeCluster first (everything else needs its
+ * version and subnets), then EKS, EC2, Kubernetes and SSM areas in parallel with at most `concurrency` AWS calls in
+ * flight. Every area's failure is recorded in the snapshot, never thrown, so status shows what it could read.
+ */
+export interface SnapshotSources {
+  eks: EksPortFactory;
+  ec2: Ec2PortFactory;
+  ssm: SsmPortFactory;
+  kube: KubePortFactory;
+  clock: Clock;
+}
+
+/** The bot's ports as snapshot sources (Slack commands read clusters through the same wiring as the engine). */
+export function sourcesFromBotDeps(deps: Pick<BotDeps, 'eks' | 'ec2' | 'ssm' | 'kube' | 'clock'>): SnapshotSources {
+  return { eks: deps.eks, ec2: deps.ec2, ssm: deps.ssm, kube: deps.kube, clock: deps.clock };
+}
+
+export interface SnapshotRequest {
+  name: string;
+  region: string;
+  roleArn?: string;
+  /** Minors to look add-on versions and AMIs up for, besides the current one (default: the next minor). */
+  targetMinors?: string[];
+  concurrency?: number;
+}
+
+async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
+  try {
+    return readOk(await read());
+  } catch (error) {
+    return readFailed(describeReadError(operation, error));
+  }
+}
+
+export async function collectSnapshot(sources: SnapshotSources, request: SnapshotRequest): Promise<ClusterSnapshot> {
+  const { name, region, roleArn } = request;
+  const target = { region, roleArn };
+  const readAt = sources.clock.now();
+  const run = createLimiter(request.concurrency ?? 8);
+
+  const cluster = await area(`DescribeCluster for ${name}`, async (): Promise<ClusterInfo> => {
+    const described = await sources.eks(target).describeCluster(name);
+    return {
+      name: described.name ?? name,
+      version: described.version ?? 'unknown',
+      platformVersion: described.platformVersion,
+      status: String(described.status ?? 'UNKNOWN'),
+      subnetIds: described.resourcesVpcConfig?.subnetIds ?? [],
+      tags: described.tags ?? {},
+      healthIssues: healthIssues(described.health?.issues),
+      supportType: described.upgradePolicy?.supportType as ClusterInfo['supportType'],
+    };
+  });
+  if (!cluster.ok) return unreadSnapshot(name, region, readAt, cluster.error);
+
+  const eks = sources.eks(target);
+  const current = formatMinor(parseMinor(cluster.value.version) ?? { major: 0, minor: 0 });
+  const targets = request.targetMinors ?? [nextMinorOf(current)].filter((m): m is string => !!m);
+  const minors = [...new Set([current, ...targets])];
+
+  const [versions, updates, nodegroups, addons, insights, fargateProfiles, kube] = await Promise.all([
+    area(`DescribeClusterVersions`, () => run(() => readVersions(eks))),
+    cluster.value.status === 'ACTIVE' ? Promise.resolve(readOk([])) : area(`ListUpdates for ${name}`, () => readUpdates(eks, name, run)),
+    area(`Reading the node groups of ${name}`, () => readNodegroups(eks, name, run)),
+    area(`Reading the add-ons of ${name}`, () => readAddons(eks, name, minors, run, describeReadError)),
+    area(`Reading the upgrade insights of ${name}`, () => readInsights(eks, name, run, describeReadError)),
+    area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
+    collectKube(() => sources.kube({ name, region, roleArn }), name),
+  ]);
+
+  const subnetIds = [
+    ...new Set([
+      ...cluster.value.subnetIds,
+      ...valueOr(nodegroups, []).flatMap((ng) => ng.subnets),
+      ...valueOr(fargateProfiles, []).flatMap((p) => p.subnets),
+    ]),
+  ];
+  const wanted = amisWanted(valueOr(nodegroups, []), kube, current, targets);
+  const [subnets, amis] = await Promise.all([
+    area(`DescribeSubnets for ${name}`, () => run(() => sources.ec2(target).describeSubnets(subnetIds))),
+    (async () => lookupAmis(sources.ssm(target), wanted, run, describeReadError))().catch((error) =>
+      // The SSM client itself could not be built: every lookup carries that reason.
+      wanted.flatMap(({ family, arch, minors: amiMinors }) =>
+        amiMinors.map((minor) => ({ minor, family, arch, parameter: amiParameter(minor, family, arch), error: describeReadError('GetParameter', error) })),
+      ),
+    ),
+  ]);
+  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, fargateProfiles, subnets, kube, amis };
+}
+
+/** A snapshot of a cluster DescribeCluster could not read: every area says so. */
+export function unreadSnapshot(name: string, region: string, readAt: number, error: string): ClusterSnapshot {
+  const failed = readFailed<never>(error);
+  const notRead = readFailed<never>('not read (DescribeCluster failed)');
+  return {
+    name,
+    region,
+    readAt,
+    cluster: failed,
+    versions: notRead,
+    updates: notRead,
+    nodegroups: notRead,
+    addons: notRead,
+    insights: notRead,
+    fargateProfiles: notRead,
+    subnets: notRead,
+    kube: { nodes: notRead, pods: notRead, deployments: notRead, statefulsets: notRead, pdbs: notRead, pvcs: notRead, hpas: notRead, karpenter: notRead },
+    amis: [],
+  };
+}

@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { createKarpenterStep, karpenterCleanup } from '../../jobs/karpenter-step.js';
+import type { KubeObject, KubeWatchHandle } from '../../src/ports/kube-port.js';
+import { amiIdFor } from '../../src/sim/aws/version-catalog.js';
+import { SCENARIOS_DIR } from '../../src/sim/scenario/load-scenario.js';
+import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';
+
+/**
+ * The Karpenter step on seed 000's drift lab, called directly with the real adapters against the simulator over
+ * HTTP. The step's clock is the simulator's (600× real time), so its three-minute follow windows pass in a fraction
+ * of a second and every test crosses several park-and-resume cycles, as a job in BullMQ would.
+ */
+const CLUSTER = 'eksworkshop-eksctl';
+const AMI_131 = amiIdFor('1.31', 'AL2023');
+let sim: SimServer | undefined;
+let watch: KubeWatchHandle | undefined;
+afterEach(async () => {
+  watch?.stop();
+  await sim?.close();
+  sim = watch = undefined;
+});
+
+const isDisrupted = (node: KubeObject) => (node.spec?.taints ?? []).some((t: { key: string }) => t.key === 'karpenter.sh/disrupted');
+const store = () => sim!.world.cluster(CLUSTER)!.store;
+const checkoutNodes = () => store().list('nodes').filter((n) => n.metadata.labels?.['karpenter.sh/nodepool'] === 'default');
+const budgets = () => store().get('nodepools', 'default')?.spec?.disruption?.budgets;
+
+/** Counts nodes tainted for disruption at every node event, through a watch of our own. */
+async function observeDisruption(rig: StepRig, onDisrupted?: () => void): Promise<{ max: () => number }> {
+  const nodes = new Map<string, KubeObject>();
+  let max = 0;
+  const measure = () => {
+    const count = [...nodes.values()].filter(isDisrupted).length;
+    if (count > 0) onDisrupted?.();
+    max = Math.max(max, count);
+  };
+  watch = await rig.kube.watch('nodes', { labelSelector: 'karpenter.sh/nodepool=default' }, {
+    onSynced: (items) => {
+      nodes.clear();
+      for (const item of items) nodes.set(item.metadata.name, item);
+      measure();
+    },
+    onEvent: (type, node) => {
+      if (type === 'DELETED') nodes.delete(node.metadata.name);
+      else nodes.set(node.metadata.name, node);
+      measure();
+    },
+  });
+  return { max: () => max };
+}
+
+async function startLab(scenario: string | object = 'karpenter-lab') {
+  sim = await startSimulator({ scenario, port: 0, host: '127.0.0.1', speed: 600 });
+  return createStepRig(sim, { cluster: CLUSTER, kind: 'karpenter', from: '1.30', to: '1.31', upgradeBudget: '1' });
+}
+
+describe('Karpenter step: the drift lab (seed 000)', () => {
+  it('replaces both checkout nodes one at a time under budget "1", then restores nodes 10%', async () => {
+    const rig = await startLab();
+    await upgradeControlPlane(rig, CLUSTER, '1.31');
+    const observed = await observeDisruption(rig);
+    const oldNodes = checkoutNodes().map((n) => n.metadata.name);
+
+    const { result, runs } = await rig.runUntilSettled(createKarpenterStep());
+
+    expect(result.outcome).toBe('done');
+    expect(runs).toBeGreaterThan(1); // parked between windows and carried on from job data
+    const nodes = checkoutNodes();
+    expect(nodes).toHaveLength(2);
+    expect(nodes.map((n) => n.metadata.name).filter((name) => oldNodes.includes(name))).toEqual([]);
+    expect(nodes.every((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.'))).toBe(true);
+    const pods = store().list('pods', 'checkout').filter((p) => !p.metadata.deletionTimestamp);
+    expect(pods).toHaveLength(11); // checkout ×10 and checkout-redis
+    expect(pods.every((p) => p.status?.phase === 'Running' && nodes.some((n) => n.metadata.name === p.spec?.nodeName))).toBe(true);
+    expect(observed.max()).toBe(1);
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+    expect(store().get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms).toEqual([{ id: AMI_131 }]);
+
+    expect(rig.progress).toContain('NodeClaims replaced 2/2');
+    expect(rig.progress.some((p) => /^NodeClaims replaced 1\/2/.test(p))).toBe(true);
+    const texts = rig.texts();
+    expect(texts).toContain('Disruption budget for the upgrade: NodePool default nodes 10% → nodes 1 (put back at the end).');
+    expect(texts.some((t) => t.startsWith(`EC2NodeClass default: amiSelectorTerms → ${AMI_131} (AL2023 1.31 from SSM)`))).toBe(true);
+    expect(texts).toContain('Original disruption budgets restored: NodePool default nodes 10%.');
+    expect(result.outcome === 'done' && result.summary).toBe(
+      'NodeClaims replaced 2/2 in default; at most 1 node(s) disrupted at once; 2/2 node(s) at 1.31, 15/15 pod(s) Running; budgets restored on default (nodes 10%)',
+    );
+  }, 60_000);
+
+  it('sets nodes "0" at once on Pause, holds the rollout, and carries on after Resume', async () => {
+    const rig = await startLab();
+    await upgradeControlPlane(rig, CLUSTER, '1.31');
+    // Pause the moment Karpenter starts on the first node; the step sees it at its next tick, inside the window.
+    await observeDisruption(rig, () => rig.controls.pauseSeq === 0 && Object.assign(rig.controls, { paused: true, pauseSeq: 1, pausedBy: 'U0APP' }));
+    let held: string[] | undefined;
+    const { result } = await rig.runUntilSettled(createKarpenterStep(), {
+      between: async () => {
+        if (!rig.controls.paused) return;
+        expect(budgets()).toEqual([{ nodes: '0' }]);
+        // The old node Karpenter had not started on stays untouched through ten paused minutes.
+        held = checkoutNodes().filter((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.30.') && !isDisrupted(n)).map((n) => n.metadata.name);
+        await sim!.clock.sleep(10 * 60_000);
+        const still = checkoutNodes().filter((n) => held!.includes(n.metadata.name));
+        expect(still.map((n) => n.metadata.name)).toEqual(held);
+        expect(still.filter(isDisrupted)).toEqual([]);
+        Object.assign(rig.controls, { paused: false, resumedBy: 'U0APP' });
+      },
+    });
+    expect(held).toHaveLength(1);
+    expect(result.outcome).toBe('done');
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+    expect(checkoutNodes().every((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.'))).toBe(true);
+    expect(rig.texts().some((t) => t.startsWith('Paused: NodePool default set to nodes 0'))).toBe(true);
+    expect(rig.texts().some((t) => t.startsWith('Resumed: disruption budget back to the upgrade'))).toBe(true);
+  }, 60_000);
+
+  it('on Abort puts the original budget back and leaves the EC2NodeClass on the target', async () => {
+    const rig = await startLab();
+    await upgradeControlPlane(rig, CLUSTER, '1.31');
+    const { result } = await rig.runUntilSettled(createKarpenterStep(), {
+      between: () => void Object.assign(rig.controls, { abort: { by: 'U0APP', at: sim!.clock.now() } }),
+    });
+    expect(result).toMatchObject({ outcome: 'abort', by: 'U0APP' });
+    expect(result.outcome === 'abort' && result.reason).toMatch(/^<@U0APP> aborted during the Karpenter rollout; budgets restored on default \(nodes 10%\); EC2NodeClass default on ami-/);
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+    expect(store().get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms).toEqual([{ id: AMI_131 }]);
+    // The processor's cleanup after the abort finds nothing left to restore.
+    await karpenterCleanup(rig.context());
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+  }, 60_000);
+
+  it('survives a worker shut down mid-window: the next run restores the original, never the upgrade budget', async () => {
+    const rig = await startLab();
+    await upgradeControlPlane(rig, CLUSTER, '1.31');
+    const step = createKarpenterStep();
+    // First run: the worker's sleep is cut (SIGTERM) inside the follow window, after both patches went out.
+    const dying = rig.context({ sleep: () => Promise.reject(new Error('worker closing')) });
+    await expect(step(dying)).rejects.toThrow('worker closing');
+    expect(budgets()).toEqual([{ nodes: '1' }]);
+    const { result } = await rig.runUntilSettled(step);
+    expect(result.outcome).toBe('done');
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+    expect(rig.texts().filter((t) => t.startsWith('Disruption budget for the upgrade'))).toHaveLength(1);
+  }, 60_000);
+
+  it('leaves an al2023@latest class alone: the control-plane upgrade drifts its nodes', async () => {
+    const scenario = parseYaml(readFileSync(`${SCENARIOS_DIR}karpenter-lab.yaml`, 'utf8'));
+    scenario.clusters[0].karpenter.ec2NodeClasses[0].spec.amiSelectorTerms = [{ alias: 'al2023@latest' }];
+    const rig = await startLab(scenario);
+    await upgradeControlPlane(rig, CLUSTER, '1.31');
+    const { result } = await rig.runUntilSettled(createKarpenterStep());
+    expect(result.outcome).toBe('done');
+    expect(store().get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms).toEqual([{ alias: 'al2023@latest' }]);
+    expect(checkoutNodes().every((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.'))).toBe(true);
+    expect(rig.progress).toContain('NodeClaims replaced 2/2');
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+  }, 60_000);
+
+  it('posts Karpenter\'s DisruptionBlocked notice with the blocking pod, and warns when the drift stalls', async () => {
+    sim = await startSimulator({ scenario: 'karpenter-do-not-disrupt', port: 0, host: '127.0.0.1', speed: 600 });
+    const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'karpenter', from: '1.30', to: '1.31', upgradeBudget: '1' });
+    await upgradeControlPlane(rig, CLUSTER, '1.31');
+    const step = createKarpenterStep({ stallMs: 10 * 60_000 });
+    const { result } = await rig.runUntilSettled(step, {
+      between: () => {
+        if (rig.texts().some((t) => t.startsWith('NodePool default: no NodeClaim replaced for'))) Object.assign(rig.controls, { abort: { by: 'U0APP', at: 0 } });
+      },
+    });
+    expect(result.outcome).toBe('abort');
+    const redis = store().list('pods', 'checkout').find((p) => p.metadata.name.startsWith('checkout-redis-'))!;
+    const blocked = rig.texts().filter((t) => t.startsWith('Karpenter cannot replace node'));
+    expect(blocked).toHaveLength(1);
+    expect(blocked[0]).toContain(`(NodePool default): Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=checkout/${redis.metadata.name})`);
+    expect(blocked[0]).toContain(`Blocking pods: checkout/${redis.metadata.name}`);
+    expect(blocked[0]).toContain('What to do: remove the karpenter.sh/do-not-disrupt annotation');
+    expect(rig.progress.at(-1)).toMatch(/^NodeClaims replaced 1\/2, 1 drifted, waiting$/);
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+  }, 60_000);
+
+  it('in a dry run reports the pool, the AMI change and the budget, and changes nothing', async () => {
+    sim = await startSimulator({ scenario: 'karpenter-lab', port: 0, host: '127.0.0.1', speed: 600 });
+    const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'karpenter', from: '1.30', to: '1.31', upgradeBudget: '1', dryRun: true });
+    const result = await createKarpenterStep()(rig.context());
+    expect(result.outcome).toBe('dry-run');
+    expect(result.outcome === 'dry-run' && result.summary).toBe(
+      `would: NodePool default (EC2NodeClass default, x86_64): budget nodes 10% → nodes 1 while 2 NodeClaim(s) are replaced, then back; amiSelectorTerms id ami-0f676a166352f02ab → id ${AMI_131} (AL2023 1.31 from SSM)`,
+    );
+    expect(budgets()).toEqual([{ nodes: '10%' }]);
+    expect(store().get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms).toEqual([{ id: 'ami-0f676a166352f02ab' }]);
+    expect(rig.data.stepState['h1-karpenter'] ?? {}).toEqual({});
+  }, 30_000);
+});
