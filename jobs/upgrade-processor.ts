@@ -24,6 +24,22 @@ export interface UpgradeJobResult {
 
 export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) {
   return async function processUpgrade(job: Job<UpgradeJobData>, token?: string, cancel?: AbortSignal): Promise<UpgradeJobResult> {
+    // One signal per run, linked to the worker's shutdown and BullMQ's cancel and unlinked afterwards, so the
+    // long-lived shutdown signal does not collect a listener per run (AbortSignal.any would).
+    const run = new AbortController();
+    const stop = () => run.abort(draining.reason ?? cancel?.reason);
+    if (draining.aborted || cancel?.aborted) stop();
+    draining.addEventListener('abort', stop, { once: true });
+    cancel?.addEventListener('abort', stop, { once: true });
+    try {
+      return await runJob(job, token, run.signal);
+    } finally {
+      draining.removeEventListener('abort', stop);
+      cancel?.removeEventListener('abort', stop);
+    }
+  };
+
+  async function runJob(job: Job<UpgradeJobData>, token: string | undefined, signal: AbortSignal): Promise<UpgradeJobResult> {
     const runtime = createJobRuntime(job, deps);
     const { data } = runtime;
     if (isTerminal(data.state)) {
@@ -31,7 +47,6 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
       await finishJob(runtime, data.state as 'succeeded', data.outcomeText ?? `The upgrade ended ${data.state}.`);
       return { state: data.state, outcome: data.outcomeText };
     }
-    const signal = cancel ? AbortSignal.any([draining, cancel]) : draining;
 
     async function park(delayMs: number, wakeEarly?: () => Promise<boolean>): Promise<never> {
       await runtime.save();
@@ -104,7 +119,7 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
       }
       return handleFailure(runtime, error, park);
     }
-  };
+  }
 }
 
 async function markPaused(runtime: JobRuntime, controls: JobControls, step: PlannedStep | undefined): Promise<void> {

@@ -1,6 +1,6 @@
 import { describeError } from '../src/upgrade/classify-error.js';
 import { describeImageDiff, diffImages, imageInventory } from '../src/upgrade/image-inventory.js';
-import { checkKubeletSkew, describeKubeletMinors, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/upgrade/kubelet-skew.js';
+import { checkKubeletSkew, describeKubeletMinors, kubeletMinorOf, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/upgrade/kubelet-skew.js';
 import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
 
 /**
@@ -51,6 +51,14 @@ async function compareImages(ctx: StepContext): Promise<string | undefined> {
   }
 }
 
+/** Managed node groups this hop upgraded (in place, or the green group of a blue/green), from job.data. */
+function upgradedGroups(ctx: StepContext): string[] {
+  const state = ctx.data.stepState[`h${ctx.step.hop}-managed-nodegroups`] ?? {};
+  return Object.entries(state)
+    .filter(([key, value]) => key.startsWith('ng:') && (value as { final?: string }).final === 'updated')
+    .map(([key, value]) => ((value as { green?: string }).green ?? key.slice('ng:'.length)));
+}
+
 export const verifyStep: Step = async (ctx) => {
   const { data, step, eks } = ctx;
   const cluster = await eks.describeCluster(data.cluster);
@@ -68,14 +76,20 @@ export const verifyStep: Step = async (ctx) => {
 
   try {
     const kube = await ctx.kube();
-    const nodes = nodeVersionsOf((await kube.list('nodes')).items);
+    const items = (await kube.list('nodes')).items;
+    const nodes = nodeVersionsOf(items);
     const skew = checkKubeletSkew(nodes, step.to);
     lines.push(`${nodes.length} node(s), kubelets ${describeKubeletMinors(skew)}`);
     if (skew.tooOld.length || skew.tooNew.length) {
       warnings.push(`${skew.tooOld.length + skew.tooNew.length} node(s) outside the skew policy (${SKEW_RULE_TEXT}): ${[...skew.tooOld, ...skew.tooNew].map((n) => `${n.name} ${n.kubeletVersion}`).join(', ')}`);
     } else {
-      lines.push(`all within skew (${SKEW_RULE_TEXT})`);
+      lines.push('all within the skew policy');
     }
+    // Where this hop upgraded a managed node group, its nodes must be at the target, not merely within skew.
+    const behind = upgradedGroups(ctx).flatMap((group) =>
+      items.filter((n) => n.metadata.labels?.['eks.amazonaws.com/nodegroup'] === group && kubeletMinorOf(n) !== step.to).map((n) => `${n.metadata.name} (${group})`),
+    );
+    if (behind.length) warnings.push(`${behind.length} node(s) of upgraded node groups are not at ${step.to}: ${behind.slice(0, 10).join(', ')}`);
   } catch (error) {
     warnings.push(`could not read the nodes: ${describeError(error)}`);
   }

@@ -19,9 +19,19 @@ const store = () => sim!.world.cluster(CLUSTER)!.store;
 const kubeletOf = (nodeName: string) => String(store().get('nodes', nodeName)?.status?.nodeInfo?.kubeletVersion);
 const assetsPods = () => store().list('pods', 'assets').filter((p) => !p.metadata.deletionTimestamp);
 
+/** Fargate binds the assets pod 30 simulated seconds after the simulator starts. */
+async function waitForAssetsOnFargate(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!assetsPods().some((p) => String(p.spec?.nodeName ?? '').startsWith('fargate-') && p.status?.phase === 'Running')) {
+    if (Date.now() > deadline) throw new Error('the assets pod never ran on a Fargate node');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function workshopAt126(opts: { dryRun?: boolean } = {}) {
   sim = await startSimulator({ scenario: 'workshop', port: 0, host: '127.0.0.1', speed: 600 });
   const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'fargate', from: '1.25', to: '1.26', dryRun: opts.dryRun });
+  await waitForAssetsOnFargate();
   await upgradeControlPlane(rig, CLUSTER, '1.26');
   return rig;
 }
@@ -89,6 +99,7 @@ describe('Fargate step: the workshop assets', () => {
   it('is skipped while the control plane is still at the Fargate nodes\' version', async () => {
     sim = await startSimulator({ scenario: 'workshop', port: 0, host: '127.0.0.1', speed: 600 });
     const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'fargate', from: '1.24', to: '1.25' });
+    await waitForAssetsOnFargate();
     expect(await createFargateStep()(rig.context())).toEqual({ outcome: 'skipped', summary: 'all 1 Fargate node(s) already at 1.25' });
   }, 30_000);
 });

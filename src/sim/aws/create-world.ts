@@ -114,10 +114,10 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
 
   for (const spec of scenario.clusters) {
     const store = createSimKubeStore({ clusterName: spec.name, gitVersion: apiServerVersionFor(spec.version), clock });
-    // Fargate must see pods as they are created, before the scheduler could place them on EC2 nodes.
-    const cluster = { name: spec.name } as SimCluster;
+    const cluster = buildCluster(world, spec, store);
     clusters.set(spec.name, cluster);
-    Object.assign(cluster, buildCluster(world, spec, store));
+    // Fargate starts before the kube controllers so it sees pods as they are created, before the scheduler could
+    // place them on EC2 nodes (EKS's admission webhook has the same head start).
     world.onStop(startFargateController(world, cluster));
     if (options.kubeControllers !== false) world.onStop(startKubeControllers(store, clock));
     if (spec.karpenter && options.karpenter !== false) {
