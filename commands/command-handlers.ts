@@ -1,5 +1,4 @@
-import type { CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
+import { planCommand } from './plan.js';
 import { abortCommand } from './abort.js';
 import { helpCommand } from './help.js';
 import { jobsCommand } from './jobs.js';
@@ -9,16 +8,11 @@ import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
 
-// Until the read path lands commands/plan.ts (planCommand), `plan` says so instead of failing.
-const planNotYetAvailable: CommandHandler = async () => {
-  throw new CommandRejected('`plan` is not available in this version of the bot yet; `status <cluster>` shows where the cluster stands.');
-};
-
 /** Subcommand → handler, as the Slack app routes them. */
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
   status: statusCommand,
-  plan: planNotYetAvailable,
+  plan: planCommand,
   start: startCommand,
   jobs: jobsCommand,
   pause: pauseCommand,

@@ -7,6 +7,7 @@ import type { ActiveJobStatus } from '../src/status/cluster-status.js';
 import { sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
 import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/status/collect-statuses.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
+import { attempt } from './command-failure.js';
 import { readArgs } from './parse-command.js';
 import { threadPermalink } from './thread-link.js';
 
@@ -14,12 +15,18 @@ import { threadPermalink } from './thread-link.js';
  * `/eks-upgrade status [<cluster> | --all]`: one card per cluster — versions, support, nodes by compute type with
  * kubelet skew, add-ons against the current and next minor, insights, the running job. `--all` (or no cluster)
  * reads every cluster this channel may use, at most 8 at a time and 20 s each: a cluster that cannot be read is an
- * error row, never a failed command. The router has already checked the cluster and the channel.
+ * error row, never a failed command (a single named cluster EKS cannot describe fails the command with a sentence).
+ * The router has already checked the cluster and the channel.
  */
 export const statusCommand: CommandHandler = async (context) => {
   const { deps } = context;
   const command = readArgs('status', context.args);
   const clusters = command.target ? [findCluster(deps.config, command.target)!] : clustersVisibleFrom(deps, context.channelId);
+  if (command.target) {
+    // One cluster that EKS will not even describe is a failed command (a sentence with the fix), not an empty card.
+    const [cluster] = clusters;
+    await attempt(`DescribeCluster for ${cluster.name}`, () => deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name));
+  }
   const statuses = await collectStatuses(
     sourcesFromBotDeps(deps),
     clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),

@@ -47,6 +47,23 @@ export interface JobRuntime {
   contextFor(step: PlannedStep, signal: AbortSignal): StepContext;
 }
 
+/**
+ * Sleeps on the clock, rejecting when `signal` fires. Each sleep gets a throwaway child signal: a Clock that leaves
+ * its abort listener behind (not every one removes it) then leaks nothing onto the run's signal, and a signal that
+ * fired before the sleep began is honoured even by a Clock that only listens for future aborts.
+ */
+async function abortableSleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
+  const child = new AbortController();
+  const forward = () => child.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  try {
+    await clock.sleep(ms, child.signal);
+  } finally {
+    signal.removeEventListener('abort', forward);
+  }
+}
+
 /** A cluster removed from clusters.yaml while its job runs keeps going with safe defaults (no gate timeout). */
 function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): ClusterConfig {
   return (
@@ -131,8 +148,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         },
         recordedUpdate: (name) => data.updates[step.id]?.[name],
         controls: () => deps.controls.read(data.jobId),
-        // Checked first: not every Clock rejects a sleep whose signal had fired before it began.
-        sleep: (ms) => (signal.aborted ? Promise.reject(signal.reason ?? new Error('aborted')) : deps.clock.sleep(ms, signal)),
+        sleep: (ms) => abortableSleep(deps.clock, ms, signal),
       };
       return ctx;
     },

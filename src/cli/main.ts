@@ -1,3 +1,4 @@
+import '../log/quiet-node-version-warning.js';
 import { createEc2PortFactory } from '../aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';

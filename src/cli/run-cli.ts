@@ -4,6 +4,7 @@ import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
 import { describeReadError } from '../status/read-error.js';
 import { hopsBetweenText, offeredProblem } from '../status/plan-request.js';
+import { withDeadline } from '../status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../status/collect-snapshot.js';
 import { collectStatuses } from '../status/collect-statuses.js';
 import { planJson, statusJson, toJsonText } from '../report/json-output.js';
@@ -69,7 +70,7 @@ async function status(command: CliCommand, deps: CliDeps): Promise<number> {
   }
   const statuses = await collectStatuses(sources, targets, { timeoutMs: command.timeoutSeconds * 1000 });
   if (command.output === 'json') deps.stdout(toJsonText(statusJson(statuses, sources.clock.now())));
-  else deps.stdout(renderStatusText(statuses));
+  else deps.stdout(renderStatusText(statuses, { table: command.all }));
   if (command.output === 'markdown') deps.stderr('eks-upgrade: status has no markdown form; printed text.\n');
   const failed = statuses.filter((s) => s.error);
   if (failed.length > 0 && command.output !== 'text') deps.stderr(`eks-upgrade: ${failed.length} cluster(s) could not be read: ${failed.map((s) => s.name).join(', ')}\n`);
@@ -87,7 +88,7 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
   const hops = hopsBetweenText(current, to);
-  const snapshot = await collectSnapshot(sources, { ...target, targetMinors: hops });
+  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
   const problem = offeredProblem(snapshot, to);
   if (problem) throw new PlanRequestError(problem);
   const result = buildPlan(snapshot, to, policyFromConfig(target.config));

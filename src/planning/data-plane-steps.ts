@@ -168,7 +168,7 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
           ...base,
           kind: 'fargate',
           strategy: 'rollout-restart',
-          title: `Restart ${plural(workloads.length, 'Fargate workload')} so their pods land on ${to} Fargate nodes`,
+          title: `Restart ${plural(workloads.length, 'Fargate workload')} so ${workloads.length === 1 ? 'its' : 'their'} pods land on ${to} Fargate nodes`,
           estimateMinutes: MINUTES.fargateRestart,
           details: [
             ...workloads.map((w) => `${w.kind.toLowerCase()}/${w.namespace}/${w.name}: ${plural(w.pods.length, 'pod')} on ${w.kubelets.join(', ')}`),

@@ -66,9 +66,9 @@ export function describeIncremental(
     dataPlaneHops,
     savesMinutes: savedMinutes,
     note:
-      `Incremental strategy: under the skew policy (${SKEW_RULE_TEXT}) the data plane can wait and move only in ` +
+      `Under the skew policy (${SKEW_RULE_TEXT}) the data plane can wait and move only in ` +
       `${dataPlaneHops.length === 1 ? 'the' : 'these'} ${dataPlaneHops.join(', ')} hop${dataPlaneHops.length === 1 ? '' : 's'}: ` +
-      `${deferredSteps} data-plane rollout${deferredSteps === 1 ? '' : 's'} of ${unitsMoving} unit${unitsMoving === 1 ? '' : 's'} fewer, saving ${formatMinutes(savedMinutes)} of node replacements. ` +
-      'Steps marked "can wait" are the ones it skips; the plan below still moves the data plane every hop.',
+      `${deferredSteps} fewer data-plane rollout${deferredSteps === 1 ? '' : 's'} (${unitsMoving} unit${unitsMoving === 1 ? '' : 's'} of compute), saving ${formatMinutes(savedMinutes)} of node replacements. ` +
+      'Steps marked "can wait" are the ones it skips; as listed, the plan still moves the data plane every hop.',
   };
 }

@@ -39,7 +39,7 @@ export function renderPlanText(plan: UpgradePlan): string {
       if (step.gate) lines.push(`${' '.repeat(head.length)}approve: ${step.gate}`);
     });
   });
-  lines.push('', `Incremental strategy: ${plan.incremental.note}`);
+  lines.push('', ...wrapText(`Incremental strategy: ${plan.incremental.note}`, WIDTH, '  '));
   lines.push(`Playbook with commands: npx eks-upgrade plan ${plan.cluster} --to ${plan.to} --output markdown`);
   return `${lines.join('\n')}\n`;
 }

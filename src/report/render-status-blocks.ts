@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { fallbackText } from '../slack/render/block-kit-limits.js';
 import { escapeMrkdwn } from '../slack/render/format-text.js';
 import type { SlackMessage } from '../slack/slack-message.js';
 import type { ClusterStatus } from '../status/cluster-status.js';
@@ -13,6 +14,7 @@ import {
   nextText,
   skewText,
   supportText,
+  unreadSummary,
   worstSkew,
 } from './status-words.js';
 
@@ -36,6 +38,17 @@ function statusEmoji(status: ClusterStatus): string {
 function jobLine(status: ClusterStatus): string {
   const job = status.activeJob;
   return job ? `${job.from} → ${job.to} *${job.state}* (step ${e(job.currentStep)}) — <${job.threadUrl}|thread>` : 'none';
+}
+
+/** The plain-text fallback (notifications, screen readers): the headline, then one line per node group. */
+function headlineText(status: ClusterStatus): string {
+  if (status.error) return `*${status.name}*: :warning: ${status.error}`;
+  return `*${status.name}*: control plane ${status.version} (platform ${status.platformVersion ?? '?'}), ${status.status}`;
+}
+
+function cardText(status: ClusterStatus): string {
+  const groups = status.nodes.map((g) => `${computeText(g)} \`${g.name}\`: ${g.nodes} node${g.nodes === 1 ? '' : 's'}${g.nodes > 0 ? `, kubelet ${kubeletText(g)}` : ''}`);
+  return [headlineText(status), ...groups].join('\n');
 }
 
 export function renderClusterCard(status: ClusterStatus): BlockItem[] {
@@ -76,7 +89,7 @@ export function renderClusterCard(status: ClusterStatus): BlockItem[] {
 function clusterLine(status: ClusterStatus): string {
   if (status.error) return `:x: \`${e(status.name)}\` (${status.region}) — could not be read: ${e(status.error)}`;
   const job = status.activeJob ? ` · job ${status.activeJob.from}→${status.activeJob.to} ${status.activeJob.state} <${status.activeJob.threadUrl}|thread>` : '';
-  const problems = status.problems.length > 0 ? ` · not read: ${e(status.problems.map((p) => p.split(':')[0]).join(', '))}` : '';
+  const problems = status.problems.length > 0 ? ` · not read: ${e(unreadSummary(status))}` : '';
   const insights = status.insights ? `insights ${status.insights.error}E/${status.insights.warning}W` : 'insights not read';
   return `${statusEmoji(status)} \`${e(status.name)}\` ${status.version} (${status.platformVersion ?? '?'}) ${status.status} · ${supportText(status.support)} · kubelets ${clusterKubeletSummary(status)} (skew ${worstSkew(status)}) · add-ons ${addonSummary(status)} · ${insights}${job}${problems}`;
 }
@@ -85,17 +98,16 @@ export function renderStatusMessages(statuses: ClusterStatus[], options: StatusB
   const maxMessages = options.maxMessages ?? 4;
   if (statuses.length === 1) {
     const s = statuses[0];
-    const text = s.error ? `${s.name}: could not be read` : `${s.name}: ${s.version} (${s.platformVersion ?? '?'}), ${s.status}`;
-    return paginate(renderClusterCard(s), { maxMessages, text, seeAll: `run \`npx eks-upgrade status ${s.name}\` for everything` });
+    return paginate(renderClusterCard(s), { maxMessages, text: fallbackText(cardText(s)), seeAll: `run \`npx eks-upgrade status ${s.name}\` for everything` });
   }
   const failed = statuses.filter((s) => s.error).length;
   const headline = `*${statuses.length} clusters*${failed ? ` — ${failed} could not be read` : ''}`;
   const head: BlockItem = { blocks: [section(headline)] };
   const body = packLines(statuses.map(clusterLine), 'clusters');
-  const tail: KnownBlock[] = [context('`/eks-upgrade status <cluster>` shows one cluster in full.'.replace('<', '&lt;').replace('>', '&gt;'))];
+  const tail: KnownBlock[] = [context('`/eks-upgrade status &lt;cluster&gt;` shows one cluster in full.')];
   const messages = paginate([head, ...body], {
     maxMessages,
-    text: `Status of ${statuses.length} clusters${failed ? ` (${failed} could not be read)` : ''}`,
+    text: fallbackText([`Status of ${statuses.length} clusters${failed ? ` (${failed} could not be read)` : ''}`, ...statuses.map(headlineText)].join('\n')),
     seeAll: 'run `npx eks-upgrade status --all` for the full table',
   });
   const last = messages[messages.length - 1];

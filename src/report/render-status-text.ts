@@ -15,11 +15,11 @@ import {
 } from './status-words.js';
 
 /**
- * `eks-upgrade status` in a terminal: one cluster as a card with NODES and ADD-ONS tables, several clusters as one
- * table with a row per cluster (error rows included). Pure.
+ * `eks-upgrade status` in a terminal: one cluster as a card with NODES and ADD-ONS tables, several clusters (or
+ * `--all`, `table: true`) as one table with a row per cluster (error rows included). Pure.
  */
-export function renderStatusText(statuses: ClusterStatus[]): string {
-  if (statuses.length === 1) return renderOne(statuses[0]);
+export function renderStatusText(statuses: ClusterStatus[], options: { table?: boolean } = {}): string {
+  if (statuses.length === 1 && !options.table) return renderOne(statuses[0]);
   return renderMany(statuses);
 }
 

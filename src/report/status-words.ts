@@ -79,3 +79,13 @@ export function jobText(status: ClusterStatus): string {
   const job = status.activeJob;
   return job ? `${job.from} → ${job.to} ${job.state} (step ${job.currentStep}, job ${job.jobId})` : 'none';
 }
+
+const KUBE_AREAS = ['nodes', 'pods', 'deployments', 'statefulsets', 'PodDisruptionBudgets', 'PersistentVolumeClaims', 'HorizontalPodAutoscalers', 'Karpenter'];
+
+/** The areas a cluster could not read, short: every Kubernetes area failing at once reads "Kubernetes API". */
+export function unreadSummary(status: ClusterStatus): string {
+  const areas = status.problems.flatMap((problem) => problem.split(':')[0].split(', '));
+  const kube = areas.filter((area) => KUBE_AREAS.includes(area));
+  const rest = areas.filter((area) => !KUBE_AREAS.includes(area));
+  return [...rest, ...(kube.length >= 3 ? ['Kubernetes API'] : kube)].join(', ');
+}

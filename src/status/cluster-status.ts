@@ -86,7 +86,9 @@ export function buildClusterStatus(snapshot: ClusterSnapshot, activeJob?: Active
   const cluster = snapshot.cluster.value;
   const minor = currentMinor(snapshot);
   const next = minor ? nextMinorOf(minor) : undefined;
-  const problems = [...new Map(unreadAreas(snapshot).map(({ area, error }) => [error, area])).entries()].map(([error, area]) => `${area}: ${error}`);
+  const byError = new Map<string, string[]>();
+  for (const { area, error } of unreadAreas(snapshot)) byError.set(error, [...(byError.get(error) ?? []), area]);
+  const problems = [...byError].map(([error, areas]) => `${areas.join(', ')}: ${error}`);
   return {
     ...base,
     version: cluster.version,

@@ -1,18 +1,22 @@
-import type { KubeObject, KubePort, KubeResource } from '../ports/kube-port.js';
+import { KubeApiError, type KubeObject, type KubePort, type KubeResource } from '../ports/kube-port.js';
 import { readFailed, readOk, type KarpenterObjects, type KubeSnapshot, type Read } from '../planning/cluster-snapshot.js';
 import { describeReadError, isNotFound } from './read-error.js';
 
 /**
  * The Kubernetes half of a snapshot: nodes, pods, workloads, PDBs, PVCs, HPAs and Karpenter's objects, listed in
- * parallel. Each list fails on its own; Karpenter's CRDs answering 404 means "no Karpenter here", not an error.
+ * parallel once the node list shows the API answers (unreachable: every area says so once). Each list fails on its
+ * own; Karpenter's CRDs answering 404 means "no Karpenter here", not an error.
  */
 export async function collectKube(connect: () => Promise<KubePort>, cluster: string): Promise<KubeSnapshot> {
+  const allFailed = (error: string): KubeSnapshot => {
+    const failed = readFailed<never>(error);
+    return { nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed };
+  };
   let kube: KubePort;
   try {
     kube = await connect();
   } catch (error) {
-    const failed = readFailed<never>(describeReadError(`Connecting to the Kubernetes API of ${cluster}`, error));
-    return { nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed };
+    return allFailed(describeReadError(`Connecting to the Kubernetes API of ${cluster}`, error));
   }
   const list = async (resource: KubeResource): Promise<Read<KubeObject[]>> => {
     try {
@@ -21,8 +25,16 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
       return readFailed(describeReadError(`Listing ${resource} of ${cluster}`, error));
     }
   };
-  const [nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter] = await Promise.all([
-    list('nodes'),
+  // Nodes first: an unreachable API (code 0) or a refused token (401) fails every list alike, so say it once
+  // instead of eight times; a 403 on nodes alone (RBAC) leaves the other lists worth trying.
+  let nodes: Read<KubeObject[]>;
+  try {
+    nodes = readOk((await kube.list('nodes')).items);
+  } catch (error) {
+    if (error instanceof KubeApiError && (error.code === 0 || error.code === 401)) return allFailed(describeReadError(`Reaching the Kubernetes API of ${cluster}`, error));
+    nodes = readFailed(describeReadError(`Listing nodes of ${cluster}`, error));
+  }
+  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter] = await Promise.all([
     list('pods'),
     list('deployments'),
     list('statefulsets'),

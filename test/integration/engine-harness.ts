@@ -40,6 +40,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const kube = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
   const thread = createRecordingThreadPort();
+  latestThread = thread;
   const prefix = freshPrefix('engine');
   const engines: UpgradeEngine[] = [];
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
@@ -80,12 +81,22 @@ async function deleteKeys(pattern: string): Promise<void> {
   }
 }
 
-/** Polls the job until its state is one of `states` (or fails the test with the state it was stuck in). */
-export async function waitForJobState(engine: UpgradeEngine, jobId: string, states: string[], timeoutMs = 20_000) {
+const TERMINAL = ['succeeded', 'failed', 'aborted'];
+// The thread of the harness started last in this test file (test files run in processes of their own).
+let latestThread: RecordingThreadPort | undefined;
+
+/**
+ * Polls the job until its state is one of `states` (or fails the test with the state it was stuck in). A job that
+ * ended is waited for until it has finished ending — its timeline uploaded, the last thing before the lock goes —
+ * so assertions on the summary and the thread do not race the processor.
+ */
+export async function waitForJobState(engine: UpgradeEngine, jobId: string, states: string[], timeoutMs = 20_000, thread = latestThread) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = await engine.control.getJob(jobId);
-    if (job && states.includes(job.state)) return job;
+    const ended = job && TERMINAL.includes(job.state);
+    const settled = !ended || !thread || thread.uploads.some((upload) => upload.key === `${jobId}:timeline`);
+    if (job && states.includes(job.state) && settled) return job;
     if (Date.now() > deadline) throw new Error(`job ${jobId} did not reach ${states.join('/')} within ${timeoutMs} ms; it is ${job?.state} at "${job?.currentStep}"`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

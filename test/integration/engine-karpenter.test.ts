@@ -72,6 +72,7 @@ describe('upgrade engine: Karpenter drift', () => {
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':drift:paused:1')), 20_000, 'the pause note');
     expect(budgets()).toEqual([{ nodes: '0' }]);
     await waitForJobState(engine, job.jobId, ['paused']);
+    await h.thread.waitFor((posts) => posts.some((p) => p.key === `${job.jobId}:pause:1`), 20_000, "the processor's pause note");
     expect(h.thread.lastCard()?.state).toBe('paused');
 
     expect(await engine.control.resume(job.jobId, 'U0APP')).toMatchObject({ ok: true });

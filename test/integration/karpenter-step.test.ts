@@ -52,8 +52,8 @@ async function observeDisruption(rig: StepRig, onDisrupted?: () => void): Promis
   return { max: () => max };
 }
 
-async function startLab(scenario: string | object = 'karpenter-lab') {
-  sim = await startSimulator({ scenario, port: 0, host: '127.0.0.1', speed: 600 });
+async function startLab(scenario: string | object = 'karpenter-lab', speed = 600) {
+  sim = await startSimulator({ scenario, port: 0, host: '127.0.0.1', speed });
   return createStepRig(sim, { cluster: CLUSTER, kind: 'karpenter', from: '1.30', to: '1.31', upgradeBudget: '1' });
 }
 
@@ -90,7 +90,9 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
   }, 60_000);
 
   it('sets nodes "0" at once on Pause, holds the rollout, and carries on after Resume', async () => {
-    const rig = await startLab();
+    // Slower, so a busy machine's delays (a few real ms are a simulated minute at 600×) cannot let a second
+    // replacement start between Karpenter's first taint and the step's next tick.
+    const rig = await startLab('karpenter-lab', 200);
     await upgradeControlPlane(rig, CLUSTER, '1.31');
     // Pause the moment Karpenter starts on the first node; the step sees it at its next tick, inside the window.
     await observeDisruption(rig, () => rig.controls.pauseSeq === 0 && Object.assign(rig.controls, { paused: true, pauseSeq: 1, pausedBy: 'U0APP' }));
@@ -134,7 +136,8 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
   it('survives a worker shut down mid-window: the next run restores the original, never the upgrade budget', async () => {
     const rig = await startLab();
     await upgradeControlPlane(rig, CLUSTER, '1.31');
-    const step = createKarpenterStep();
+    // A window long enough that the first run is still inside it when its sleep is cut.
+    const step = createKarpenterStep({ windowMs: 60 * 60_000 });
     // First run: the worker's sleep is cut (SIGTERM) inside the follow window, after both patches went out.
     const dying = rig.context({ sleep: () => Promise.reject(new Error('worker closing')) });
     await expect(step(dying)).rejects.toThrow('worker closing');

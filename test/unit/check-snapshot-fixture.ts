@@ -147,3 +147,34 @@ export function withKube(snapshot: ClusterSnapshot, area: keyof ClusterSnapshot[
 export function codes(findings: Array<{ code: string; severity: string }>): string[] {
   return findings.map((f) => `${f.code}:${f.severity}`);
 }
+
+/** A cluster with every kind of compute: two node groups, a Karpenter pool on a pinned AMI, self-managed nodes, Fargate. */
+export function mixedCluster(): ClusterSnapshot {
+  let s = healthySnapshot();
+  s.nodegroups = readOk([nodegroup('ng-a'), nodegroup('orders', { scaling: { min: 1, max: 2, desired: 1 } })]);
+  const fargate = node('fargate-ip-1', '1.30', { 'eks.amazonaws.com/compute-type': 'fargate', 'eks.amazonaws.com/fargate-profile': 'fp' });
+  s = withKube(s, 'nodes', [
+    ...(s.kube.nodes as any).value,
+    node('ip-orders', '1.30', { 'eks.amazonaws.com/nodegroup': 'orders' }),
+    node('karp-1', '1.30', { 'karpenter.sh/nodepool': 'default' }),
+    node('karp-2', '1.30', { 'karpenter.sh/nodepool': 'default' }),
+    node('sm-1', '1.30', { 'node.kubernetes.io/lifecycle': 'self-managed', 'alpha.eksctl.io/nodegroup-name': 'carts' }),
+    fargate,
+  ]);
+  s = withKube(s, 'pods', [...(s.kube.pods as any).value, deploymentPod('assets', 'assets', 1, 'fargate-ip-1', { app: 'assets' })]);
+  s.kube = {
+    ...s.kube,
+    karpenter: readOk({
+      nodePools: [{ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '10%' }] }, template: { spec: { nodeClassRef: { name: 'default' } } } } }],
+      nodeClaims: [],
+      nodeClasses: [{ metadata: { name: 'default' }, spec: { amiFamily: 'AL2023', amiSelectorTerms: [{ id: 'ami-0130' }] } }],
+    }),
+  };
+  s.amis = [
+    { minor: '1.30', family: 'AL2023', arch: 'x86_64', parameter: '/p/1.30', imageId: 'ami-0130' },
+    { minor: '1.31', family: 'AL2023', arch: 'x86_64', parameter: '/p/1.31', imageId: 'ami-0131' },
+    { minor: '1.32', family: 'AL2023', arch: 'x86_64', parameter: '/p/1.32', imageId: 'ami-0132' },
+  ];
+  return s;
+}
+

@@ -47,7 +47,7 @@ export function checkFargate(snapshot: ClusterSnapshot, target: string): Finding
   const findings: Finding[] = workloads.map((w) => ({
     code: 'FRG001',
     severity: 'warning',
-    title: `${plural(w.pods.length, 'Fargate pod')} of ${w.kind.toLowerCase()} ${w.namespace}/${w.name} run kubelet ${w.kubelets.join(', ')} and need a restart once the control plane is at ${path.to}`,
+    title: `${plural(w.pods.length, 'Fargate pod')} of ${w.kind.toLowerCase()} ${w.namespace}/${w.name} ${w.pods.length === 1 ? 'runs' : 'run'} kubelet ${w.kubelets.join(', ')} and ${w.pods.length === 1 ? 'needs' : 'need'} a restart once the control plane is at ${path.to}`,
     resources: [`${w.kind.toLowerCase()}/${w.namespace}/${w.name}`, ...w.pods.map((p) => `pod/${p}`)],
     remedy: `After the control-plane upgrade: kubectl rollout restart ${w.kind.toLowerCase()} ${w.name} -n ${w.namespace} (the job does this in the data-plane step and waits until it is Ready).`,
   }));

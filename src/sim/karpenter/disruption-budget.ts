@@ -73,3 +73,31 @@ export function allowedDisruptions(nodePool: KubeObject, reason: DisruptionReaso
 export function availableDisruptions(allowed: number, disrupting: number): number {
   return Math.max(allowed - disrupting, 0);
 }
+
+// How far ahead to look for a schedule's next firing; past it, callers simply look again.
+const BUDGET_HORIZON_MS = 24 * 60 * 60_000;
+
+/**
+ * The earliest moment after `now` at which one of the pool's scheduled budgets may switch between active and
+ * inactive (a firing opens a window; a window closes `duration` after the firing that opened it). Allowed
+ * disruptions cannot change with time alone before then. Infinity when no budget has a schedule; misconfigured
+ * budgets are skipped, since they make the pool allow 0 at every moment.
+ */
+export function nextBudgetChange(nodePool: KubeObject, now: number): number {
+  let next = Infinity;
+  for (const budget of budgetsOf(nodePool)) {
+    if (budget.schedule === undefined || budget.duration === undefined) continue;
+    let duration: number;
+    let schedule: ReturnType<typeof parseCron>;
+    try {
+      duration = parseGoDuration(budget.duration);
+      schedule = parseCron(budget.schedule);
+    } catch {
+      continue;
+    }
+    const opened = nextFiring(schedule, now - duration, now);
+    if (opened !== undefined) next = Math.min(next, opened + duration);
+    next = Math.min(next, nextFiring(schedule, now, now + BUDGET_HORIZON_MS) ?? now + BUDGET_HORIZON_MS);
+  }
+  return next;
+}

@@ -1,3 +1,4 @@
+import type { KubeObject } from '../../ports/kube-port.js';
 import type { ClusterView, ManagedNode } from './cluster-view.js';
 import { parseGoDuration } from './cron-schedule.js';
 import { blockedReason, MESSAGES, poolDisruptionCounts } from './disruption-candidates.js';
@@ -25,20 +26,34 @@ function consolidateAfterMs(value: unknown): number | undefined {
   }
 }
 
-export function decideEmptiness(input: {
+interface EmptinessInput {
   view: ClusterView;
   marked: Set<string>;
   protectedClaims: Set<string>;
   lastPodActivity: (nodeName: string) => number | undefined;
-}): DisruptionDecision {
-  const { view, marked } = input;
-  const decision: DisruptionDecision = { commands: [], blocked: [] };
-  const counts = poolDisruptionCounts(view, marked);
+}
+
+/** Pools whose consolidation policy removes empty nodes, with their consolidateAfter in ms. */
+function consolidatingPools(view: ClusterView): Array<{ nodePool: KubeObject; after: number }> {
+  const pools: Array<{ nodePool: KubeObject; after: number }> = [];
   for (const nodePool of view.nodePools) {
     const disruption = nodePool.spec?.disruption ?? {};
     const after = consolidateAfterMs(disruption.consolidateAfter);
     if (!POLICIES.has(disruption.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') || after === undefined) continue;
-    const empty = view.managed.filter((m) => m.pool === nodePool.metadata.name && isEmptyLongEnough(m, after, input));
+    pools.push({ nodePool, after });
+  }
+  return pools;
+}
+
+export function decideEmptiness(input: EmptinessInput): DisruptionDecision {
+  const { view, marked } = input;
+  const decision: DisruptionDecision = { commands: [], blocked: [] };
+  const counts = poolDisruptionCounts(view, marked);
+  for (const { nodePool, after } of consolidatingPools(view)) {
+    const empty = view.managed.filter((m) => {
+      const since = m.pool === nodePool.metadata.name ? emptySince(m, input) : undefined;
+      return since !== undefined && view.now - since >= after;
+    });
     if (empty.length === 0) continue;
     const count = counts.get(nodePool.metadata.name) ?? { nodes: 0, disrupting: 0 };
     const { allowed } = allowedDisruptions(nodePool, 'Empty', count.nodes, view.now);
@@ -55,17 +70,28 @@ export function decideEmptiness(input: {
   return decision;
 }
 
-function isEmptyLongEnough(
-  m: ManagedNode,
-  after: number,
-  input: { view: ClusterView; marked: Set<string>; protectedClaims: Set<string>; lastPodActivity: (nodeName: string) => number | undefined },
-): boolean {
+/**
+ * When the next node that is empty but not yet for consolidateAfter will have been empty long enough: before then,
+ * the passage of time alone cannot make decideEmptiness choose differently. Infinity when no node is waiting.
+ */
+export function nextEmptinessDue(input: EmptinessInput): number {
+  let next = Infinity;
+  for (const { nodePool, after } of consolidatingPools(input.view)) {
+    for (const m of input.view.managed) {
+      const since = m.pool === nodePool.metadata.name ? emptySince(m, input) : undefined;
+      if (since !== undefined && since + after > input.view.now) next = Math.min(next, since + after);
+    }
+  }
+  return next;
+}
+
+/** Since when the node has had no reschedulable pods, or undefined when it is not an emptiness candidate at all. */
+function emptySince(m: ManagedNode, input: EmptinessInput): number | undefined {
   const name = m.claim.metadata.name;
-  if (!m.initialized || !m.node || m.deleting || m.disruptedTaint || input.marked.has(name) || input.protectedClaims.has(name)) return false;
-  if (m.pods.some(isReschedulable)) return false;
+  if (!m.initialized || !m.node || m.deleting || m.disruptedTaint || input.marked.has(name) || input.protectedClaims.has(name)) return undefined;
+  if (m.pods.some(isReschedulable)) return undefined;
   const node = m.node;
-  if (input.view.pendingPods.some((pod) => toleratesTaints(pod, node.spec?.taints) && podSelectsLabels(pod, node.metadata.labels ?? {}))) return false;
+  if (input.view.pendingPods.some((pod) => toleratesTaints(pod, node.spec?.taints) && podSelectsLabels(pod, node.metadata.labels ?? {}))) return undefined;
   const initializedAt = Date.parse(getCondition(m.claim, 'Initialized')?.lastTransitionTime ?? '') || 0;
-  const since = Math.max(initializedAt, input.lastPodActivity(node.metadata.name) ?? 0);
-  return input.view.now - since >= after;
+  return Math.max(initializedAt, input.lastPodActivity(node.metadata.name) ?? 0);
 }

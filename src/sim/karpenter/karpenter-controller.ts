@@ -4,9 +4,10 @@ import { minorOf } from './ami-resolution.js';
 import { launchablePools, readClusterView, type ClusterView } from './cluster-view.js';
 import { createDisruptionQueue } from './disruption-queue.js';
 import { decideDriftDisruptions, type DisruptionDecision } from './drift-disruption.js';
-import { decideEmptiness } from './emptiness.js';
+import { nextBudgetChange } from './disruption-budget.js';
+import { decideEmptiness, nextEmptinessDue } from './emptiness.js';
 import { markDrift } from './drift-marking.js';
-import { createKarpenterTelemetry, type LogSink } from './karpenter-telemetry.js';
+import { createKarpenterTelemetry, type KarpenterTelemetry, type LogSink } from './karpenter-telemetry.js';
 import { createTerminator } from './node-termination.js';
 import { collectGarbage, releaseStaleDisruptions } from './nodeclaim-garbage-collection.js';
 import { createNodeClaimLauncher, DEFAULT_LAUNCH_TIMINGS, type LaunchTimings } from './nodeclaim-lifecycle.js';
@@ -14,6 +15,7 @@ import { reconcileNodeClassStatus } from './nodeclass-status.js';
 import { reconcileNodePoolStatus } from './nodepool-status.js';
 import { isProvisionable } from './pod-facts.js';
 import { provision } from './provisioner.js';
+import { createQuietPasses } from './quiet-passes.js';
 import { seededRandom } from './seeded-random.js';
 
 /**
@@ -22,7 +24,7 @@ import { seededRandom } from './seeded-random.js';
  * within budgets and provisions for pending pods; a 1-second loop runs only while replacements or terminations
  * are in progress; pod events trigger a provisioning batch after 1 s, like Karpenter's batcher. Every decision
  * re-reads the store, so a budget set to "0" mid-rollout stops new disruptions at the next pass while in-flight
- * ones finish.
+ * ones finish. A pass that would only repeat the last one, which changed nothing, is skipped (quiet-passes.ts).
  */
 export interface KarpenterControllerOptions {
   store: SimKubeStore;
@@ -45,7 +47,18 @@ const AMI_REFRESH_MS = 5 * 60_000;
 export function startKarpenterController(opts: KarpenterControllerOptions): () => void {
   const { store, clock, region } = opts;
   const random = opts.random ?? seededRandom(`karpenter/${store.clusterName}`);
-  const telemetry = createKarpenterTelemetry({ store, clock, random, log: opts.log });
+  const passes = createQuietPasses({ store, version: opts.clusterVersion });
+  const sink = opts.log;
+  // Only a real sink is wrapped: without one telemetry writes nothing and draws no random numbers for log lines.
+  const baseTelemetry = createKarpenterTelemetry({ store, clock, random, log: sink && ((line) => (passes.logged(), sink(line))) });
+  const telemetry: KarpenterTelemetry = {
+    ...baseTelemetry,
+    event(object, reason, message, options) {
+      const repeatAt = baseTelemetry.event(object, reason, message, options);
+      passes.noteRepeat(repeatAt);
+      return repeatAt;
+    },
+  };
   const clusterMinor = () => minorOf(opts.clusterVersion());
   const launcher = createNodeClaimLauncher({
     store, clock, region, random, telemetry, clusterMinor, timings: { ...DEFAULT_LAUNCH_TIMINGS, ...(opts.timings ?? {}) },
@@ -66,19 +79,30 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
     }
   };
 
+  // After a refresh every node class is current until the store changes or its 5 minutes are up.
+  let refreshed: { rv: string; until: number } | undefined;
   function refreshNodeClasses(now: number): void {
+    if (refreshed && refreshed.rv === store.resourceVersion() && now < refreshed.until) return;
+    let until = Infinity;
     for (const nodeClass of store.list('ec2nodeclasses')) {
       const spec = JSON.stringify(nodeClass.spec ?? {});
       const last = amiResolvedAt.get(nodeClass.metadata.name);
-      if (last && last.spec === spec && now - last.at < AMI_REFRESH_MS && nodeClass.status?.amis) continue;
+      if (last && last.spec === spec && now - last.at < AMI_REFRESH_MS && nodeClass.status?.amis) {
+        until = Math.min(until, last.at + AMI_REFRESH_MS);
+        continue;
+      }
       amiResolvedAt.set(nodeClass.metadata.name, { spec, at: now });
+      until = Math.min(until, now + AMI_REFRESH_MS);
       reconcileNodeClassStatus(store, nodeClass, clusterMinor(), now);
     }
+    refreshed = { rv: store.resourceVersion(), until };
   }
 
-  function progress(): void {
+  /** Returns true while disruptions or terminations are in progress. */
+  function progress(): boolean {
     const busy = [queue.reconcile(), terminator.reconcile()].some(Boolean);
     if (busy) armFast();
+    return busy;
   }
 
   function armFast(): void {
@@ -105,9 +129,12 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
 
   function pass(): void {
     const now = clock.now();
+    // The AMI refresh reads only the node classes, so it runs in every pass; if it writes, nothing is skipped.
     refreshNodeClasses(now);
+    if (passes.canSkip(now)) return;
+    passes.begin();
     collectGarbage(store, currentView(), telemetry);
-    progress();
+    const busy = progress();
     releaseStaleDisruptions(store, currentView(), queue.marked());
     markDrift(store, currentView());
     let view = currentView();
@@ -116,10 +143,15 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
     view = currentView();
     const pools = launchablePools(view, region);
     // Karpenter's method order: Emptiness, then Drift, each seeing the commands the previous one started.
-    const emptiness = decideEmptiness({ view, marked: queue.marked(), protectedClaims: queue.replacements(), lastPodActivity: (node) => podActivity.get(node) });
-    act(emptiness);
+    const emptinessInput = { view, marked: queue.marked(), protectedClaims: queue.replacements(), lastPodActivity: (node: string) => podActivity.get(node) };
+    act(decideEmptiness(emptinessInput));
     act(decideDriftDisruptions({ view: currentView(), pools, marked: queue.marked() }));
     provisionNow();
+    passes.end({
+      inProgress: busy || queue.marked().size > 0 || launcher.busy(),
+      // Asked only of a quiet pass, whose view is still the store's current state.
+      recheckAt: () => Infinity || Math.min(nextEmptinessDue(emptinessInput), ...view.nodePools.map((pool) => nextBudgetChange(pool, now))),
+    });
   }
 
   function act(decision: DisruptionDecision): void {

@@ -13,9 +13,12 @@ export type LogSink = (line: Record<string, unknown>) => void;
 export interface KarpenterTelemetry {
   info(message: string, controller: string, fields?: Record<string, unknown>): void;
   error(message: string, controller: string, fields?: Record<string, unknown>): void;
-  /** Event on a cluster-scoped Karpenter object (Node, NodeClaim, NodePool) or a pod. */
+  /**
+   * Event on a cluster-scoped Karpenter object (Node, NodeClaim, NodePool) or a pod. With dedupeMs, returns when the
+   * same event would next be published (so a caller that skips repeats knows when to look again).
+   */
   event(object: KubeObject | { kind: string; name: string; namespace?: string; uid?: string }, reason: string, message: string,
-    options?: { type?: 'Normal' | 'Warning'; dedupeMs?: number }): void;
+    options?: { type?: 'Normal' | 'Warning'; dedupeMs?: number }): number | undefined;
   /** Fields naming a NodeClaim the way controller-runtime's logger does for the nodeclaim controllers. */
   claimFields(claimName: string): Record<string, unknown>;
 }
@@ -56,7 +59,7 @@ export function createKarpenterTelemetry(opts: { store: SimKubeStore; clock: Sim
       const now = opts.clock.now();
       const dedupeMs = options.dedupeMs ?? 0;
       const last = lastPublished.get(key);
-      if (dedupeMs > 0 && last !== undefined && now - last < dedupeMs) return;
+      if (dedupeMs > 0 && last !== undefined && now - last < dedupeMs) return last + dedupeMs;
       lastPublished.set(key, now);
       opts.store.recordEvent({
         namespace: involved.namespace ?? EVENT_NAMESPACE,
@@ -66,6 +69,7 @@ export function createKarpenterTelemetry(opts: { store: SimKubeStore; clock: Sim
         type: options.type ?? 'Normal',
         component: EVENT_COMPONENT,
       });
+      return dedupeMs > 0 ? now + dedupeMs : undefined;
     },
   };
 }

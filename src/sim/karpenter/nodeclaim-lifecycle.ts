@@ -34,6 +34,8 @@ export interface NodeClaimLauncher {
   offeringOf(claim: KubeObject): Offering | undefined;
   /** Schedules the next step for claims that have none pending (created elsewhere, or after a restart). */
   adopt(claims: KubeObject[]): void;
+  /** True while any NodeClaim has its next step scheduled. */
+  busy(): boolean;
   stop(): void;
 }
 
@@ -179,6 +181,7 @@ export function createNodeClaimLauncher(deps: {
         else schedule(name, delay(deps.timings.initializeMs), initialize);
       }
     },
+    busy: () => timers.size > 0,
     stop() {
       for (const cancel of timers.values()) cancel();
       timers.clear();

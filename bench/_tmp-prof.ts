@@ -1,0 +1,12 @@
+import { createWorld } from '../src/sim/aws/create-world.js';
+import { loadScenario } from '../src/sim/scenario/load-scenario.js';
+import { createSimClock } from '../src/sim/sim-clock.js';
+const scenario = process.argv[2] ?? 'workshop';
+const clock = createSimClock(600);
+const world = await createWorld(loadScenario(scenario), { clock });
+await new Promise((r) => setTimeout(r, 1000));
+const t0 = performance.now(); const c0 = process.cpuUsage();
+await new Promise((r) => setTimeout(r, 5000));
+const c = process.cpuUsage(c0);
+console.log(scenario, ((c.user + c.system) / 1000 / ((performance.now() - t0) / 1000)).toFixed(1));
+world.stop();

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EksPort } from '../../src/ports/eks-port.js';
+import type { SimServer } from '../../src/sim/sim-server.js';
+import { collectStatuses, type StatusTarget } from '../../src/status/collect-statuses.js';
+import { renderStatusMessages } from '../../src/report/render-status-blocks.js';
+import { startSim } from '../support/start-sim.js';
+import { simSources } from './read-path-harness.js';
+
+/**
+ * `status --all` over the simulator's generated fleet through the real SDKs and client-node: one row per cluster,
+ * in order, even when clusters are FAILED (every 13th), have an unreachable Kubernetes API (every 10th), do not
+ * exist, or do not answer at all (a deadline).
+ */
+const COUNT = 30;
+let sim: SimServer;
+let targets: StatusTarget[];
+
+beforeAll(async () => {
+  sim = await startSim('fleet', { clusters: COUNT, speed: 600 });
+  targets = [...sim.world.clusters.values()].map((c) => ({ name: c.name, region: c.region }));
+});
+afterAll(async () => sim?.close());
+
+describe('status --all over a fleet', () => {
+  it('answers one row per cluster, in order, the broken ones included, within a few seconds', async () => {
+    const started = Date.now();
+    const all = [...targets, { name: 'ghost', region: 'us-west-2' }];
+    const statuses = await collectStatuses(simSources(sim), all, { concurrency: 8, timeoutMs: 15_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(statuses.map((s) => s.name)).toEqual(all.map((t) => t.name));
+
+    const byName = new Map(statuses.map((s) => [s.name, s]));
+    expect(byName.get('ghost')!.error).toMatch(/^DescribeCluster for ghost failed: ResourceNotFoundException/);
+    expect(byName.get('fleet-013')).toMatchObject({ status: 'FAILED' });
+    const unreachable = byName.get('fleet-010')!;
+    expect(unreachable.error).toBeUndefined();
+    expect(unreachable.version).toBeDefined();
+    expect(unreachable.problems.join('\n')).toMatch(/^nodes, pods, .*: .*fleet-010/m);
+    const healthy = byName.get('fleet-001')!;
+    expect(healthy).toMatchObject({ status: 'ACTIVE', problems: [] });
+    expect(healthy.nodes[0].versions[0].count).toBeGreaterThan(0);
+    // A lagging AL2 group two minors behind shows its skew (fleet-007: 1.31 control plane, 1.29 nodes).
+    expect(byName.get('fleet-007')!.nodes[0].skew).toMatchObject({ maxBehind: 2, withinPolicy: true });
+
+    const messages = renderStatusMessages(statuses);
+    const text = JSON.stringify(messages);
+    for (const target of all) expect(text).toContain(`\`${target.name}\``);
+    for (const message of messages) expect(message.blocks!.length).toBeLessThanOrEqual(50);
+  });
+
+  it('a cluster that does not answer becomes an error row at its deadline; the others are unaffected', async () => {
+    const sources = simSources(sim);
+    const realEks = sources.eks;
+    const hanging = {
+      ...sources,
+      eks: (target: { region: string; roleArn?: string }): EksPort => {
+        const port = realEks(target);
+        return { ...port, describeCluster: (name: string) => (name === 'fleet-002' ? new Promise(() => {}) : port.describeCluster(name)) };
+      },
+    };
+    const started = Date.now();
+    const statuses = await collectStatuses(hanging, targets.slice(0, 4), { timeoutMs: 1_000 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(statuses.map((s) => [s.name, s.error ?? 'ok'])).toEqual([
+      ['fleet-001', 'ok'],
+      ['fleet-002', 'Reading cluster fleet-002: Cluster fleet-002 did not answer within 1 s.'],
+      ['fleet-003', 'ok'],
+      ['fleet-004', 'ok'],
+    ]);
+  });
+});
