@@ -56,6 +56,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     eks,
     kube,
     ssm,
+    ec2,
     thread,
     clock,
     logger: logger.child({ part: 'engine' }),

@@ -47,8 +47,11 @@ function eksPort(client: EKSClient): EksPort {
 
     describeClusterVersions: () => collectPages(paginateDescribeClusterVersions(pages, {}), (page) => page.clusterVersions),
 
-    async updateClusterVersion(name, version, clientRequestToken) {
-      const { update } = await client.send(new UpdateClusterVersionCommand({ name, version, clientRequestToken }));
+    async updateClusterVersion(name, version, clientRequestToken, force) {
+      // `force` overrides EKS's upgrade-blocking readiness checks (ERROR insights); only sent when an approver forced.
+      const { update } = await client.send(
+        new UpdateClusterVersionCommand({ name, version, clientRequestToken, ...(force ? { force: true } : {}) }),
+      );
       return present(update, `UpdateClusterVersion for ${name}`);
     },
 

@@ -88,7 +88,7 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
       const spec = JSON.stringify(nodeClass.spec ?? {});
       const last = amiResolvedAt.get(nodeClass.metadata.name);
       if (last && last.spec === spec && now - last.at < AMI_REFRESH_MS && nodeClass.status?.amis) {
-        until = Math.min(until, last.at + AMI_REFRESH_MS);
+        until = Infinity;
         continue;
       }
       amiResolvedAt.set(nodeClass.metadata.name, { spec, at: now });
@@ -150,7 +150,7 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
     passes.end({
       inProgress: busy || queue.marked().size > 0 || launcher.busy(),
       // Asked only of a quiet pass, whose view is still the store's current state.
-      recheckAt: () => Infinity || Math.min(nextEmptinessDue(emptinessInput), ...view.nodePools.map((pool) => nextBudgetChange(pool, now))),
+      recheckAt: () => Math.min(nextEmptinessDue(emptinessInput), ...view.nodePools.map((pool) => nextBudgetChange(pool, now))),
     });
   }
 
