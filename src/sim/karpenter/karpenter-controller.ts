@@ -47,10 +47,15 @@ const AMI_REFRESH_MS = 5 * 60_000;
 export function startKarpenterController(opts: KarpenterControllerOptions): () => void {
   const { store, clock, region } = opts;
   const random = opts.random ?? seededRandom(`karpenter/${store.clusterName}`);
-  const passes = createQuietPasses({ store, version: opts.clusterVersion });
+  const passes = createQuietPasses({ version: opts.clusterVersion });
+  // Passes count their log lines and deduplicated events (quiet-passes.ts). Only a real sink is wrapped: without
+  // one, telemetry writes nothing and draws no random numbers for log lines, and wrapping would change that.
   const sink = opts.log;
-  // Only a real sink is wrapped: without one telemetry writes nothing and draws no random numbers for log lines.
-  const baseTelemetry = createKarpenterTelemetry({ store, clock, random, log: sink && ((line) => (passes.logged(), sink(line))) });
+  const log: LogSink | undefined = sink && ((line) => {
+    passes.logged();
+    sink(line);
+  });
+  const baseTelemetry = createKarpenterTelemetry({ store, clock, random, log });
   const telemetry: KarpenterTelemetry = {
     ...baseTelemetry,
     event(object, reason, message, options) {
@@ -88,7 +93,7 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
       const spec = JSON.stringify(nodeClass.spec ?? {});
       const last = amiResolvedAt.get(nodeClass.metadata.name);
       if (last && last.spec === spec && now - last.at < AMI_REFRESH_MS && nodeClass.status?.amis) {
-        until = Infinity;
+        until = Math.min(until, last.at + AMI_REFRESH_MS);
         continue;
       }
       amiResolvedAt.set(nodeClass.metadata.name, { spec, at: now });
@@ -171,6 +176,7 @@ export function startKarpenterController(opts: KarpenterControllerOptions): () =
 
   const unsubscribe = store.subscribe((event) => {
     if (stopped) return;
+    passes.storeChanged(event.resource);
     // When pods last came or went per node: how long a node has been empty, for WhenEmpty consolidation.
     if (event.resource === 'pods' && event.object.spec?.nodeName) podActivity.set(event.object.spec.nodeName, clock.now());
     if (event.resource === 'pods' && event.type !== 'DELETED' && isProvisionable(event.object) && !cancels.batch) {
