@@ -1,0 +1,148 @@
+import { EKSClient } from '@aws-sdk/client-eks';
+import * as k8s from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
+import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
+import type { EnvConfig } from '../../src/config/env-config.js';
+import { createLogger } from '../../src/log/logger.js';
+import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startBot, type RunningBot } from '../../src/start-bot.js';
+import { freshPrefix, redisUrl } from './redis-url.js';
+
+/**
+ * The whole product as a Slack user meets it, for the issue-5 acceptance tests: the simulator over HTTP (fast
+ * world), the fake Slack signing every command and click, and the real bot (`startBot`: Bolt, BullMQ worker on the
+ * real Redis, thread outbox) on real time with a short AWS poll. ROLE 'web' leaves the worker to a process of the
+ * test's own (see e2e-worker-process.ts). Every stack has a fresh queue prefix, removed from Redis on close.
+ */
+export const E2E_SECRET = 'e2e-signing-secret-0123456789';
+export const E2E_BOT_TOKEN = 'xoxb-e2e-token';
+export const E2E_CREDENTIALS = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
+
+export interface E2eStackOptions {
+  scenario: string;
+  /** Raw `clusters:` entries of clusters.yaml (validated by the product's own parser). */
+  clusters: unknown[];
+  /** Simulator speed (simulated ms per real ms); 300–600 keeps a 10-minute control-plane update at 1–2 s. */
+  speed?: number;
+  role?: 'all' | 'web';
+  pollSeconds?: number;
+  prefix?: string;
+}
+
+/** One accepted mutating AWS call as GET /_sim/calls lists it. */
+export interface SimCall {
+  service?: string;
+  operation: string;
+  cluster?: string;
+  target?: string;
+  at: number;
+}
+
+export interface E2eStack {
+  sim: SimServer;
+  fake: FakeSlack;
+  bot: RunningBot;
+  env: EnvConfig;
+  config: ClustersConfig;
+  prefix: string;
+  /** The accepted mutating calls, read over HTTP from the simulator's control API (optionally one operation). */
+  acceptedCalls(operation?: string): Promise<SimCall[]>;
+  /** The real EKS SDK client against the simulator, for DescribeAddon / ListNodegroups as an operator would. */
+  eksClient(): EKSClient;
+  /** A client-node KubeConfig for one simulated cluster's API (`${url}/k8s/<cluster>`, token "sim"). */
+  kubeConfig(cluster: string): k8s.KubeConfig;
+  close(): Promise<void>;
+}
+
+export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
+  const sim = await startSimulator({ scenario: opts.scenario, port: 0, host: '127.0.0.1', speed: opts.speed ?? 600 });
+  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
+  const prefix = opts.prefix ?? freshPrefix('e2e');
+  const env: EnvConfig = {
+    SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: E2E_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL: redisUrl,
+    PORT: 0,
+    CLUSTERS_FILE: 'unused.yaml',
+    LOG_LEVEL: 'silent',
+    ROLE: opts.role ?? 'all',
+    QUEUE_PREFIX: prefix,
+    // The bot runs on real time, as in production; only the simulator's world runs fast.
+    AWS_POLL_SECONDS: opts.pollSeconds ?? 0.2,
+  };
+  const config = parseClustersConfig({ clusters: opts.clusters });
+  let bot: RunningBot;
+  try {
+    bot = await startBot({
+      env,
+      config,
+      logger: createLogger({ level: process.env.E2E_LOG ?? 'silent' }),
+      aws: { endpoint: sim.url, credentials: E2E_CREDENTIALS },
+    });
+  } catch (error) {
+    await fake.close();
+    await sim.close();
+    throw error;
+  }
+  fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
+  return {
+    sim,
+    fake,
+    bot,
+    env,
+    config,
+    prefix,
+    async acceptedCalls(operation) {
+      const query = operation ? `?operation=${encodeURIComponent(operation)}` : '';
+      const res = await fetch(`${sim.url}/_sim/calls${query}`);
+      if (!res.ok) throw new Error(`GET /_sim/calls answered ${res.status}`);
+      return ((await res.json()) as { calls: SimCall[] }).calls;
+    },
+    eksClient: () => new EKSClient({ endpoint: sim.url, region: 'us-west-2', credentials: E2E_CREDENTIALS, maxAttempts: 3 }),
+    kubeConfig(cluster) {
+      // client-node refuses plain http unless TLS checks are off; the simulator speaks http on 127.0.0.1.
+      const kc = new k8s.KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: cluster, server: `${sim.url}/k8s/${cluster}`, skipTLSVerify: true }],
+        users: [{ name: 'sim', token: 'sim' }],
+        contexts: [{ name: cluster, cluster, user: 'sim' }],
+        currentContext: cluster,
+      });
+      return kc;
+    },
+    async close() {
+      await bot.stop().catch(() => undefined);
+      await fake.close().catch(() => undefined);
+      await sim.close().catch(() => undefined);
+      await deleteKeys(`${prefix}:*`).catch(() => undefined);
+    },
+  };
+}
+
+/** Removes a stack's Redis keys (queue, engine state, outbox) so runs do not pile up in the shared Redis. */
+export async function deleteKeys(pattern: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** Polls a condition the fake Slack cannot wake on (the simulator changes silently); throws naming `what`. */
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

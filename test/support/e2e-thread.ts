@@ -1,0 +1,113 @@
+import type { FakeMessage, FakeSlack } from '../../src/sim/slack/fake-slack.js';
+
+/**
+ * Reading an upgrade thread in the fake Slack the way a person scrolls it — the status card on top, the replies
+ * under it, gate cards with buttons — and answering its gates as an approver would (Continue, the remedy button,
+ * or Force with a reason typed into the modal).
+ */
+
+/** The upgrade's parent message: the status card the bot posted (and keeps editing). */
+export function statusCard(fake: FakeSlack, channel: string, cluster?: string): FakeMessage | undefined {
+  return fake
+    .messages(channel)
+    .find((m) => m.source === 'chat.postMessage' && /EKS upgrade · /.test(m.versions[0]?.text ?? m.text) && (!cluster || m.text.includes(` ${cluster} `)));
+}
+
+export function repliesOf(fake: FakeSlack, channel: string): FakeMessage[] {
+  return statusCard(fake, channel)?.replies ?? [];
+}
+
+export function blocksJson(message: { blocks?: unknown[] }): string {
+  return JSON.stringify(message.blocks ?? []);
+}
+
+export interface OpenGate {
+  message: FakeMessage;
+  jobId: string;
+  gateId: string;
+  revision: number;
+  /** action ids offered, e.g. ['gate:continue', 'gate:force', 'gate:abort']. */
+  actions: string[];
+  /** Button labels in order, e.g. ['Continue', 'Scale orders to 2 replicas', 'Force', 'Abort']. */
+  labels: string[];
+}
+
+/** A reply that currently shows gate buttons (an answered card has its buttons replaced by who answered). */
+export function openGateOf(message: FakeMessage): OpenGate | undefined {
+  const actions = (message.blocks ?? []).find(
+    (b): b is { type: 'actions'; block_id: string; elements: Array<{ action_id: string; text: { text: string } }> } =>
+      (b as { type?: string }).type === 'actions' && String((b as { block_id?: string }).block_id ?? '').startsWith('gate:'),
+  );
+  if (!actions) return undefined;
+  // block_id = gate:<jobId>:<gateId>:<revision>
+  const [, jobId, ...rest] = actions.block_id.split(':');
+  const revision = Number(rest.pop());
+  return {
+    message,
+    jobId,
+    gateId: rest.join(':'),
+    revision,
+    actions: actions.elements.map((e) => e.action_id),
+    labels: actions.elements.map((e) => e.text.text),
+  };
+}
+
+export function openGates(fake: FakeSlack, channel: string): OpenGate[] {
+  return repliesOf(fake, channel).flatMap((reply) => openGateOf(reply) ?? []);
+}
+
+/** The final summary reply ("🏁 Upgrade 1.25 → 1.26: ✅ Succeeded"). */
+export function summaryReply(fake: FakeSlack, channel: string): FakeMessage | undefined {
+  return repliesOf(fake, channel).find((reply) => /^Upgrade \d+\.\d+ → \d+\.\d+: \S* ?(Succeeded|Failed|Aborted)\b/u.test(reply.text));
+}
+
+export type GateAnswer = { action: 'continue' } | { action: 'remedy' } | { action: 'force'; reason: string } | { action: 'abort' };
+
+export interface AnsweredGate extends OpenGate {
+  answer: GateAnswer;
+  /** The card's blocks as they were when the approver read it. */
+  shown: string;
+}
+
+/** Clicks one answer on a gate card as `userId`; Force goes through its confirm dialog and the reason modal. */
+export async function answerGate(fake: FakeSlack, channel: string, gate: OpenGate, answer: GateAnswer, userId: string): Promise<void> {
+  const modalsBefore = fake.modals().length;
+  const click = await fake.clickButton({ userId, channelId: channel, messageTs: gate.message.ts, actionId: `gate:${answer.action}` });
+  if (click.status !== 200) throw new Error(`clicking ${answer.action} on gate ${gate.gateId}: the bot answered ${click.status} ${click.body}`);
+  if (answer.action !== 'force') return;
+  await fake.waitFor((f) => f.modals().length > modalsBefore && f.modals().at(-1)?.state === 'open', { timeoutMs: 10_000 });
+  const submitted = await fake.submitView({ userId, callbackId: 'force-reason', values: { reason: answer.reason } });
+  if (submitted.errors) throw new Error(`the Force modal refused the reason: ${JSON.stringify(submitted.errors)}`);
+}
+
+/**
+ * Answers every gate the thread shows until the summary is posted, deciding each with `decide`. Returns the gates
+ * in the order they were answered and the summary reply.
+ */
+export async function answerGatesUntilSummary(
+  fake: FakeSlack,
+  opts: { channel: string; approver: string; decide: (gate: OpenGate) => GateAnswer; timeoutMs?: number },
+): Promise<{ gates: AnsweredGate[]; summary: FakeMessage }> {
+  const answered = new Set<string>();
+  const gates: AnsweredGate[] = [];
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`the upgrade did not post its summary in time; conversation:\n${fake.renderConversation()}`);
+    const next = await fake.waitFor(
+      (f) => {
+        const gate = openGates(f, opts.channel).find((g) => !answered.has(`${g.gateId}:${g.revision}`));
+        if (gate) return { gate };
+        const summary = summaryReply(f, opts.channel);
+        return summary && { summary };
+      },
+      { timeoutMs: left },
+    );
+    if ('summary' in next && next.summary) return { gates, summary: next.summary };
+    const gate = (next as { gate: OpenGate }).gate;
+    answered.add(`${gate.gateId}:${gate.revision}`);
+    const answer = opts.decide(gate);
+    gates.push({ ...gate, answer, shown: blocksJson(gate.message) });
+    await answerGate(fake, opts.channel, gate, answer, opts.approver);
+  }
+}
