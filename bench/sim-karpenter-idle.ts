@@ -10,7 +10,7 @@ import { startSimulator } from '../src/sim/sim-server.js';
  * Figures, not assertions: compare runs. BENCH_IDLE_MS and BENCH_SPEED change the defaults (5000 ms, 600).
  */
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 5_000);
-const SETTLE_MS = 1_000;
+const SETTLE_MS = 2_000;
 const SPEED = Number(process.env.BENCH_SPEED ?? 600);
 const SCENARIOS = ['workshop', 'karpenter-lab'];
 
