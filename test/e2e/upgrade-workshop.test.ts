@@ -55,7 +55,7 @@ beforeAll(async () => {
     },
   }));
   // The timeline file is the last post; the status card's final edit may come just before or after it.
-  await stack.fake.waitFor((f) => f.files().some((file) => file.text.length > 0) && /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? ''), { timeoutMs: 15_000 });
+  await stack.fake.waitFor((f) => f.files().some((file) => file.threadTs !== undefined && file.text.length > 0) && /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? ''), { timeoutMs: 15_000 });
   replies = repliesOf(stack.fake, CHANNEL);
 }, 150_000);
 

@@ -86,9 +86,16 @@ export async function answerGate(fake: FakeSlack, channel: string, gate: OpenGat
  */
 export async function answerGatesUntilSummary(
   fake: FakeSlack,
-  opts: { channel: string; approver: string; decide: (gate: OpenGate) => GateAnswer; timeoutMs?: number },
+  opts: {
+    channel: string;
+    approver: string;
+    decide: (gate: OpenGate) => GateAnswer;
+    timeoutMs?: number;
+    /** Gates already answered by the test (`<gateId>:<revision>`), whose cards may still show buttons for a while. */
+    alreadyAnswered?: string[];
+  },
 ): Promise<{ gates: AnsweredGate[]; summary: FakeMessage }> {
-  const answered = new Set<string>();
+  const answered = new Set<string>(opts.alreadyAnswered ?? []);
   const gates: AnsweredGate[] = [];
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {

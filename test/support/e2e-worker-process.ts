@@ -1,0 +1,58 @@
+import '../../src/log/quiet-node-version-warning.js';
+import { WebClient } from '@slack/web-api';
+import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
+import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
+import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
+import { parseClustersConfig } from '../../src/config/clusters-config.js';
+import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
+import { createLogger } from '../../src/log/logger.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createUpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+
+/**
+ * The bot's worker role (upgrade jobs + the thread outbox) in a process of its own, for the e2e crash tests to
+ * SIGKILL. Wired exactly as src/start-bot.ts wires ROLE=worker — same adapters, same Slack client settings — except
+ * that the BullMQ lock and the outbox lease are short, so a killed worker's job and channel are taken over within
+ * seconds instead of the production 30 s (startBot offers no way to set them).
+ *
+ * Environment: SIM_URL, SLACK_API_URL, SLACK_BOT_TOKEN, REDIS_URL, QUEUE_PREFIX, CLUSTERS_JSON (the raw clusters:
+ * list), AWS_POLL_SECONDS, LOCK_MS. Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
+ */
+const env = process.env;
+const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
+const lockMs = Number(env.LOCK_MS ?? 3_000);
+const logger = createLogger({ level: (env.E2E_LOG as 'info' | undefined) ?? 'silent' }).child({ pid: process.pid });
+const connection = { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+const prefix = env.QUEUE_PREFIX!;
+
+const sdkOptions = { endpoint: env.SIM_URL!, credentials };
+const eks = createEksPortFactory(sdkOptions);
+const kube = createKubePortFactory({ eks, credentials, clock: systemClock, logger });
+const client = new WebClient(env.SLACK_BOT_TOKEN!, { slackApiUrl: env.SLACK_API_URL!, retryConfig: { retries: 0 } });
+const thread = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs });
+const engine = createUpgradeEngine({
+  connection,
+  prefix,
+  config: parseClustersConfig({ clusters: JSON.parse(env.CLUSTERS_JSON!) }),
+  eks,
+  kube,
+  ssm: createSsmPortFactory(sdkOptions),
+  ec2: createEc2PortFactory(sdkOptions),
+  thread,
+  clock: systemClock,
+  logger: logger.child({ part: 'engine' }),
+  pollIntervalMs: Number(env.AWS_POLL_SECONDS ?? 0.2) * 1000,
+  worker: { lockDurationMs: lockMs, stalledIntervalMs: Math.max(500, Math.floor(lockMs / 3)) },
+});
+
+process.once('SIGTERM', () => {
+  void engine
+    .close()
+    .then(() => thread.close())
+    .finally(() => process.exit(0));
+});
+
+await thread.start();
+await engine.startWorker();
+process.stdout.write('ready\n');

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { E2E_BOT_TOKEN, type E2eStack } from './e2e-stack.js';
+import { redisUrl } from './redis-url.js';
+
+/**
+ * Worker processes for an e2e stack started with role 'web': each runs e2e-worker-process.ts on the stack's queue
+ * prefix, simulator and fake Slack. `kill()` is SIGKILL — no goodbye, its BullMQ lock and outbox lease simply expire.
+ */
+export interface WorkerChild {
+  proc: ChildProcess;
+  pid: number;
+  /** SIGKILL, resolved once the process is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (graceful), then SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+  /** What the process wrote to stderr (for failure messages). */
+  stderr(): string;
+}
+
+const script = fileURLToPath(new URL('./e2e-worker-process.ts', import.meta.url));
+
+export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number } = {}): Promise<WorkerChild> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: {
+      ...process.env,
+      SIM_URL: stack.sim.url,
+      SLACK_API_URL: stack.fake.apiUrl,
+      SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: stack.prefix,
+      CLUSTERS_JSON: JSON.stringify(clusters),
+      AWS_POLL_SECONDS: String(stack.env.AWS_POLL_SECONDS),
+      LOCK_MS: String(opts.lockMs ?? 3_000),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  proc.stderr!.on('data', (chunk) => (err += chunk));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const child: WorkerChild = {
+    proc,
+    pid: proc.pid!,
+    async kill() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+    async stop(graceMs = 5_000) {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    stderr: () => err,
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`worker process was not ready within 30 s: ${err}`));
+    }, 30_000);
+    proc.stdout!.on('data', (chunk) => {
+      if (String(chunk).includes('ready')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`worker process exited (${code ?? signal}) before it was ready: ${err}`));
+    });
+  });
+}
