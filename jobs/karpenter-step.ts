@@ -101,7 +101,14 @@ function describeOriginals(state: KarpenterStepState): string {
 function summaryOf(ctx: StepContext, state: KarpenterStepState): string {
   const parts = Object.entries(state.pools).map(([name, pool]) => {
     const verified = pool.verification ? describeVerification(pool.verification, ctx.step.to) : 'not verified';
-    return `NodeClaims replaced ${pool.replaced ?? 0}/${pool.oldClaims.length} in ${name}; at most ${pool.maxDisrupted ?? 0} node(s) disrupted at once; ${verified}`;
+    // The peak is what this job's watch saw: a worker that took over after a crash may have missed the
+    // replacements, and "at most 0 disrupted" would then be a false claim.
+    const peak = pool.maxDisrupted
+      ? `at most ${pool.maxDisrupted} node(s) disrupted at once`
+      : (pool.replaced ?? 0) > 0
+        ? 'the disruptions happened while no worker was watching (peak not observed)'
+        : 'no node disrupted';
+    return `NodeClaims replaced ${pool.replaced ?? 0}/${pool.oldClaims.length} in ${name}; ${peak}; ${verified}`;
   });
   parts.push(`budgets restored on ${describeOriginals(state)}`);
   if (state.reports.length) parts.push(`${state.reports.length} EC2NodeClass(es) left for the operator (see above)`);

@@ -170,12 +170,13 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     expect(texts().some((t) => t.startsWith('Finished: self-managed node groups (report)') && t.includes('2 below 1.26; manual steps posted'))).toBe(true);
   });
 
-  // BUG (jobs/self-managed-step.ts:25, manualSteps): the manual steps always name the AL2023 x86_64 parameter,
-  // while these nodes run Amazon Linux 2 (the preflight's NG004 says so and names amazon-linux-2/recommended).
-  // Following the bot's steps would boot AL2 user data on an AL2023 AMI. Flip to `it` once fixed.
-  it.fails('names the AMI of the self-managed nodes\' own family (AL2) in the manual steps', () => {
+  // These nodes run Amazon Linux 2: the steps must name the AL2 parameter (and its AMI), not AL2023's, or the
+  // operator would boot AL2 user data on an AL2023 AMI.
+  it('names the AMI of the self-managed nodes\' own family (AL2) in the manual steps', () => {
     const steps = replies.find((r) => r.text.includes(`Manual steps for ${SELF_MANAGED}`));
     expect(steps?.text).toContain('/aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id');
+    expect(steps?.text).toContain('ami-086414611b43bb691');
+    expect(steps?.text).not.toContain('amazon-linux-2023');
   });
 
   it('attaches a Markdown timeline to the thread that names who approved, forced and chose the remedy', () => {
