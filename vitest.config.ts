@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // End-to-end tests run whole upgrades, whose threads the outbox paces at ~1 post/s per channel (Slack's limit):
+    // generous limits keep them from failing on a busy 2-core machine. Speed is measured in bench/, not here.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     // Integration tests start simulators and Redis queues of their own; two cores is the CI machine.
     pool: 'forks',
     maxWorkers: 2,

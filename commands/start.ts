@@ -1,5 +1,5 @@
 import { findCluster } from '../src/config/clusters-config.js';
-import { compareMinor, formatMinor, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
+import { compareMinor, formatMinor, hopsBetween, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
 import type { JobSummary } from '../src/upgrade/upgrade-control.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -9,10 +9,11 @@ import { readArgs } from './parse-command.js';
 import { threadLink } from './thread-link.js';
 
 /**
- * Whether the engine runs a multi-minor target hop after hop. Until it does, `start` asks for one minor at a time
- * (EKS itself never moves the control plane more than one minor per update).
+ * Whether the engine runs a multi-minor target hop after hop (EKS itself never moves the control plane more than one
+ * minor per update; the job plans one hop per minor, each with its own preflight, gate, control plane, add-ons and
+ * data plane). When false, `start` asks for one minor at a time.
  */
-export const MULTI_HOP_SUPPORTED = false;
+export const MULTI_HOP_SUPPORTED = true;
 
 /**
  * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
@@ -44,7 +45,9 @@ export const startCommand: CommandHandler = async (context) => {
   if (!result.ok) throw new CommandRejected(alreadyRunning(result.job));
   deps.logger.info({ audit: 'start', user: context.userId, cluster: cluster.name, from, to, dryRun: command.dryRun, job: result.job.jobId }, 'upgrade started');
   const what = command.dryRun ? `Started a dry run of upgrading ${cluster.name}` : `Started upgrading ${cluster.name}`;
-  const text = `${what} from ${from} to ${to} (job \`${result.job.jobId}\`). Follow it in its ${threadLink(result.job.thread)}.`;
+  const hops = hopsBetween(current, target).map(formatMinor);
+  const route = hops.length > 1 ? ` in ${hops.length} hops (${[from, ...hops].join(' → ')}), each with its own approval gate` : '';
+  const text = `${what} from ${from} to ${to}${route} (job \`${result.job.jobId}\`). Follow it in its ${threadLink(result.job.thread)}.`;
   await context.respond({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:rocket: ${text}` } }] });
 };
 
@@ -57,6 +60,14 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
     const [first, last] = [offered[0], offered[offered.length - 1]];
     const range = !first ? 'it lists no versions' : compareMinor(first, last) === 0 ? `it offers only ${formatMinor(first)}` : `it offers ${formatMinor(first)}–${formatMinor(last)}`;
     return `EKS does not offer Kubernetes ${formatMinor(target)} (${range}).`;
+  }
+  // Every hop is a version EKS must offer: a gap on the way (a minor no longer listed) makes the target unreachable.
+  const gap = hopsBetween(current, target).find((hop) => !offered.some((version) => compareMinor(version, hop) === 0));
+  if (gap) {
+    return (
+      `EKS does not offer Kubernetes ${formatMinor(gap)}, which an upgrade from ${formatMinor(current)} to ${formatMinor(target)} passes through ` +
+      `(the control plane moves one minor at a time; it offers ${offered.map(formatMinor).join(', ')}).`
+    );
   }
   if (distance > 1 && !MULTI_HOP_SUPPORTED) {
     const next = formatMinor(nextMinor(current));

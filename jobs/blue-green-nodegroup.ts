@@ -1,23 +1,30 @@
 import type { CreateNodegroupRequest, Nodegroup } from '@aws-sdk/client-eks';
 import { describeBlocker } from '../src/upgrade/find-drain-blockers.js';
 import { StepFailure, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
-import { applyRemedy, inspectDrain, nodegroupNodes } from './drain-inspection.js';
+import { kubeletMinorOf } from '../src/upgrade/kubelet-skew.js';
+import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/upgrade/nodegroup-rollout.js';
+import { applyRemedy, inspectDrain, type DrainInspection } from './drain-inspection.js';
 import { awaitGate } from './gate-step.js';
-import { nodegroupStateOf, saveNodegroupState, type NodegroupState } from './managed-nodegroups-step.js';
+import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './managed-nodegroups-step.js';
+import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
  * (same labels, taints, subnets, instance types, sizes), wait until it is ACTIVE with its nodes Ready, ask, then
- * delete the blue group and follow its drain. Every phase reads the world first — the green group is found by the
- * name stored in job.data before it was created, the blue group's deletion is seen in its status — so a resumed
- * job neither creates two greens nor deletes twice. A drain blocked by a PDB (EKS reports PodEvictionFailure on the
- * group) stops at a gate with the blocking pods and the safe remedy.
+ * delete the blue group and follow its drain until its nodes are gone, and report where the pods landed. AWS state
+ * (DescribeNodegroup) is read at the bounded poll rate; the nodes of both groups and the pods on them come from a
+ * watch. Every phase reads the world first — the green group is found by the name stored in job.data before it was
+ * created, the blue group's deletion is seen in its status — so a resumed job neither creates two greens nor
+ * deletes twice. A drain blocked by a PDB (EKS reports PodEvictionFailure on the group) stops at a gate with the
+ * blocking pods and the safe remedy.
  */
 interface BlueGreenState extends NodegroupState {
   green?: string;
   greenReady?: boolean;
   deleteIssued?: boolean;
   remedied?: string[];
+  /** When DescribeNodegroup first answered that blue is gone (its Node objects get a bounded wait after that). */
+  blueGoneAt?: number;
 }
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
@@ -73,7 +80,9 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
   }
   const green = state.green ?? greenNameFor(blueName, step.to);
   if (data.dryRun) {
-    lines.push(`would create ${green} as a ${step.to} clone of ${blueName}, wait until Ready, ask, then delete ${blueName}`);
+    // A later hop of a dry run starts from the green group the previous hop would have created.
+    const from = step.hop > 1 ? greenNameFor(blueName, step.from) : blueName;
+    lines.push(`would create ${greenNameFor(blueName, step.to)} as a ${step.to} clone of ${from}, wait until Ready, ask, then delete ${from}`);
     return undefined;
   }
   if (!state.green) {
@@ -93,58 +102,84 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
     await ctx.recordUpdate(`${blueName}:create`, { updateId: green, operation: 'CreateNodegroup', target: `${green} ${step.to}`, at: ctx.clock.now(), adopted: false });
     await ctx.emit(`bg:${blueName}:create`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `CreateNodegroup ${green}: a ${step.to} clone of ${blueName} (same labels, taints, subnets, instance types and sizes).` });
   }
-  if (!state.greenReady) {
-    for (;;) {
-      const current = await eks.describeNodegroup(data.cluster, green);
-      if (current.status === 'CREATE_FAILED') {
-        throw new StepFailure(`Creating node group ${green} failed: ${(current.health?.issues ?? []).map((i) => `${i.code}: ${i.message}`).join('; ') || 'no reason given'}`, { remedy: `fix the cause, delete ${green}, then start the upgrade again` });
-      }
-      const nodes = await nodegroupNodes(ctx, green).catch(() => []);
-      const ready = nodes.filter((n) => (n.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True'));
-      const wanted = current.scalingConfig?.desiredSize ?? 1;
-      await ctx.setProgress(`node group ${green}: ${current.status}, ${ready.length}/${wanted} nodes Ready`);
-      if (current.status === 'ACTIVE' && ready.length >= wanted) break;
-      await ctx.sleep(ctx.pollIntervalMs);
-    }
-    state.greenReady = true;
-    await saveNodegroupState(ctx, blueName, state);
-  }
-
-  // 2. Ask, then delete blue and follow its drain.
-  if (blue) {
-    const outcome = await awaitGate(ctx, {
-      gateId: `h${step.hop}-bg-${blueName}`,
-      title: `${green} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?`,
-      details: [`Pods on ${blueName} move to ${green} as EKS drains ${blueName}; PDBs are respected.`],
-      actions: ['continue', 'abort'],
-    });
-    if (outcome.kind === 'result') return outcome.result;
-    if (!state.deleteIssued && blue.status !== 'DELETING') {
-      await eks.deleteNodegroup(data.cluster, blueName);
-      state.deleteIssued = true;
-      await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
+  const watch = lazyNodegroupWatch(ctx, [blueName, green]);
+  try {
+    if (!state.greenReady) {
+      await waitForGreen(ctx, await watch.get(), green);
+      state.greenReady = true;
       await saveNodegroupState(ctx, blueName, state);
-      await ctx.emit(`bg:${blueName}:delete`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `DeleteNodegroup ${blueName}: EKS cordons and drains its nodes.` });
     }
-    const blocked = await followDeletion(ctx, blueName, state);
+
+    // 2. Ask, then delete blue and follow its drain until its nodes are gone.
+    if (blue) {
+      const outcome = await awaitGate(ctx, {
+        gateId: `h${step.hop}-bg-${blueName}`,
+        title: `${green} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?`,
+        details: [`Pods on ${blueName} move to ${green} as EKS drains ${blueName}; PDBs are respected.`],
+        actions: ['continue', 'abort'],
+      });
+      if (outcome.kind === 'result') return outcome.result;
+      if (!state.deleteIssued && blue.status !== 'DELETING') {
+        await eks.deleteNodegroup(data.cluster, blueName);
+        state.deleteIssued = true;
+        await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
+        await saveNodegroupState(ctx, blueName, state);
+        await ctx.emit(`bg:${blueName}:delete`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `DeleteNodegroup ${blueName}: EKS cordons and drains its nodes.` });
+      }
+    }
+    const blocked = await followDeletion(ctx, await watch.get(), blueName, green, state);
     if (blocked) return blocked;
+
+    // 3. Every green node at the target and Ready; where the pods landed.
+    state.settleFrom ??= ctx.clock.now();
+    await saveNodegroupState(ctx, blueName, state);
+    const report = createRolloutReporter(ctx, watch.get, { group: green, key: () => `bg:${blueName}`, desired: () => greenGroup?.scalingConfig?.desiredSize ?? 0 });
+    const settle = await waitUntilRolledOut(ctx, await watch.get(), { group: green, key: `bg:${blueName}`, deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
+    const lagging = settle.settled ? undefined : await reportUnsettled(ctx, green, settle);
+    const greenNodes = (await watch.get()).nodes(green).map((node) => node.metadata.name);
+    const landed = describeLanding(greenNodes, (await watch.get()).pods());
+    await ctx.emit(`bg:${blueName}:landed`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `Pods of ${blueName} now run on ${green}: ${landed.text}.` });
+    const note = `${blueName} → ${green} at ${step.to} (blue/green; ${landed.count} pods now on ${green}${lagging ? `; ${lagging}` : ''})`;
+    await saveNodegroupState(ctx, blueName, { ...state, final: 'updated', note });
+    lines.push(note);
+    return undefined;
+  } finally {
+    watch.stop();
   }
-  const landed = await podsOn(ctx, green);
-  const note = `${blueName} → ${green} at ${step.to} (blue/green${landed !== undefined ? `; ${landed} pods now on ${green}` : ''})`;
-  await saveNodegroupState(ctx, blueName, { ...state, final: 'updated', note });
-  lines.push(note);
-  return undefined;
 }
 
-async function followDeletion(ctx: StepContext, blueName: string, state: BlueGreenState): Promise<StepResult | undefined> {
+/** CreateNodegroup runs for minutes: its status is read at the poll interval, its nodes' readiness from the watch. */
+async function waitForGreen(ctx: StepContext, watch: NodegroupWatch, green: string): Promise<void> {
+  for (;;) {
+    const current = await ctx.eks.describeNodegroup(ctx.data.cluster, green);
+    if (current.status === 'CREATE_FAILED') {
+      throw new StepFailure(`Creating node group ${green} failed: ${(current.health?.issues ?? []).map((i) => `${i.code}: ${i.message}`).join('; ') || 'no reason given'}`, { remedy: `fix the cause, delete ${green}, then start the upgrade again` });
+    }
+    const wanted = current.scalingConfig?.desiredSize ?? 1;
+    const nextPoll = ctx.clock.now() + ctx.pollIntervalMs;
+    do {
+      const ready = watch.nodes(green).filter((node) => isNodeReady(node) && kubeletMinorOf(node) === ctx.step.to).length;
+      await ctx.setProgress(`Node group ${green}: ${current.status}, ${ready}/${wanted} nodes Ready at ${ctx.step.to}`);
+      if (current.status === 'ACTIVE' && ready >= wanted) return;
+      await watch.changed(nextPoll - ctx.clock.now());
+    } while (ctx.clock.now() < nextPoll);
+  }
+}
+
+/**
+ * Follows the blue group's deletion: DescribeNodegroup at the poll interval (until it is gone, and for the
+ * PodEvictionFailure health issue that means a PDB blocks the drain), its nodes and the pods moving to green from
+ * the watch. Ends when the group and its Node objects are gone, or — with a warning — when Node objects outlive
+ * the group past the settle timeout.
+ */
+async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName: string, green: string, state: BlueGreenState): Promise<StepResult | undefined> {
+  // What blocks the drain is read once per run of the step, not at every poll while the block lasts.
+  let drain: DrainInspection | undefined;
   for (;;) {
     const blue = await describeOrUndefined(ctx, blueName);
-    if (!blue) return undefined;
-    const nodes = await nodegroupNodes(ctx, blueName).catch(() => []);
-    await ctx.setProgress(`node group ${blueName}: ${blue.status}, ${nodes.length} node(s) left`);
-    const evictionIssue = blue.health?.issues?.find((issue) => issue.code === 'PodEvictionFailure');
+    const evictionIssue = blue?.health?.issues?.find((issue) => issue.code === 'PodEvictionFailure');
     if (evictionIssue) {
-      const drain = await inspectDrain(ctx, nodes.map((n) => n.metadata.name));
+      drain ??= await inspectDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name));
       const fix = drain.remedy && !(state.remedied ?? []).includes(drain.remedy.label) ? drain.remedy : undefined;
       const outcome = await awaitGate(ctx, {
         gateId: `h${ctx.step.hop}-bg-${blueName}-drain`,
@@ -158,19 +193,28 @@ async function followDeletion(ctx: StepContext, blueName: string, state: BlueGre
         await applyRemedy(ctx, fix);
         state.remedied = [...(state.remedied ?? []), fix.label];
         await saveNodegroupState(ctx, blueName, state);
+        drain = undefined;
       }
     }
-    await ctx.sleep(ctx.pollIntervalMs);
-  }
-}
-
-async function podsOn(ctx: StepContext, nodegroup: string): Promise<number | undefined> {
-  try {
-    const kube = await ctx.kube();
-    const nodes = new Set((await nodegroupNodes(ctx, nodegroup)).map((n) => n.metadata.name));
-    const pods = (await kube.list('pods')).items;
-    return pods.filter((p) => nodes.has(p.spec?.nodeName) && !p.metadata.ownerReferences?.some((r) => r.kind === 'DaemonSet')).length;
-  } catch {
-    return undefined;
+    if (!blue) {
+      state.blueGoneAt ??= ctx.clock.now();
+      await saveNodegroupState(ctx, blueName, state);
+    }
+    const nextPoll = ctx.clock.now() + ctx.pollIntervalMs;
+    do {
+      const counts = countRollout(watch.nodes(blueName), watch.pods(), ctx.step.to, 0);
+      const left = oldNodesOf(counts);
+      const landed = describeLanding(watch.nodes(green).map((node) => node.metadata.name), watch.pods());
+      await ctx.setProgress(`Node group ${blueName}: ${blue?.status ?? 'deleted'}, ${left} node(s) left${counts.draining ? ` (${counts.draining} draining)` : ''}; ${landed.count} pods on ${green}`);
+      if (!blue && left === 0) return undefined;
+      if (state.blueGoneAt !== undefined && ctx.clock.now() >= state.blueGoneAt + NODEGROUP_SETTLE.timeoutMs) {
+        await ctx.emit(`bg:${blueName}:lingering`, {
+          kind: 'note', at: ctx.clock.now(), level: 'warning',
+          text: [`Node group ${blueName} is deleted, but ${left} of its Node objects are still in the cluster:`, ...counts.laggards.slice(0, 20).map((node) => `• ${node}`), 'What to do: check that their instances are terminated, then `kubectl delete node <name>`.'].join('\n'),
+        });
+        return undefined;
+      }
+      await watch.changed(nextPoll - ctx.clock.now());
+    } while (ctx.clock.now() < nextPoll);
   }
 }

@@ -1,5 +1,6 @@
 import { describeError } from '../src/upgrade/classify-error.js';
 import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
+import { createChangeSignal, startWatchCache } from '../src/upgrade/karpenter/watch-cache.js';
 import { StepFailure, type StepContext } from '../src/upgrade/step-context.js';
 
 /**
@@ -29,13 +30,10 @@ export async function inspectDrain(ctx: StepContext, nodes: string[]): Promise<D
   }
 }
 
-/** Nodes of a managed node group, by the label EKS puts on them. */
-export async function nodegroupNodes(ctx: StepContext, nodegroup: string) {
-  const kube = await ctx.kube();
-  return (await kube.list('nodes', { labelSelector: `eks.amazonaws.com/nodegroup=${nodegroup}` })).items;
-}
-
-/** Scales the deployment and waits (bounded) until the extra replica is available, so the retry can drain. */
+/**
+ * Scales the deployment and waits (bounded) until the extra replica is available, so the retry can drain. The
+ * deployment's status comes from a watch on it, not from reading it in a loop.
+ */
 export async function applyRemedy(ctx: StepContext, remedy: DrainRemedy, timeoutMs = 10 * 60_000): Promise<void> {
   const kube = await ctx.kube();
   await kube.patch('deployments', remedy.deployment, { spec: { replicas: remedy.replicas } }, { namespace: remedy.namespace, type: 'merge' });
@@ -43,15 +41,25 @@ export async function applyRemedy(ctx: StepContext, remedy: DrainRemedy, timeout
     kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `${remedy.label}: scaled ${remedy.namespace}/${remedy.deployment} to ${remedy.replicas} replicas.`,
   });
   const deadline = ctx.clock.now() + timeoutMs;
-  for (;;) {
-    const deployment = await kube.get('deployments', remedy.deployment, remedy.namespace);
-    if ((deployment?.status?.availableReplicas ?? 0) >= remedy.replicas) return;
-    if (ctx.clock.now() > deadline) {
-      throw new StepFailure(`${remedy.label}: ${remedy.namespace}/${remedy.deployment} did not reach ${remedy.replicas} available replicas within ${Math.round(timeoutMs / 60_000)} minutes`, {
-        remedy: `check why its pods are not Ready (kubectl -n ${remedy.namespace} describe deployment ${remedy.deployment}), then start the upgrade again`,
-      });
+  const signal = createChangeSignal((ms) => ctx.sleep(ms));
+  const deployments = await startWatchCache(
+    kube,
+    { resource: 'deployments', options: { namespace: remedy.namespace, fieldSelector: `metadata.name=${remedy.deployment}` } },
+    { onChange: () => signal.notify(), onError: (error) => ctx.logger.warn({ err: error }, 'deployment watch error; it reconnects by itself') },
+  );
+  try {
+    for (;;) {
+      const deployment = deployments.get(remedy.deployment, remedy.namespace);
+      if ((deployment?.status?.availableReplicas ?? 0) >= remedy.replicas) return;
+      if (ctx.clock.now() >= deadline) {
+        throw new StepFailure(`${remedy.label}: ${remedy.namespace}/${remedy.deployment} did not reach ${remedy.replicas} available replicas within ${Math.round(timeoutMs / 60_000)} minutes`, {
+          remedy: `check why its pods are not Ready (kubectl -n ${remedy.namespace} describe deployment ${remedy.deployment}), then start the upgrade again`,
+        });
+      }
+      await ctx.setProgress(`waiting for ${remedy.namespace}/${remedy.deployment} to have ${remedy.replicas} available replicas (${deployment?.status?.availableReplicas ?? 0} now)`);
+      await signal.wait(deadline - ctx.clock.now());
     }
-    await ctx.setProgress(`waiting for ${remedy.namespace}/${remedy.deployment} to have ${remedy.replicas} available replicas`);
-    await ctx.sleep(ctx.pollIntervalMs);
+  } finally {
+    deployments.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { renderTimelineMarkdown } from '../src/upgrade/render-timeline-markdown.js';
+import { exportTimeline } from '../src/upgrade/export-timeline.js';
 import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
 import type { UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
 import type { JobRuntime } from './job-runtime.js';
@@ -56,18 +56,7 @@ export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeT
 async function uploadTimeline(runtime: JobRuntime): Promise<void> {
   const { data, deps } = runtime;
   try {
-    const events = (await deps.timeline.read(data.jobId)).map((entry) => entry.event);
-    const markdown = renderTimelineMarkdown(
-      { cluster: data.cluster, from: data.from, to: data.to, jobId: data.jobId, requestedBy: data.requestedBy, startedAt: data.startedAt },
-      events,
-    );
-    await deps.thread.uploadMarkdown(
-      data.thread,
-      `${data.jobId}:timeline`,
-      `eks-upgrade-${data.cluster}-${data.from}-to-${data.to}-${data.jobId}.md`,
-      `Timeline of the ${data.cluster} upgrade ${data.from} → ${data.to}`,
-      markdown,
-    );
+    await exportTimeline(deps, data, `${data.jobId}:timeline`);
   } catch (error) {
     // The export is a convenience; the job's outcome must not depend on it.
     deps.logger.warn({ err: error, jobId: data.jobId }, 'exporting the timeline failed');

@@ -1,22 +1,25 @@
 import type { Nodegroup } from '@aws-sdk/client-eks';
 import { nodegroupPolicyFor } from '../src/config/clusters-config.js';
-import { minorOfKubelet, formatMinor } from '../src/domain/minor-version.js';
 import { describeBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
 import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
 import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
-import { applyRemedy, inspectDrain, nodegroupNodes } from './drain-inspection.js';
-import { followUpdate } from './follow-update.js';
+import { applyRemedy, inspectDrain } from './drain-inspection.js';
+import { formatDuration } from './follow-update.js';
+import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch, type SettleResult } from './nodegroup-watch.js';
 import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
- * a custom AMI, the launch template version clusters.yaml names), recorded before it is followed; progress from the
- * group's nodes. A PodEvictionFailure stops at a gate naming the blocking pods and PDBs, with Force (retry with
- * `force`) and, where one exists, the safe remedy (scale the deployment, then retry). Blue/green groups are handed
- * to blue-green-nodegroup.ts.
+ * a custom AMI, the launch template version clusters.yaml names), recorded before it is followed at the bounded
+ * poll rate; the group's nodes (new ones Ready, old ones cordoned, drained, gone) come from a watch
+ * (nodegroup-watch.ts). EKS reporting the update Successful is not the end: the group is done once every one of its
+ * nodes is at the target and Ready (or, after NODEGROUP_SETTLE, with a warning naming the nodes still behind). A
+ * PodEvictionFailure stops at a gate naming the blocking pods and PDBs, with Force (retry with `force`) and, where
+ * one exists, the safe remedy (scale the deployment, then retry). Blue/green groups are handed to
+ * blue-green-nodegroup.ts.
  */
 export interface NodegroupState {
   final?: 'updated' | 'unchanged' | 'skipped';
@@ -25,6 +28,12 @@ export interface NodegroupState {
   attempt?: number;
   force?: boolean;
   failed?: { updateId: string; error: string; remedy: string; details: string[]; fix?: DrainRemedy };
+  /** The group's size before the update: the denominator of the progress line. */
+  desired?: number;
+  /** EKS reported the update Successful; the step now waits for the group's nodes. */
+  succeeded?: boolean;
+  /** When that wait began (so a re-run keeps the same deadline). */
+  settleFrom?: number;
   [key: string]: unknown;
 }
 
@@ -55,25 +64,6 @@ export async function saveNodegroupState(ctx: StepContext, name: string, state: 
   await ctx.saveStepState({ [`ng:${name}`]: state });
 }
 
-/** "2/3 nodes at 1.31, 1 cordoned" for the status card, and a post each time another tenth of the group is done. */
-export async function reportNodeProgress(ctx: StepContext, name: string, attempt: number): Promise<void> {
-  try {
-    const nodes = await nodegroupNodes(ctx, name);
-    const atTarget = nodes.filter((node) => {
-      const minor = minorOfKubelet(String(node.status?.nodeInfo?.kubeletVersion ?? ''));
-      return minor && formatMinor(minor) === ctx.step.to;
-    }).length;
-    const cordoned = nodes.filter((node) => node.spec?.unschedulable).length;
-    await ctx.setProgress(`node group ${name}: ${atTarget}/${nodes.length} nodes at ${ctx.step.to}, ${cordoned} cordoned`);
-    const tenth = nodes.length ? Math.floor((atTarget / nodes.length) * 10) : 0;
-    if (tenth > 0) {
-      await ctx.emit(`ng:${name}:${attempt}:progress:${tenth}`, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `Node group ${name}: ${atTarget}/${nodes.length} nodes at ${ctx.step.to}.` });
-    }
-  } catch (error) {
-    ctx.logger.debug({ err: error, nodegroup: name }, 'reading node-group nodes for progress failed');
-  }
-}
-
 function targetRequest(ng: Nodegroup, to: string, launchTemplateVersion?: string) {
   if (ng.amiType === 'CUSTOM') {
     if (!launchTemplateVersion) return undefined;
@@ -84,13 +74,24 @@ function targetRequest(ng: Nodegroup, to: string, launchTemplateVersion?: string
 }
 
 async function upgradeInPlace(ctx: StepContext, name: string, lines: string[]): Promise<StepResult | undefined> {
+  const watch = lazyNodegroupWatch(ctx, [name]);
+  try {
+    return await runInPlace(ctx, name, lines, watch.get);
+  } finally {
+    watch.stop();
+  }
+}
+
+async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeWatch: () => Promise<NodegroupWatch>): Promise<StepResult | undefined> {
   const { data, step, eks } = ctx;
   const state = nodegroupStateOf(ctx, name);
   const policy = nodegroupPolicyFor(ctx.clusterConfig, name);
   const gateId = `h${step.hop}-ng-${name}`;
+  const progressKey = () => `ng:${name}:${state.attempt ?? 0}`;
+  const report = createRolloutReporter(ctx, nodeWatch, { group: name, key: progressKey, desired: () => state.desired ?? 0 });
   for (;;) {
     if (state.final) {
-      lines.push(state.final === 'updated' ? `${name} ${state.from} → ${step.to} (in place)` : `${name}: ${state.note}`);
+      lines.push(state.final === 'updated' ? `${name} ${state.from} → ${step.to} (in place${state.note ? `; ${state.note}` : ''})` : `${name}: ${state.note}`);
       return undefined;
     }
     if (state.failed) {
@@ -109,9 +110,24 @@ async function upgradeInPlace(ctx: StepContext, name: string, lines: string[]): 
       await saveNodegroupState(ctx, name, state);
       continue;
     }
+    if (state.succeeded) {
+      // EKS says the update is done; the group is done when its nodes say so too (old Node objects can linger).
+      state.settleFrom ??= ctx.clock.now();
+      await saveNodegroupState(ctx, name, state);
+      const watch = await nodeWatch();
+      const settle = await waitUntilRolledOut(ctx, watch, { group: name, key: progressKey(), deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
+      if (!settle.settled) state.note = await reportUnsettled(ctx, name, settle);
+      state.final = 'updated';
+      await saveNodegroupState(ctx, name, state);
+      continue;
+    }
 
     const ng = await eks.describeNodegroup(data.cluster, name);
     const target = targetRequest(ng, step.to, policy.launchTemplateVersion);
+    if (!target && data.dryRun) {
+      lines.push(`${name}: pinned to a custom AMI (launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`);
+      return undefined;
+    }
     if (!target) {
       const outcome = await awaitGate(ctx, {
         gateId: `${gateId}-custom-ami`,
@@ -128,35 +144,58 @@ async function upgradeInPlace(ctx: StepContext, name: string, lines: string[]): 
       continue;
     }
     if (target.done && !inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { nodegroupName: name } }))) {
-      Object.assign(state, { final: state.from ? 'updated' : 'unchanged', note: `already at ${step.to}` });
+      // `from` is saved before the first update is issued, so a group this job updated is recognised even when the
+      // worker died between the update's end and its recording.
+      if (state.from) state.succeeded = true;
+      else Object.assign(state, { final: 'unchanged', note: `already at ${step.to}` });
       if (!data.dryRun) await saveNodegroupState(ctx, name, state);
       continue;
     }
     if (data.dryRun) {
-      lines.push(`would call UpdateNodegroupVersion ${name} ${ng.version} → ${step.to} (in place)`);
+      // A later hop of a dry run reads the group as the earlier hops would have left it.
+      lines.push(`would call UpdateNodegroupVersion ${name} ${step.hop > 1 ? step.from : ng.version} → ${step.to} (in place)`);
       return undefined;
+    }
+    if (!state.from) {
+      Object.assign(state, { from: ng.version, desired: ng.scalingConfig?.desiredSize ?? 0 });
+      await saveNodegroupState(ctx, name, state);
     }
     const attempt = state.attempt ?? 0;
     const updateId = await issueOrAdopt(ctx, name, attempt, { ...target.request, force: state.force || policy.force });
     if (!updateId) continue;
-    const final = await followUpdate(ctx, {
-      cluster: data.cluster, updateId, scope: { nodegroupName: name }, label: `node-group ${name} update to ${step.to}`,
-      onPoll: () => reportNodeProgress(ctx, name, attempt),
-    });
+    const watch = await nodeWatch();
+    const final = await followNodegroupUpdate(ctx, watch, { updateId, group: name, label: `node-group ${name} update to ${step.to}`, report });
     if (final.status === 'Successful') {
-      state.from ??= ng.version;
+      state.succeeded = true;
       await saveNodegroupState(ctx, name, state);
       continue;
     }
     const error = `UpdateNodegroupVersion ${name} → ${step.to} ended ${final.status} (update ${updateId}): ${describeUpdateErrors(final)}`;
     if (final.errors?.[0]?.errorCode !== 'PodEvictionFailure') throw new StepFailure(error, { remedy: remedyForUpdate(final), code: final.errors?.[0]?.errorCode });
-    const nodes = (await nodegroupNodes(ctx, name).catch(() => [])).filter((node) => node.spec?.unschedulable).map((node) => node.metadata.name);
+    const nodes = watch.nodes(name).filter((node) => node.spec?.unschedulable).map((node) => node.metadata.name);
     const drain = await inspectDrain(ctx, nodes.length ? nodes : (final.errors?.[0]?.resourceIds ?? []));
     const details = drain.blockers.length ? drain.blockers.slice(0, 20).map(describeBlocker) : [`The blocking pods could not be identified${drain.error ? ` (${drain.error})` : ''}.`];
     state.failed = { updateId, error, remedy: remedyForUpdate(final), details, fix: drain.remedy };
     await saveNodegroupState(ctx, name, state);
     await ctx.emit(`ng:${name}:${updateId}:failed`, { kind: 'note', at: ctx.clock.now(), level: 'warning', text: [error, ...details].join('\n') });
   }
+}
+
+/** The warning when a group's nodes did not all reach the target in time; returns the note for the step's line. */
+export async function reportUnsettled(ctx: StepContext, group: string, settle: Extract<SettleResult, { settled: false }>): Promise<string> {
+  const { laggards } = settle.counts;
+  const behind = `${laggards.length} node(s) not at ${ctx.step.to} and Ready`;
+  if (settle.why === 'aborted') return `${behind} when the job was aborted`;
+  const waited = formatDuration(NODEGROUP_SETTLE.timeoutMs);
+  await ctx.emit(`ng:${group}:unsettled`, {
+    kind: 'note', at: ctx.clock.now(), level: 'warning',
+    text: [
+      `Node group ${group}: EKS reports it at ${ctx.step.to}, but ${waited} later ${behind}:`,
+      ...laggards.slice(0, 20).map((node) => `• ${node}`),
+      `What to do: look at them with \`kubectl get nodes -l eks.amazonaws.com/nodegroup=${group} -o wide\`. A Node whose instance is gone can be deleted (\`kubectl delete node <name>\`); an old instance still running needs \`aws eks update-nodegroup-version --cluster-name ${ctx.data.cluster} --nodegroup-name ${group}\` again. Verify reports these nodes.`,
+    ].join('\n'),
+  });
+  return `${behind} after ${waited}`;
 }
 
 /** Follows an update already recorded or running for the group; otherwise issues one and records it first. */

@@ -4,8 +4,9 @@ import { checkKubeletSkew, describeKubeletMinors, kubeletMinorOf, nodeVersionsOf
 import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
 
 /**
- * Verify a hop: the control plane is at the target and ACTIVE, every node's kubelet is within the skew policy,
- * deployments are available and PDBs allow disruptions. A control plane not at its target fails the job; workload
+ * Verify a hop: the control plane is at the target and ACTIVE, every node's kubelet is within the skew policy and,
+ * in the managed node groups this hop upgraded, at the target; deployments are available and PDBs allow
+ * disruptions. A control plane not at its target, or an upgraded group with nodes behind, fails the job; workload
  * problems are reported as warnings (the upgrade itself is done; people must look at them).
  */
 async function checkWorkloads(ctx: StepContext): Promise<string[]> {
@@ -59,6 +60,23 @@ function upgradedGroups(ctx: StepContext): string[] {
     .map(([key, value]) => ((value as { green?: string }).green ?? key.slice('ng:'.length)));
 }
 
+/**
+ * A group this job upgraded with nodes still below the target fails the hop: the job must not report the upgrade
+ * done (nor move the control plane on to the next minor) while part of the group runs the old kubelet.
+ */
+function nodesBehind(ctx: StepContext, behind: Array<{ group: string; node: string }>): StepFailure {
+  const { data, step } = ctx;
+  const groups = [...new Set(behind.map((b) => b.group))];
+  return new StepFailure(
+    `Verifying ${data.cluster} at ${step.to}: ${behind.length} node(s) of node group(s) this job upgraded are not at ${step.to}: ${behind.slice(0, 10).map((b) => b.node).join(', ')}${behind.length > 10 ? `, and ${behind.length - 10} more` : ''}`,
+    {
+      remedy:
+        `look at them with \`kubectl get nodes -l 'eks.amazonaws.com/nodegroup in (${groups.join(',')})'\`; delete the Node objects whose instances are gone (\`kubectl delete node <name>\`), ` +
+        `or, for old instances still running, run \`aws eks update-nodegroup-version --cluster-name ${data.cluster} --nodegroup-name ${groups[0]}\` again. The control plane and add-ons are already at ${step.to}`,
+    },
+  );
+}
+
 export const verifyStep: Step = async (ctx) => {
   const { data, step, eks } = ctx;
   const cluster = await eks.describeCluster(data.cluster);
@@ -72,6 +90,7 @@ export const verifyStep: Step = async (ctx) => {
   }
   const lines = [`control plane ${cluster.version} (${cluster.platformVersion ?? 'platform version unknown'}), ${cluster.status}`];
   const warnings: string[] = [];
+  let behind: Array<{ group: string; node: string }> = [];
   if (cluster.status !== 'ACTIVE') warnings.push(`the cluster is ${cluster.status}, not ACTIVE`);
 
   try {
@@ -86,10 +105,13 @@ export const verifyStep: Step = async (ctx) => {
       lines.push('all within the skew policy');
     }
     // Where this hop upgraded a managed node group, its nodes must be at the target, not merely within skew.
-    const behind = upgradedGroups(ctx).flatMap((group) =>
-      items.filter((n) => n.metadata.labels?.['eks.amazonaws.com/nodegroup'] === group && kubeletMinorOf(n) !== step.to).map((n) => `${n.metadata.name} (${group})`),
+    const groups = upgradedGroups(ctx);
+    behind = groups.flatMap((group) =>
+      items
+        .filter((n) => n.metadata.labels?.['eks.amazonaws.com/nodegroup'] === group && kubeletMinorOf(n) !== step.to)
+        .map((n) => ({ group, node: `${n.metadata.name} (${group}, ${String(n.status?.nodeInfo?.kubeletVersion ?? 'kubelet version unknown')})` })),
     );
-    if (behind.length) warnings.push(`${behind.length} node(s) of upgraded node groups are not at ${step.to}: ${behind.slice(0, 10).join(', ')}`);
+    if (groups.length && !behind.length) lines.push(`every node of ${groups.join(', ')} at ${step.to}`);
   } catch (error) {
     warnings.push(`could not read the nodes: ${describeError(error)}`);
   }
@@ -100,5 +122,6 @@ export const verifyStep: Step = async (ctx) => {
   if (warnings.length > 0) {
     await ctx.emit('warnings', { kind: 'note', at: ctx.clock.now(), level: 'warning', text: [`Verify ${step.to}:`, ...warnings.map((w) => `• ${w}`)].join('\n') });
   }
+  if (behind.length > 0) throw nodesBehind(ctx, behind);
   return { outcome: 'done', summary: `${lines.join('; ')}${warnings.length ? `; ${warnings.length} warning(s)` : ''}` };
 };

@@ -88,11 +88,12 @@ async function run(): Promise<number> {
     );
     await fake.clickButton({ userId: APPROVER, channelId: CHANNEL, messageTs: gate.ts, actionId: 'gate:continue' });
 
-    await fake.waitFor((f) => parentCard(f)?.replies.some((reply) => reply.files.length > 0 || /summary|succeeded/i.test(reply.text)), {
-      timeoutMs: STEP_TIMEOUT_MS * 2,
+    // The upgrade ends well before its thread does: the outbox paces replies at about one a second per channel,
+    // and the timeline file comes last.
+    await fake.waitFor((f) => /succeeded|failed|aborted/i.test(parentCard(f)?.text ?? ''), { timeoutMs: STEP_TIMEOUT_MS * 2 });
+    await fake.waitFor((f) => f.files().some((file) => file.threadTs === parentCard(f)?.ts && file.text.length > 0), {
+      timeoutMs: STEP_TIMEOUT_MS,
     });
-    // Let the outbox deliver the last status-card update and the timeline file.
-    await fake.waitFor((f) => /succeeded|completed/i.test(parentCard(f)?.text ?? ''), { timeoutMs: STEP_TIMEOUT_MS }).catch(() => undefined);
 
     say(fake.renderConversation());
     const cluster = await createEksPortFactory({ endpoint: sim.url, credentials })({ region: 'us-west-2' }).describeCluster('demo');

@@ -9,6 +9,7 @@ import type { JobControlsStore } from './job-controls-store.js';
 import { summarizeIntent, summarizeJob } from './job-summary.js';
 import { planUpgradeSteps } from './plan-upgrade-steps.js';
 import type { TimelineLog } from './timeline-log.js';
+import { exportTimeline } from './export-timeline.js';
 import type { JobSummary, UpgradeControl } from './upgrade-control.js';
 import { isTerminal, statusCardOf, type StepKind, type UpgradeJobData } from './upgrade-job-data.js';
 
@@ -171,6 +172,14 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
       }
       await wake(jobId);
       return { ok: true, message: say.abortMessage(found.position) };
+    },
+
+    async exportTimeline(jobId, userId) {
+      const found = await position(jobId);
+      if (!found) return { ok: false, message: say.unknownJobMessage(jobId) };
+      const count = await exportTimeline(deps, found.summary, `${jobId}:timeline:${clock.now()}`);
+      deps.logger.info({ jobId, user: userId, events: count }, 'timeline exported on demand');
+      return { ok: true, message: `The timeline of ${found.summary.cluster}'s upgrade so far (${count} events) is being uploaded into its thread.` };
     },
   };
 }

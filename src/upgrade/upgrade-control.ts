@@ -63,4 +63,6 @@ export interface UpgradeControl {
   pause(jobId: string, userId: string): Promise<ControlResult>;
   resume(jobId: string, userId: string): Promise<ControlResult>;
   abort(jobId: string, userId: string): Promise<ControlResult>;
+  /** Uploads the timeline so far into the job's thread as a Markdown file (running or finished jobs alike). */
+  exportTimeline(jobId: string, userId: string): Promise<ControlResult>;
 }

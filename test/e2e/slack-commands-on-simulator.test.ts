@@ -43,7 +43,6 @@ describe('/eks-upgrade on the simulated demo cluster', () => {
   it('start refuses what EKS cannot do, in words, without touching the cluster', async () => {
     expect(await ask('start demo --to 1.34')).toBe('EKS does not offer Kubernetes 1.34 (it offers 1.30–1.33).');
     expect(await ask('start demo --to 1.30')).toBe('demo is already at 1.30.');
-    expect(await ask('start demo --to 1.32')).toMatch(/one minor at a time.*start demo --to 1\.31/);
     expect(harness.control.mutations()).toEqual([]);
     expect(sim.world.calls.filter((call) => !call.operation.startsWith('Describe') && !call.operation.startsWith('List'))).toEqual([]);
   });

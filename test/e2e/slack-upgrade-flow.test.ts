@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
@@ -92,5 +94,33 @@ describe('a gated control-plane upgrade driven from Slack', () => {
     await fake.sendSlashCommand({ text: 'status demo', userId: 'U0REQ', channelId: 'C0DEMO' });
     const status = await fake.waitFor((f) => f.ephemerals('U0REQ')[2], { timeoutMs: 10_000 });
     expect(status.text).toMatch(/control plane 1\.31/);
+
+    // What an operator would check with the real aws CLI: the cluster at 1.31, one version update issued.
+    // (Asynchronously: the simulator answering it runs in this very process.)
+    const aws = async (...args: string[]) => {
+      const { stdout } = await promisify(execFile)('aws', ['--endpoint-url', sim.url, '--region', 'us-west-2', '--output', 'json', 'eks', ...args], {
+        env: { ...process.env, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_PAGER: '' },
+        timeout: 30_000,
+      });
+      return JSON.parse(stdout);
+    };
+    expect((await aws('describe-cluster', '--name', 'demo')).cluster.version).toBe('1.31');
+    const updateIds: string[] = (await aws('list-updates', '--name', 'demo')).updateIds;
+    const updates = await Promise.all(updateIds.map(async (id) => (await aws('describe-update', '--name', 'demo', '--update-id', id)).update));
+    const versionUpdates = updates.filter((update) => update.type === 'VersionUpdate');
+    expect(versionUpdates.map((update) => update.status)).toEqual(['Successful']);
+
+    // The job's record: the timeline file lands in the thread at the end (after the replies queued before it, which
+    // the outbox paces at about one a second), and again on demand from the card.
+    const parent = await fake.waitFor((f) => f.messages('C0DEMO').find((m) => m.replies.some((r) => r.ts === card.ts)), { timeoutMs: 10_000 });
+    await fake.waitFor((f) => f.files().filter((file) => file.threadTs === parent.ts).length === 1, { timeoutMs: 60_000 });
+    await fake.waitFor((f) => JSON.stringify(f.message('C0DEMO', parent.ts)?.blocks ?? []).includes('Succeeded'), { timeoutMs: 20_000 });
+    await fake.clickButton({ userId: 'U0REQ', channelId: 'C0DEMO', messageTs: parent.ts, actionId: 'job:timeline' });
+    const files = await fake.waitFor((f) => {
+      const inThread = f.files().filter((file) => file.threadTs === parent.ts && file.text.length > 0);
+      return inThread.length === 2 && inThread;
+    }, { timeoutMs: 20_000 });
+    expect(files[1].text).toMatch(/Approved|approved/);
+    expect(files[1].text).toContain('U0APP');
   });
 });

@@ -121,6 +121,11 @@ export function createFakeUpgradeControl(options: { now?: () => number } = {}): 
       record('abort', jobId, userId);
       return transition(jobId, ACTIVE, 'aborted', 'Aborting');
     },
+    async exportTimeline(jobId, userId) {
+      record('exportTimeline', jobId, userId);
+      const job = jobs.get(jobId);
+      return job ? { ok: true, message: `The timeline of ${job.cluster}'s upgrade is being uploaded into its thread.` } : { ok: false, message: `There is no job ${jobId}.` };
+    },
   };
 
   function transition(jobId: string, from: UpgradeState[], to: UpgradeState, verb: string): ControlResult {

@@ -68,18 +68,19 @@ describe('renderStatusCard', () => {
     expect(message.text.length).toBeLessThanOrEqual(4000);
   });
 
-  it('offers Pause and Abort while running, Resume while paused, and no controls once finished', () => {
+  it('offers Pause and Abort while running, Resume while paused, and only the timeline export once finished', () => {
     const actionIds = (state: UpgradeState, dryRun = false) =>
       (renderStatusCard(card({ state, dryRun })).blocks ?? [])
         .filter((block) => block.type === 'actions')
         .flatMap((block) => (block as { elements: Array<{ action_id: string; value: string }> }).elements)
         .map((button) => `${button.action_id}=${button.value}`);
     const value = JSON.stringify({ jobId: card().jobId });
-    expect(actionIds('running')).toEqual([`job:pause=${value}`, `job:abort=${value}`]);
-    expect(actionIds('waiting-approval')).toEqual([`job:pause=${value}`, `job:abort=${value}`]);
-    expect(actionIds('paused')).toEqual([`job:resume=${value}`, `job:abort=${value}`]);
-    expect(actionIds('running', true)).toEqual([`job:abort=${value}`]);
-    for (const finished of ['succeeded', 'failed', 'aborted'] as const) expect(actionIds(finished)).toEqual([]);
+    const timeline = `job:timeline=${value}`;
+    expect(actionIds('running')).toEqual([`job:pause=${value}`, `job:abort=${value}`, timeline]);
+    expect(actionIds('waiting-approval')).toEqual([`job:pause=${value}`, `job:abort=${value}`, timeline]);
+    expect(actionIds('paused')).toEqual([`job:resume=${value}`, `job:abort=${value}`, timeline]);
+    expect(actionIds('running', true)).toEqual([`job:abort=${value}`, timeline]);
+    for (const finished of ['succeeded', 'failed', 'aborted'] as const) expect(actionIds(finished)).toEqual([timeline]);
     expect(checkMessageBlocks(renderStatusCard(card({ state: 'paused' })).blocks)).toEqual([]);
   });
 });

@@ -53,6 +53,39 @@ export function registerJobControlActions(app: App, { deps, metrics, logger }: A
   });
 }
 
+/**
+ * "Timeline" on the status card: uploads the timeline so far into the thread. Reading the record needs no
+ * approval, only access to the cluster's channel, where the card is.
+ */
+export function registerTimelineAction(app: App, { deps, metrics, logger }: ActionDeps): void {
+  app.action<BlockButtonAction>('job:timeline', async ({ ack, body, action, client, context }) => {
+    await ack();
+    observeAck(metrics, context);
+    const place = clickPlace(body);
+    const jobId = readJobId(action.value);
+    if (!place || !jobId) {
+      metrics.countAction(action.action_id, 'invalid');
+      return;
+    }
+    try {
+      const job = await deps.control.getJob(jobId);
+      const cluster = job && findCluster(deps.config, job.cluster);
+      if (!job || !cluster || !cluster.channels.includes(place.channel)) {
+        metrics.countAction(action.action_id, 'refused');
+        return await tellUser(client, place, 'This upgrade job is not one this channel can see; nothing was exported.', logger);
+      }
+      const result = await deps.control.exportTimeline(job.jobId, body.user.id);
+      logger.info({ audit: 'timeline', user: body.user.id, job: jobId, ok: result.ok }, 'timeline export requested');
+      metrics.countAction(action.action_id, result.ok ? 'accepted' : 'declined');
+      await tellUser(client, place, result.message, logger);
+    } catch (error) {
+      logger.error({ err: error, job: jobId }, 'exporting the timeline on demand failed');
+      metrics.countAction(action.action_id, 'error');
+      await tellUser(client, place, 'The bot could not export the timeline (an internal error, now in its log). Try again in a moment.', logger);
+    }
+  });
+}
+
 function readJobId(value: string | undefined): string | undefined {
   try {
     const parsed = jobValueSchema.safeParse(JSON.parse(value ?? ''));

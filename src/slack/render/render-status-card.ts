@@ -23,12 +23,14 @@ export function stateLabel(state: UpgradeState): string {
 const FINISHED: ReadonlySet<UpgradeState> = new Set(['succeeded', 'failed', 'aborted']);
 
 /**
- * Pause / Resume / Abort for a running job (the Slack surface handles `job:<verb>` with value {jobId}); a finished
- * job's card has none. Abort asks for confirmation: it stops the upgrade part-way.
+ * Pause / Resume / Abort for a running job (the Slack surface handles `job:<verb>` with value {jobId}), and Export
+ * timeline for any job. Abort asks for confirmation: it stops the upgrade part-way.
  */
 function controlButtons(card: StatusCardModel): Button[] {
-  if (FINISHED.has(card.state)) return [];
   const value = JSON.stringify({ jobId: card.jobId });
+  // The record so far, on demand; the full file is uploaded by itself when the job ends.
+  const timeline: Button = { type: 'button', action_id: 'job:timeline', text: { type: 'plain_text', text: 'Export timeline' }, value };
+  if (FINISHED.has(card.state)) return [timeline];
   const pauseOrResume: Button =
     card.state === 'paused'
       ? { type: 'button', action_id: 'job:resume', text: { type: 'plain_text', text: 'Resume' }, value, style: 'primary' }
@@ -50,7 +52,7 @@ function controlButtons(card: StatusCardModel): Button[] {
       style: 'danger',
     },
   };
-  return card.dryRun ? [abort] : [pauseOrResume, abort];
+  return card.dryRun ? [abort, timeline] : [pauseOrResume, abort, timeline];
 }
 
 function field(title: string, value: string): MrkdwnElement {
