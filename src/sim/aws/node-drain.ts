@@ -77,6 +77,19 @@ export async function drainNodes(world: SimWorld, cluster: SimCluster, nodeNames
 }
 
 /** Waits until every named node reports Ready; false when `timeoutMs` passes first. */
+/**
+ * Real EKS ends a node-group update only once the old instances are terminated; the simulated termination deletes
+ * the Node object on a timer, so wait until the objects are really gone rather than racing that timer.
+ */
+export async function waitForNodesGone(world: SimWorld, cluster: SimCluster, nodeNames: string[], timeoutMs: number): Promise<boolean> {
+  const deadline = world.clock.now() + timeoutMs;
+  for (;;) {
+    if (nodeNames.every((name) => !cluster.store.get('nodes', name))) return true;
+    if (world.clock.now() >= deadline) return false;
+    await world.sleep(1_000);
+  }
+}
+
 export async function waitForNodesReady(world: SimWorld, cluster: SimCluster, nodeNames: string[], timeoutMs: number): Promise<boolean> {
   const deadline = world.clock.now() + timeoutMs;
   for (;;) {

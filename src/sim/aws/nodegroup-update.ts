@@ -1,7 +1,7 @@
 import { invalidParameter, resourceInUse } from './aws-error.js';
 import { inProgressUpdate } from './cluster-update.js';
 import { cordonNode, terminateNode } from './node-factory.js';
-import { DRAIN_TIMEOUT_MS, drainNodes, waitForNodesReady } from './node-drain.js';
+import { DRAIN_TIMEOUT_MS, drainNodes, waitForNodesGone, waitForNodesReady } from './node-drain.js';
 import {
   EXCLUDE_LB_LABEL,
   NODEGROUP_IMAGE_LABEL,
@@ -169,6 +169,7 @@ async function runUpdate(world: SimWorld, cluster: SimCluster, ng: SimNodegroup,
     await world.sleep(POST_DRAIN_WAIT_MS);
     for (const name of batch) terminateNode(world, cluster, name, TERMINATION_MS);
     await world.sleep(TERMINATION_MS);
+    await waitForNodesGone(world, cluster, batch, DRAIN_TIMEOUT_MS);
     log('terminated nodes', { nodes: batch });
     // The ASG replaces terminated instances from the new launch template version until the group is back to size.
     const replacements: string[] = [];
