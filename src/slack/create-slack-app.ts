@@ -71,7 +71,12 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     token: env.SLACK_BOT_TOKEN,
     receiver,
     logger: boltLogger,
-    clientOptions: env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {},
+    // A few quick retries, not web-api's default of ten over ~30 minutes: an unreachable Slack must stop start-up
+    // with a sentence, and an ephemeral answer that needs minutes to get through is no longer worth sending.
+    clientOptions: {
+      ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}),
+      retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 4_000 },
+    },
     // auth.test runs in init() below, where a bad token or an unreachable Slack fails start-up with a sentence.
     deferInitialization: true,
   });
