@@ -3,7 +3,7 @@ import { describeBlocker } from '../src/upgrade/find-drain-blockers.js';
 import { StepFailure, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
 import { kubeletMinorOf } from '../src/upgrade/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/upgrade/nodegroup-rollout.js';
-import { applyRemedy, inspectDrain, type DrainInspection } from './drain-inspection.js';
+import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
 import { awaitGate } from './gate-step.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './managed-nodegroups-step.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
@@ -16,13 +16,15 @@ import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilR
  * watch. Every phase reads the world first — the green group is found by the name stored in job.data before it was
  * created, the blue group's deletion is seen in its status — so a resumed job neither creates two greens nor
  * deletes twice. A drain blocked by a PDB (EKS reports PodEvictionFailure on the group) stops at a gate with the
- * blocking pods and the safe remedy.
+ * blocking pods, the safe remedy and Force (delete the blocking pods; EKS's drain keeps retrying and then finishes).
  */
 interface BlueGreenState extends NodegroupState {
   green?: string;
   greenReady?: boolean;
   deleteIssued?: boolean;
   remedied?: string[];
+  /** Force applied at the drain gate, with the gate revision it answered (a re-run does not delete again). */
+  forced?: ForcedDrain & { revision: number };
   /** When DescribeNodegroup first answered that blue is gone (its Node objects get a bounded wait after that). */
   blueGoneAt?: number;
 }
@@ -181,14 +183,32 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
     if (evictionIssue) {
       drain ??= await inspectDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name));
       const fix = drain.remedy && !(state.remedied ?? []).includes(drain.remedy.label) ? drain.remedy : undefined;
+      const gateId = `h${ctx.step.hop}-bg-${blueName}-drain`;
       const outcome = await awaitGate(ctx, {
-        gateId: `h${ctx.step.hop}-bg-${blueName}-drain`,
-        title: `Deleting ${blueName} is blocked: pods cannot be evicted. ${fix ? `${fix.label}?` : 'Keep waiting, or abort?'}`,
-        details: [`${evictionIssue.code}: ${evictionIssue.message}`, ...drain.blockers.slice(0, 20).map(describeBlocker)],
-        actions: fix ? ['remedy', 'continue', 'abort'] : ['continue', 'abort'],
+        gateId,
+        title: `Deleting ${blueName} is blocked: pods cannot be evicted. ${fix ? `${fix.label}, or force?` : 'Force, keep waiting, or abort?'}`,
+        details: [
+          `${evictionIssue.code}: ${evictionIssue.message}`,
+          ...(drain.error ? [`The blocking pods could not be read: ${drain.error}`] : drain.blockers.slice(0, 20).map(describeBlocker)),
+          `Force deletes the blocking pods (a delete is not an eviction: PDBs do not stop it); their Deployments recreate them on ${green}, pods without a controller are gone for good.`,
+        ],
+        actions: fix ? ['remedy', 'force', 'continue', 'abort'] : ['force', 'continue', 'abort'],
         remedyLabel: fix?.label,
       });
       if (outcome.kind === 'result') return outcome.result;
+      const revision = (ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined)?.revision ?? 1;
+      if (outcome.action === 'force' && state.forced?.revision !== revision) {
+        const forced = await forceDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name), outcome);
+        state.forced = { ...forced, revision };
+        await saveNodegroupState(ctx, blueName, state);
+        await ctx.emit(`bg:${blueName}:forced:${revision}`, {
+          kind: 'note', at: forced.at, level: 'warning',
+          text: [
+            `Force on the drain of ${blueName}, by <@${forced.by}>: ${forced.pods.length ? `deleted ${forced.pods.map((pod) => `\`${pod}\``).join(', ')} (PDBs bypassed)` : 'no pod blocked the drain any more; nothing deleted'}.`,
+            `Reason: ${forced.reason ?? 'none given'}`,
+          ].join('\n'),
+        });
+      }
       if (outcome.action === 'remedy' && fix) {
         await applyRemedy(ctx, fix);
         state.remedied = [...(state.remedied ?? []), fix.label];

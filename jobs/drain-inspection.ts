@@ -1,11 +1,11 @@
-import { describeError } from '../src/upgrade/classify-error.js';
+import { describeError, isTransientError } from '../src/upgrade/classify-error.js';
 import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
 import { createChangeSignal, startWatchCache } from '../src/upgrade/karpenter/watch-cache.js';
 import { StepFailure, type StepContext } from '../src/upgrade/step-context.js';
 
 /**
  * Reads what a blocked drain needs explained (pods on the nodes, PDBs, ReplicaSets, Deployments) and applies the
- * safe remedy when an approver chooses it. The reading is best-effort: if the Kubernetes API cannot be read, the
+ * safe remedy, or Force (deleting the blocking pods), when an approver chooses it. The reading is best-effort: if the Kubernetes API cannot be read, the
  * gate still offers Force and says the details are missing.
  */
 export interface DrainInspection {
@@ -16,18 +16,22 @@ export interface DrainInspection {
 
 export async function inspectDrain(ctx: StepContext, nodes: string[]): Promise<DrainInspection> {
   try {
-    const kube = await ctx.kube();
-    const [pods, pdbs, replicaSets, deployments] = await Promise.all([
-      kube.list('pods'),
-      kube.list('poddisruptionbudgets'),
-      kube.list('replicasets'),
-      kube.list('deployments'),
-    ]);
-    const blockers = findDrainBlockers({ pods: pods.items, pdbs: pdbs.items, replicaSets: replicaSets.items, nodes });
-    return { blockers, remedy: safeRemedy(blockers, deployments.items, pdbs.items) };
+    return await readDrain(ctx, nodes);
   } catch (error) {
     return { blockers: [], error: describeError(error) };
   }
+}
+
+async function readDrain(ctx: StepContext, nodes: string[]): Promise<DrainInspection> {
+  const kube = await ctx.kube();
+  const [pods, pdbs, replicaSets, deployments] = await Promise.all([
+    kube.list('pods'),
+    kube.list('poddisruptionbudgets'),
+    kube.list('replicasets'),
+    kube.list('deployments'),
+  ]);
+  const blockers = findDrainBlockers({ pods: pods.items, pdbs: pdbs.items, replicaSets: replicaSets.items, nodes });
+  return { blockers, remedy: safeRemedy(blockers, deployments.items, pdbs.items) };
 }
 
 /**
@@ -62,4 +66,40 @@ export async function applyRemedy(ctx: StepContext, remedy: DrainRemedy, timeout
   } finally {
     deployments.stop();
   }
+}
+
+export interface ForcedDrain {
+  /** namespace/name of each pod deleted. */
+  pods: string[];
+  by: string;
+  reason?: string;
+  at: number;
+}
+
+/**
+ * Force for a drain that only waits on evictions (a node group being deleted): the pods the PDBs protect are
+ * deleted outright — a DELETE is not an eviction, so no PDB refuses it, as with `kubectl delete pod` — and the
+ * drain's next eviction round finds the node empty; their Deployments recreate them on schedulable nodes. The
+ * blockers are read again now rather than taken from the gate card, which may be minutes old.
+ */
+export async function forceDrain(ctx: StepContext, nodes: string[], answer: { by: string; reason?: string }): Promise<ForcedDrain> {
+  if (ctx.data.dryRun) throw new Error('forceDrain must not run in a dry run');
+  // Unlike the gate card's best-effort reading, a failure here fails the attempt (a transient one is retried):
+  // Force must not claim to have cleared pods it could not see.
+  const { blockers } = await readDrain(ctx, nodes);
+  const pods = [...new Set(blockers.map((blocker) => blocker.pod))];
+  const kube = await ctx.kube();
+  for (const pod of pods) {
+    const [namespace, name] = pod.split('/');
+    try {
+      await kube.deletePod(namespace, name);
+    } catch (error) {
+      if (isTransientError(error)) throw error;
+      throw new StepFailure(`Force chosen by <@${answer.by}>, but ${(error as Error).message ?? describeError(error)}`, {
+        remedy: `delete it yourself (kubectl -n ${namespace} delete pod ${name}); the drain then proceeds`,
+        cause: error,
+      });
+    }
+  }
+  return { pods, by: answer.by, reason: answer.reason, at: ctx.clock.now() };
 }

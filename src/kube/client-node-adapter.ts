@@ -158,6 +158,17 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
         });
       }),
 
+    async deletePod(namespace, name) {
+      try {
+        await request({ method: 'DELETE', path: resourcePath('pods', { namespace, name }) });
+      } catch (error) {
+        const apiError = toKubeApiError(`deleting pod ${namespace}/${name} ${inCluster}`, error);
+        // Already gone (deleted meanwhile, or its node went away): what the caller wanted.
+        if (apiError.code === 404) return;
+        throw apiError;
+      }
+    },
+
     watch: (resource, options, handlers) =>
       startResilientWatch({
         description: `watching ${describeTarget(resource, options)} ${inCluster}`,

@@ -87,6 +87,11 @@ export interface KubePort {
   /** POST …/pods/{name}/eviction. A PDB refusal throws KubeApiError with code 429. */
   evictPod(namespace: string, name: string): Promise<void>;
   /**
+   * DELETE …/pods/{name}, which PodDisruptionBudgets do not guard (like `kubectl delete pod`): what Force does to a
+   * drain blocked by a PDB. A pod already gone (404) is not an error.
+   */
+  deletePod(namespace: string, name: string): Promise<void>;
+  /**
    * Lists then watches, re-listing on 410 Expired and reconnecting with backoff on other errors, until stop().
    * onSynced is called after each (re)list with the full current set.
    */

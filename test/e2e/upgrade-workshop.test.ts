@@ -108,9 +108,8 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     expect((await apps.readNamespacedDeployment({ name: 'orders', namespace: 'orders' })).spec?.replicas).toBe(2);
   });
 
-  // BUG (jobs/blue-green-nodegroup.ts:153): the blue/green drain gate offers remedy/continue/abort but not Force,
-  // which issue 5 asks for on every PodEvictionFailure card ("PDB blocks handled as above"). Flip to `it` once fixed.
-  it.fails('offers Force on the orders-pdb card too', () => {
+  // Issue 5 asks for Force on every PodEvictionFailure card ("PDB blocks handled as above"), blue/green included.
+  it('offers Force on the orders-pdb card too', () => {
     expect(gate('-drain')!.labels).toContain('Force');
   });
 

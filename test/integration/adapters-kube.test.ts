@@ -148,4 +148,27 @@ describe('Kubernetes adapter against the simulator', () => {
     const gone = store.get('pods', 'free-0', 'shop');
     expect(gone === undefined || gone.metadata.deletionTimestamp !== undefined).toBe(true);
   });
+
+  it('deletes a pod a PodDisruptionBudget protects (what Force does), and treats an already-gone pod as deleted', async () => {
+    const node = (await kube.list('nodes')).items[0].metadata.name;
+    store.create('pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'forced-0', namespace: 'shop', labels: { app: 'force-test' } },
+      spec: { nodeName: node, containers: [{ name: 'app', image: 'public.ecr.aws/nginx/nginx:1.27' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+    store.create('poddisruptionbudgets', {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'force-test', namespace: 'shop' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'force-test' } } },
+    });
+    expect((await kube.evictPod('shop', 'forced-0').catch((e) => e)).code).toBe(429);
+
+    await kube.deletePod('shop', 'forced-0');
+    const gone = store.get('pods', 'forced-0', 'shop');
+    expect(gone === undefined || gone.metadata.deletionTimestamp !== undefined).toBe(true);
+    await expect(kube.deletePod('shop', 'never-existed')).resolves.toBeUndefined();
+  });
 });
