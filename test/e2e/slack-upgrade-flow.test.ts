@@ -119,7 +119,7 @@ describe('a gated control-plane upgrade driven from Slack', () => {
     const files = await fake.waitFor((f) => {
       const inThread = f.files().filter((file) => file.threadTs === parent.ts && file.text.length > 0);
       return inThread.length === 2 && inThread;
-    }, { timeoutMs: 20_000 });
+    }, { timeoutMs: 60_000 });
     expect(files[1].text).toMatch(/Approved|approved/);
     expect(files[1].text).toContain('U0APP');
   });

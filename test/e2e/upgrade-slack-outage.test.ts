@@ -135,10 +135,8 @@ describe('Slack taking a post but answering 500 (the answer is lost)', () => {
     expect(lostAnswer.sim.world.cluster('demo')?.version).toBe('1.31');
   });
 
-  // BUG (src/slack/thread/outbox-worker.ts deliver(), with slack-error-verdict.ts: HTTP 5xx → retry): a
-  // chat.postMessage whose answer was lost is posted again, so the thread shows that reply twice — issue 5 asks for
-  // "retry with backoff, in order, without duplicates". Flip to `it` once fixed.
-  it.fails('does not post that reply twice', () => {
+  // The outbox finds the post by the id in its metadata (conversations.replies) instead of posting it again.
+  it('does not post that reply twice', () => {
     const texts = repliesOf(lostAnswer.fake, CHANNEL).map((r) => r.text);
     expect(texts.filter((text, i) => texts.indexOf(text) !== i)).toEqual([]);
   });

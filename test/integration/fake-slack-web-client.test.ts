@@ -113,6 +113,44 @@ describe('fake Slack Web API through the real WebClient', () => {
     expect(fake.messages('C0DEMO').map((m) => m.text)).toEqual(['Step started', 'Step started']);
   });
 
+  it('can drop the connection after the post took effect: the client sees a request error, the post is there', async () => {
+    const once = new WebClient('xoxb-test-token', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+    fake.failNext('chat.postMessage', { disconnect: true, applyFirst: true });
+    const failed = await once.chat.postMessage({ channel: 'C0DEMO', text: 'Step started' }).catch((error: { code?: string }) => error);
+    expect(failed).toMatchObject({ code: 'slack_webapi_request_error' });
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'chat.postMessage', status: 0, ok: false, error: 'disconnected' });
+    expect(fake.messages('C0DEMO').map((m) => m.text)).toEqual(['Step started']);
+  });
+
+  it('reads a thread back with its message metadata (conversations.replies / history, include_all_metadata)', async () => {
+    const metadata = { event_type: 'eks_upgrade_outbox', event_payload: { post_id: 'e-1', key: 'step:preflight:started' } };
+    const parent = await client.chat.postMessage({ channel: 'C0DEMO', text: 'Upgrade demo', metadata: { event_type: 'eks_upgrade_outbox', event_payload: { post_id: 'p-1', key: 'open' } } });
+    const reply = await client.chat.postMessage({ channel: 'C0DEMO', thread_ts: parent.ts, text: 'Started: Preflight', metadata });
+    await client.chat.postMessage({ channel: 'C0DEMO', thread_ts: parent.ts, text: 'Finished: Preflight' });
+
+    const thread = await client.conversations.replies({ channel: 'C0DEMO', ts: parent.ts!, include_all_metadata: true });
+    expect(thread.messages?.map((m) => [m.text, m.ts])).toEqual([
+      ['Upgrade demo', parent.ts],
+      ['Started: Preflight', reply.ts],
+      ['Finished: Preflight', expect.any(String)],
+    ]);
+    expect(thread.messages?.[1].metadata).toEqual(metadata);
+    expect(thread.has_more).toBe(false);
+    const plain = await client.conversations.replies({ channel: 'C0DEMO', ts: parent.ts! });
+    expect(plain.messages?.[1].metadata).toBeUndefined();
+
+    // The client's own paginator follows next_cursor to the end.
+    const pages: string[][] = [];
+    for await (const page of client.paginate('conversations.replies', { channel: 'C0DEMO', ts: parent.ts!, limit: 2 })) {
+      pages.push(((page as { messages?: Array<{ text: string }> }).messages ?? []).map((m) => m.text));
+    }
+    expect(pages).toEqual([['Upgrade demo', 'Started: Preflight'], ['Finished: Preflight']]);
+
+    const history = await client.conversations.history({ channel: 'C0DEMO', include_all_metadata: true });
+    expect(history.messages?.map((m) => [m.text, m.reply_count, (m.metadata as { event_payload?: { post_id?: string } })?.event_payload?.post_id]))
+      .toEqual([['Upgrade demo', 2, 'p-1']]);
+  });
+
   it('returns platform errors (not retried) for injected errors and misuse, like Slack', async () => {
     fake.failNext('chat.postMessage', { error: 'ratelimited' });
     expect(await platformError(client.chat.postMessage({ channel: 'C0DEMO', text: 'x' }))).toBe('ratelimited');

@@ -49,7 +49,7 @@ async function setup() {
   // A WebClient configured as Bolt configures it (default long retry loop); the port must not depend on that.
   const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl });
   const ports: SlackThreadPort[] = [];
-  const makePort = (overrides: { lockTtlMs?: number } = {}) => {
+  const makePort = (overrides: { lockTtlMs?: number; retry?: { baseMs: number; maxMs: number } } = {}) => {
     const port = createSlackThreadPort({
       client,
       connection: { url: redisUrl },
@@ -108,6 +108,26 @@ describe('Slack thread outbox: delivery', () => {
     const retried = fake.calls.find((c) => c.method === 'chat.postMessage' && c.ok && c.at > limited.at)!;
     expect(retried.body.text).toBe('ℹ️ event number 1');
     expect(retried.at - limited.at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a run of 429s does not grow the backoff: the wait after a following 500 is the base, the next 500 doubles it', async () => {
+    const { fake, makePort } = await setup();
+    const port = makePort({ retry: { baseMs: 150, maxMs: 2000 } });
+    const thread = await port.openThread(CHANNEL, card);
+    await port.start();
+    fake.failNext('chat.postMessage', { status: 429, retryAfter: 0 }, 6);
+    fake.failNext('chat.postMessage', { status: 500 }, 2);
+    await port.postEvent(thread, 'n1', note(1));
+    await port.drained();
+    expect(replies(fake, thread)).toEqual(['ℹ️ event number 1']);
+    expect(fake.calls.filter((c) => c.status === 429)).toHaveLength(6);
+    // The wait after each 500, up to the next call to Slack (which first checks the post did not land after all).
+    const waits = fake.calls.flatMap((c, i) => (c.status === 500 ? [fake.calls[i + 1].at - c.at] : []));
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBeGreaterThanOrEqual(149);
+    expect(waits[0]).toBeLessThan(300);
+    expect(waits[1]).toBeGreaterThanOrEqual(299);
+    expect(waits[1]).toBeLessThan(600);
   });
 
   it('rides out 500s and a Slack outage: callers return at once, posts follow in order when Slack is back', async () => {

@@ -41,11 +41,27 @@ export function resolveThread(ctx: WebApiContext, channel: string, threadTs: str
   return { threadTs: parent.threadTs ?? parent.ts };
 }
 
+/**
+ * Message metadata as Slack takes it: `{ event_type, event_payload }`, event_payload an object. Anything else is
+ * refused rather than stored, so a bot that sends the wrong shape finds out here instead of in production.
+ */
+function metadataProblem(metadata: unknown): string | undefined {
+  if (metadata === undefined) return undefined;
+  const m = metadata as { event_type?: unknown; event_payload?: unknown };
+  const payloadOk = typeof m?.event_payload === 'object' && m.event_payload !== null && !Array.isArray(m.event_payload);
+  if (typeof metadata !== 'object' || metadata === null || typeof m.event_type !== 'string' || m.event_type === '' || !payloadOk) {
+    return 'invalid_metadata_format';
+  }
+  return undefined;
+}
+
 const postMessage: WebApiHandler = (args, ctx) => {
   const channel = stringArg(args.channel);
   if (!channel) return failure('channel_not_found');
   const content = readContent(args, ctx, true);
   if (isFailure(content)) return content;
+  const badMetadata = metadataProblem(args.metadata);
+  if (badMetadata) return failure(badMetadata);
   const thread = resolveThread(ctx, channel, stringArg(args.thread_ts));
   if ('error' in thread) return failure(thread.error);
   const message = ctx.conversation.postMessage({

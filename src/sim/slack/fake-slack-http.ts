@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatMethods } from './chat-methods.js';
+import { conversationsMethods } from './conversations-methods.js';
 import { directoryMethods } from './directory-methods.js';
 import type { FaultSpec } from './fault-injection.js';
 import { recordCall, type FakeSlackState } from './fake-slack-state.js';
@@ -9,7 +10,13 @@ import { applyResponseMessage } from './response-messages.js';
 import { viewsMethods } from './views-methods.js';
 import type { WebApiHandler } from './web-api-context.js';
 
-const METHODS: Record<string, WebApiHandler> = { ...chatMethods, ...viewsMethods, ...filesMethods, ...directoryMethods };
+const METHODS: Record<string, WebApiHandler> = {
+  ...chatMethods,
+  ...conversationsMethods,
+  ...viewsMethods,
+  ...filesMethods,
+  ...directoryMethods,
+};
 
 /**
  * The fake's HTTP surface: the Web API under /api/<method>, response_urls under /response/<id>, upload URLs under
@@ -62,7 +69,7 @@ async function handleApi(
   const answer = () => (authError ? { ok: false, error: authError } : handler ? handler(args, state.ctx) : { ok: false, error: 'unknown_method' });
 
   if (fault) {
-    if ('status' in fault && fault.status !== 429 && fault.applyFirst) answer();
+    if ('applyFirst' in fault && fault.applyFirst) answer();
     recordCall(state, { method, body: args, status: faultStatus(fault), ok: false, error: faultError(fault) });
     return sendFault(res, fault);
   }
@@ -132,16 +139,23 @@ async function handleUpload(
   send(res, 200, 'text/plain', `OK - ${upload.content.length}`);
 }
 
+/** The HTTP status recorded for a fault; 0 when the connection dropped without an answer. */
 function faultStatus(fault: FaultSpec): number {
+  if ('disconnect' in fault) return 0;
   return 'status' in fault ? fault.status : 200;
 }
 
 function faultError(fault: FaultSpec): string {
   if ('error' in fault) return fault.error;
+  if ('disconnect' in fault) return 'disconnected';
   return fault.status === 429 ? 'ratelimited' : `http_${fault.status}`;
 }
 
 function sendFault(res: ServerResponse, fault: FaultSpec): void {
+  if ('disconnect' in fault) {
+    res.socket?.destroy();
+    return;
+  }
   if ('error' in fault) return sendJson(res, 200, { ok: false, error: fault.error });
   if (fault.status === 429) {
     res.setHeader('Retry-After', String(fault.retryAfter ?? 1));

@@ -13,7 +13,12 @@ export type FaultSpec =
    */
   | { status: 500 | 502 | 503 | 504; applyFirst?: boolean }
   /** HTTP 200 with `{ ok: false, error }` (a platform error; web-api does not retry these). */
-  | { error: string };
+  | { error: string }
+  /**
+   * The connection drops before any answer (web-api: a request error). With `applyFirst` the call took effect
+   * first, like a post that reached Slack while the network failed on the way back.
+   */
+  | { disconnect: true; applyFirst?: boolean };
 
 export interface OutageSpec {
   /** Methods affected; all when omitted. */

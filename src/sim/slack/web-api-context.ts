@@ -49,8 +49,11 @@ export function userName(workspace: Workspace, user: string): string {
   return workspace.userNames.get(user) ?? user.toLowerCase();
 }
 
-/** A message the way Slack returns it from chat.postMessage/update and puts it in block_actions payloads. */
-export function toApiMessage(message: FakeMessage, workspace: Workspace): Record<string, unknown> {
+/**
+ * A message the way Slack returns it from chat.postMessage/update and puts it in block_actions payloads. Message
+ * metadata is only shown when asked for (`include_all_metadata` on conversations.history/replies).
+ */
+export function toApiMessage(message: FakeMessage, workspace: Workspace, opts: { includeMetadata?: boolean } = {}): Record<string, unknown> {
   const isBot = message.user === workspace.botUserId;
   return {
     type: 'message',
@@ -64,5 +67,6 @@ export function toApiMessage(message: FakeMessage, workspace: Workspace): Record
     ...(message.attachments ? { attachments: message.attachments } : {}),
     ...(message.editedAt !== undefined ? { edited: { user: message.user, ts: message.versions.at(-1)?.at } } : {}),
     ...(message.files.length > 0 ? { files: message.files.map((file) => ({ id: file.id, name: file.name })) } : {}),
+    ...(opts.includeMetadata && message.metadata !== undefined ? { metadata: message.metadata } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { SlackMessage } from '../slack-message.js';
 import { renderStatusCard } from '../render/render-status-card.js';
 import { renderTimelineEvent } from '../render/render-timeline-event.js';
 import type { GateModel } from '../../upgrade/timeline-event.js';
+import { findPostedReply, outboxMetadata } from './find-posted-message.js';
 import { gateIdentity, type OutboxEntry } from './outbox-entry.js';
 import type { OutboxStore } from './outbox-store.js';
 
@@ -12,6 +13,12 @@ export interface DeliveryMode {
   plainText: boolean;
   /** The gate card to update is gone or frozen: post the answer as a new reply instead. */
   postInsteadOfUpdate: boolean;
+}
+
+/** What one delivery attempt got as far as; set by deliverEntry, read by the worker when the attempt failed. */
+export interface DeliveryProgress {
+  /** chat.postMessage was called: if it failed without a clear refusal, the post may be in Slack already. */
+  postSent: boolean;
 }
 
 const PLAIN_TEXT_NOTE = '\n_(shown as plain text: Slack refused the formatted card; the exported timeline has it all)_';
@@ -35,6 +42,7 @@ export async function deliverEntry(
   store: OutboxStore,
   entry: OutboxEntry,
   mode: DeliveryMode,
+  progress: DeliveryProgress = { postSent: false },
 ): Promise<void> {
   const { channel, threadTs } = entry;
   switch (entry.op) {
@@ -65,18 +73,39 @@ export async function deliverEntry(
         }
       }
       const body = payload(message, mode);
+      progress.postSent = true;
       const result = await client.chat.postMessage({
         channel,
         thread_ts: threadTs,
         text: body.text,
         ...(body.blocks && body.blocks.length > 0 ? { blocks: body.blocks } : {}),
+        // The entry's id travels with the post, so a post whose answer is lost can be found instead of repeated.
+        metadata: outboxMetadata(entry.id, entry.key),
         unfurl_links: false,
         unfurl_media: false,
       });
-      if (event.kind === 'gate-opened' && typeof result.ts === 'string') {
-        await store.saveGateTs(channel, threadTs, gateTsNames(entry.key, event.gate), result.ts);
-      }
+      if (typeof result.ts === 'string') await recordPosted(store, entry, result.ts);
       return;
     }
+  }
+}
+
+/** Whether an entry is delivered with chat.postMessage (or may be), so Slack can be asked whether it has it. */
+export function postsMessage(entry: OutboxEntry): entry is Extract<OutboxEntry, { op: 'event' }> {
+  return entry.op === 'event';
+}
+
+/**
+ * The ts of the reply this entry already put in the thread, found by its id in the message metadata; undefined
+ * when Slack has no such reply. Throws the WebClient's error when Slack cannot be asked.
+ */
+export async function findDelivered(client: WebClient, entry: Extract<OutboxEntry, { op: 'event' }>): Promise<string | undefined> {
+  return findPostedReply(client, entry.channel, entry.threadTs, entry.id);
+}
+
+/** What a post implies besides itself: a gate card's ts, kept for the chat.update that records the answer. */
+export async function recordPosted(store: OutboxStore, entry: OutboxEntry, ts: string): Promise<void> {
+  if (entry.op === 'event' && entry.event.kind === 'gate-opened') {
+    await store.saveGateTs(entry.channel, entry.threadTs, gateTsNames(entry.key, entry.event.gate), ts);
   }
 }

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Clock } from '../../ports/clock.js';
 import type { ThreadRef } from '../../ports/thread-port.js';
 import type { StatusCardModel } from '../../upgrade/timeline-event.js';
 import { renderStatusCard } from '../render/render-status-card.js';
-import { slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
+import { findPostedTopLevel, outboxMetadata } from './find-posted-message.js';
+import { mayHaveTakenEffect, slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
 
 /** The start command waits for this; a couple of quick retries are worth it, a long outage is not. */
 const OPEN_ATTEMPTS = 3;
@@ -39,6 +41,9 @@ function advice(error: unknown): string {
 /**
  * Posts the parent status card right away (not through the outbox): the start command needs the thread's ts
  * before it enqueues the job, and must tell the user at once when the bot cannot post in the channel.
+ *
+ * A retry after an answer that was lost (5xx, dropped connection) first looks for the card in the channel by the id
+ * in its metadata, so a flaky Slack does not leave two parent cards (and an orphaned thread) behind.
  */
 export async function openThread(
   client: WebClient,
@@ -46,23 +51,39 @@ export async function openThread(
   retry: RetryPolicy,
   channel: string,
   card: StatusCardModel,
+  postId: string = randomUUID(),
 ): Promise<ThreadRef> {
   const message = renderStatusCard(card);
+  let checkFirst = false;
+  let failures = 0;
   for (let attempt = 0; ; attempt++) {
-    let result: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
+    let result: { ts?: string; channel?: string };
     try {
-      result = await client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-        unfurl_media: false,
-      });
+      const found = checkFirst ? await findPostedTopLevel(client, channel, postId) : undefined;
+      checkFirst = false;
+      result = found
+        ? { ts: found, channel }
+        : await client.chat.postMessage({
+            channel,
+            text: message.text,
+            blocks: message.blocks,
+            metadata: outboxMetadata(postId, `open:${card.jobId}`),
+            unfurl_links: false,
+            unfurl_media: false,
+          });
     } catch (error) {
-      const verdict = slackErrorVerdict(error, attempt, retry);
-      const retryable =
-        verdict.action === 'retry' && !verdict.configuration && attempt + 1 < OPEN_ATTEMPTS && verdict.afterMs <= OPEN_MAX_WAIT_MS;
-      if (retryable) {
+      const verdict = slackErrorVerdict(error, failures, retry);
+      const transient = verdict.action === 'retry' && !verdict.configuration;
+      if (checkFirst && !transient) {
+        // The look-up failed for good (e.g. missing_scope: no channels:history / groups:history). Slack will not
+        // say whether it has the card; post it again rather than fail the start.
+        checkFirst = false;
+        continue;
+      }
+      // After a failed look-up checkFirst stays set; after a post whose answer was lost it is set now.
+      if (mayHaveTakenEffect(error)) checkFirst = true;
+      if (verdict.action === 'retry' && verdict.backoff) failures++;
+      if (transient && attempt + 1 < OPEN_ATTEMPTS && verdict.afterMs <= OPEN_MAX_WAIT_MS) {
         await clock.sleep(verdict.afterMs);
         continue;
       }

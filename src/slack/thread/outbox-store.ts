@@ -9,6 +9,7 @@ import type { OutboxEntry } from './outbox-entry.js';
  *   <base>:channels                    set of channels with queued or in-flight work
  *   <base>:q:<channel>                 list of entry JSON, FIFO — one list per channel keeps every thread in order
  *   <base>:inflight:<channel>          the entry being delivered; survives a crash and is redelivered first
+ *                                      (after looking in the thread for it: the dead worker may have posted it)
  *   <base>:lock:<channel>              which worker delivers this channel (token, PX lease renewed while working)
  *   <base>:next:<channel>              epoch ms before which no Slack call goes to this channel: pacing and
  *                                      Retry-After / backoff, shared by all workers and kept across restarts
@@ -58,11 +59,11 @@ return 0`;
 
 const CLAIM = `
 local current = redis.call('GET', KEYS[1])
-if current then return current end
+if current then return {current, 1} end
 local entry = redis.call('LPOP', KEYS[2])
 if entry then
   redis.call('SET', KEYS[1], entry)
-  return entry
+  return {entry, 0}
 end
 redis.call('SREM', KEYS[3], ARGV[1])
 return false`;
@@ -88,11 +89,20 @@ return 0`;
 export type EnqueueOutcome = 'queued' | 'duplicate' | 'coalesced';
 export type DedupeNamespace = 'event' | 'answer' | 'file';
 
+/**
+ * An entry to deliver. `resumed`: it was already in flight — a worker took it and stopped (crash, SIGKILL,
+ * shutdown, lost lease) before recording the outcome, so Slack may already have it.
+ */
+export interface ClaimedEntry {
+  raw: string;
+  resumed: boolean;
+}
+
 export interface OutboxStore {
   enqueue(entry: Exclude<OutboxEntry, { op: 'card' }>, namespace: DedupeNamespace): Promise<EnqueueOutcome>;
   enqueueCard(entry: Extract<OutboxEntry, { op: 'card' }>, card: StatusCardModel): Promise<void>;
   /** The entry to deliver next for a channel (the in-flight one first); undefined when the channel is idle. */
-  claim(channel: string): Promise<string | undefined>;
+  claim(channel: string): Promise<ClaimedEntry | undefined>;
   complete(channel: string, raw: string): Promise<void>;
   deadLetter(channel: string, raw: string, reason: string): Promise<void>;
   /** Reads the newest card state, clearing the pending mark first so later updates queue a fresh entry. */
@@ -155,8 +165,9 @@ export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
       );
     },
     async claim(channel) {
-      const raw = await redis.eval(CLAIM, 3, k.inflight(channel), k.queue(channel), k.channels, channel);
-      return typeof raw === 'string' ? raw : undefined;
+      const claimed = await redis.eval(CLAIM, 3, k.inflight(channel), k.queue(channel), k.channels, channel);
+      if (!Array.isArray(claimed) || typeof claimed[0] !== 'string') return undefined;
+      return { raw: claimed[0], resumed: claimed[1] === 1 };
     },
     async complete(channel, raw) {
       await redis.eval(COMPLETE, 1, k.inflight(channel), raw);

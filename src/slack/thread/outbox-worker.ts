@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../ports/clock.js';
-import { deliverEntry, type DeliveryMode } from './deliver-entry.js';
+import { deliverEntry, findDelivered, postsMessage, recordPosted, type DeliveryMode, type DeliveryProgress } from './deliver-entry.js';
 import { describeEntry, parseOutboxEntry, type OutboxEntry } from './outbox-entry.js';
-import type { OutboxStore } from './outbox-store.js';
-import { slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
+import type { ClaimedEntry, OutboxStore } from './outbox-store.js';
+import { mayHaveTakenEffect, slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
 
 export interface OutboxWorkerOptions {
   store: OutboxStore;
@@ -72,23 +72,63 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
     return running;
   }
 
-  /** Delivers one entry, retrying until Slack takes it, drops it for good, or this worker must stop. */
-  async function deliver(channel: string, raw: string, entry: OutboxEntry, lease: { lost: boolean }): Promise<boolean> {
+  /**
+   * Delivers one entry, retrying until Slack takes it, drops it for good, or this worker must stop.
+   *
+   * No duplicates: when a post may have reached Slack although we never saw the answer (a 5xx, a dropped
+   * connection, or an entry taken over from a worker that stopped mid-delivery), Slack is asked first whether the
+   * thread already has it (by the entry id in its metadata); if so, it is recorded as delivered instead of posted
+   * again. Backoff: only 5xx / network / unknown failures grow it (`failures`, per entry, so it starts over after
+   * each delivered entry); a 429 waits exactly its Retry-After.
+   */
+  async function deliver(channel: string, claimed: ClaimedEntry, entry: OutboxEntry, lease: { lost: boolean }): Promise<boolean> {
+    const { raw } = claimed;
     const mode: DeliveryMode = { plainText: false, postInsteadOfUpdate: false };
     const holdFor = (ms: number) => store.holdUntil(channel, clock.now() + Math.max(ms, opts.minIntervalMs), clock.now());
+    let checkFirst = claimed.resumed && postsMessage(entry);
+    let failures = 0;
     for (let attempt = 0; ; attempt++) {
       if (!running || lease.lost) return false;
       // The channel's next allowed call time is shared in Redis: pacing and Retry-After hold across workers.
       if (!(await pause((await store.notBefore(channel)) - clock.now()))) return false;
       if (lease.lost) return false;
+      if (checkFirst && postsMessage(entry)) {
+        let ts: string | undefined;
+        try {
+          ts = await findDelivered(client, entry);
+        } catch (error) {
+          const verdict = slackErrorVerdict(error, failures, opts.retry);
+          const context = { ...describeEntry(entry), attempt: attempt + 1, reason: verdict.reason };
+          if (verdict.action === 'retry' && !verdict.configuration) {
+            if (verdict.backoff) failures++;
+            await holdFor(verdict.afterMs);
+            log.warn({ ...context, retryInMs: verdict.afterMs }, 'could not check whether Slack already has a post whose answer was lost; checking again before posting');
+            continue;
+          }
+          // Slack will not tell (e.g. missing_scope: the app lacks channels:history / groups:history). Stalling the
+          // thread would be worse than a possible duplicate: post it again.
+          log.warn(context, 'could not check whether Slack already has a post whose answer was lost; posting it again, which may show it twice');
+        }
+        checkFirst = false;
+        if (ts !== undefined) {
+          await recordPosted(store, entry, ts);
+          await holdFor(opts.minIntervalMs);
+          await store.complete(channel, raw);
+          log.info({ ...describeEntry(entry), ts, attempts: attempt + 1 }, 'Slack already had the post whose answer was lost; recorded it instead of posting it again');
+          return true;
+        }
+      }
+      const progress: DeliveryProgress = { postSent: false };
       try {
-        await deliverEntry(client, store, entry, mode);
+        await deliverEntry(client, store, entry, mode, progress);
         await holdFor(opts.minIntervalMs);
         await store.complete(channel, raw);
         if (attempt > 0) log.info({ ...describeEntry(entry), attempts: attempt + 1 }, 'Slack accepted the post after retrying');
         return true;
       } catch (error) {
-        const verdict = slackErrorVerdict(error, attempt, opts.retry);
+        const verdict = slackErrorVerdict(error, failures, opts.retry);
+        if (verdict.action === 'retry' && verdict.backoff) failures++;
+        if (progress.postSent && mayHaveTakenEffect(error)) checkFirst = true;
         await holdFor(verdict.action === 'retry' ? verdict.afterMs : opts.minIntervalMs);
         const context = { ...describeEntry(entry), attempt: attempt + 1, reason: verdict.reason };
         if (verdict.action === 'retry') {
@@ -123,15 +163,15 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
     }, Math.max(10, Math.floor(opts.lockTtlMs / 3)));
     try {
       while (running && !lease.lost) {
-        const raw = await store.claim(channel);
-        if (raw === undefined) break;
-        const entry = parseOutboxEntry(raw);
+        const claimed = await store.claim(channel);
+        if (claimed === undefined) break;
+        const entry = parseOutboxEntry(claimed.raw);
         if (!entry) {
           log.error({ channel }, 'an outbox entry could not be read; it is kept in the dead-letter list and skipped');
-          await store.deadLetter(channel, raw, 'unreadable entry');
+          await store.deadLetter(channel, claimed.raw, 'unreadable entry');
           continue;
         }
-        if (!(await deliver(channel, raw, entry, lease))) break;
+        if (!(await deliver(channel, claimed, entry, lease))) break;
       }
     } finally {
       clearInterval(heartbeat);

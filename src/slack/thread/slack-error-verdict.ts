@@ -10,7 +10,11 @@ import { ErrorCode } from '@slack/web-api';
  * - drop: Slack will never accept this entry; park it in the dead-letter list and move on.
  */
 export type SlackErrorVerdict =
-  | { action: 'retry'; afterMs: number; reason: string; configuration?: boolean }
+  /**
+   * `backoff`: this failure counts towards the exponential backoff (5xx, network, Slack-side and unknown errors).
+   * A 429 does not: it waits exactly Retry-After, and a long run of them must not stretch the wait after a later 500.
+   */
+  | { action: 'retry'; afterMs: number; reason: string; backoff: boolean; configuration?: boolean }
   | { action: 'plain-text'; reason: string }
   | { action: 'message-gone'; reason: string }
   | { action: 'drop'; reason: string };
@@ -53,35 +57,45 @@ const RENDERING_PLATFORM = new Set([
 
 const MESSAGE_GONE_PLATFORM = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
 
+/**
+ * Slack-side failures answered with ok:false after which the call may still have taken effect (Slack documents
+ * fatal_error as "some aspect of the operation may have succeeded").
+ */
+const MAYBE_APPLIED_PLATFORM = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+
 const UNKNOWN_ERROR_ATTEMPTS = 8;
 
-export function backoffMs(attempt: number, policy: RetryPolicy): number {
-  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(attempt, 20));
+/** The wait after the `failures`-th consecutive backoff failure (0 = the first): base, 2×base, 4×base… capped. */
+export function backoffMs(failures: number, policy: RetryPolicy): number {
+  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(failures, 20));
 }
 
-export function slackErrorVerdict(error: unknown, attempt: number, policy: RetryPolicy): SlackErrorVerdict {
+/**
+ * `failures`: earlier failures of this delivery that counted towards the backoff (see `backoff` above), not every
+ * earlier attempt — 429s are left out of it.
+ */
+export function slackErrorVerdict(error: unknown, failures: number, policy: RetryPolicy): SlackErrorVerdict {
   const e = error as { code?: string; retryAfter?: number; statusCode?: number; data?: { error?: string } };
+  const backoff = (reason: string) => ({ action: 'retry' as const, afterMs: backoffMs(failures, policy), reason, backoff: true });
   switch (e?.code) {
     case ErrorCode.RateLimitedError: {
       // Retry-After is in seconds; honour it exactly rather than our own (possibly shorter) backoff.
       const afterMs = Math.max(0, (e.retryAfter ?? 1) * 1000);
-      return { action: 'retry', afterMs, reason: `rate limited (Retry-After ${e.retryAfter ?? 1}s)` };
+      return { action: 'retry', afterMs, reason: `rate limited (Retry-After ${e.retryAfter ?? 1}s)`, backoff: false };
     }
     case ErrorCode.RequestError:
-      return { action: 'retry', afterMs: backoffMs(attempt, policy), reason: 'network error' };
+      return backoff('network error');
     case ErrorCode.HTTPError: {
       const status = e.statusCode ?? 0;
-      if (status >= 500 || status === 408) {
-        return { action: 'retry', afterMs: backoffMs(attempt, policy), reason: `HTTP ${status}` };
-      }
+      if (status >= 500 || status === 408) return backoff(`HTTP ${status}`);
       return { action: 'drop', reason: `HTTP ${status}` };
     }
     case ErrorCode.PlatformError: {
       const code = e.data?.error ?? 'unknown_error';
-      if (TRANSIENT_PLATFORM.has(code)) return { action: 'retry', afterMs: backoffMs(attempt, policy), reason: code };
+      if (TRANSIENT_PLATFORM.has(code)) return backoff(code);
       if (CONFIGURATION_PLATFORM.has(code)) {
         const slow = { baseMs: policy.baseMs * 5, maxMs: policy.maxMs * 5 };
-        return { action: 'retry', afterMs: backoffMs(attempt, slow), reason: code, configuration: true };
+        return { action: 'retry', afterMs: backoffMs(failures, slow), reason: code, backoff: true, configuration: true };
       }
       if (RENDERING_PLATFORM.has(code)) return { action: 'plain-text', reason: code };
       if (MESSAGE_GONE_PLATFORM.has(code)) return { action: 'message-gone', reason: code };
@@ -91,12 +105,29 @@ export function slackErrorVerdict(error: unknown, attempt: number, policy: Retry
       // Timeouts surface as RequestError. Anything else (e.g. the upload step of filesUploadV2 failing) is worth a
       // few more tries, but is not known to be transient, so it must not hold the channel forever.
       const reason = error instanceof Error ? error.message : String(error);
-      if (attempt >= UNKNOWN_ERROR_ATTEMPTS) return { action: 'drop', reason };
-      return {
-        action: 'retry',
-        afterMs: backoffMs(attempt, policy),
-        reason,
-      };
+      if (failures >= UNKNOWN_ERROR_ATTEMPTS) return { action: 'drop', reason };
+      return backoff(reason);
     }
+  }
+}
+
+/**
+ * Whether a failed call may nevertheless have taken effect in Slack — the answer was lost, not refused: a 5xx or
+ * 408, a network error (the request may have been sent before the connection dropped, or timed out while Slack
+ * worked), a Slack-side error that admits partial success, or an error of our own raised after the call (e.g. Redis
+ * failing while recording it). A 429 and every other ok:false answer mean Slack did nothing. For a post, "maybe"
+ * means: look for it before posting again.
+ */
+export function mayHaveTakenEffect(error: unknown): boolean {
+  const e = error as { code?: string; statusCode?: number; data?: { error?: string } };
+  switch (e?.code) {
+    case ErrorCode.RateLimitedError:
+      return false;
+    case ErrorCode.HTTPError:
+      return (e.statusCode ?? 0) >= 500 || e.statusCode === 408;
+    case ErrorCode.PlatformError:
+      return MAYBE_APPLIED_PLATFORM.has(e.data?.error ?? '');
+    default:
+      return true;
   }
 }

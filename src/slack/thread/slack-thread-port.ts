@@ -8,8 +8,8 @@
  *   channel are exactly a list's semantics, while BullMQ retries reorder jobs), so queued posts, dedupe keys and
  *   gate-card ts survive restarts.
  * - One pump per channel across all processes (a Redis lease renewed by heartbeat) delivers entries strictly in
- *   order, paced to one Slack call per `minIntervalMs` per channel, retrying the head entry with backoff on 429
- *   (Retry-After honoured), 5xx and network errors. Ordering beats throughput: a later reply never overtakes an
+ *   order, paced to one Slack call per `minIntervalMs` per channel, retrying the head entry on 429 (after exactly
+ *   Retry-After) and with exponential backoff on 5xx and network errors (429s do not grow that backoff). Ordering beats throughput: a later reply never overtakes an
  *   earlier one that is still being retried.
  * - Coalescing: queued 'progress' replies of the same step collapse into the newest; the status card keeps one
  *   queued update that sends whatever state is newest when its turn comes (chat.update, paced like the rest).
@@ -23,8 +23,11 @@
  * request timeout; the retry policy lives in one place (slack-error-verdict.ts). A client without a static token
  * (OAuth installs) is used as given.
  *
- * Delivery is at least once: a worker that dies after Slack accepted a post but before Redis recorded it causes
- * that one post to be sent again by the next worker. Slack has no idempotency key for chat.postMessage.
+ * No duplicates although Slack has no idempotency key for chat.postMessage: every post carries its entry's id in
+ * message metadata, and a post that may have reached Slack without us seeing the answer (5xx, dropped connection,
+ * a worker killed between Slack's answer and Redis) is looked up in the thread (conversations.replies, which needs
+ * the channels:history and groups:history scopes) before it is sent again — see find-posted-message.ts. Without
+ * those scopes the outbox falls back to posting again (at least once). Markdown uploads are not looked up.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
