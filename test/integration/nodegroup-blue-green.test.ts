@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
-import type { KubePort, KubePortFactory } from '../../src/ports/kube-port.js';
+import { countingKube, simAdapters } from '../support/counting-kube-port.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
@@ -25,10 +23,9 @@ afterEach(async () => {
 });
 
 function countingPorts(sim: EngineHarness['sim']) {
-  const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
-  const realEks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
-  const realKube = createKubePortFactory({ eks: realEks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
-  const seen = { lists: [] as string[], watches: [] as string[], describeNodegroup: [] as Array<{ name: string; at: number }> };
+  const { eks: realEks, kube: realKube } = simAdapters(sim);
+  const counting = countingKube(realKube);
+  const seen = { lists: counting.lists, watches: counting.watches, describeNodegroup: [] as Array<{ name: string; at: number }> };
   const eks: EksPortFactory = (target) => {
     const port = realEks(target);
     return new Proxy(port, {
@@ -41,22 +38,7 @@ function countingPorts(sim: EngineHarness['sim']) {
       },
     });
   };
-  const kube: KubePortFactory = async (target) => {
-    const port = await realKube(target);
-    const counted: KubePort = {
-      ...port,
-      list: (resource, options) => {
-        seen.lists.push(`${resource} ${options?.labelSelector ?? ''}`.trim());
-        return port.list(resource, options);
-      },
-      watch: (resource, options, handlers) => {
-        seen.watches.push(`${resource} ${options?.labelSelector ?? ''}`.trim());
-        return port.watch(resource, options, handlers);
-      },
-    };
-    return counted;
-  };
-  return { eks, kube, seen };
+  return { eks, kube: counting.kube, seen };
 }
 
 describe('managed node group blue/green', () => {

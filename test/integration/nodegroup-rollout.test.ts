@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
-import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
-import type { KubePort, KubePortFactory } from '../../src/ports/kube-port.js';
+import { countingKube, simAdapters } from '../support/counting-kube-port.js';
 import { removeNode } from '../../src/sim/aws/node-factory.js';
 import { makeNode } from '../../src/sim/kube/make-node.js';
 import { NODEGROUP_SETTLE } from '../../jobs/nodegroup-watch.js';
@@ -30,10 +28,9 @@ afterEach(async () => {
 
 /** Counts what the engine asks of Kubernetes and of DescribeUpdate, on top of the real adapters. */
 function countingPorts(sim: EngineHarness['sim']) {
-  const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
-  const realEks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
-  const realKube = createKubePortFactory({ eks: realEks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
-  const seen = { lists: [] as string[], watches: [] as string[], nodegroupDescribeUpdates: [] as number[] };
+  const { eks: realEks, kube: realKube } = simAdapters(sim);
+  const counting = countingKube(realKube);
+  const seen = { lists: counting.lists, watches: counting.watches, nodegroupDescribeUpdates: [] as number[] };
   const eks: EksPortFactory = (target) => {
     const port = realEks(target);
     return new Proxy(port, {
@@ -46,22 +43,7 @@ function countingPorts(sim: EngineHarness['sim']) {
       },
     });
   };
-  const kube: KubePortFactory = async (target) => {
-    const port = await realKube(target);
-    const counted: KubePort = {
-      ...port,
-      list: (resource, options) => {
-        seen.lists.push(`${resource} ${options?.labelSelector ?? ''}`.trim());
-        return port.list(resource, options);
-      },
-      watch: (resource, options, handlers) => {
-        seen.watches.push(`${resource} ${options?.labelSelector ?? ''}`.trim());
-        return port.watch(resource, options, handlers);
-      },
-    };
-    return counted;
-  };
-  return { eks, kube, seen };
+  return { eks, kube: counting.kube, seen };
 }
 
 /** Once the simulated update has launched its new nodes, an old node of the group that EKS will not remove appears. */
