@@ -9,6 +9,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Integration tests start simulators and Redis queues of their own; two cores is the CI machine.
     pool: 'forks',
+    // The SDK's "Node ≥22 after January 2027" notice would print once per test process; Node 20 is pinned on purpose.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     maxWorkers: 2,
   },
 });

@@ -1,12 +1,6 @@
 /**
- * The AWS SDK warns on every start that releases after early January 2027 will need Node ≥22. We pin Node 20 on
- * purpose (see README) and the warning buries the demo's and the CLI's output, so this one warning type is
- * dropped; every other process warning is printed as usual. Import it first in entry points.
+ * The AWS SDK warns on start that its releases after early January 2027 will need Node ≥22. We pin Node 20 on
+ * purpose (see README) and the notice buries the demo's and the CLI's output, so entry points import this first to
+ * set the SDK's own switch for it (read when the first client is built); an operator's explicit value wins.
  */
-const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-  // The SDK emits it as a plain message that starts with its name.
-  const text = typeof warning === 'string' ? warning : warning.message;
-  if (text.startsWith('NodeVersionSupportWarning')) return;
-  (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
-}) as typeof process.emitWarning;
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

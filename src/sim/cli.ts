@@ -1,3 +1,4 @@
+import '../log/quiet-node-version-warning.js';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
