@@ -1,6 +1,7 @@
 import type { KubePort } from '../src/ports/kube-port.js';
 import type { JobControls } from '../src/upgrade/job-controls-store.js';
 import { applyBudgets, pointNodeClasses, type Controls } from '../src/upgrade/karpenter/apply-karpenter-changes.js';
+import { heldOriginals, releaseHold } from '../src/upgrade/karpenter/budget-hold.js';
 import { describeBudgets } from '../src/upgrade/karpenter/disruption-budget.js';
 import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from '../src/upgrade/karpenter/follow-drift.js';
 import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from '../src/upgrade/karpenter/karpenter-step-state.js';
@@ -11,7 +12,8 @@ import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.
 /**
  * Karpenter-managed nodes of one hop (seed 000, the drift lab), for every NodePool at once:
  * 1. read the pools, classes and claims and decide (read-karpenter-plan.ts); save each pool's original budgets and
- *    old NodeClaims in job.data before anything is patched;
+ *    old NodeClaims in job.data before anything is patched — taking over the originals of the pools the
+ *    'karpenter-budget' step held since before the control plane (karpenter-budget-step.ts);
  * 2. set the upgrade budget (clusters.yaml karpenter.upgradeBudget) — or `nodes: "0"` while paused;
  * 3. point pinned EC2NodeClasses at the target AMI from SSM (classes on `<family>@latest` follow by themselves);
  * 4. follow the drift by watching, one bounded window per run (follow-drift.ts), parking the job in between;
@@ -31,8 +33,14 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
     let state = readKarpenterState(ctx);
     if (!state) {
       const reading = await readKarpenterPlan({ kube, ssm: ctx.ssm, target: ctx.step.to, upgradeBudget: ctx.clusterConfig.karpenter.upgradeBudget });
-      if (reading.kind === 'nothing') return { outcome: 'skipped', summary: reading.summary };
+      if (reading.kind === 'nothing') {
+        await releaseHold(ctx, kube, new Set());
+        return { outcome: 'skipped', summary: reading.summary };
+      }
       const { plan } = reading;
+      // Pools the budget step held before the control plane moved carry our budget now: their originals are the
+      // ones it saved.
+      for (const [name, original] of heldOriginals(ctx)) if (plan.pools[name]) plan.pools[name].original = original;
       if (ctx.data.dryRun) {
         const lines = [...plan.lines.map((line) => `would: ${line}`), ...plan.reports.map((line) => `report: ${line}`)];
         return { outcome: 'dry-run', summary: lines.join('; ') || 'no NodePool needs changes' };
@@ -41,6 +49,8 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
       await saveKarpenterState(ctx, state);
     }
+    // Held pools this step does not drive get their original back here; the rest are this step's from now on.
+    await releaseHold(ctx, kube, new Set(Object.keys(state.pools)));
     for (const [index, report] of state.reports.entries()) {
       await ctx.emit(`report:${index}`, { kind: 'note', at: ctx.clock.now(), level: 'warning', text: report });
     }

@@ -6,6 +6,8 @@ import { controlPlaneStep } from './control-plane-step.js';
 import { fargateStep } from './fargate-step.js';
 import { gateStep } from './gate-step.js';
 import { managedNodegroupsStep } from './managed-nodegroups-step.js';
+import { applyHolds, restoreHolds } from '../src/upgrade/karpenter/budget-hold.js';
+import { karpenterBudgetStep } from './karpenter-budget-step.js';
 import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
 import { selfManagedStep } from './self-managed-step.js';
@@ -18,9 +20,10 @@ import { verifyStep } from './verify-step.js';
 const STEPS: Partial<Record<StepKind, Step>> = {
   preflight: preflightStep,
   gate: gateStep,
-  'control-plane': controlPlaneStep,
-  addons: addonsStep,
-  'managed-nodegroups': managedNodegroupsStep,
+  'karpenter-budget': karpenterBudgetStep,
+  'control-plane': withBudgetHold(controlPlaneStep),
+  addons: withBudgetHold(addonsStep),
+  'managed-nodegroups': withBudgetHold(managedNodegroupsStep),
   karpenter: karpenterStep,
   'self-managed': selfManagedStep,
   fargate: fargateStep,
@@ -29,13 +32,38 @@ const STEPS: Partial<Record<StepKind, Step>> = {
 
 export const IMPLEMENTED_STEP_KINDS = Object.keys(STEPS) as StepKind[];
 
+/**
+ * The steps that run between a hop's 'karpenter-budget' and 'karpenter' steps, while NodePools are held at the
+ * upgrade budget: each run first brings the held pools in line with the controls — after a Resume, back from
+ * nodes "0" to the upgrade budget. Best effort: the Karpenter step applies the budgets again anyway, and a flaky
+ * Kubernetes API must not fail a control-plane upgrade.
+ */
+function withBudgetHold(step: Step): Step {
+  return async (ctx) => {
+    try {
+      await applyHolds(ctx, await ctx.controls());
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'bringing the held Karpenter budgets in line with the controls failed; the Karpenter step applies them again');
+    }
+    return step(ctx);
+  };
+}
+
 /** What to put back when the job is aborted or fails while a step of this kind is current. */
 const CLEANUPS: Partial<Record<StepKind, (ctx: StepContext) => Promise<void>>> = {
   karpenter: karpenterCleanup,
 };
 
+/** The step's own cleanup, then the budget holds still active (they outlive their step until Karpenter adopts them). */
 export function cleanupFor(kind: StepKind): ((ctx: StepContext) => Promise<void>) | undefined {
-  return CLEANUPS[kind];
+  const own = CLEANUPS[kind];
+  return async (ctx) => {
+    try {
+      await own?.(ctx);
+    } finally {
+      await restoreHolds(ctx);
+    }
+  };
 }
 
 /**
@@ -47,7 +75,12 @@ const CONTROL_HOOKS: Partial<Record<StepKind, (ctx: StepContext, controls: JobCo
 };
 
 export function controlHookFor(kind: StepKind): ((ctx: StepContext, controls: JobControls) => Promise<void>) | undefined {
-  return CONTROL_HOOKS[kind];
+  const own = CONTROL_HOOKS[kind];
+  return async (ctx, controls) => {
+    await own?.(ctx, controls);
+    // NodePools held since before the control plane: Pause holds them too, whatever step is current.
+    await applyHolds(ctx, controls);
+  };
 }
 
 export function stepFor(kind: StepKind): Step {

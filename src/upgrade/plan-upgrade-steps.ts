@@ -11,6 +11,7 @@ import type { PlannedStep, StepKind } from './upgrade-job-data.js';
 export const HOP_STEP_ORDER: readonly StepKind[] = [
   'preflight',
   'gate',
+  'karpenter-budget',
   'control-plane',
   'addons',
   'managed-nodegroups',
@@ -49,6 +50,8 @@ function titleFor(kind: StepKind, cluster: string, to: string): string {
       return `preflight for ${to}`;
     case 'gate':
       return `approval: control plane of ${cluster} to ${to}`;
+    case 'karpenter-budget':
+      return `Karpenter disruption budget for ${to}`;
     case 'control-plane':
       return `control plane to ${to}`;
     case 'addons':
@@ -78,6 +81,9 @@ export function planUpgradeSteps(
 ): { hops: string[]; steps: PlannedStep[] } {
   const hops = hopsOf(from, to);
   const wanted = new Set(kinds);
+  // The budget hold is handed over to (and released by) the hop's Karpenter step; without that step nothing would
+  // ever put the NodePools' own budgets back.
+  if (!wanted.has('karpenter')) wanted.delete('karpenter-budget');
   const steps: PlannedStep[] = [];
   hops.forEach((hopTo, index) => {
     const hop = index + 1;

@@ -9,6 +9,8 @@ import type { StatusCardModel, UpgradeState } from './timeline-event.js';
 export type StepKind =
   | 'preflight'
   | 'gate'
+  /** Karpenter NodePools whose EC2NodeClass follows the cluster version get the upgrade budget before the control plane moves. */
+  | 'karpenter-budget'
   | 'control-plane'
   | 'addons'
   | 'managed-nodegroups'

@@ -1,0 +1,53 @@
+import { applyBudgets } from '../src/upgrade/karpenter/apply-karpenter-changes.js';
+import type { BudgetHoldState } from '../src/upgrade/karpenter/budget-hold.js';
+import { describeBudgets } from '../src/upgrade/karpenter/disruption-budget.js';
+import { readKarpenterState, saveKarpenterState } from '../src/upgrade/karpenter/karpenter-step-state.js';
+import { readKarpenterPlan } from '../src/upgrade/karpenter/read-karpenter-plan.js';
+import type { Step } from '../src/upgrade/step-context.js';
+
+/**
+ * Before the control plane of a hop moves: the NodePools whose EC2NodeClass follows the cluster version (an
+ * `al2023@latest` alias) start drifting the moment it does, so they get the upgrade budget (clusters.yaml
+ * karpenter.upgradeBudget) now rather than in the Karpenter step. Pinned classes move only when the Karpenter step
+ * points them at the target AMI, so their pools are left to it. The originals are saved first; the hold lives in
+ * this step's state until the hop's Karpenter step adopts it (src/upgrade/karpenter/budget-hold.ts), and the
+ * registry restores it on abort or failure and applies Pause/Resume to it whatever step is current.
+ */
+export const karpenterBudgetStep: Step = async (ctx) => {
+  const { step } = ctx;
+  if (!ctx.data.steps.some((planned) => planned.kind === 'karpenter' && planned.hop === step.hop)) {
+    return { outcome: 'skipped', summary: 'this job has no Karpenter step to hand the budget over to' };
+  }
+  const kube = await ctx.kube();
+  let state: BudgetHoldState | undefined = readKarpenterState(ctx);
+  if (!state) {
+    const upgradeBudget = ctx.clusterConfig.karpenter.upgradeBudget;
+    const reading = await readKarpenterPlan({ kube, ssm: ctx.ssm, target: step.to, upgradeBudget });
+    if (reading.kind === 'nothing') return { outcome: 'skipped', summary: reading.summary };
+    const { plan } = reading;
+    const following = new Set(Object.entries(plan.classes).filter(([, c]) => c.action === 'follows-version').map(([name]) => name));
+    const pools = Object.fromEntries(Object.entries(plan.pools).filter(([, pool]) => following.has(pool.nodeClass)));
+    if (Object.keys(pools).length === 0) {
+      return { outcome: 'skipped', summary: 'no NodePool with nodes to replace follows the cluster version; pinned EC2NodeClasses change only in the Karpenter step' };
+    }
+    if (ctx.data.dryRun) {
+      const names = Object.entries(pools).map(([name, pool]) => `NodePool ${name} ${describeBudgets(pool.original)} → nodes ${upgradeBudget}`);
+      return { outcome: 'dry-run', summary: `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${names.join('; ')}` };
+    }
+    state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [], notices: [] };
+    // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
+    await saveKarpenterState(ctx, state);
+  }
+  const controls = await ctx.controls();
+  await applyBudgets(ctx, kube, state, controls);
+  const names = Object.keys(state.pools).sort();
+  if (controls.abort) {
+    const by = controls.abort.by;
+    return { outcome: 'abort', by, reason: `<@${by}> aborted before the control plane moved; budgets restored on ${names.join(', ')}` };
+  }
+  const held = controls.paused ? 'nodes 0 while paused' : `nodes ${ctx.clusterConfig.karpenter.upgradeBudget}`;
+  return {
+    outcome: 'done',
+    summary: `NodePool ${names.join(', ')} at ${held} before the control plane moves (EC2NodeClass follows the cluster version); the Karpenter step puts the original back`,
+  };
+};
