@@ -1,4 +1,5 @@
-import { findCluster } from '../src/config/clusters-config.js';
+import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
+import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
 import type { JobSummary } from '../src/upgrade/upgrade-control.js';
 import { attempt } from './command-failure.js';
@@ -33,7 +34,7 @@ export const startCommand: CommandHandler = async (context) => {
     .map((info) => parseMinor(info.clusterVersion ?? ''))
     .filter((version): version is MinorVersion => version !== undefined)
     .sort(compareMinor);
-  const problem = targetProblem(cluster.name, current, target, offered);
+  const problem = targetProblem(cluster.name, current, target, offered) ?? windowProblem(cluster, deps.clock.now(), command.dryRun);
   if (problem) throw new CommandRejected(problem);
 
   const from = formatMinor(current);
@@ -77,6 +78,18 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
     );
   }
   return undefined;
+}
+
+/** Outside the cluster's maintenanceWindow (clusters.yaml) only a dry run may start; says when the window opens. */
+export function windowProblem(cluster: ClusterConfig, now: number, dryRun: boolean): string | undefined {
+  const window = cluster.maintenanceWindow;
+  if (!window || dryRun || isWithinWindow(window, now)) return undefined;
+  const opens = nextWindowOpening(window, now);
+  const next = opens ? ` The next one opens ${new Date(opens).toUTCString().replace(':00 GMT', ' UTC')}.` : '';
+  return (
+    `${cluster.name} may only be upgraded in its maintenance window (${describeWindow(window)}).${next} ` +
+    `\`${COMMAND} start ${cluster.name} --to <minor> --dry-run\` works at any time.`.replace('<minor>', '&lt;minor&gt;')
+  );
 }
 
 export function alreadyRunning(job: JobSummary): string {
