@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { archesOfNodePool, decideAmiAction, pinnedTerms, ssmParameterFor, termsPinTo } from '../../src/upgrade/karpenter/decide-ami-action.js';
+import { amiParameter } from '../../src/planning/ami-parameters.js';
+import { archesOfNodePool, decideAmiAction, pinnedTerms, termsPinTo } from '../../src/upgrade/karpenter/decide-ami-action.js';
 
 const nodeClass = (spec: Record<string, unknown>, name = 'default'): KubeObject => ({ metadata: { name }, spec });
 const nodePool = (requirements: unknown[] = []): KubeObject => ({ metadata: { name: 'default' }, spec: { template: { spec: { requirements } } } });
@@ -8,11 +9,11 @@ const node = (arch: string): KubeObject => ({ metadata: { name: `n-${arch}`, lab
 
 describe('which SSM parameter holds the target AMI', () => {
   it('names the public parameter of each family and architecture', () => {
-    expect(ssmParameterFor('AL2023', '1.31', 'x86_64')).toBe('/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id');
-    expect(ssmParameterFor('AL2023', '1.31', 'arm64')).toBe('/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/arm64/standard/recommended/image_id');
-    expect(ssmParameterFor('AL2', '1.26', 'x86_64')).toBe('/aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id');
-    expect(ssmParameterFor('AL2', '1.26', 'arm64')).toBe('/aws/service/eks/optimized-ami/1.26/amazon-linux-2-arm64/recommended/image_id');
-    expect(ssmParameterFor('Bottlerocket', '1.31', 'x86_64')).toBe('/aws/service/bottlerocket/aws-k8s-1.31/x86_64/latest/image_id');
+    expect(amiParameter('1.31', 'AL2023', 'x86_64')).toBe('/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id');
+    expect(amiParameter('1.31', 'AL2023', 'arm64')).toBe('/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/arm64/standard/recommended/image_id');
+    expect(amiParameter('1.26', 'AL2', 'x86_64')).toBe('/aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id');
+    expect(amiParameter('1.26', 'AL2', 'arm64')).toBe('/aws/service/eks/optimized-ami/1.26/amazon-linux-2-arm64/recommended/image_id');
+    expect(amiParameter('1.31', 'Bottlerocket', 'x86_64')).toBe('/aws/service/bottlerocket/aws-k8s-1.31/x86_64/latest/image_id');
   });
 });
 
@@ -31,7 +32,7 @@ describe('architectures of a NodePool', () => {
 describe('what an EC2NodeClass needs for the target', () => {
   it('pins a class that selects its AMI by id (the drift lab) to the target from its family parameter', () => {
     const action = decideAmiAction(nodeClass({ amiFamily: 'AL2023', amiSelectorTerms: [{ id: 'ami-0f676a166352f02ab' }] }), { target: '1.31', arches: ['x86_64'] });
-    expect(action).toEqual({ kind: 'pin', family: 'AL2023', lookups: [{ arch: 'x86_64', parameter: ssmParameterFor('AL2023', '1.31', 'x86_64') }] });
+    expect(action).toEqual({ kind: 'pin', family: 'AL2023', lookups: [{ arch: 'x86_64', parameter: amiParameter('1.31', 'AL2023', 'x86_64') }] });
   });
 
   it('pins classes selecting by name or ssmParameter too, one lookup per architecture', () => {
@@ -56,7 +57,7 @@ describe('what an EC2NodeClass needs for the target', () => {
     expect(action.lookups[0].parameter).toBe(
       '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.31-v20240807/image_id',
     );
-    expect(action.latest[0].parameter).toBe(ssmParameterFor('AL2023', '1.31', 'x86_64'));
+    expect(action.latest[0].parameter).toBe(amiParameter('1.31', 'AL2023', 'x86_64'));
   });
 
   it('asks the operator when there is no EKS-optimized image to move to', () => {

@@ -1,4 +1,6 @@
 import type { KubeObject } from '../../ports/kube-port.js';
+import { amiParameter } from '../../planning/ami-parameters.js';
+import type { AmiArch, AmiFamily } from '../../planning/cluster-snapshot.js';
 import { ARCH_LABEL } from './karpenter-objects.js';
 
 /**
@@ -11,8 +13,7 @@ import { ARCH_LABEL } from './karpenter-objects.js';
  *   published for the target, which the release's own SSM parameter tells;
  * - anything else (Custom/Windows families, tag or owner selectors) → the operator must supply the AMI.
  */
-export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';
-export type AmiArch = 'x86_64' | 'arm64';
+export type { AmiArch, AmiFamily };
 
 export interface SsmLookup {
   arch: AmiArch;
@@ -26,18 +27,6 @@ export type AmiAction =
   | { kind: 'manual'; reason: string };
 
 const FAMILIES: Record<string, AmiFamily> = { al2: 'AL2', al2023: 'AL2023', bottlerocket: 'Bottlerocket' };
-
-/** The public parameter holding the recommended EKS-optimized AMI id (reference/eks.md, SSM). */
-export function ssmParameterFor(family: AmiFamily, minor: string, arch: AmiArch): string {
-  switch (family) {
-    case 'AL2023':
-      return `/aws/service/eks/optimized-ami/${minor}/amazon-linux-2023/${arch}/standard/recommended/image_id`;
-    case 'AL2':
-      return `/aws/service/eks/optimized-ami/${minor}/amazon-linux-2${arch === 'arm64' ? '-arm64' : ''}/recommended/image_id`;
-    case 'Bottlerocket':
-      return `/aws/service/bottlerocket/aws-k8s-${minor}/${arch}/latest/image_id`;
-  }
-}
 
 /** The parameter of one pinned release, the way Karpenter resolves `al2023@v20240807` for a version. */
 export function ssmParameterForRelease(family: AmiFamily, minor: string, arch: AmiArch, release: string): string {
@@ -82,7 +71,7 @@ function familyOf(amiFamily: unknown): AmiFamily | undefined {
 export function decideAmiAction(nodeClass: KubeObject, input: { target: string; arches: AmiArch[] }): AmiAction {
   const terms: Array<Record<string, unknown>> = Array.isArray(nodeClass.spec?.amiSelectorTerms) ? nodeClass.spec.amiSelectorTerms : [];
   const name = nodeClass.metadata.name;
-  const lookupsFor = (family: AmiFamily) => input.arches.map((arch) => ({ arch, parameter: ssmParameterFor(family, input.target, arch) }));
+  const lookupsFor = (family: AmiFamily) => input.arches.map((arch) => ({ arch, parameter: amiParameter(input.target, family, arch) }));
 
   const alias = terms.find((term) => typeof term.alias === 'string')?.alias as string | undefined;
   if (alias) {
