@@ -2,6 +2,7 @@ import { describeError } from '../src/upgrade/classify-error.js';
 import { checkKubeletSkew, describeKubeletMinors, nodeVersionsOf } from '../src/upgrade/kubelet-skew.js';
 import type { KubeObject } from '../src/ports/kube-port.js';
 import { amiParameter, archOfNode, familyOfNode } from '../src/planning/ami-parameters.js';
+import { computeOfNode } from '../src/planning/compute-groups.js';
 import type { AmiArch, AmiFamily } from '../src/planning/cluster-snapshot.js';
 import type { Step } from '../src/upgrade/step-context.js';
 
@@ -9,15 +10,9 @@ import type { Step } from '../src/upgrade/step-context.js';
  * Self-managed node groups are not automated yet: the step finds their nodes (neither a managed node group's, nor
  * Fargate, nor Karpenter's) and posts the exact manual steps for the target, so the hop's record says what is left.
  */
+// The same classification the plan's NG004 and `status` use, so the job reports exactly the groups the plan named.
 export function isSelfManaged(node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  if (labels['node.kubernetes.io/lifecycle'] === 'self-managed') return true;
-  return !labels['eks.amazonaws.com/nodegroup'] && labels['eks.amazonaws.com/compute-type'] !== 'fargate' && !labels['karpenter.sh/nodepool'];
-}
-
-function groupOf(node: KubeObject): string {
-  const labels = node.metadata.labels ?? {};
-  return labels['alpha.eksctl.io/nodegroup-name'] ?? labels['eks.amazonaws.com/nodegroup-name'] ?? 'self-managed';
+  return computeOfNode(node).type === 'self-managed';
 }
 
 export interface SelfManagedGroup {
@@ -32,7 +27,7 @@ export interface SelfManagedGroup {
 export function selfManagedGroups(nodes: KubeObject[]): SelfManagedGroup[] {
   const byName = new Map<string, SelfManagedGroup>();
   for (const node of nodes) {
-    const name = groupOf(node);
+    const name = computeOfNode(node).name;
     if (!byName.has(name)) byName.set(name, { name, family: familyOfNode(node), arch: archOfNode(node) });
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
