@@ -1,6 +1,4 @@
 import { findCluster } from '../src/config/clusters-config.js';
-import { COMPUTE_LABELS, computeOfNode, kubeletOf } from '../src/planning/compute-groups.js';
-import type { KubeObject } from '../src/ports/kube-port.js';
 import { renderStatusMessages } from '../src/report/render-status-blocks.js';
 import type { BotDeps } from '../src/bot-deps.js';
 import type { ActiveJobStatus } from '../src/status/cluster-status.js';
@@ -41,27 +39,4 @@ export async function activeJobOf(deps: BotDeps, cluster: string): Promise<Activ
   const job = await deps.control.findActive(cluster);
   if (!job) return undefined;
   return { jobId: job.jobId, state: job.state, from: job.from, to: job.to, currentStep: job.currentStep, threadUrl: threadPermalink(job.thread) };
-}
-
-/**
- * Nodes grouped by compute (kept for the walking skeleton's callers; the card itself groups through
- * src/planning/compute-groups.ts): kind, name and kubelet version → count.
- */
-export interface NodeGroupSummary {
-  kind: string;
-  name: string;
-  versions: Map<string, number>;
-}
-
-export function groupNodes(nodes: KubeObject[]): NodeGroupSummary[] {
-  const groups = new Map<string, NodeGroupSummary>();
-  for (const node of nodes) {
-    const ref = computeOfNode(node);
-    const kind = ref.type === 'managed-nodegroup' ? 'managed node group' : COMPUTE_LABELS[ref.type];
-    const key = `${kind}/${ref.name}`;
-    const group = groups.get(key) ?? { kind, name: ref.name, versions: new Map<string, number>() };
-    group.versions.set(kubeletOf(node), (group.versions.get(kubeletOf(node)) ?? 0) + 1);
-    groups.set(key, group);
-  }
-  return [...groups.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
 }

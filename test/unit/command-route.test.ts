@@ -4,7 +4,6 @@ import { SUBCOMMANDS } from '../../commands/command-usage.js';
 import { renderHelp } from '../../commands/help.js';
 import { parseCommand } from '../../commands/parse-command.js';
 import { routeCommand } from '../../commands/route-command.js';
-import { groupNodes } from '../../commands/status.js';
 import type { BotDeps } from '../../src/bot-deps.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -162,24 +161,5 @@ describe('help', () => {
     // Slack would read a raw <cluster> as a link: placeholders must travel as entities.
     expect(help).not.toMatch(/<(cluster|minor|subcommand|job-id)/);
     expect(help).toContain('start &lt;cluster&gt; --to &lt;minor&gt;');
-  });
-});
-
-describe('groupNodes', () => {
-  it('groups by managed node group, Karpenter NodePool, Fargate and self-managed', () => {
-    const base = { kubeletVersion: 'v1.30.1', instanceType: 'm5.large', zone: 'a', region: 'r' };
-    const groups = groupNodes([
-      makeNode({ ...base, name: 'n1', labels: { 'eks.amazonaws.com/nodegroup': 'blue-mng' } }),
-      makeNode({ ...base, name: 'n2', labels: { 'karpenter.sh/nodepool': 'default' } }),
-      makeNode({ ...base, name: 'n3', labels: { 'eks.amazonaws.com/compute-type': 'fargate' } }),
-      makeNode({ ...base, name: 'n4', labels: { 'alpha.eksctl.io/nodegroup-name': 'legacy' } }),
-      makeNode({ ...base, name: 'n5', labels: { 'karpenter.sh/nodepool': 'default' }, kubeletVersion: 'v1.29.9' }),
-    ]);
-    expect(groups.map((g) => [g.kind, g.name, Object.fromEntries(g.versions)])).toEqual([
-      ['Fargate', 'fargate', { 'v1.30.1': 1 }],
-      ['Karpenter NodePool', 'default', { 'v1.30.1': 1, 'v1.29.9': 1 }],
-      ['managed node group', 'blue-mng', { 'v1.30.1': 1 }],
-      ['self-managed', 'legacy', { 'v1.30.1': 1 }],
-    ]);
   });
 });
