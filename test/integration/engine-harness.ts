@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -10,7 +9,7 @@ import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../src/upgrade/create-upgrade-engine.js';
 import type { StartRequest } from '../../src/upgrade/upgrade-control.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
-import { freshPrefix, redisUrl } from '../support/redis-url.js';
+import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 
 /**
  * The engine wired as in production — real SDK, real client-node, real BullMQ on a real Redis — against the
@@ -66,20 +65,6 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   };
 }
 
-/** Removes a test's Redis keys (queue and engine state) so test runs do not pile up in a shared Redis. */
-async function deleteKeys(pattern: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
 
 const TERMINAL = ['succeeded', 'failed', 'aborted'];
 // The thread of the harness started last in this test file (test files run in processes of their own).

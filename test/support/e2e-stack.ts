@@ -1,13 +1,12 @@
 import { EKSClient } from '@aws-sdk/client-eks';
 import * as k8s from '@kubernetes/client-node';
-import { Redis } from 'ioredis';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
 import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
-import { freshPrefix, redisUrl } from './redis-url.js';
+import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 
 /**
  * The whole product as a Slack user meets it, for the issue-5 acceptance tests: the simulator over HTTP (fast
@@ -121,20 +120,6 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
   };
 }
 
-/** Removes a stack's Redis keys (queue, engine state, outbox) so runs do not pile up in the shared Redis. */
-export async function deleteKeys(pattern: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
 
 /** Polls a condition the fake Slack cannot wake on (the simulator changes silently); throws naming `what`. */
 export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
