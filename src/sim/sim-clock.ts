@@ -11,27 +11,68 @@ export interface SimClock extends Clock {
   after(simMs: number, fn: () => void): () => void;
   /** Manual clocks only: move simulated time forward, firing due timers in order. */
   advance?(simMs: number): Promise<void>;
+  /**
+   * Real-time clocks only: run at a new speed from now on (POST /_sim/speed, the playground's speed control).
+   * Simulated time stays continuous and pending timers keep their simulated due time.
+   */
+  setSpeed?(speed: number): void;
 }
 
-export function createSimClock(speed = 1, start = Date.now()): SimClock {
-  if (!(speed > 0)) throw new Error(`--speed must be a positive number, got ${speed}`);
-  const realStart = Date.now();
-  const now = () => start + (Date.now() - realStart) * speed;
+function checkSpeed(speed: number): void {
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`--speed must be a positive number, got ${speed}`);
+}
+
+export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
+  checkSpeed(initialSpeed);
+  let speed = initialSpeed;
+  // Simulated time is simStart + (real time since realStart) × speed; a speed change moves both anchors to now.
+  let simStart = start;
+  let realStart = Date.now();
+  const now = () => simStart + (Date.now() - realStart) * speed;
+  const pending = new Set<{ due: number; fn: () => void; timer?: ReturnType<typeof setTimeout>; keepAlive: boolean }>();
+
+  function arm(entry: { due: number; fn: () => void; timer?: ReturnType<typeof setTimeout>; keepAlive: boolean }): void {
+    entry.timer = setTimeout(() => {
+      pending.delete(entry);
+      entry.fn();
+    }, Math.max(0, (entry.due - now()) / speed));
+    if (!entry.keepAlive) entry.timer.unref?.();
+  }
+
+  function schedule(simMs: number, fn: () => void, keepAlive: boolean): () => void {
+    const entry = { due: now() + Math.max(0, simMs), fn, keepAlive };
+    pending.add(entry);
+    arm(entry);
+    return () => {
+      clearTimeout(entry.timer);
+      pending.delete(entry);
+    };
+  }
+
   return {
-    speed,
+    get speed() {
+      return speed;
+    },
     now,
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms / speed);
+        // A sleeping caller keeps the process alive, as a plain setTimeout would; controller timers do not.
+        const cancel = schedule(ms, resolve, true);
         signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
+          cancel();
           reject(signal.reason ?? new Error('aborted'));
         }, { once: true });
       }),
-    after(simMs, fn) {
-      const timer = setTimeout(fn, Math.max(0, simMs / speed));
-      timer.unref?.();
-      return () => clearTimeout(timer);
+    after: (simMs, fn) => schedule(simMs, fn, false),
+    setSpeed(next: number) {
+      checkSpeed(next);
+      simStart = now();
+      realStart = Date.now();
+      speed = next;
+      for (const entry of pending) {
+        clearTimeout(entry.timer);
+        arm(entry);
+      }
     },
   };
 }

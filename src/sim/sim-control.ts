@@ -1,6 +1,8 @@
 import { applyFaults, createFaultState, describeFaults } from './aws/faults.js';
-import { isNodeReady } from './aws/node-factory.js';
 import type { SimWorld } from './aws/world-types.js';
+import { setPdbStuck, worldState } from './world-state.js';
+
+export { worldState } from './world-state.js';
 
 /**
  * The simulator's own control API under /_sim (JSON), for tests and the demo: the mutating-call log, faults, a
@@ -12,44 +14,17 @@ import type { SimWorld } from './aws/world-types.js';
  *   GET    /_sim/faults                       → current faults
  *   POST   /_sim/faults {latencyMs, throttleRate, errorRate, failNextClusterUpdate: {cluster?, errorCode, errorMessage?}, nodesNeverReady}
  *   DELETE /_sim/faults                       → no faults
- *   GET    /_sim/state                        → clock, offered versions, every cluster with node groups, add-ons, updates, nodes
+ *   GET    /_sim/state                        → clock, speed, faults, offered versions, every cluster with node groups,
+ *                                                add-ons, updates, nodes, NodeClaims and PDBs (with the pods they block)
+ *   POST   /_sim/speed {speed}                → real-time clocks only: simulated seconds per real second from now on
  *   GET    /_sim/log[?since=N]                → controller log lines (node group phases, Fargate, Karpenter)
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
  *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}]}
+ *   POST   /_sim/clusters/<name>/pdbs/<namespace>/<pdb> {stuck: boolean} → the PDB allows no disruption (or is restored)
  */
 export interface ControlResult {
   status: number;
   body: unknown;
-}
-
-export function worldState(world: SimWorld): Record<string, unknown> {
-  return {
-    scenario: world.scenario.name,
-    now: new Date(world.clock.now()).toISOString(),
-    speed: world.clock.speed,
-    offeredVersions: world.offeredVersions(),
-    clusters: [...world.clusters.values()].map((c) => ({
-      name: c.name,
-      region: c.region,
-      version: c.version,
-      platformVersion: c.platformVersion,
-      status: c.status,
-      unreachable: c.unreachable,
-      gitVersion: c.store.gitVersion,
-      updates: c.updates.map((u) => ({ id: u.id, type: u.type, status: u.status, scope: u.scope, params: u.params, errors: u.errors })),
-      nodegroups: [...c.nodegroups.values()].map((ng) => ({ name: ng.name, status: ng.status, version: ng.version, releaseVersion: ng.releaseVersion, scaling: ng.scaling, health: ng.healthIssues })),
-      addons: [...c.addons.values()].map((a) => ({ name: a.name, version: a.version, status: a.status })),
-      nodes: c.store.list('nodes').map((n) => ({
-        name: n.metadata.name,
-        kubeletVersion: n.status?.nodeInfo?.kubeletVersion,
-        ready: isNodeReady(n),
-        unschedulable: Boolean(n.spec?.unschedulable),
-        nodegroup: n.metadata.labels?.['eks.amazonaws.com/nodegroup'],
-        nodepool: n.metadata.labels?.['karpenter.sh/nodepool'],
-        computeType: n.metadata.labels?.['eks.amazonaws.com/compute-type'],
-      })),
-    })),
-  };
 }
 
 export async function handleControl(world: SimWorld, method: string, url: URL, body: Record<string, any>, logLines: Array<Record<string, unknown>>): Promise<ControlResult> {
@@ -87,6 +62,25 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     if (!(ms >= 0)) return { status: 400, body: { message: 'advance needs {"ms": <simulated milliseconds ≥ 0>}' } };
     await world.clock.advance(ms);
     return { status: 200, body: { now: new Date(world.clock.now()).toISOString() } };
+  }
+  if (route === 'POST /_sim/speed') {
+    const speed = Number(body.speed);
+    if (!world.clock.setSpeed) return { status: 400, body: { message: 'This simulator runs on a manual clock; its speed cannot change (use POST /_sim/advance).' } };
+    if (!(speed > 0) || !Number.isFinite(speed) || speed > 10_000) {
+      return { status: 400, body: { message: `speed needs {"speed": <simulated seconds per real second, above 0 and at most 10000>}, got ${JSON.stringify(body.speed)}` } };
+    }
+    world.clock.setSpeed(speed);
+    return { status: 200, body: { speed: world.clock.speed, now: new Date(world.clock.now()).toISOString() } };
+  }
+  const pdbMatch = /^\/_sim\/clusters\/([^/]+)\/pdbs\/([^/]+)\/([^/]+)$/.exec(path);
+  if (pdbMatch && method === 'POST') {
+    const [clusterName, namespace, name] = pdbMatch.slice(1).map(decodeURIComponent);
+    const cluster = world.cluster(clusterName);
+    if (!cluster) return { status: 404, body: { message: `No cluster ${clusterName} in this scenario.` } };
+    if (typeof body.stuck !== 'boolean') return { status: 400, body: { message: 'A PDB change needs {"stuck": true} or {"stuck": false}.' } };
+    const pdb = setPdbStuck(cluster, namespace, name, body.stuck);
+    if (!pdb) return { status: 404, body: { message: `No PodDisruptionBudget ${namespace}/${name} in cluster ${clusterName}.` } };
+    return { status: 200, body: { namespace, name, stuck: body.stuck, minAvailable: pdb.spec?.minAvailable, maxUnavailable: pdb.spec?.maxUnavailable } };
   }
   const clusterMatch = /^\/_sim\/clusters\/([^/]+)$/.exec(path);
   if (clusterMatch && method === 'POST') {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { createBotDriver } from './bot-driver.js';
 import { chatMethods } from './chat-methods.js';
 import { conversationsMethods } from './conversations-methods.js';
 import { directoryMethods } from './directory-methods.js';
@@ -7,6 +8,7 @@ import { recordCall, type FakeSlackState } from './fake-slack-state.js';
 import { filesMethods, receiveUpload } from './files-methods.js';
 import { parseSlackApiBody, parseUploadBody, SlackBodyError, type SlackArgs } from './parse-slack-body.js';
 import { applyResponseMessage } from './response-messages.js';
+import { ClientRequestError, handleClientAction, serveFeed } from './user-client-http.js';
 import { viewsMethods } from './views-methods.js';
 import type { WebApiHandler } from './web-api-context.js';
 
@@ -21,20 +23,28 @@ const METHODS: Record<string, WebApiHandler> = {
 /**
  * The fake's HTTP surface: the Web API under /api/<method>, response_urls under /response/<id>, upload URLs under
  * /upload/<file id> and file downloads under /files/<file id>/<name>. Slack answers Web API calls with HTTP 200 and
- * `ok: false` for errors; only rate limits (429) and outages (5xx) change the status.
+ * `ok: false` for errors; only rate limits (429) and outages (5xx) change the status. Under /client/ a browser plays
+ * the Slack app's user side (see user-client-http.ts).
  */
-export function createFakeSlackRequestHandler(state: FakeSlackState) {
+export function createFakeSlackRequestHandler(state: FakeSlackState, driver: ReturnType<typeof createBotDriver>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    handle(state, req, res).catch((error: unknown) => {
+    handle(state, driver, req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, 'text/plain', `fake Slack failed: ${String(error)}`);
     });
   };
 }
 
-async function handle(state: FakeSlackState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  state: FakeSlackState,
+  driver: ReturnType<typeof createBotDriver>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://fake-slack');
-  const raw = await readBody(req);
   const [, area, id] = url.pathname.split('/');
+  if (area === 'client' && id === 'feed' && req.method === 'GET') return serveFeed(state, req, res);
+  const raw = await readBody(req);
+  if (area === 'client' && id && req.method === 'POST') return handleClient(state, driver, id, raw, res);
   if (area === 'api' && id) return handleApi(state, id, req, url, raw, res);
   if (area === 'response' && id && req.method === 'POST') return handleResponseUrl(state, id, req, raw, res);
   if (area === 'upload' && id && req.method === 'POST') return handleUpload(state, id, req, raw, res);
@@ -44,6 +54,24 @@ async function handle(state: FakeSlackState, req: IncomingMessage, res: ServerRe
     return send(res, 200, 'application/octet-stream', file.content);
   }
   send(res, 404, 'text/plain', 'not_found');
+}
+
+async function handleClient(
+  state: FakeSlackState,
+  driver: ReturnType<typeof createBotDriver>,
+  action: string,
+  raw: Buffer,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const body: unknown = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ClientRequestError('the request body must be a JSON object');
+    sendJson(res, 200, { ok: true, ...(await handleClientAction(state, driver, action, body as Record<string, unknown>) as object) });
+  } catch (error) {
+    // The driver's own errors (no such button, a required input left empty) are sentences meant for the user too.
+    const message = error instanceof SyntaxError ? 'the request body is not valid JSON' : (error as Error).message;
+    sendJson(res, 400, { ok: false, message });
+  }
 }
 
 async function handleApi(

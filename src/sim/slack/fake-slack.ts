@@ -20,6 +20,7 @@ import { createSlackConversation } from './slack-conversation.js';
 import type { Workspace } from './web-api-context.js';
 
 export type { BotInteractionResult, ClickButtonInput, SlashCommandInput, SubmitViewInput, ViewSubmissionResult } from './bot-driver.js';
+export type { FeedEvent, FeedFile, FeedWorkspace } from './conversation-feed.js';
 export type { ConversationEntry, FakeEphemeral, FakeFile, FakeMessage, FakeModal } from './conversation-types.js';
 export type { DeliveryResult } from './deliver-to-bot.js';
 export type { Delivery, RecordedCall } from './fake-slack-state.js';
@@ -99,7 +100,8 @@ export interface FakeSlack {
 /**
  * A local Slack for end-to-end tests and the demo: the Web API the bot's WebClient talks to (recorded call by call),
  * response_urls, file uploads, fault injection (429/5xx), and a user who types commands, clicks buttons and submits
- * modals through signed requests to the bot, with the resulting conversation available as data and as text.
+ * modals through signed requests to the bot, with the resulting conversation available as data and as text. A
+ * browser can be that user too: /client/feed streams what users see, /client/<action> acts (user-client-http.ts).
  *
  *   const slack = await startFakeSlack({ signingSecret });
  *   // bot: new App({ token: 'xoxb-…', signingSecret, clientOptions: { slackApiUrl: slack.apiUrl } }) on port P
@@ -148,14 +150,14 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     deliveries: [],
   };
 
-  const server = createServer(createFakeSlackRequestHandler(state));
+  const driver = createBotDriver(state);
+  const server = createServer(createFakeSlackRequestHandler(state, driver));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://${opts.host ?? '127.0.0.1'}:${port}`;
-  const driver = createBotDriver(state);
 
   const fake: FakeSlack = {
     url: baseUrl,

@@ -1,0 +1,37 @@
+import { parseClustersConfig, type ClustersConfig } from '../config/clusters-config.js';
+
+/**
+ * Who is in the playground's workspace and what clusters.yaml lets each of them do: a requester who may start
+ * upgrades, an approver who may also start them but (two-person rule) not approve their own, and someone the
+ * config does not name at all, so every refusal the bot can give is one click away.
+ */
+export const PLAYGROUND_CHANNEL = { id: 'C0PLAYGRND', name: 'platform-ops' };
+
+export interface PlaygroundUser {
+  id: string;
+  name: string;
+  role: 'requester' | 'approver' | 'bystander';
+  /** What the user picker says about them. */
+  can: string;
+}
+
+export const PLAYGROUND_USERS: PlaygroundUser[] = [
+  { id: 'U0ALICE', name: 'alice', role: 'requester', can: 'requester: may start upgrades, may not approve gates' },
+  { id: 'U0BOB', name: 'bob', role: 'approver', can: 'approver: may approve gates, but not of upgrades he started (two-person rule)' },
+  { id: 'U0CAROL', name: 'carol', role: 'bystander', can: 'not in clusters.yaml: may read status, nothing else' },
+];
+
+const idsWith = (...roles: PlaygroundUser['role'][]) => PLAYGROUND_USERS.filter((u) => roles.includes(u.role)).map((u) => u.id);
+
+/** clusters.yaml for every cluster of the scenario, driven from the playground's one channel. */
+export function playgroundClustersConfig(clusters: Array<{ name: string; region: string }>): ClustersConfig {
+  return parseClustersConfig({
+    defaults: {
+      channels: [PLAYGROUND_CHANNEL.id],
+      requesters: idsWith('requester', 'approver'),
+      approvers: idsWith('approver'),
+      twoPersonRule: true,
+    },
+    clusters: clusters.map(({ name, region }) => ({ name, region })),
+  });
+}

@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPlayground, type Playground } from '../../src/playground/start-playground.js';
+import { deleteKeys, redisUrl } from '../support/redis-url.js';
+
+/**
+ * The playground in a real Chromium (Debian's `chromium`, driven by playwright-core): the page a platform engineer
+ * opens after `npm run playground`, over the real bot, its worker, the fake Slack and the simulator. Screenshots go
+ * to $PLAYGROUND_ARTIFACTS (default: a folder under the OS temp dir), never into the repository.
+ */
+const ARTIFACTS = process.env.PLAYGROUND_ARTIFACTS ?? join(tmpdir(), 'eks-upgrade-playground');
+const STEP_MS = 30_000;
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim().split('\n')[0];
+  } catch {
+    throw new Error('no chromium on PATH: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH');
+  }
+}
+
+let playground: Playground;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  playground = await startPlayground({ scenario: 'demo', speed: 600, port: 0, redisUrl });
+  browser = await chromium.launch({ executablePath: chromiumPath() });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(playground.url);
+  await page.waitForFunction(() => document.querySelectorAll('#user-picker option').length === 3);
+});
+
+afterEach(() => {
+  expect(pageErrors, 'errors thrown by the page').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await playground?.close();
+  if (playground) await deleteKeys(`${playground.queuePrefix}*`);
+});
+
+/** Presses Tab until `selector` has focus (a keyboard user's way there), failing after `limit` presses. */
+async function tabTo(selector: string, limit = 20): Promise<void> {
+  for (let presses = 0; presses < limit; presses++) {
+    if (await page.locator(selector).evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${selector} never got focus after ${limit} Tab presses`);
+}
+
+const channel = () => page.locator('#channel-messages');
+const thread = () => page.locator('#thread-messages');
+const statusCard = (): Locator => channel().locator('.message', { hasText: /EKS upgrade · demo 1\.30 → 1\.31/i });
+
+describe('playground in Chromium', () => {
+  it('runs an upgrade typed and clicked in the page: refusal for the requester, approval by the approver', async () => {
+    // Keyboard only: Tab to the user picker (the requester is picked first), then on to the composer.
+    await tabTo('#user-picker');
+    await expect.poll(() => page.locator('#user-picker').inputValue()).toBe('U0ALICE');
+    await tabTo('#composer-input');
+
+    // A mistake gets the bot's own usage help, only for the one who typed it.
+    await page.keyboard.type('/eks-upgrade start demo');
+    await page.keyboard.press('Enter');
+    const help = channel().locator('.message.ephemeral', { hasText: /--to/ });
+    await help.waitFor({ timeout: STEP_MS });
+    await expect.poll(() => help.innerText()).toMatch(/Only visible to you/);
+
+    await page.keyboard.type('/eks-upgrade start demo --to 1.31');
+    await page.keyboard.press('Enter');
+    await statusCard().waitFor({ timeout: STEP_MS });
+
+    // The gate is in the card's thread; open it with the keyboard.
+    const replies = statusCard().locator('.replies-link');
+    await replies.waitFor({ timeout: STEP_MS });
+    await replies.focus();
+    await page.keyboard.press('Enter');
+    const offered = thread().locator('.message', { has: page.locator('button[data-action-id="gate:continue"]') });
+    await offered.waitFor({ timeout: STEP_MS });
+    // Once answered the card loses its buttons: follow it by its ts from here on.
+    const gate = thread().locator(`.message[data-ts="${await offered.getAttribute('data-ts')}"]`);
+    await expect.poll(() => gate.innerText()).toMatch(/Upgrade the control plane of demo to 1\.31\?/i);
+
+    // The requester is not an approver: Continue is refused, privately, in the thread.
+    await gate.getByRole('button', { name: 'Continue' }).click();
+    const refusal = thread().locator('.message.ephemeral', { hasText: /Only the approvers of demo may answer this gate/ });
+    await refusal.waitFor({ timeout: STEP_MS });
+    await expect.poll(() => statusCard().innerText()).toMatch(/Waiting for approval/);
+
+    // The approver, picked with the keyboard, does not see the requester's refusal, and Continue (Enter) goes through.
+    await page.locator('#user-picker').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('#user-picker').inputValue()).toBe('U0BOB');
+    await expect.poll(() => page.locator('#user-can').innerText()).toMatch(/approver/);
+    await expect.poll(() => refusal.count()).toBe(0);
+    await gate.getByRole('button', { name: 'Continue' }).focus();
+    await page.keyboard.press('Enter');
+
+    await expect.poll(() => gate.innerText(), { timeout: STEP_MS }).toMatch(/Approved by @bob/);
+    await expect.poll(() => statusCard().innerText(), { timeout: 60_000 }).toMatch(/Succeeded/);
+    await expect.poll(() => page.locator('[data-testid="cp-version"]').innerText(), { timeout: STEP_MS }).toBe('1.31');
+    await expect.poll(() => page.locator('#cluster-panel').innerText()).toMatch(/2 nodes: 2× 1\.31/);
+
+    const screenshot = join(ARTIFACTS, 'playground-upgrade.png');
+    await page.screenshot({ path: screenshot });
+    expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+  });
+
+  it('stays usable at a phone width of 420 px', async () => {
+    await page.setViewportSize({ width: 420, height: 860 });
+    // Nothing sticks out sideways: no horizontal scrolling of the page.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    // The open thread covers the channel, as in Slack's app; closing it brings back the composer and the picker.
+    await page.locator('#thread-close').click();
+    for (const selector of ['#composer-input', '#user-picker', '#composer button[type=submit]']) {
+      const box = await page.locator(selector).boundingBox();
+      expect(box, selector).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(420);
+    }
+    await tabTo('#composer-input', 40);
+    await page.keyboard.type('/eks-upgrade jobs demo');
+    await page.keyboard.press('Enter');
+    await channel().locator('.message.ephemeral', { hasText: /Succeeded|succeeded/ }).waitFor({ timeout: STEP_MS });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-narrow.png'), fullPage: true });
+  });
+
+  it('drives the simulated cluster from the side panel: a stuck PDB and an armed update failure', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const pdb = page.locator('.pdb', { hasText: 'shop/api-pdb' });
+    await pdb.getByRole('button', { name: 'Make stuck' }).click();
+    await expect.poll(() => pdb.innerText(), { timeout: STEP_MS }).toMatch(/0 disruptions allowed[\s\S]*blocks eviction of api-/);
+    await pdb.getByRole('button', { name: 'Unstick' }).click();
+    await expect.poll(() => pdb.innerText(), { timeout: STEP_MS }).toMatch(/1 disruption allowed/);
+
+    await page.getByRole('button', { name: 'Fail the next control-plane update' }).click();
+    await expect.poll(() => page.locator('#fault-status').innerText()).toMatch(/armed: the next control-plane update of demo ends Failed/);
+    const faults = await (await fetch(`${playground.sim.url}/_sim/faults`)).json();
+    expect(faults.failNextClusterUpdate).toMatchObject({ cluster: 'demo', errorCode: 'Unknown' });
+
+    await page.locator('#sim-speed').selectOption('60');
+    await expect.poll(async () => (await (await fetch(`${playground.sim.url}/_sim/state`)).json()).speed).toBe(60);
+  });
+});
