@@ -29,9 +29,10 @@ export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
   let simStart = start;
   let realStart = Date.now();
   const now = () => simStart + (Date.now() - realStart) * speed;
-  const pending = new Set<{ due: number; fn: () => void; timer?: ReturnType<typeof setTimeout>; keepAlive: boolean }>();
+  interface Timer { due: number; fn: () => void; timer?: ReturnType<typeof setTimeout>; keepAlive: boolean }
+  const pending = new Set<Timer>();
 
-  function arm(entry: { due: number; fn: () => void; timer?: ReturnType<typeof setTimeout>; keepAlive: boolean }): void {
+  function arm(entry: Timer): void {
     entry.timer = setTimeout(() => {
       pending.delete(entry);
       entry.fn();
@@ -40,7 +41,7 @@ export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
   }
 
   function schedule(simMs: number, fn: () => void, keepAlive: boolean): () => void {
-    const entry = { due: now() + Math.max(0, simMs), fn, keepAlive };
+    const entry: Timer = { due: now() + Math.max(0, simMs), fn, keepAlive };
     pending.add(entry);
     arm(entry);
     return () => {
