@@ -1,63 +1,35 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPlayground, type Playground } from '../../src/playground/start-playground.js';
-import { deleteKeys, redisUrl } from '../support/redis-url.js';
+import type { Playground } from '../../src/playground/start-playground.js';
+import { ARTIFACTS, openPlayground, tabTo as tabToIn, type PlaygroundInBrowser } from '../support/playground-browser.js';
 
 /**
- * The playground in a real Chromium (Debian's `chromium`, driven by playwright-core): the page a platform engineer
- * opens after `npm run playground`, over the real bot, its worker, the fake Slack and the simulator. Screenshots go
- * to $PLAYGROUND_ARTIFACTS (default: a folder under the OS temp dir), never into the repository.
+ * The playground in a real Chromium: the page a platform engineer opens after `npm run playground`, over the real
+ * bot, its worker, the fake Slack and the simulator, used with the keyboard, at a phone's width, and with the
+ * cluster panel's controls.
  */
-const ARTIFACTS = process.env.PLAYGROUND_ARTIFACTS ?? join(tmpdir(), 'eks-upgrade-playground');
 const STEP_MS = 30_000;
 
-function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim().split('\n')[0];
-  } catch {
-    throw new Error('no chromium on PATH: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH');
-  }
-}
-
+let opened: PlaygroundInBrowser;
 let playground: Playground;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  playground = await startPlayground({ scenario: 'demo', speed: 600, port: 0, redisUrl });
-  browser = await chromium.launch({ executablePath: chromiumPath() });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(playground.url);
-  await page.waitForFunction(() => document.querySelectorAll('#user-picker option').length === 3);
+  opened = await openPlayground();
+  ({ playground, page } = opened);
 });
 
 afterEach(() => {
-  expect(pageErrors, 'errors thrown by the page').toEqual([]);
+  expect(opened.pageErrors, 'errors thrown by the page').toEqual([]);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await playground?.close();
-  if (playground) await deleteKeys(`${playground.queuePrefix}*`);
+  await opened?.close();
 });
 
-/** Presses Tab until `selector` has focus (a keyboard user's way there), failing after `limit` presses. */
-async function tabTo(selector: string, limit = 20): Promise<void> {
-  for (let presses = 0; presses < limit; presses++) {
-    if (await page.locator(selector).evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`${selector} never got focus after ${limit} Tab presses`);
-}
-
+const tabTo = (selector: string, limit?: number) => tabToIn(page, selector, limit);
 const channel = () => page.locator('#channel-messages');
 const thread = () => page.locator('#thread-messages');
 const statusCard = (): Locator => channel().locator('.message', { hasText: /EKS upgrade · demo 1\.30 → 1\.31/i });
@@ -147,8 +119,10 @@ describe('playground in Chromium', () => {
     await expect.poll(() => page.locator('#fault-status').innerText()).toMatch(/armed: the next control-plane update of demo ends Failed/);
     const faults = await (await fetch(`${playground.sim.url}/_sim/faults`)).json();
     expect(faults.failNextClusterUpdate).toMatchObject({ cluster: 'demo', errorCode: 'Unknown' });
+    await page.getByRole('button', { name: 'Disarm the update failure' }).click();
+    await expect.poll(() => page.locator('#fault-status').innerText()).toBe('');
 
-    await page.locator('#sim-speed').selectOption('60');
-    await expect.poll(async () => (await (await fetch(`${playground.sim.url}/_sim/state`)).json()).speed).toBe(60);
+    await page.locator('#sim-speed').selectOption('300');
+    await expect.poll(async () => (await (await fetch(`${playground.sim.url}/_sim/state`)).json()).speed).toBe(300);
   });
 });
