@@ -18,7 +18,7 @@ export interface PlaygroundUser {
 export const PLAYGROUND_USERS: PlaygroundUser[] = [
   { id: 'U0ALICE', name: 'alice', role: 'requester', can: 'requester: may start upgrades, may not approve gates' },
   { id: 'U0BOB', name: 'bob', role: 'approver', can: 'approver: may approve gates, but not of upgrades he started (two-person rule)' },
-  { id: 'U0CAROL', name: 'carol', role: 'bystander', can: 'not in clusters.yaml: may read status, nothing else' },
+  { id: 'U0CAROL', name: 'carol', role: 'bystander', can: 'not in clusters.yaml: may read status and plans, may not start or approve' },
 ];
 
 const idsWith = (...roles: PlaygroundUser['role'][]) => PLAYGROUND_USERS.filter((u) => roles.includes(u.role)).map((u) => u.id);
