@@ -1,4 +1,5 @@
 import { parseClustersConfig, type ClustersConfig } from '../config/clusters-config.js';
+import { formatMinor, nextMinor, parseMinor } from '../domain/minor-version.js';
 
 /**
  * Who is in the playground's workspace and what clusters.yaml lets each of them do: a requester who may start
@@ -34,4 +35,12 @@ export function playgroundClustersConfig(clusters: Array<{ name: string; region:
     },
     clusters: clusters.map(({ name, region }) => ({ name, region })),
   });
+}
+
+/** The commands offered under the composer, for the scenario's first cluster and its next minor version. */
+export function exampleCommands(cluster?: { name: string; version: string }): string[] {
+  if (!cluster) return ['help'];
+  const current = parseMinor(cluster.version);
+  const next = current ? formatMinor(nextMinor(current)) : '<minor>';
+  return ['help', `status ${cluster.name}`, `plan ${cluster.name} --to ${next}`, `start ${cluster.name} --to ${next}`, `jobs ${cluster.name}`];
 }

@@ -6,7 +6,7 @@ import { startFakeSlack, type FakeSlack } from '../sim/slack/fake-slack.js';
 import { startSimulator, type SimServer } from '../sim/sim-server.js';
 import { startBot } from '../start-bot.js';
 import { startPlaygroundHttp } from './playground-http.js';
-import { PLAYGROUND_CHANNEL, PLAYGROUND_USERS, playgroundClustersConfig } from './playground-people.js';
+import { exampleCommands, PLAYGROUND_CHANNEL, PLAYGROUND_USERS, playgroundClustersConfig } from './playground-people.js';
 
 export interface PlaygroundOptions {
   /** Simulator scenario (src/sim/scenarios/<name>.yaml). */
@@ -86,6 +86,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         channel: PLAYGROUND_CHANNEL,
         users: PLAYGROUND_USERS,
         clusters: clusters.map((cluster) => cluster.name),
+        examples: exampleCommands([...sim.world.clusters.values()][0]),
       },
     });
     cleanups.push(() => page.close());

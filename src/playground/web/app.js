@@ -125,8 +125,7 @@ async function start() {
     renderPanel();
   });
   state.cluster = clusters[0];
-  const first = clusters[0] ?? '<cluster>';
-  $('suggestions').innerHTML = ['help', `status ${first}`, `plan ${first} --to 1.31`, `start ${first} --to 1.31`, `jobs ${first}`]
+  $('suggestions').innerHTML = (state.settings.examples ?? ['help'])
     .map((s) => `<button type="button" class="suggestion" data-suggestion="/eks-upgrade ${escapeHtml(s)}">/eks-upgrade ${escapeHtml(s)}</button>`)
     .join('');
   $('composer').addEventListener('submit', sendComposer);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeGroupLabel, renderClusterPanel } from '../../src/playground/web/cluster-panel-html.js';
 import { parsePlaygroundArgs } from '../../src/playground/parse-playground-args.js';
+import { exampleCommands, playgroundClustersConfig } from '../../src/playground/playground-people.js';
 
 const state = {
   clusters: [{
@@ -58,5 +59,19 @@ describe('npm run playground arguments', () => {
     expect(parsePlaygroundArgs(['--speed', 'fast'])).toEqual({ kind: 'error', message: '--speed must be a number above 0 and at most 10000, got "fast"' });
     expect(parsePlaygroundArgs(['--port', '70000'])).toEqual({ kind: 'error', message: '--port must be a port number (0–65535), got "70000"' });
     expect(parsePlaygroundArgs(['--color'])).toMatchObject({ kind: 'error', message: expect.stringContaining("'--color'") });
+  });
+});
+
+describe('the playground workspace', () => {
+  it('offers example commands for the first cluster and its next minor', () => {
+    expect(exampleCommands({ name: 'eksworkshop-eksctl', version: '1.25' })).toEqual([
+      'help', 'status eksworkshop-eksctl', 'plan eksworkshop-eksctl --to 1.26', 'start eksworkshop-eksctl --to 1.26', 'jobs eksworkshop-eksctl',
+    ]);
+    expect(exampleCommands(undefined)).toEqual(['help']);
+  });
+
+  it('lets alice and bob start, only bob approve, under the two-person rule, from the one channel', () => {
+    const [cluster] = playgroundClustersConfig([{ name: 'demo', region: 'us-west-2' }]).clusters;
+    expect(cluster).toMatchObject({ channels: ['C0PLAYGRND'], requesters: ['U0ALICE', 'U0BOB'], approvers: ['U0BOB'], twoPersonRule: true });
   });
 });
