@@ -2,9 +2,9 @@ import { parseClustersConfig, type ClustersConfig } from '../config/clusters-con
 import { formatMinor, nextMinor, parseMinor } from '../domain/minor-version.js';
 
 /**
- * Who is in the playground's workspace and what clusters.yaml lets each of them do: a requester who may start
- * upgrades, an approver who may also start them but (two-person rule) not approve their own, and someone the
- * config does not name at all, so every refusal the bot can give is one click away.
+ * Who is in the playground's workspace and what clusters.yaml lets each of them do: a requester who is also an
+ * approver (so the two-person rule is what stops her approving her own upgrade), an approver who may not start
+ * upgrades, and someone the config does not name at all, so every refusal the bot can give is one click away.
  */
 export const PLAYGROUND_CHANNEL = { id: 'C0PLAYGRND', name: 'platform-ops' };
 
@@ -17,9 +17,9 @@ export interface PlaygroundUser {
 }
 
 export const PLAYGROUND_USERS: PlaygroundUser[] = [
-  { id: 'U0ALICE', name: 'alice', role: 'requester', can: 'requester: may start upgrades, may not approve gates' },
-  { id: 'U0BOB', name: 'bob', role: 'approver', can: 'approver: may approve gates, but not of upgrades he started (two-person rule)' },
-  { id: 'U0CAROL', name: 'carol', role: 'bystander', can: 'not in clusters.yaml: may read status and plans, may not start or approve' },
+  { id: 'U0ALICE', name: 'alice', role: 'requester', can: 'requester (and approver): starts upgrades; the two-person rule keeps her from approving her own' },
+  { id: 'U0BOB', name: 'bob', role: 'approver', can: 'approver: answers gates, Pause, Resume, Abort; may not start upgrades' },
+  { id: 'U0CAROL', name: 'carol', role: 'bystander', can: 'not in clusters.yaml: may read status and plans, nothing more' },
 ];
 
 const idsWith = (...roles: PlaygroundUser['role'][]) => PLAYGROUND_USERS.filter((u) => roles.includes(u.role)).map((u) => u.id);
@@ -29,8 +29,8 @@ export function playgroundClustersConfig(clusters: Array<{ name: string; region:
   return parseClustersConfig({
     defaults: {
       channels: [PLAYGROUND_CHANNEL.id],
-      requesters: idsWith('requester', 'approver'),
-      approvers: idsWith('approver'),
+      requesters: idsWith('requester'),
+      approvers: idsWith('requester', 'approver'),
       twoPersonRule: true,
     },
     clusters: clusters.map(({ name, region }) => ({ name, region })),

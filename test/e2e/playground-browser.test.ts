@@ -35,7 +35,7 @@ const thread = () => page.locator('#thread-messages');
 const statusCard = (): Locator => channel().locator('.message', { hasText: /EKS upgrade · demo 1\.30 → 1\.31/i });
 
 describe('playground in Chromium', () => {
-  it('runs an upgrade typed and clicked in the page: refusal for the requester, approval by the approver', async () => {
+  it('runs an upgrade typed and clicked in the page: refusals for the requester and a bystander, approval by the approver', async () => {
     // Keyboard only: Tab to the user picker (the requester is picked first), then on to the composer.
     await tabTo('#user-picker');
     await expect.poll(() => page.locator('#user-picker').inputValue()).toBe('U0ALICE');
@@ -63,18 +63,23 @@ describe('playground in Chromium', () => {
     const gate = thread().locator(`.message[data-ts="${await offered.getAttribute('data-ts')}"]`);
     await expect.poll(() => gate.innerText()).toMatch(/Upgrade the control plane of demo to 1\.31\?/i);
 
-    // The requester is not an approver: Continue is refused, privately, in the thread.
+    // The requester may not approve her own upgrade (two-person rule); someone not in clusters.yaml may not either.
     await gate.getByRole('button', { name: 'Continue' }).click();
-    const refusal = thread().locator('.message.ephemeral', { hasText: /Only the approvers of demo may answer this gate/ });
+    const refusal = thread().locator('.message.ephemeral', { hasText: /demo follows the two-person rule: you started this upgrade, so another approver must answer its gates \(@bob\)/ });
     await refusal.waitFor({ timeout: STEP_MS });
+    await page.locator('#user-picker').selectOption('U0CAROL');
+    await expect.poll(() => refusal.count()).toBe(0);
+    await gate.getByRole('button', { name: 'Continue' }).click();
+    await thread().locator('.message.ephemeral', { hasText: /Only the approvers of demo may answer this gate: @alice, @bob/ }).waitFor({ timeout: STEP_MS });
     await expect.poll(() => statusCard().innerText()).toMatch(/Waiting for approval/);
+    await page.locator('#user-picker').selectOption('U0ALICE');
 
-    // The approver, picked with the keyboard, does not see the requester's refusal, and Continue (Enter) goes through.
+    // The approver, picked with the keyboard, does not see the others' refusals, and Continue (Enter) goes through.
     await page.locator('#user-picker').focus();
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => page.locator('#user-picker').inputValue()).toBe('U0BOB');
     await expect.poll(() => page.locator('#user-can').innerText()).toMatch(/approver/);
-    await expect.poll(() => refusal.count()).toBe(0);
+    await expect.poll(() => thread().locator('.message.ephemeral').count()).toBe(0);
     await gate.getByRole('button', { name: 'Continue' }).focus();
     await page.keyboard.press('Enter');
 

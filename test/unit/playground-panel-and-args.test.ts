@@ -70,8 +70,8 @@ describe('the playground workspace', () => {
     expect(exampleCommands(undefined)).toEqual(['help']);
   });
 
-  it('lets alice and bob start, only bob approve, under the two-person rule, from the one channel', () => {
+  it('lets alice start, alice and bob approve, under the two-person rule, from the one channel', () => {
     const [cluster] = playgroundClustersConfig([{ name: 'demo', region: 'us-west-2' }]).clusters;
-    expect(cluster).toMatchObject({ channels: ['C0PLAYGRND'], requesters: ['U0ALICE', 'U0BOB'], approvers: ['U0BOB'], twoPersonRule: true });
+    expect(cluster).toMatchObject({ channels: ['C0PLAYGRND'], requesters: ['U0ALICE'], approvers: ['U0ALICE', 'U0BOB'], twoPersonRule: true });
   });
 });

@@ -40,7 +40,7 @@ function messageHtml(key, event, inThread) {
   return `<li class="message${ephemeral ? ' ephemeral' : ''}" data-ts="${escapeHtml(event.ts)}" data-key="${escapeHtml(key)}" tabindex="-1">`
     + `<div class="avatar" aria-hidden="true">${authorOf(event) === 'Slackbot' ? '💬' : '🤖'}</div>`
     + '<div class="message-main"><div class="message-meta">'
-    + `<span class="author">${escapeHtml(authorOf(event))}</span> <span class="app-badge">APP</span> <time>${escapeHtml(timeOf(event))}</time>${event.edited ? ' <span class="muted">(edited)</span>' : ''}</div>`
+    + `<span class="author">${escapeHtml(authorOf(event))}</span>${authorOf(event) === 'Slackbot' ? '' : ' <span class="app-badge">APP</span>'} <time>${escapeHtml(timeOf(event))}</time>${event.edited ? ' <span class="muted">(edited)</span>' : ''}</div>`
     + (ephemeral ? '<div class="only-you">👁 Only visible to you</div>' : '')
     + `<div class="message-body">${body}</div>`
     + (files ? `<div class="files">${files}</div>` : '')
