@@ -31,7 +31,7 @@ function timeOf(event) {
 function messageHtml(key, event, inThread) {
   const ephemeral = event.type !== 'message';
   const files = (event.files ?? []).map((f) => (f.path
-    ? `<a class="file" href="/slack${escapeHtml(f.path)}" download="${escapeHtml(f.name)}">📎 ${escapeHtml(f.title || f.name)}</a> <span class="muted">${f.lines} lines</span>`
+    ? `<a class="file" href="/slack${escapeHtml(f.path)}" download="${escapeHtml(f.name)}">📎 ${escapeHtml(f.title || f.name)}</a> <span class="muted">${Number(f.lines) || 0} lines</span>`
     : `<span class="file muted">📎 ${escapeHtml(f.name)} (uploading…)</span>`)).join('');
   const replies = !inThread && event.replyCount > 0
     ? `<button type="button" class="replies-link" data-open-thread="${escapeHtml(event.ts)}">${event.replyCount} ${event.replyCount === 1 ? 'reply' : 'replies'}</button>`
