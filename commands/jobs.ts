@@ -1,5 +1,5 @@
-import type { UpgradeState } from '../src/upgrade/timeline-event.js';
-import type { JobSummary } from '../src/upgrade/upgrade-control.js';
+import type { UpgradeState } from '../src/ports/timeline-event.js';
+import type { JobSummary } from '../src/ports/upgrade-control.js';
 import type { SlackMessage } from '../src/slack/slack-message.js';
 import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';

@@ -1,6 +1,6 @@
-import { planAddonUpdate } from '../src/upgrade/plan-addon-update.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
-import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
+import { addonOrder, planAddonUpdate } from '../src/planning/plan-addon-update.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
+import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { followUpdate } from './follow-update.js';
 import { safePoint } from './safe-point.js';
@@ -21,13 +21,6 @@ interface AddonState {
   attempt?: number;
   overwrite?: boolean;
   failed?: { updateId: string; error: string; remedy: string; code?: string; version: string };
-}
-
-// The VPC CNI first (pods need IPs), then DNS and kube-proxy, then the rest by name.
-const PRIORITY = ['vpc-cni', 'coredns', 'kube-proxy'];
-function addonOrder(a: string, b: string): number {
-  const rank = (name: string) => (PRIORITY.includes(name) ? PRIORITY.indexOf(name) : PRIORITY.length);
-  return rank(a) - rank(b) || a.localeCompare(b);
 }
 
 export const addonsStep: Step = async (ctx) => {

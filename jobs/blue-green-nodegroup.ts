@@ -1,8 +1,8 @@
 import type { CreateNodegroupRequest, Nodegroup } from '@aws-sdk/client-eks';
-import { describeBlocker } from '../src/upgrade/find-drain-blockers.js';
-import { StepFailure, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
-import { kubeletMinorOf } from '../src/upgrade/kubelet-skew.js';
-import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/upgrade/nodegroup-rollout.js';
+import { describeBlocker } from '../src/planning/find-drain-blockers.js';
+import { StepFailure, type StepContext, type StepResult } from './step-context.js';
+import { kubeletMinorOf } from '../src/planning/kubelet-skew.js';
+import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/planning/nodegroup-rollout.js';
 import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
 import { awaitGate } from './gate-step.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './managed-nodegroups-step.js';

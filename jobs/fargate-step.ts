@@ -1,7 +1,7 @@
 import type { KubePort } from '../src/ports/kube-port.js';
-import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/upgrade/fargate/fargate-workloads.js';
-import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from '../src/upgrade/fargate/follow-fargate-rollout.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/planning/fargate-workloads.js';
+import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from './follow-fargate-rollout.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
 
 /**
  * Fargate workloads of one hop. A Fargate pod keeps its node's kubelet for life, so the workloads whose pods sit

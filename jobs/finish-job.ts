@@ -1,6 +1,6 @@
-import { exportTimeline } from '../src/upgrade/export-timeline.js';
-import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
-import type { UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import { exportTimeline } from '../src/store/export-timeline.js';
+import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import type { UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { JobRuntime } from './job-runtime.js';
 
 /**

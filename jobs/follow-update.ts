@@ -1,5 +1,5 @@
 import type { Update } from '@aws-sdk/client-eks';
-import type { StepContext } from '../src/upgrade/step-context.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * Follows an EKS update (cluster version, add-on, node group) with DescribeUpdate at the engine's poll interval —

@@ -1,5 +1,5 @@
-import type { GateAction, GateModel } from '../src/upgrade/timeline-event.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+import type { GateAction, GateModel } from '../src/ports/timeline-event.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
 
 /**
  * Approval gates. The gate is recorded in Redis (gate-store.ts) and announced once (key

@@ -7,13 +7,13 @@ import type { EksPortFactory } from '../src/ports/eks-port.js';
 import type { KubePort, KubePortFactory } from '../src/ports/kube-port.js';
 import type { SsmPortFactory } from '../src/ports/ssm-port.js';
 import type { ThreadPort } from '../src/ports/thread-port.js';
-import type { ClusterLock } from '../src/upgrade/cluster-lock.js';
-import type { GateStore } from '../src/upgrade/gate-store.js';
-import type { JobControlsStore } from '../src/upgrade/job-controls-store.js';
-import type { StepContext } from '../src/upgrade/step-context.js';
-import type { TimelineLog } from '../src/upgrade/timeline-log.js';
-import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
-import { statusCardOf, type PlannedStep, type UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import type { ClusterLock } from '../src/ports/cluster-lock.js';
+import type { GateStore } from '../src/ports/gate-store.js';
+import type { JobControlsStore } from '../src/ports/job-controls.js';
+import type { StepContext } from './step-context.js';
+import type { TimelineLog } from '../src/ports/timeline-log.js';
+import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import { statusCardOf, type PlannedStep, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 
 /**
  * What one run of the processor works with: the job, its data (written back with job.updateData), and the

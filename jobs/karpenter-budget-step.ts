@@ -1,9 +1,9 @@
-import { applyBudgets } from '../src/upgrade/karpenter/apply-karpenter-changes.js';
-import type { BudgetHoldState } from '../src/upgrade/karpenter/budget-hold.js';
-import { describeBudgets } from '../src/upgrade/karpenter/disruption-budget.js';
-import { readKarpenterState, saveKarpenterState } from '../src/upgrade/karpenter/karpenter-step-state.js';
-import { readKarpenterPlan } from '../src/upgrade/karpenter/read-karpenter-plan.js';
-import type { Step } from '../src/upgrade/step-context.js';
+import { applyBudgets } from './apply-karpenter-changes.js';
+import type { BudgetHoldState } from './karpenter-budget-hold.js';
+import { describeBudgets } from '../src/planning/disruption-budget.js';
+import { readKarpenterState, saveKarpenterState } from './karpenter-step-state.js';
+import { readKarpenterPlan } from './read-karpenter-plan.js';
+import type { Step } from './step-context.js';
 
 /**
  * Before the control plane of a hop moves: the NodePools whose EC2NodeClass follows the cluster version (an

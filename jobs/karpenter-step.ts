@@ -1,13 +1,13 @@
 import type { KubePort } from '../src/ports/kube-port.js';
-import type { JobControls } from '../src/upgrade/job-controls-store.js';
-import { applyBudgets, pointNodeClasses, type Controls } from '../src/upgrade/karpenter/apply-karpenter-changes.js';
-import { heldOriginals, releaseHold } from '../src/upgrade/karpenter/budget-hold.js';
-import { describeBudgets } from '../src/upgrade/karpenter/disruption-budget.js';
-import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from '../src/upgrade/karpenter/follow-drift.js';
-import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from '../src/upgrade/karpenter/karpenter-step-state.js';
-import { readKarpenterPlan } from '../src/upgrade/karpenter/read-karpenter-plan.js';
-import { describeVerification } from '../src/upgrade/karpenter/verify-pool.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+import type { JobControls } from '../src/ports/job-controls.js';
+import { applyBudgets, pointNodeClasses, type Controls } from './apply-karpenter-changes.js';
+import { heldOriginals, releaseHold } from './karpenter-budget-hold.js';
+import { describeBudgets } from '../src/planning/disruption-budget.js';
+import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from './follow-drift.js';
+import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
+import { readKarpenterPlan } from './read-karpenter-plan.js';
+import { describeVerification } from '../src/planning/verify-pool.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
 
 /**
  * Karpenter-managed nodes of one hop (seed 000, the drift lab), for every NodePool at once:

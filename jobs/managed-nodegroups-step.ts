@@ -1,8 +1,8 @@
 import type { Nodegroup } from '@aws-sdk/client-eks';
 import { nodegroupPolicyFor } from '../src/config/clusters-config.js';
-import { describeBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
-import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
-import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
+import { describeBlocker, type DrainRemedy } from '../src/planning/find-drain-blockers.js';
+import { StepFailure, type Step, type StepContext, type StepResult } from './step-context.js';
+import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
 import { applyRemedy, inspectDrain } from './drain-inspection.js';
 import { formatDuration } from './follow-update.js';

@@ -1,4 +1,4 @@
-import type { StepContext, StepResult } from '../src/upgrade/step-context.js';
+import type { StepContext, StepResult } from './step-context.js';
 
 /**
  * A safe point inside a step that works through several items (add-ons, node groups): between two items nothing

@@ -1,12 +1,12 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { backoffMs, describeError, isTransientError } from '../src/upgrade/classify-error.js';
-import { StepFailure, type StepResult } from '../src/upgrade/step-context.js';
-import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import { backoffMs, describeError, isTransientError } from './classify-error.js';
+import { StepFailure, type StepResult } from './step-context.js';
+import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import { finishJob } from './finish-job.js';
 import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
 import { cleanupFor, controlHookFor, stepFor } from './step-registry.js';
-import type { JobControls } from '../src/upgrade/job-controls-store.js';
+import type { JobControls } from '../src/ports/job-controls.js';
 
 /**
  * The BullMQ processor of an upgrade job: runs the planned steps from job.data.stepIndex on, checking pause and

@@ -5,7 +5,7 @@ import type { Ec2PortFactory } from './ports/ec2-port.js';
 import type { EksPortFactory } from './ports/eks-port.js';
 import type { KubePortFactory } from './ports/kube-port.js';
 import type { SsmPortFactory } from './ports/ssm-port.js';
-import type { UpgradeControl } from './upgrade/upgrade-control.js';
+import type { UpgradeControl } from './ports/upgrade-control.js';
 
 /** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */
 export interface UsergroupResolver {

@@ -12,7 +12,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
-import { createUpgradeEngine } from './upgrade/create-upgrade-engine.js';
+import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 
 export interface StartBotOptions {
   env: EnvConfig;

@@ -1,6 +1,6 @@
 import type { BotDeps } from '../bot-deps.js';
 import type { ClusterConfig } from '../config/clusters-config.js';
-import type { GateAction } from '../upgrade/timeline-event.js';
+import type { GateAction } from '../ports/timeline-event.js';
 
 /**
  * Who may do what, from clusters.yaml. `requesters` start upgrades; `approvers` answer gates and pause, resume or

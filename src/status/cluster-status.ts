@@ -1,4 +1,4 @@
-import { maxKubeletLag } from '../upgrade/kubelet-skew.js';
+import { maxKubeletLag } from '../planning/kubelet-skew.js';
 import { compareAddonVersions, defaultAddonVersion, isCompatible } from '../planning/addon-version.js';
 import { unreadAreas, type AddonInfo, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
 import { computeGroups, kubeletOf, type ComputeType } from '../planning/compute-groups.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
-import { addonVersionsFor } from '../../src/upgrade/plan-addon-update.js';
+import { addonVersionsFor } from '../../src/planning/plan-addon-update.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

@@ -6,8 +6,8 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
-import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../src/upgrade/create-upgrade-engine.js';
-import type { StartRequest } from '../../src/upgrade/upgrade-control.js';
+import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
+import type { StartRequest } from '../../src/ports/upgrade-control.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 

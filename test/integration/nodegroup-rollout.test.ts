@@ -4,7 +4,7 @@ import { countingKube, simAdapters } from '../support/counting-kube-port.js';
 import { removeNode } from '../../src/sim/aws/node-factory.js';
 import { makeNode } from '../../src/sim/kube/make-node.js';
 import { NODEGROUP_SETTLE } from '../../jobs/nodegroup-watch.js';
-import type { UpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

@@ -69,7 +69,7 @@ describe('plan eksworkshop-eksctl --to 1.26 against the workshop scenario', () =
     const proxy = defaultAddonVersion('kube-proxy', '1.26')!;
     expect(finding('ADD001', 'coredns')?.title).toContain(`→ ${coredns} (1.26)`);
     expect(finding('ADD001', 'kube-proxy')?.title).toContain(`→ ${proxy} (1.26)`);
-    const addonSteps = plan.hops[0].steps.filter((s) => s.kind === 'addon').map((s) => [s.resource, s.from, s.to]);
+    const addonSteps = plan.hops[0].steps.filter((s) => s.kind === 'addons').map((s) => [s.resource, s.from, s.to]);
     expect(addonSteps).toEqual([
       ['addon/coredns', 'v1.8.7-eksbuild.10', coredns],
       ['addon/kube-proxy', 'v1.25.16-eksbuild.8', proxy],

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { ThreadRef } from '../../src/ports/thread-port.js';
 import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import type { StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 const TOKEN = 'xoxb-1111-2222-secret-outbox-token';

@@ -8,7 +8,7 @@ import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.j
 import { outboxMetadata } from '../../src/slack/thread/find-posted-message.js';
 import type { OutboxEntry } from '../../src/slack/thread/outbox-entry.js';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 /**

@@ -8,11 +8,11 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
 import type { SimServer } from '../../src/sim/sim-server.js';
-import type { GateStore } from '../../src/upgrade/gate-store.js';
-import type { JobControls } from '../../src/upgrade/job-controls-store.js';
-import type { Step, StepContext, StepResult } from '../../src/upgrade/step-context.js';
-import type { TimelineEvent } from '../../src/upgrade/timeline-event.js';
-import type { PlannedStep, StepKind, UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import type { GateStore } from '../../src/ports/gate-store.js';
+import type { JobControls } from '../../src/ports/job-controls.js';
+import type { Step, StepContext, StepResult } from '../../jobs/step-context.js';
+import type { TimelineEvent } from '../../src/ports/timeline-event.js';
+import type { PlannedStep, StepKind, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
 /**
  * Runs one data-plane step (Karpenter, Fargate) directly against the simulator through the real adapters (SDK,

@@ -1,11 +1,11 @@
 import { parseClustersConfig, type ClusterConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import type { GateRecord, GateStore } from '../../src/upgrade/gate-store.js';
-import type { JobControls } from '../../src/upgrade/job-controls-store.js';
-import type { StepContext } from '../../src/upgrade/step-context.js';
-import type { TimelineEvent } from '../../src/upgrade/timeline-event.js';
-import type { IssuedUpdate, PlannedStep, UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import type { GateRecord, GateStore } from '../../src/ports/gate-store.js';
+import type { JobControls } from '../../src/ports/job-controls.js';
+import type { StepContext } from '../../jobs/step-context.js';
+import type { TimelineEvent } from '../../src/ports/timeline-event.js';
+import type { IssuedUpdate, PlannedStep, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
 /**
  * A StepContext for unit tests of steps: job data in memory, an in-memory gate store with the same rules as the

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { abortMessage, pauseMessage, positionOf } from '../../src/upgrade/control-messages.js';
-import { backoffMs, isTransientError } from '../../src/upgrade/classify-error.js';
-import { planUpgradeSteps } from '../../src/upgrade/plan-upgrade-steps.js';
-import type { UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import { abortMessage, pauseMessage, positionOf } from '../../src/report/control-messages.js';
+import { backoffMs, isTransientError } from '../../jobs/classify-error.js';
+import { jobSteps } from '../../src/planning/job-steps.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
 function jobAt(stepId: string, updates: UpgradeJobData['updates'] = {}): UpgradeJobData {
-  const { hops, steps } = planUpgradeSteps('demo', '1.30', '1.31', ['preflight', 'gate', 'control-plane', 'verify']);
+  const { hops, steps } = jobSteps({ cluster: 'demo', from: '1.30', to: '1.31', kinds: ['preflight', 'gate', 'control-plane', 'verify'] });
   return { jobId: 'j1', cluster: 'demo', from: '1.30', to: '1.31', hops, steps, stepIndex: steps.findIndex((s) => s.id === stepId), updates } as UpgradeJobData;
 }
 

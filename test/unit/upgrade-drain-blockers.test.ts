@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { findDrainBlockers, safeRemedy, selectorMatches } from '../../src/upgrade/find-drain-blockers.js';
+import { findDrainBlockers, safeRemedy, selectorMatches } from '../../src/planning/find-drain-blockers.js';
 
 const pod = (name: string, node: string, labels: Record<string, string>, owner?: { kind: string; name: string }): KubeObject => ({
   metadata: { name, namespace: 'orders', labels, ownerReferences: owner ? [owner] : [] },

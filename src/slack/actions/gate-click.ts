@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { BotDeps } from '../../bot-deps.js';
 import { findCluster, type ClusterConfig } from '../../config/clusters-config.js';
-import type { GateAction } from '../../upgrade/timeline-event.js';
-import type { GateAnswerResult, JobSummary } from '../../upgrade/upgrade-control.js';
+import type { GateAction } from '../../ports/timeline-event.js';
+import type { GateAnswerResult, JobSummary } from '../../ports/upgrade-control.js';
 import { authorizeGate } from '../authorize.js';
 import { formatUtcTime, mention } from '../render/format-text.js';
 

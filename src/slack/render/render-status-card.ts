@@ -1,6 +1,6 @@
 import type { Button, KnownBlock, MrkdwnElement } from '@slack/types';
 import type { SlackMessage } from '../slack-message.js';
-import type { StatusCardModel, UpgradeState } from '../../upgrade/timeline-event.js';
+import type { StatusCardModel, UpgradeState } from '../../ports/timeline-event.js';
 import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from './block-kit-limits.js';
 import { escapeMrkdwn, formatDuration, formatUtcTime, mention } from './format-text.js';
 

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../slack-message.js';
-import type { TimelineEvent } from '../../upgrade/timeline-event.js';
+import type { TimelineEvent } from '../../ports/timeline-event.js';
 import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, mrkdwnSection, truncate, truncateLine } from './block-kit-limits.js';
 import { escapeMrkdwn, formatDuration, formatUtcTime } from './format-text.js';
 import { renderGateCard } from './render-gate-card.js';
