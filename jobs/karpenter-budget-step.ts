@@ -10,7 +10,7 @@ import type { Step } from './step-context.js';
  * `al2023@latest` alias) start drifting the moment it does, so they get the upgrade budget (clusters.yaml
  * karpenter.upgradeBudget) now rather than in the Karpenter step. Pinned classes move only when the Karpenter step
  * points them at the target AMI, so their pools are left to it. The originals are saved first; the hold lives in
- * this step's state until the hop's Karpenter step adopts it (src/upgrade/karpenter/budget-hold.ts), and the
+ * this step's state until the hop's Karpenter step adopts it (jobs/karpenter-budget-hold.ts), and the
  * registry restores it on abort or failure and applies Pause/Resume to it whatever step is current.
  */
 export const karpenterBudgetStep: Step = async (ctx) => {

@@ -4,7 +4,7 @@ import type { GateAction, UpgradeState } from './timeline-event.js';
 
 /**
  * What the Slack surface can ask of the upgrade engine. Implemented over BullMQ + Redis in
- * src/upgrade/queue-upgrade-control.ts. Authorization is the caller's job (who may start / approve comes from
+ * src/store/queue-upgrade-control.ts. Authorization is the caller's job (who may start / approve comes from
  * clusters.yaml); this layer enforces state rules (one upgrade per cluster, idempotent gate answers).
  */
 export interface StartRequest {
