@@ -10,6 +10,7 @@ import type { KubePortFactory } from '../src/ports/kube-port.js';
 import type { SsmPortFactory } from '../src/ports/ssm-port.js';
 import type { ThreadPort } from '../src/ports/thread-port.js';
 import { finishJob } from './finish-job.js';
+import { readJobData } from './job-data-schema.js';
 import { createJobRuntime, type EngineDeps } from './job-runtime.js';
 import { IMPLEMENTED_STEP_KINDS } from './step-registry.js';
 import { createUpgradeProcessor } from './upgrade-processor.js';
@@ -107,7 +108,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   async function finishAbandoned(job: Job<UpgradeJobData> | undefined, error: Error): Promise<void> {
     if (!job?.data || isTerminal(job.data.state)) return;
     const fresh = ((await queue.getJob(job.id!)) as Job<UpgradeJobData> | undefined) ?? job;
-    if (isTerminal(fresh.data.state)) return;
+    if (isTerminal(fresh.data.state) || !readJobData(fresh.data).ok) return;
     const runtime = createJobRuntime(fresh, deps);
     await finishJob(runtime, 'failed', `The upgrade job stopped: ${error.message}. Check the cluster with /eks-upgrade status, then start again; steps resume from the cluster's state.`);
   }

@@ -13,6 +13,7 @@ import type { JobControlsStore } from '../src/ports/job-controls.js';
 import type { StepContext } from './step-context.js';
 import type { TimelineLog } from '../src/ports/timeline-log.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import { readJobData } from './job-data-schema.js';
 import { statusCardOf, type PlannedStep, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 
 /**
@@ -83,8 +84,11 @@ function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): Cluster
   );
 }
 
+/** Throws when the job's data has a shape this build cannot read (the processor checks readJobData first). */
 export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): JobRuntime {
-  const data: UpgradeJobData = structuredClone(job.data);
+  const reading = readJobData(job.data);
+  if (!reading.ok) throw new Error(reading.reason);
+  const data: UpgradeJobData = reading.data;
   const clusterConfig = clusterConfigFor(deps.config, data);
   const target = { name: data.cluster, region: data.region, roleArn: data.roleArn ?? clusterConfig.roleArn };
   const eks = deps.eks(target);
@@ -147,6 +151,13 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           await runtime.save();
         },
         recordedUpdate: (name) => data.updates[step.id]?.[name],
+        async recordActed(acted) {
+          const key = `${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`;
+          const mine = (data.acted[step.id] ??= {});
+          if (JSON.stringify(mine[key]) === JSON.stringify(acted)) return;
+          mine[key] = acted;
+          await runtime.save();
+        },
         controls: () => deps.controls.read(data.jobId),
         sleep: (ms) => abortableSleep(deps.clock, ms, signal),
       };

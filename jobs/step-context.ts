@@ -8,7 +8,7 @@ import type { SsmPort } from '../src/ports/ssm-port.js';
 import type { GateStore } from '../src/ports/gate-store.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
-import type { IssuedUpdate, PlannedStep, UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { ActedAction, IssuedUpdate, PlannedStep, UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 
 /**
  * What a step (jobs/*-step.ts) gets from the processor. Steps never touch BullMQ: they read the world, act, record
@@ -40,6 +40,8 @@ export interface StepContext {
   /** Persists an issued (or adopted) AWS update under this step, before the step follows it. */
   recordUpdate(name: string, update: IssuedUpdate): Promise<void>;
   recordedUpdate(name: string): IssuedUpdate | undefined;
+  /** Records what the step did to one resource (once per resource, action and target), for the summary and audit. */
+  recordActed(acted: ActedAction): Promise<void>;
   controls(): Promise<JobControls>;
   /** Waits on the injected clock; rejects when the worker is shutting down (the job is then parked and resumed). */
   sleep(ms: number): Promise<void>;

@@ -3,6 +3,7 @@ import { backoffMs, describeError, isTransientError } from './classify-error.js'
 import { StepFailure, type StepResult } from './step-context.js';
 import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import { finishJob } from './finish-job.js';
+import { readJobData } from './job-data-schema.js';
 import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
 import { cleanupFor, controlHookFor, stepFor } from './step-registry.js';
@@ -23,6 +24,7 @@ export interface UpgradeJobResult {
 }
 
 export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) {
+  const refuse = (job: Job<UpgradeJobData>, token: string | undefined, reason: string) => refuseJob(deps, job, token, reason);
   return async function processUpgrade(job: Job<UpgradeJobData>, token?: string, cancel?: AbortSignal): Promise<UpgradeJobResult> {
     // One signal per run, linked to the worker's shutdown and BullMQ's cancel and unlinked afterwards, so the
     // long-lived shutdown signal does not collect a listener per run (AbortSignal.any would).
@@ -40,6 +42,9 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
   };
 
   async function runJob(job: Job<UpgradeJobData>, token: string | undefined, signal: AbortSignal): Promise<UpgradeJobResult> {
+    const reading = readJobData(job.data);
+    if (!reading.ok) return refuse(job, token, reading.reason);
+    if (reading.upgradedFrom !== undefined) deps.logger.info({ jobId: job.id, from: reading.upgradedFrom }, 'job data upgraded from an older worker\'s schema');
     const runtime = createJobRuntime(job, deps);
     const { data } = runtime;
     if (isTerminal(data.state)) {
@@ -120,6 +125,26 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
       return handleFailure(runtime, error, park);
     }
   }
+}
+
+/** How long a job this worker cannot read waits before a worker (hopefully of the right version) looks again. */
+export const UNREADABLE_RECHECK_MS = 60_000;
+
+/**
+ * A job whose data this worker cannot read (written by a newer version mid-deploy): say so once in its thread, touch
+ * nothing, and hand it back to the queue for another worker.
+ */
+async function refuseJob(deps: EngineDeps, job: Job<UpgradeJobData>, token: string | undefined, reason: string): Promise<never> {
+  const raw = job.data as Partial<UpgradeJobData>;
+  deps.logger.warn({ jobId: job.id, schema: raw.schema }, 'upgrade job written by another worker version; leaving it alone');
+  if (raw.thread?.ts) {
+    const key = `${job.id}:schema:${String(raw.schema)}`;
+    await deps.thread
+      .postEvent(raw.thread, key, { kind: 'note', at: deps.clock.now(), level: 'warning', text: `A worker of another version picked this job up and left it alone: ${reason}.` })
+      .catch((error: unknown) => deps.logger.warn({ err: error, jobId: job.id }, 'posting the schema refusal failed'));
+  }
+  await job.moveToDelayed(Date.now() + UNREADABLE_RECHECK_MS, token);
+  throw new DelayedError();
 }
 
 async function markPaused(runtime: JobRuntime, controls: JobControls, step: PlannedStep | undefined): Promise<void> {

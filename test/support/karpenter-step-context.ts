@@ -46,9 +46,9 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
   }).clusters[0];
   const step: PlannedStep = { id: `h1-${opts.kind}`, kind: opts.kind, hop: 1, from: opts.from, to: opts.to, title: `${opts.kind} to ${opts.to}` };
   const data = {
-    schema: 1, jobId: 'job-1', cluster: opts.cluster, region: 'us-west-2', from: opts.from, to: opts.to, hops: [opts.to], requestedBy: 'U0REQ',
+    schema: 2, jobId: 'job-1', cluster: opts.cluster, region: 'us-west-2', from: opts.from, to: opts.to, hops: [opts.to], requestedBy: 'U0REQ',
     channel: 'C0OPS', thread: { channel: 'C0OPS', ts: '1.0' }, dryRun: opts.dryRun ?? false, startedAt: sim.clock.now(), state: 'running',
-    steps: [step], stepIndex: 0, stepRuns: {}, updates: {}, stepState: {}, retries: {}, pauseSeq: 0,
+    steps: [step], stepIndex: 0, stepRuns: {}, updates: {}, stepState: {}, retries: {}, pauseSeq: 0, acted: {},
   } as unknown as UpgradeJobData;
   const posts: StepRig['posts'] = [];
   const progress: string[] = [];
@@ -73,6 +73,9 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
           if (text !== undefined && progress.at(-1) !== text) progress.push(text);
         },
         setState: async () => undefined,
+        async recordActed(acted) {
+          (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
+        },
         stepState: <T extends Record<string, unknown>>() => structuredClone(stored()) as Partial<T>,
         async saveStepState(patch) {
           Object.assign(stored(), structuredClone(patch));
