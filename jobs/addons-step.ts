@@ -1,4 +1,6 @@
 import { addonOrder, planAddonUpdate } from '../src/planning/plan-addon-update.js';
+import type { WorldDecision } from '../src/planning/plan-vs-world.js';
+import { resourcesToAct } from './plan-check.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
 import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { awaitGate, reopenGate } from './gate-step.js';
@@ -25,7 +27,10 @@ interface AddonState {
 
 export const addonsStep: Step = async (ctx) => {
   const { data, eks } = ctx;
-  const names = (await eks.listAddons(data.cluster)).sort(addonOrder);
+  const installed = (await eks.listAddons(data.cluster)).sort(addonOrder);
+  const act = await resourcesToAct(ctx, await Promise.all(installed.map((name) => decideFromWorld(ctx, name))));
+  // Add-ons this step already worked on stay in the list even once they read as done.
+  const names = ctx.step.actions ? installed.filter((name) => act.has(`addon/${name}`) || ctx.stepState()[`addon:${name}`]) : installed;
   const lines: string[] = [];
   for (const name of names) {
     const final = (ctx.stepState()[`addon:${name}`] as AddonState | undefined)?.final;
@@ -34,9 +39,17 @@ export const addonsStep: Step = async (ctx) => {
     const result = await upgradeAddon(ctx, name, lines);
     if (result) return result;
   }
-  if (names.length === 0) return { outcome: 'skipped', summary: `${data.cluster} has no EKS-managed add-ons` };
+  if (installed.length === 0) return { outcome: 'skipped', summary: `${data.cluster} has no EKS-managed add-ons` };
+  if (names.length === 0) return { outcome: 'skipped', summary: 'no add-on needs an update (see the note above for what changed since the plan)' };
   return { outcome: data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
 };
+
+/** The add-on decider over the add-on as it is now (the planner runs the same one over the snapshot). */
+async function decideFromWorld(ctx: StepContext, name: string): Promise<WorldDecision> {
+  const addon = await ctx.eks.describeAddon(ctx.data.cluster, name);
+  const decision = planAddonUpdate(name, addon.addonVersion ?? 'unknown', ctx.step.to, await ctx.eks.describeAddonVersions(name, ctx.step.to));
+  return { resource: `addon/${name}`, action: decision.next ? 'update-addon' : 'at-target', reason: decision.reason };
+}
 
 async function save(ctx: StepContext, name: string, state: AddonState): Promise<void> {
   await ctx.saveStepState({ [`addon:${name}`]: state });
@@ -67,6 +80,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
         await reopenGate(ctx, gateId);
       } else {
         Object.assign(state, { final: 'forced', note: `forced past by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+        await ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: failed.version, outcome: 'skipped', note: state.note });
       }
       await save(ctx, name, state);
       continue;
@@ -105,6 +119,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
     if (final.status === 'Successful') {
       Object.assign(state, { from: state.from ?? current, to: plan.next });
       await save(ctx, name, state);
+      await ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: plan.next, outcome: 'done' });
       continue;
     }
     const error = `UpdateAddon ${name} → ${plan.next} ended ${final.status} (update ${updateId}): ${describeUpdateErrors(final)}`;

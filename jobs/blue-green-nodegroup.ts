@@ -1,11 +1,12 @@
 import type { CreateNodegroupRequest, Nodegroup } from '@aws-sdk/client-eks';
+import { greenNameFor } from '../src/planning/decide-nodegroup-action.js';
 import { describeBlocker } from '../src/planning/find-drain-blockers.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
 import { kubeletMinorOf } from '../src/planning/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/planning/nodegroup-rollout.js';
 import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
 import { awaitGate } from './gate-step.js';
-import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './managed-nodegroups-step.js';
+import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 
 /**
@@ -38,11 +39,6 @@ async function describeOrUndefined(ctx: StepContext, name: string): Promise<Node
     if (isNotFound(error)) return undefined;
     throw error;
   }
-}
-
-export function greenNameFor(blue: string, to: string): string {
-  const base = blue.replace(/-?1-\d+$/, '');
-  return `${base}-${to.replace('.', '-')}`.slice(0, 63);
 }
 
 export function cloneRequest(blue: Nodegroup, green: string, to: string, token: string): CreateNodegroupRequest {
@@ -143,6 +139,7 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
     await ctx.emit(`bg:${blueName}:landed`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `Pods of ${blueName} now run on ${green}: ${landed.text}.` });
     const note = `${blueName} → ${green} at ${step.to} (blue/green; ${landed.count} pods now on ${green}${lagging ? `; ${lagging}` : ''})`;
     await saveNodegroupState(ctx, blueName, { ...state, final: 'updated', note });
+    await ctx.recordActed({ resource: `nodegroup/${blueName}`, action: 'blue-green', to: step.to, outcome: 'done', note: `replaced by ${green}` });
     lines.push(note);
     return undefined;
   } finally {
