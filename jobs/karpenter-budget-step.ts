@@ -3,6 +3,7 @@ import type { BudgetHoldState } from './karpenter-budget-hold.js';
 import { describeBudgets } from '../src/planning/disruption-budget.js';
 import { readKarpenterState, saveKarpenterState } from './karpenter-step-state.js';
 import { readKarpenterPlan } from './read-karpenter-plan.js';
+import { resourcesToAct } from './plan-check.js';
 import type { Step } from './step-context.js';
 
 /**
@@ -26,7 +27,9 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     if (reading.kind === 'nothing') return { outcome: 'skipped', summary: reading.summary };
     const { plan } = reading;
     const following = new Set(Object.entries(plan.classes).filter(([, c]) => c.action === 'follows-version').map(([name]) => name));
-    const pools = Object.fromEntries(Object.entries(plan.pools).filter(([, pool]) => following.has(pool.nodeClass)));
+    // Only the pools the approved plan holds (nodepool/*), as they read now.
+    const act = await resourcesToAct(ctx, plan.decisions.filter((decision) => decision.resource.startsWith('nodepool/')));
+    const pools = Object.fromEntries(Object.entries(plan.pools).filter(([name, pool]) => following.has(pool.nodeClass) && act.has(`nodepool/${name}`)));
     if (Object.keys(pools).length === 0) {
       return { outcome: 'skipped', summary: 'no NodePool with nodes to replace follows the cluster version; pinned EC2NodeClasses change only in the Karpenter step' };
     }
@@ -37,6 +40,7 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [], notices: [] };
     // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
     await saveKarpenterState(ctx, state);
+    for (const name of Object.keys(pools)) await ctx.recordActed({ resource: `nodepool/${name}`, action: 'hold-budget', to: ctx.clusterConfig.karpenter.upgradeBudget, outcome: 'done' });
   }
   const controls = await ctx.controls();
   await applyBudgets(ctx, kube, state, controls);

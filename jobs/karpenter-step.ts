@@ -5,7 +5,8 @@ import { heldOriginals, releaseHold } from './karpenter-budget-hold.js';
 import { describeBudgets } from '../src/planning/disruption-budget.js';
 import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from './follow-drift.js';
 import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
-import { readKarpenterPlan } from './read-karpenter-plan.js';
+import { keepPlanned, readKarpenterPlan } from './read-karpenter-plan.js';
+import { resourcesToAct } from './plan-check.js';
 import { describeVerification } from '../src/planning/verify-pool.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
 
@@ -38,6 +39,8 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
         return { outcome: 'skipped', summary: reading.summary };
       }
       const { plan } = reading;
+      // Only the classes the approved plan names, needing what it said (the step's own decisions, ec2nodeclass/*).
+      keepPlanned(plan, await resourcesToAct(ctx, plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/'))));
       // Pools the budget step held before the control plane moved carry our budget now: their originals are the
       // ones it saved.
       for (const [name, original] of heldOriginals(ctx)) if (plan.pools[name]) plan.pools[name].original = original;
@@ -88,6 +91,10 @@ async function drive(ctx: StepContext, kube: KubePort, state: KarpenterStepState
     return { outcome: 'wait', delayMs: resumeDelayMs };
   }
   await restoreBudgets(ctx, kube, state);
+  for (const [name, nodeClass] of Object.entries(state.classes)) {
+    const action = ctx.step.actions?.find((a) => a.resource === `ec2nodeclass/${name}`)?.action ?? (nodeClass.action === 'pin' ? 'pin-ami' : 'follow-alias');
+    await ctx.recordActed({ resource: `ec2nodeclass/${name}`, action, to: ctx.step.to, outcome: 'done' });
+  }
   return { outcome: 'done', summary: summaryOf(ctx, state) };
 }
 

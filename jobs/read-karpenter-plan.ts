@@ -5,6 +5,8 @@ import { archesOfNodePool, decideAmiAction, pinnedTerms, termsPinTo, type AmiAct
 import { describeBudgets, originalToRecord } from '../src/planning/disruption-budget.js';
 import { poolOfNode } from '../src/planning/karpenter-objects.js';
 import type { ClassPlan, PoolPlan } from './karpenter-step-state.js';
+import type { WorldDecision } from '../src/planning/plan-vs-world.js';
+import type { ActionKind } from '../src/planning/upgrade-plan.js';
 
 /**
  * Reads the NodePools, EC2NodeClasses, NodeClaims and nodes, resolves each class's target images from SSM, and
@@ -17,6 +19,21 @@ export interface KarpenterPlan {
   reports: string[];
   /** What the step will do, one line per pool (the dry run's report). */
   lines: string[];
+  /**
+   * Per EC2NodeClass (and per NodePool whose class follows the cluster version, for the budget hold before the
+   * control plane) what it needs now, in the planner's words: compared with the approved plan (plan-check.ts).
+   */
+  decisions: WorldDecision[];
+}
+
+const ACTION_OF: Record<AmiAction['kind'], ActionKind> = { pin: 'pin-ami', 'follows-version': 'follow-alias', 'pinned-alias': 'pinned-alias', manual: 'karpenter-manual' };
+
+/** Drops what the step must leave alone (not in the approved plan, or needing another action now). */
+export function keepPlanned(plan: KarpenterPlan, act: Set<string>): void {
+  for (const [name, pool] of Object.entries(plan.pools)) {
+    if (!act.has(`ec2nodeclass/${pool.nodeClass}`)) delete plan.pools[name];
+  }
+  for (const name of Object.keys(plan.classes)) if (!act.has(`ec2nodeclass/${name}`)) delete plan.classes[name];
 }
 
 export type PlanReading = { kind: 'nothing'; summary: string } | { kind: 'plan'; plan: KarpenterPlan };
@@ -88,7 +105,7 @@ export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; t
   const poolsByClass = new Map<string, KubeObject[]>();
   for (const pool of nodePools) poolsByClass.set(classOf(pool), [...(poolsByClass.get(classOf(pool)) ?? []), pool]);
 
-  const plan: KarpenterPlan = { pools: {}, classes: {}, reports: [], lines: [] };
+  const plan: KarpenterPlan = { pools: {}, classes: {}, reports: [], lines: [], decisions: [] };
   for (const [className, pools] of [...poolsByClass].sort(([a], [b]) => a.localeCompare(b))) {
     const nodeClass = nodeClasses.find((candidate) => candidate.metadata.name === className);
     if (!nodeClass) {
@@ -96,7 +113,10 @@ export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; t
       continue;
     }
     const arches = [...new Set(pools.flatMap((pool) => archesOfNodePool(pool, nodes.filter((n) => poolOfNode(n) === pool.metadata.name))))].sort() as Array<'x86_64' | 'arm64'>;
-    const resolved = await resolveClass(ssm, nodeClass, decideAmiAction(nodeClass, { target, arches }), target);
+    const decided = decideAmiAction(nodeClass, { target, arches });
+    const resolved = await resolveClass(ssm, nodeClass, decided, target);
+    const decision: WorldDecision = { resource: `ec2nodeclass/${className}`, action: ACTION_OF[decided.kind], reason: decided.kind === 'manual' ? decided.reason : resolved.describe };
+    plan.decisions.push(decision);
     if (!resolved.plan) {
       plan.reports.push(`${resolved.report} (NodePools ${pools.map((p) => p.metadata.name).join(', ')} are not upgraded by the bot.)`);
       continue;
@@ -118,6 +138,13 @@ export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; t
       );
     }
     if (acted) plan.classes[className] = resolved.plan;
+    else decision.action = 'at-target';
+    if (resolved.plan.action === 'follows-version') {
+      for (const pool of pools) {
+        const held = plan.pools[pool.metadata.name] !== undefined;
+        plan.decisions.push({ resource: `nodepool/${pool.metadata.name}`, action: held ? 'hold-budget' : 'at-target', reason: held ? `EC2NodeClass ${className} follows the cluster version` : 'its nodes are on the target already' });
+      }
+    }
   }
   return { kind: 'plan', plan };
 }
