@@ -60,6 +60,11 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
     const decision = await decide(ctx);
     switch (decision.action) {
       case 'done':
+        // Done by an update this job issued (recorded) or already there before the step ran.
+        if (!data.dryRun) {
+          const ours = ctx.recordedUpdate(RECORD);
+          await ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: ours ? 'done' : 'already', note: decision.reason });
+        }
         return { outcome: 'done', summary: `${decision.reason}; nothing to do` };
       case 'failed':
         throw failedUpdate(ctx, decision.update);
@@ -109,6 +114,7 @@ async function follow(ctx: StepContext, updateId: string, startedAt: number): Pr
     );
   }
   await ctx.setProgress(undefined);
+  await ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: 'done' });
   return {
     outcome: 'done',
     summary: `control plane of ${data.cluster} at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,
