@@ -5,7 +5,8 @@ import { StepFailure, type StepContext, type StepResult } from './step-context.j
 import { kubeletMinorOf } from '../src/planning/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/planning/nodegroup-rollout.js';
 import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
-import { awaitGate } from './gate-step.js';
+import { awaitGate, reopenGate } from './gate-step.js';
+import { formatDuration } from './follow-update.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 
@@ -28,7 +29,12 @@ interface BlueGreenState extends NodegroupState {
   forced?: ForcedDrain & { revision: number };
   /** When DescribeNodegroup first answered that blue is gone (its Node objects get a bounded wait after that). */
   blueGoneAt?: number;
+  /** The last answer at the drain gate: if the block outlasts DRAIN_RECHECK_MS after it, the gate is offered again. */
+  drainAnswer?: { revision: number; at: number; action: string };
 }
+
+/** How long a drain may stay blocked after an answer before the choice is offered again (EKS retries evictions). */
+export const DRAIN_RECHECK_MS = 5 * 60_000;
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
 
@@ -177,10 +183,23 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
   for (;;) {
     const blue = await describeOrUndefined(ctx, blueName);
     const evictionIssue = blue?.health?.issues?.find((issue) => issue.code === 'PodEvictionFailure');
+    const gateId = `h${ctx.step.hop}-bg-${blueName}-drain`;
+    if (evictionIssue && state.drainAnswer && ctx.clock.now() - state.drainAnswer.at >= DRAIN_RECHECK_MS) {
+      // The answer did not clear the block (Continue while PDBs still block, a remedy that was not enough): a fresh
+      // card offers the choice again, so the job never waits with no way forward.
+      const { action, revision } = state.drainAnswer;
+      await reopenGate(ctx, gateId);
+      state.drainAnswer = undefined;
+      await saveNodegroupState(ctx, blueName, state);
+      drain = undefined;
+      await ctx.emit(`bg:${blueName}:still-blocked:${revision}`, {
+        kind: 'note', at: ctx.clock.now(), level: 'warning',
+        text: `The drain of ${blueName} is still blocked ${formatDuration(DRAIN_RECHECK_MS)} after ${action === 'continue' ? 'Continue' : action === 'force' ? 'Force' : 'the remedy'}; the choice is offered again below.`,
+      });
+    }
     if (evictionIssue) {
       drain ??= await inspectDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name));
       const fix = drain.remedy && !(state.remedied ?? []).includes(drain.remedy.label) ? drain.remedy : undefined;
-      const gateId = `h${ctx.step.hop}-bg-${blueName}-drain`;
       const outcome = await awaitGate(ctx, {
         gateId,
         title: `Deleting ${blueName} is blocked: pods cannot be evicted. ${fix ? `${fix.label}, or force?` : 'Force, keep waiting, or abort?'}`,
@@ -194,6 +213,10 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
       });
       if (outcome.kind === 'result') return outcome.result;
       const revision = (ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined)?.revision ?? 1;
+      if (state.drainAnswer?.revision !== revision) {
+        state.drainAnswer = { revision, at: ctx.clock.now(), action: outcome.action };
+        await saveNodegroupState(ctx, blueName, state);
+      }
       if (outcome.action === 'force' && state.forced?.revision !== revision) {
         const forced = await forceDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name), outcome);
         state.forced = { ...forced, revision };

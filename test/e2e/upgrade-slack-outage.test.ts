@@ -107,7 +107,7 @@ describe('Slack answering 429, then 500, during the upgrade of demo', () => {
     // The exported timeline lists the job's events in the order they happened; the thread must match it.
     const file = stack.fake.files().find((f) => f.name.endsWith('.md'))!;
     const timeline = [...file.text.matchAll(/^- .* UTC — (Started|Finished) \*\*(.+?)\*\*/gm)].map((m) => `${m[1]}: ${m[2]}`);
-    expect(timeline.length).toBeGreaterThanOrEqual(16); // 8 steps or more, each started and finished
+    expect(timeline.length).toBeGreaterThanOrEqual(12); // the plan's 6 steps for demo, each started and finished
     expect(stepLines).toEqual(timeline);
     expect(replies.filter((r) => r === summary)).toHaveLength(1);
     expect(replies.filter((r) => /^Upgrade 1\.30 → 1\.31: /.test(r.text))).toHaveLength(1);
