@@ -40,7 +40,14 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       }
       const { plan } = reading;
       // Only the classes the approved plan names, needing what it said (the step's own decisions, ec2nodeclass/*).
-      keepPlanned(plan, await resourcesToAct(ctx, plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/'))));
+      const act = await resourcesToAct(ctx, plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/')));
+      keepPlanned(plan, act);
+      if (!ctx.data.dryRun) {
+        // Classes on an alias whose nodes drifted already, when the control plane moved: followed as planned.
+        for (const decision of plan.decisions.filter((d) => d.action === 'follow-alias' && act.has(d.resource) && !plan.classes[d.resource.slice('ec2nodeclass/'.length)])) {
+          await ctx.recordActed({ resource: decision.resource, action: 'follow-alias', to: ctx.step.to, outcome: 'done', note: 'its nodes drifted when the control plane moved' });
+        }
+      }
       // Pools the budget step held before the control plane moved carry our budget now: their originals are the
       // ones it saved.
       for (const [name, original] of heldOriginals(ctx)) if (plan.pools[name]) plan.pools[name].original = original;

@@ -138,7 +138,8 @@ export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; t
       );
     }
     if (acted) plan.classes[className] = resolved.plan;
-    else decision.action = 'at-target';
+    // A class on an alias whose nodes already drifted did what the plan said: the control plane moved, it followed.
+    else if (decision.action !== 'follow-alias') decision.action = 'at-target';
     if (resolved.plan.action === 'follows-version') {
       for (const pool of pools) {
         const held = plan.pools[pool.metadata.name] !== undefined;

@@ -8,6 +8,7 @@ import { systemClock } from '../../src/ports/clock.js';
 import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
 import type { StartRequest } from '../../src/ports/upgrade-control.js';
+import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -22,6 +23,8 @@ export interface EngineHarness {
   prefix: string;
   engine(overrides?: Partial<UpgradeEngineOptions>): UpgradeEngine;
   request(overrides?: Partial<StartRequest>): StartRequest;
+  /** The read side the bot's `plan` and `start` use, over the same simulator. */
+  sources: SnapshotSources;
   /** Mutating calls the simulator received, e.g. calls('UpdateClusterVersion'). */
   calls(operation: string): Array<{ operation: string; cluster?: string; error?: string }>;
   close(): Promise<void>;
@@ -47,6 +50,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     sim,
     thread,
     prefix,
+    sources: { eks, ssm, ec2, kube, clock: systemClock },
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
         connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, thread,

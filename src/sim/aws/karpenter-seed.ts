@@ -24,6 +24,7 @@ export function seedKarpenter(world: SimWorld, cluster: SimCluster, spec: NonNul
       instanceType: node.instanceType,
       zones: [node.zone],
       capacityType: node.capacityType,
+      imageId: node.imageId,
       random: world.random,
     });
   }
