@@ -28,9 +28,10 @@ interface AddonState {
 export const addonsStep: Step = async (ctx) => {
   const { data, eks } = ctx;
   const installed = (await eks.listAddons(data.cluster)).sort(addonOrder);
-  const act = await resourcesToAct(ctx, await Promise.all(installed.map((name) => decideFromWorld(ctx, name))));
+  // Without planned actions (a schema 1 job) every installed add-on is looked at, as before plans were stored.
+  const act = ctx.step.actions ? await resourcesToAct(ctx, () => Promise.all(installed.map((name) => decideFromWorld(ctx, name)))) : undefined;
   // Add-ons this step already worked on stay in the list even once they read as done.
-  const names = ctx.step.actions ? installed.filter((name) => act.has(`addon/${name}`) || ctx.stepState()[`addon:${name}`]) : installed;
+  const names = act ? installed.filter((name) => act.has(`addon/${name}`) || ctx.stepState()[`addon:${name}`]) : installed;
   const lines: string[] = [];
   for (const name of names) {
     const final = (ctx.stepState()[`addon:${name}`] as AddonState | undefined)?.final;

@@ -33,8 +33,11 @@ interface BlueGreenState extends NodegroupState {
   drainAnswer?: { revision: number; at: number; action: string };
 }
 
-/** How long a drain may stay blocked after an answer before the choice is offered again (EKS retries evictions). */
-export const DRAIN_RECHECK_MS = 5 * 60_000;
+/**
+ * How long a drain may stay blocked after an answer before the choice is offered again (EKS keeps retrying the
+ * evictions meanwhile). An object, as NODEGROUP_SETTLE, so a test on the real clock can shorten it.
+ */
+export const DRAIN_RECHECK = { ms: 5 * 60_000 };
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
 
@@ -184,7 +187,7 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
     const blue = await describeOrUndefined(ctx, blueName);
     const evictionIssue = blue?.health?.issues?.find((issue) => issue.code === 'PodEvictionFailure');
     const gateId = `h${ctx.step.hop}-bg-${blueName}-drain`;
-    if (evictionIssue && state.drainAnswer && ctx.clock.now() - state.drainAnswer.at >= DRAIN_RECHECK_MS) {
+    if (evictionIssue && state.drainAnswer && ctx.clock.now() - state.drainAnswer.at >= DRAIN_RECHECK.ms) {
       // The answer did not clear the block (Continue while PDBs still block, a remedy that was not enough): a fresh
       // card offers the choice again, so the job never waits with no way forward.
       const { action, revision } = state.drainAnswer;
@@ -194,7 +197,7 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
       drain = undefined;
       await ctx.emit(`bg:${blueName}:still-blocked:${revision}`, {
         kind: 'note', at: ctx.clock.now(), level: 'warning',
-        text: `The drain of ${blueName} is still blocked ${formatDuration(DRAIN_RECHECK_MS)} after ${action === 'continue' ? 'Continue' : action === 'force' ? 'Force' : 'the remedy'}; the choice is offered again below.`,
+        text: `The drain of ${blueName} is still blocked ${formatDuration(DRAIN_RECHECK.ms)} after ${action === 'continue' ? 'Continue' : action === 'force' ? 'Force' : 'the remedy'}; the choice is offered again below.`,
       });
     }
     if (evictionIssue) {

@@ -34,7 +34,7 @@ async function plan(ctx: StepContext, kube: KubePort): Promise<StepResult | Farg
   const replicaSets = (await Promise.all(namespaces.map((namespace) => kube.list('replicasets', { namespace })))).flatMap((list) => list.items);
   const decided = planFargateRestarts({ nodes: nodes.items, pods: pods.items, replicaSets, target: ctx.step.to });
   // The planner runs the same decider over the snapshot; act on the workloads the approved plan names.
-  const act = await resourcesToAct(ctx, decided.workloads.map((w) => ({ resource: workloadKey(w), action: 'restart-workload' as const, reason: `${w.pods.length} pod(s) on old Fargate nodes` })));
+  const act = await resourcesToAct(ctx, () => decided.workloads.map((w) => ({ resource: workloadKey(w), action: 'restart-workload' as const, reason: `${w.pods.length} pod(s) on old Fargate nodes` })));
   const found = { ...decided, workloads: decided.workloads.filter((w) => act.has(workloadKey(w))) };
   if (found.workloads.length === 0 && found.manual.length === 0) {
     return { outcome: 'skipped', summary: `all ${found.fargateNodes} Fargate node(s) already at ${ctx.step.to}` };

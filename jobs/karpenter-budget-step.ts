@@ -28,7 +28,7 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     const { plan } = reading;
     const following = new Set(Object.entries(plan.classes).filter(([, c]) => c.action === 'follows-version').map(([name]) => name));
     // Only the pools the approved plan holds (nodepool/*), as they read now.
-    const act = await resourcesToAct(ctx, plan.decisions.filter((decision) => decision.resource.startsWith('nodepool/')));
+    const act = await resourcesToAct(ctx, () => plan.decisions.filter((decision) => decision.resource.startsWith('nodepool/')));
     const pools = Object.fromEntries(Object.entries(plan.pools).filter(([name, pool]) => following.has(pool.nodeClass) && act.has(`nodepool/${name}`)));
     if (Object.keys(pools).length === 0) {
       return { outcome: 'skipped', summary: 'no NodePool with nodes to replace follows the cluster version; pinned EC2NodeClasses change only in the Karpenter step' };

@@ -40,7 +40,7 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       }
       const { plan } = reading;
       // Only the classes the approved plan names, needing what it said (the step's own decisions, ec2nodeclass/*).
-      const act = await resourcesToAct(ctx, plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/')));
+      const act = await resourcesToAct(ctx, () => plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/')));
       keepPlanned(plan, act);
       if (!ctx.data.dryRun) {
         // Classes on an alias whose nodes drifted already, when the control plane moved: followed as planned.

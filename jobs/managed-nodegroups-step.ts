@@ -36,7 +36,7 @@ export const managedNodegroupsStep: Step = async (ctx) => {
   for (const name of listed.filter((group) => !greens.has(group))) {
     decisions.set(name, decideNodegroupAction(factsOf(await ctx.eks.describeNodegroup(ctx.data.cluster, name)), nodegroupPolicyFor(ctx.clusterConfig, name), ctx.step.to));
   }
-  const act = await resourcesToAct(ctx, [...decisions].map(([name, decision]) => ({ resource: `nodegroup/${name}`, action: decision.action, reason: decision.reason })));
+  const act = await resourcesToAct(ctx, () => [...decisions].map(([name, decision]) => ({ resource: `nodegroup/${name}`, action: decision.action, reason: decision.reason })));
   const names = all.filter((name) => !greens.has(name) && (!ctx.step.actions || act.has(`nodegroup/${name}`) || saved.includes(name)));
   if (names.length === 0) return { outcome: 'skipped', summary: 'no managed node group needs an update (see the note above for what changed since the plan)' };
   const lines: string[] = [];

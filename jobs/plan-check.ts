@@ -5,15 +5,16 @@ import type { StepContext } from './step-context.js';
  * A step's first look at the world against the plan it was approved with (src/planning/plan-vs-world.ts has the
  * policy). Done once per step and saved, so a re-run after a crash acts on the same resources even though the world
  * has moved on meanwhile (resources the step already upgraded now read as "already there"). Returns the resources
- * the step acts on; without planned actions (a schema 1 job, a job started without a plan) every resource that
+ * the step acts on (the world is read only when needed: `readWorld`); without planned actions (a schema 1 job, a job started without a plan) every resource that
  * needs work. In the later hops of a dry run the world is still where the first hop found it, so the plan stands.
  */
-export async function resourcesToAct(ctx: StepContext, world: WorldDecision[]): Promise<Set<string>> {
+export async function resourcesToAct(ctx: StepContext, readWorld: () => Promise<WorldDecision[]> | WorldDecision[]): Promise<Set<string>> {
   const saved = ctx.stepState<{ planCheck: { act: string[] } }>().planCheck;
   if (saved) return new Set(saved.act);
   const planned = ctx.step.actions;
+  if (ctx.data.dryRun && ctx.step.hop > 1 && planned) return new Set(planned.map((action) => action.resource));
+  const world = await readWorld();
   if (!planned) return new Set(world.filter((decision) => decision.action !== 'at-target').map((decision) => decision.resource));
-  if (ctx.data.dryRun && ctx.step.hop > 1) return new Set(planned.map((action) => action.resource));
   const comparison = comparePlanWithWorld(planned, world);
   if (hasDivergence(comparison)) {
     await ctx.emit('plan-vs-world', { kind: 'note', at: ctx.clock.now(), level: 'warning', text: describeDivergence(comparison, ctx.data.plannedAt) });
