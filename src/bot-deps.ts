@@ -12,7 +12,7 @@ export interface UsergroupResolver {
   members(usergroupId: string): Promise<string[]>;
 }
 
-/** Everything the Slack surface and the commands need, wired once in src/main.ts. */
+/** Everything the Slack surface and the commands need, wired once in src/start-bot.ts (startBot). */
 export interface BotDeps {
   config: ClustersConfig;
   eks: EksPortFactory;
