@@ -30,7 +30,7 @@ export function amisWanted(nodegroups: NodegroupInfo[], kube: KubeSnapshot, curr
   const karpenter = kube.karpenter.ok ? kube.karpenter.value : undefined;
   for (const nodeClass of karpenter?.nodeClasses ?? []) {
     const ami = nodeClassAmi(nodeClass);
-    if ((ami.selection === 'id' || ami.selection === 'name') && ami.family) want(ami.family, ami.arch, [current, ...targets]);
+    if ((ami.selection === 'id' || ami.selection === 'name' || ami.selection === 'ssm') && ami.family) want(ami.family, ami.arch, [current, ...targets]);
   }
   for (const node of kube.nodes.ok ? kube.nodes.value : []) {
     if (computeOfNode(node).type !== 'self-managed') continue;
