@@ -48,11 +48,21 @@ function onCall(gate: GateModel): { action: GateAction; reason?: string } {
   return { action: 'continue' };
 }
 
-export async function planAndRun(opts: { scenario: string; cluster: string; channel: string; from: string; to: string; config: ClustersConfig }) {
+export async function planAndRun(opts: {
+  scenario: string;
+  cluster: string;
+  channel: string;
+  from: string;
+  to: string;
+  config: ClustersConfig;
+  /** What people change between `plan` and `start` (the plan is already built). */
+  meanwhile?: (h: EngineHarness, plan: UpgradePlan) => Promise<void>;
+}) {
   h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config });
   const clusterConfig = findCluster(opts.config, opts.cluster)!;
   const snapshot = await collectSnapshot(h.sources, { name: opts.cluster, region: 'us-west-2', targetMinors: hopsBetweenText(opts.from, opts.to) });
   const plan = buildPlan(snapshot, opts.to, policyFromConfig(clusterConfig));
+  await opts.meanwhile?.(h, plan);
   const engine = h.engine();
   await engine.startWorker();
   const { job } = await engine.control.start(h.request({ cluster: opts.cluster, channel: opts.channel, to: opts.to }), opts.from, plan);
@@ -73,7 +83,7 @@ export async function planAndRun(opts: { scenario: string; cluster: string; chan
   const data = (await queue.getJob(job.jobId))!.data;
   await queue.close();
   const failure = h.thread.events('step-failed')[0];
-  return { plan, data, failure, calls: h.sim.world.calls.filter((call) => call.cluster === opts.cluster) };
+  return { plan, data, failure, calls: h.sim.world.calls.filter((call) => call.cluster === opts.cluster), notes: h.thread.events('note').map((e) => (e.kind === 'note' ? e.text : '')) };
 }
 
 const key = (a: { resource: string; action: string; to?: string }) => `${a.resource} ${a.action}${a.to ? ` ${a.to}` : ''}`;
