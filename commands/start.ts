@@ -41,6 +41,9 @@ export const startCommand: CommandHandler = async (context) => {
 
   const from = formatMinor(current);
   const to = formatMinor(target);
+  // A running upgrade is answered at once, before the cluster is read for a plan that would not be used.
+  const running = await deps.control.findActive(cluster.name);
+  if (running) throw new CommandRejected(alreadyRunning(running));
   const plan = await planFor(context.deps, cluster, from, to);
   const result = await deps.control.start(
     { cluster: cluster.name, region: cluster.region, to, requestedBy: context.userId, channel: context.channelId, dryRun: command.dryRun },
