@@ -50,7 +50,7 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
   const clock = { at: 1_000_000 };
   const controls: JobControls = { paused: false, pauseSeq: 0 };
   const gates = inMemoryGateStore();
-  const data = { jobId: 'j1', cluster: 'demo', dryRun: false, hops: ['1.31'], updates: {}, stepState: {}, acted: {}, state: 'running', ...opts.data } as UpgradeJobData;
+  const data = { jobId: 'j1', cluster: 'demo', dryRun: false, hops: ['1.31'], updates: {}, stepState: {}, acted: {}, steps: [], state: 'running', ...opts.data } as UpgradeJobData;
   const step: PlannedStep = { id: 'h1-control-plane', kind: 'control-plane', hop: 1, from: '1.30', to: '1.31', title: 'control plane to 1.31', ...opts.step };
   const base = parseClustersConfig({ clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }] }).clusters[0];
   const stepState = () => (data.stepState[step.id] ??= {});
