@@ -81,7 +81,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
         await reopenGate(ctx, gateId);
       } else {
         Object.assign(state, { final: 'forced', note: `forced past by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
-        await ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: failed.version, outcome: 'skipped', note: state.note });
+        ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: failed.version, outcome: 'skipped', note: state.note });
       }
       await save(ctx, name, state);
       continue;
@@ -119,8 +119,8 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
     const final = await followUpdate(ctx, { cluster: data.cluster, updateId, scope: { addonName: name }, label: `add-on ${name} update to ${plan.next}` });
     if (final.status === 'Successful') {
       Object.assign(state, { from: state.from ?? current, to: plan.next });
+      ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: plan.next, outcome: 'done' });
       await save(ctx, name, state);
-      await ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: plan.next, outcome: 'done' });
       continue;
     }
     const error = `UpdateAddon ${name} → ${plan.next} ended ${final.status} (update ${updateId}): ${describeUpdateErrors(final)}`;

@@ -147,8 +147,8 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
     const landed = describeLanding(greenNodes, (await watch.get()).pods());
     await ctx.emit(`bg:${blueName}:landed`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `Pods of ${blueName} now run on ${green}: ${landed.text}.` });
     const note = `${blueName} → ${green} at ${step.to} (blue/green; ${landed.count} pods now on ${green}${lagging ? `; ${lagging}` : ''})`;
+    ctx.recordActed({ resource: `nodegroup/${blueName}`, action: 'blue-green', to: step.to, outcome: 'done', note: `replaced by ${green}` });
     await saveNodegroupState(ctx, blueName, { ...state, final: 'updated', note });
-    await ctx.recordActed({ resource: `nodegroup/${blueName}`, action: 'blue-green', to: step.to, outcome: 'done', note: `replaced by ${green}` });
     lines.push(note);
     return undefined;
   } finally {

@@ -63,7 +63,7 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
         // Done by an update this job issued (recorded) or already there before the step ran.
         if (!data.dryRun) {
           const ours = ctx.recordedUpdate(RECORD);
-          await ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: ours ? 'done' : 'already', note: decision.reason });
+          ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: ours ? 'done' : 'already', note: decision.reason });
         }
         return { outcome: 'done', summary: `${decision.reason}; nothing to do` };
       case 'failed':
@@ -114,7 +114,7 @@ async function follow(ctx: StepContext, updateId: string, startedAt: number): Pr
     );
   }
   await ctx.setProgress(undefined);
-  await ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: 'done' });
+  ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: 'done' });
   return {
     outcome: 'done',
     summary: `control plane of ${data.cluster} at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,

@@ -88,7 +88,7 @@ export function createFargateStep(options: FargateStepOptions = {}): Step {
     for (;;) {
       const record = state.workloads.find((w) => w.doneAt === undefined);
       if (!record) {
-        for (const w of state.workloads) await ctx.recordActed({ resource: workloadKey(w), action: 'restart-workload', to: ctx.step.to, outcome: 'done' });
+        for (const w of state.workloads) ctx.recordActed({ resource: workloadKey(w), action: 'restart-workload', to: ctx.step.to, outcome: 'done' });
         return { outcome: 'done', summary: summaryOf(ctx, state) };
       }
       if (!record.patched) {

@@ -151,12 +151,8 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           await runtime.save();
         },
         recordedUpdate: (name) => data.updates[step.id]?.[name],
-        async recordActed(acted) {
-          const key = `${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`;
-          const mine = (data.acted[step.id] ??= {});
-          if (JSON.stringify(mine[key]) === JSON.stringify(acted)) return;
-          mine[key] = acted;
-          await runtime.save();
+        recordActed(acted) {
+          (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
         },
         controls: () => deps.controls.read(data.jobId),
         sleep: (ms) => abortableSleep(deps.clock, ms, signal),

@@ -39,8 +39,8 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     }
     state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [], notices: [] };
     // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
+    for (const name of Object.keys(pools)) ctx.recordActed({ resource: `nodepool/${name}`, action: 'hold-budget', to: ctx.clusterConfig.karpenter.upgradeBudget, outcome: 'done' });
     await saveKarpenterState(ctx, state);
-    for (const name of Object.keys(pools)) await ctx.recordActed({ resource: `nodepool/${name}`, action: 'hold-budget', to: ctx.clusterConfig.karpenter.upgradeBudget, outcome: 'done' });
   }
   const controls = await ctx.controls();
   await applyBudgets(ctx, kube, state, controls);

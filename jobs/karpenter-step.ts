@@ -45,7 +45,7 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       if (!ctx.data.dryRun) {
         // Classes on an alias whose nodes drifted already, when the control plane moved: followed as planned.
         for (const decision of plan.decisions.filter((d) => d.action === 'follow-alias' && act.has(d.resource) && !plan.classes[d.resource.slice('ec2nodeclass/'.length)])) {
-          await ctx.recordActed({ resource: decision.resource, action: 'follow-alias', to: ctx.step.to, outcome: 'done', note: 'its nodes drifted when the control plane moved' });
+          ctx.recordActed({ resource: decision.resource, action: 'follow-alias', to: ctx.step.to, outcome: 'done', note: 'its nodes drifted when the control plane moved' });
         }
       }
       // Pools the budget step held before the control plane moved carry our budget now: their originals are the
@@ -100,7 +100,7 @@ async function drive(ctx: StepContext, kube: KubePort, state: KarpenterStepState
   await restoreBudgets(ctx, kube, state);
   for (const [name, nodeClass] of Object.entries(state.classes)) {
     const action = ctx.step.actions?.find((a) => a.resource === `ec2nodeclass/${name}`)?.action ?? (nodeClass.action === 'pin' ? 'pin-ami' : 'follow-alias');
-    await ctx.recordActed({ resource: `ec2nodeclass/${name}`, action, to: ctx.step.to, outcome: 'done' });
+    ctx.recordActed({ resource: `ec2nodeclass/${name}`, action, to: ctx.step.to, outcome: 'done' });
   }
   return { outcome: 'done', summary: summaryOf(ctx, state) };
 }

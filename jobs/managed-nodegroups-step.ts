@@ -101,8 +101,8 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       const settle = await waitUntilRolledOut(ctx, watch, { group: name, key: progressKey(), deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
       if (!settle.settled) state.note = await reportUnsettled(ctx, name, settle);
       state.final = 'updated';
+      ctx.recordActed({ resource: `nodegroup/${name}`, action: policy.launchTemplateVersion && state.lt ? 'roll-launch-template' : 'update-in-place', to: step.to, outcome: 'done' });
       await saveNodegroupState(ctx, name, state);
-      await ctx.recordActed({ resource: `nodegroup/${name}`, action: policy.launchTemplateVersion && state.lt ? 'roll-launch-template' : 'update-in-place', to: step.to, outcome: 'done' });
       continue;
     }
 
@@ -124,8 +124,8 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       });
       if (outcome.kind === 'result') return outcome.result;
       Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+      ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
       await saveNodegroupState(ctx, name, state);
-      await ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
       continue;
     }
     if (decision.action === 'blue-green') {

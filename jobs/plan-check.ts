@@ -22,14 +22,14 @@ export async function resourcesToAct(ctx: StepContext, readWorld: () => Promise<
   if (!ctx.data.dryRun) {
     for (const decision of comparison.already) {
       const action = planned.find((a) => a.resource === decision.resource)!;
-      await ctx.recordActed({ resource: decision.resource, action: action.action, to: action.to, outcome: 'already', note: decision.reason });
+      ctx.recordActed({ resource: decision.resource, action: action.action, to: action.to, outcome: 'already', note: decision.reason });
     }
-    for (const action of comparison.gone) await ctx.recordActed({ resource: action.resource, action: action.action, to: action.to, outcome: 'gone' });
+    for (const action of comparison.gone) ctx.recordActed({ resource: action.resource, action: action.action, to: action.to, outcome: 'gone' });
     for (const { planned: action, now } of comparison.changed) {
-      await ctx.recordActed({ resource: action.resource, action: action.action, to: action.to, outcome: 'left-alone', note: now.reason });
+      ctx.recordActed({ resource: action.resource, action: action.action, to: action.to, outcome: 'left-alone', note: now.reason });
     }
     for (const decision of comparison.appeared) {
-      if (decision.action !== 'at-target') await ctx.recordActed({ resource: decision.resource, action: decision.action, outcome: 'left-alone', note: 'not in the approved plan' });
+      if (decision.action !== 'at-target') ctx.recordActed({ resource: decision.resource, action: decision.action, outcome: 'left-alone', note: 'not in the approved plan' });
     }
     await ctx.saveStepState({ planCheck: { act: comparison.act } });
   }

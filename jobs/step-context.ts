@@ -40,8 +40,12 @@ export interface StepContext {
   /** Persists an issued (or adopted) AWS update under this step, before the step follows it. */
   recordUpdate(name: string, update: IssuedUpdate): Promise<void>;
   recordedUpdate(name: string): IssuedUpdate | undefined;
-  /** Records what the step did to one resource (once per resource, action and target), for the summary and audit. */
-  recordActed(acted: ActedAction): Promise<void>;
+  /**
+   * Records what the step did to one resource (once per resource, action and target), for the summary and audit.
+   * In memory: it is persisted by the step's next save (saveStepState, or the processor's when the step ends), so
+   * steps record just before they save the state that says the same.
+   */
+  recordActed(acted: ActedAction): void;
   controls(): Promise<JobControls>;
   /** Waits on the injected clock; rejects when the worker is shutting down (the job is then parked and resumed). */
   sleep(ms: number): Promise<void>;

@@ -73,7 +73,7 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
           if (text !== undefined && progress.at(-1) !== text) progress.push(text);
         },
         setState: async () => undefined,
-        async recordActed(acted) {
+        recordActed(acted) {
           (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
         },
         stepState: <T extends Record<string, unknown>>() => structuredClone(stored()) as Partial<T>,

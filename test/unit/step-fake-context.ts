@@ -68,7 +68,7 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
     logger: createLogger({ level: 'silent' }),
     pollIntervalMs: 1,
     gates,
-    async recordActed(acted) {
+    recordActed(acted) {
       (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
     },
     emit: async (suffix, event) => void events.push({ key: `${data.jobId}:${step.id}:${suffix}`, event }),
