@@ -1,3 +1,4 @@
+import type { AddonInfo } from '@aws-sdk/client-eks';
 import { addonOrder, planAddonUpdate } from '../src/planning/plan-addon-update.js';
 import type { WorldDecision } from '../src/planning/plan-vs-world.js';
 import { resourcesToAct } from './plan-check.js';
@@ -29,7 +30,10 @@ export const addonsStep: Step = async (ctx) => {
   const { data, eks } = ctx;
   const installed = (await eks.listAddons(data.cluster)).sort(addonOrder);
   // Without planned actions (a schema 1 job) every installed add-on is looked at, as before plans were stored.
-  const act = ctx.step.actions ? await resourcesToAct(ctx, () => Promise.all(installed.map((name) => decideFromWorld(ctx, name)))) : undefined;
+  // What EKS offers for the target does not change while the step runs: read it once per add-on and run.
+  const catalogs = new Map<string, Promise<AddonInfo[]>>();
+  const catalog = (name: string) => catalogs.get(name) ?? catalogs.set(name, ctx.eks.describeAddonVersions(name, ctx.step.to)).get(name)!;
+  const act = ctx.step.actions ? await resourcesToAct(ctx, () => Promise.all(installed.map((name) => decideFromWorld(ctx, name, catalog)))) : undefined;
   // Add-ons this step already worked on stay in the list even once they read as done.
   const names = act ? installed.filter((name) => act.has(`addon/${name}`) || ctx.stepState()[`addon:${name}`]) : installed;
   const lines: string[] = [];
@@ -37,7 +41,7 @@ export const addonsStep: Step = async (ctx) => {
     const final = (ctx.stepState()[`addon:${name}`] as AddonState | undefined)?.final;
     const stop = final || data.dryRun ? undefined : await safePoint(ctx, `add-on ${name}`);
     if (stop) return stop;
-    const result = await upgradeAddon(ctx, name, lines);
+    const result = await upgradeAddon(ctx, name, lines, catalog);
     if (result) return result;
   }
   if (installed.length === 0) return { outcome: 'skipped', summary: `${data.cluster} has no EKS-managed add-ons` };
@@ -46,9 +50,9 @@ export const addonsStep: Step = async (ctx) => {
 };
 
 /** The add-on decider over the add-on as it is now (the planner runs the same one over the snapshot). */
-async function decideFromWorld(ctx: StepContext, name: string): Promise<WorldDecision> {
+async function decideFromWorld(ctx: StepContext, name: string, catalog: Catalog): Promise<WorldDecision> {
   const addon = await ctx.eks.describeAddon(ctx.data.cluster, name);
-  const decision = planAddonUpdate(name, addon.addonVersion ?? 'unknown', ctx.step.to, await ctx.eks.describeAddonVersions(name, ctx.step.to));
+  const decision = planAddonUpdate(name, addon.addonVersion ?? 'unknown', ctx.step.to, await catalog(name));
   return { resource: `addon/${name}`, action: decision.next ? 'update-addon' : 'at-target', reason: decision.reason };
 }
 
@@ -56,7 +60,9 @@ async function save(ctx: StepContext, name: string, state: AddonState): Promise<
   await ctx.saveStepState({ [`addon:${name}`]: state });
 }
 
-async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Promise<StepResult | undefined> {
+type Catalog = (name: string) => Promise<AddonInfo[]>;
+
+async function upgradeAddon(ctx: StepContext, name: string, lines: string[], catalog: Catalog): Promise<StepResult | undefined> {
   const { data, step, eks } = ctx;
   const state: AddonState = { ...((ctx.stepState()[`addon:${name}`] ?? {}) as AddonState) };
   const gateId = `h${step.hop}-addon-${name}`;
@@ -89,7 +95,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
 
     const addon = await eks.describeAddon(data.cluster, name);
     const current = addon.addonVersion ?? 'unknown';
-    const plan = planAddonUpdate(name, current, step.to, await eks.describeAddonVersions(name, step.to));
+    const plan = planAddonUpdate(name, current, step.to, await catalog(name));
     if (!plan.next) {
       Object.assign(state, { final: state.from ? 'updated' : 'unchanged', note: plan.reason });
       if (!data.dryRun) await save(ctx, name, state);
