@@ -100,7 +100,7 @@ describe('plan eksworkshop-eksctl --to 1.26 against the workshop scenario', () =
     expect(phases.indexOf('data-plane')).toBeGreaterThan(last('addons'));
     expect(phases.at(-1)).toBe('verify');
     expect(plan.hops[0].steps.filter((s) => s.phase === 'data-plane').map((s) => s.kind)).toEqual([
-      'managed-nodegroup', 'managed-nodegroup', 'managed-nodegroup', 'karpenter', 'self-managed', 'fargate',
+      'managed-nodegroups', 'managed-nodegroups', 'managed-nodegroups', 'karpenter', 'self-managed', 'fargate',
     ]);
   });
 });
