@@ -21,7 +21,8 @@ import { createJobControlsStore } from '../src/store/job-controls-store.js';
 import { createQueueUpgradeControl } from '../src/store/queue-upgrade-control.js';
 import { createTimelineLog } from '../src/store/timeline-log.js';
 import type { UpgradeControl } from '../src/ports/upgrade-control.js';
-import { isTerminal, type StepKind, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { StepKind } from '../src/planning/upgrade-plan.js';
 
 /**
  * The upgrade engine: one BullMQ queue of upgrade jobs, the control the Slack surface drives, and (in worker

@@ -1,7 +1,8 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { backoffMs, describeError, isTransientError } from './classify-error.js';
 import { StepFailure, type StepResult } from './step-context.js';
-import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { PlannedStep } from '../src/planning/upgrade-plan.js';
 import { finishJob } from './finish-job.js';
 import { readJobData } from './job-data-schema.js';
 import { abortOpenGates } from './gate-step.js';

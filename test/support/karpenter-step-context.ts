@@ -12,7 +12,8 @@ import type { GateStore } from '../../src/ports/gate-store.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
 import type { Step, StepContext, StepResult } from '../../jobs/step-context.js';
 import type { TimelineEvent } from '../../src/ports/timeline-event.js';
-import type { PlannedStep, StepKind, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
+import type { PlannedStep, StepKind } from '../../src/planning/upgrade-plan.js';
 
 /**
  * Runs one data-plane step (Karpenter, Fargate) directly against the simulator through the real adapters (SDK,
