@@ -1,4 +1,3 @@
-import '../log/quiet-node-version-warning.js';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../src/sim/slack/fake-slack.js';
+import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { answerGate, answerGatesUntilSummary, blocksJson, openGates, repliesOf, statusCard } from '../support/e2e-thread.js';
 

@@ -3,8 +3,8 @@ import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { KubeObject, KubePort } from '../../src/ports/kube-port.js';
 import { KubeApiError } from '../../src/ports/kube-port.js';
-import { closeWatches, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { closeWatches, type SimKubeStoreImpl } from '@eks-upgrade-bot/sim';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 
 /**
  * The Kubernetes adapter through the real @kubernetes/client-node against the simulator's Kubernetes API over

@@ -5,7 +5,7 @@ import { parseClustersConfig, type ClustersConfig } from '../../src/config/clust
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../src/upgrade/create-upgrade-engine.js';
 import type { StartRequest } from '../../src/upgrade/upgrade-control.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
 import { countingKube, simAdapters } from '../support/counting-kube-port.js';
-import { removeNode } from '../../src/sim/aws/node-factory.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
+import { removeNode } from '@eks-upgrade-bot/sim';
+import { makeNode } from '@eks-upgrade-bot/sim';
 import { NODEGROUP_SETTLE } from '../../jobs/nodegroup-watch.js';
 import type { UpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';

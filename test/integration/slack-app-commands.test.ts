@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import { buildSlashCommandBody } from '../../src/sim/slack/interaction-payloads.js';
-import { signSlackRequest } from '../../src/sim/slack/sign-slack-request.js';
+import { buildSlashCommandBody } from '@eks-upgrade-bot/sim';
+import { signSlackRequest } from '@eks-upgrade-bot/sim';
 import { BOT_TOKEN, SIGNING_SECRET, ephemeralTexts, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 
 /**

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import type { ThreadRef } from '../../src/ports/thread-port.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
 import type { StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';

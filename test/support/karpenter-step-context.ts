@@ -7,7 +7,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
 import type { GateStore } from '../../src/upgrade/gate-store.js';
 import type { JobControls } from '../../src/upgrade/job-controls-store.js';
 import type { Step, StepContext, StepResult } from '../../src/upgrade/step-context.js';

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl, type FakeUpgradeControl } from './fake-upgrade-control.js';
 
 /**

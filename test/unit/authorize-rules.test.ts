@@ -4,7 +4,7 @@ import { parseClustersConfig, type ClusterConfig } from '../../src/config/cluste
 import { createLogger } from '../../src/log/logger.js';
 import { authorizeGate, authorizeJobControl, authorizeStart, type AuthDeps } from '../../src/slack/authorize.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createManualClock } from '@eks-upgrade-bot/sim';
 
 const config = parseClustersConfig({
   clusters: [

@@ -9,8 +9,8 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { makeNode } from '@eks-upgrade-bot/sim';
+import { createManualClock } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { StoreEvent } from '../kube/kube-store.js';
 import { launchNode, removeNode } from './node-factory.js';
 import { kubeletVersionFor } from './version-catalog.js';

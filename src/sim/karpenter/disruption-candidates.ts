@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { ClusterView, ManagedNode } from './cluster-view.js';
 import { hasDoNotDisrupt, isReschedulable, podKey } from './pod-facts.js';
 import { selectorMatches } from './scheduling-rules.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { ClusterView, ManagedNode } from './cluster-view.js';
 import { parseGoDuration } from './cron-schedule.js';
 import { blockedReason, MESSAGES, poolDisruptionCounts } from './disruption-candidates.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { describeAmi, kubeletVersionFor, minorOfAmi } from '../aws/version-catalog.js';
 import { makeNode } from '../kube/make-node.js';
 import { nodeClassFamily } from './ami-resolution.js';

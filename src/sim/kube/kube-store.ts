@@ -6,7 +6,7 @@
  * Resource keys are plural names ("nodes", "pods", "deployments", "poddisruptionbudgets", "events",
  * "nodepools", "nodeclaims", "ec2nodeclasses", …), as in the URL.
  */
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { HistoryRecord } from './create-sim-kube-store.js';
 import { expired } from './kube-status.js';
 import { renderTable, wantsTable } from './render-table.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
-import { createSimKubeStore, startKubeControllers, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
-import { planRollout, type PlanPod } from '../../src/sim/kube/rollout-plan.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { createSimKubeStore, startKubeControllers, type SimKubeStoreImpl } from '../kube/index.js';
+import { makeNode } from '../kube/make-node.js';
+import { planRollout, type PlanPod } from '../kube/rollout-plan.js';
+import { createManualClock } from '../sim-clock.js';
 
 let stop = () => {};
 afterEach(() => stop());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadScenario, scenarioNames } from '../../src/sim/scenario/load-scenario.js';
-import { amiIdFor, isAmiPublished, kubeletVersionFor, knownMinors, minorOfAmi, releaseVersionFor } from '../../src/sim/aws/version-catalog.js';
+import { loadScenario, scenarioNames } from '../scenario/load-scenario.js';
+import { amiIdFor, isAmiPublished, kubeletVersionFor, knownMinors, minorOfAmi, releaseVersionFor } from '../aws/version-catalog.js';
 
 /** The simulator's version catalog (the seeds' real ids and versions) and its scenario files. */
 describe('version catalog', () => {

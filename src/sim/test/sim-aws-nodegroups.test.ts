@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
-import { AwsApiError } from '../../src/sim/aws/aws-error.js';
-import { startClusterVersionUpdate } from '../../src/sim/aws/cluster-update.js';
-import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from '../../src/sim/aws/nodegroup-lifecycle.js';
-import { startNodegroupVersionUpdate } from '../../src/sim/aws/nodegroup-update.js';
-import type { SimCluster } from '../../src/sim/aws/world-types.js';
-import { useWorld, type TestWorld } from '../support/start-sim.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { AwsApiError } from '../aws/aws-error.js';
+import { startClusterVersionUpdate } from '../aws/cluster-update.js';
+import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from '../aws/nodegroup-lifecycle.js';
+import { startNodegroupVersionUpdate } from '../aws/nodegroup-update.js';
+import type { SimCluster } from '../aws/world-types.js';
+import { useWorld, type TestWorld } from './use-world.js';
 
 /**
  * Managed node groups in the simulator on a manual clock: the update phases (surge, cordon, drain, terminate), the

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
-import { kubeletVersionFor } from '../../src/sim/aws/version-catalog.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { kubeletVersionFor } from '../aws/version-catalog.js';
 import { AMI_130, createLab } from './sim-karpenter-fixture.js';
 
 type Lab = ReturnType<typeof createLab>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startClusterVersionUpdate } from '../../src/sim/aws/cluster-update.js';
-import { useWorld } from '../support/start-sim.js';
+import { startClusterVersionUpdate } from '../aws/cluster-update.js';
+import { useWorld } from './use-world.js';
 
 /**
  * The simulated Fargate scheduler: a pod matching a Fargate profile gets its own fargate-ip-… node whose kubelet is

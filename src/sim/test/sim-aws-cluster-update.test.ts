@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AwsApiError } from '../../src/sim/aws/aws-error.js';
-import { startClusterVersionUpdate } from '../../src/sim/aws/cluster-update.js';
-import { loadScenario } from '../../src/sim/scenario/load-scenario.js';
-import { useWorld } from '../support/start-sim.js';
+import { AwsApiError } from '../aws/aws-error.js';
+import { startClusterVersionUpdate } from '../aws/cluster-update.js';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { useWorld } from './use-world.js';
 
 /**
  * The simulated EKS control-plane update on a manual clock: the states a caller sees over the 10 simulated minutes,

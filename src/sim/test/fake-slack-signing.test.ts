@@ -1,6 +1,6 @@
 import { verifySlackRequest } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { computeSlackSignature, signSlackRequest } from '../../src/sim/slack/sign-slack-request.js';
+import { computeSlackSignature, signSlackRequest } from '../slack/sign-slack-request.js';
 
 // Slack's published example (shared/reference/slack.md, "Verifying requests from Slack").
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compatibleAddonVersions, defaultAddonVersion } from '../../src/sim/aws/addon-catalog.js';
-import { startAddonUpdate } from '../../src/sim/aws/addon-update.js';
-import { AwsApiError } from '../../src/sim/aws/aws-error.js';
-import { startClusterVersionUpdate } from '../../src/sim/aws/cluster-update.js';
-import { computeInsights } from '../../src/sim/aws/insights.js';
-import { useWorld } from '../support/start-sim.js';
+import { compatibleAddonVersions, defaultAddonVersion } from '../aws/addon-catalog.js';
+import { startAddonUpdate } from '../aws/addon-update.js';
+import { AwsApiError } from '../aws/aws-error.js';
+import { startClusterVersionUpdate } from '../aws/cluster-update.js';
+import { computeInsights } from '../aws/insights.js';
+import { useWorld } from './use-world.js';
 
 /** Add-on updates and upgrade insights of the simulated EKS, on a manual clock. */
 const world = useWorld();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
-import { decideEviction } from '../../src/sim/kube/eviction.js';
-import { computePdbStatus, scaledValue } from '../../src/sim/kube/pdb-status.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { decideEviction } from '../kube/eviction.js';
+import { computePdbStatus, scaledValue } from '../kube/pdb-status.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { humanDuration } from '../../src/sim/kube/human-duration.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
-import { renderTable, wantsTable } from '../../src/sim/kube/render-table.js';
-import { resourceType } from '../../src/sim/kube/resource-registry.js';
+import { humanDuration } from '../kube/human-duration.js';
+import { makeNode } from '../kube/make-node.js';
+import { renderTable, wantsTable } from '../kube/render-table.js';
+import { resourceType } from '../kube/resource-registry.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const ago = (ms: number) => new Date(NOW - ms).toISOString();

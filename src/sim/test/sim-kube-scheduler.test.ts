@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
-import { createSimKubeStore, startKubeControllers } from '../../src/sim/kube/index.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
-import { fitFailures, unschedulableMessage } from '../../src/sim/kube/scheduler-fit.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
+import { makeNode } from '../kube/make-node.js';
+import { fitFailures, unschedulableMessage } from '../kube/scheduler-fit.js';
+import { createManualClock } from '../sim-clock.js';
 
 function node(name: string, opts: Partial<Parameters<typeof makeNode>[0]> = {}): KubeObject {
   return makeNode({ name, labels: {}, kubeletVersion: 'v1.30.14-eks-f69f56f', instanceType: 'm5.large', zone: 'us-west-2a', region: 'us-west-2', capacity: { cpu: '2', memory: '8Gi', pods: '29' }, ...opts });

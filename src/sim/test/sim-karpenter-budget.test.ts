@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
-import { allowedDisruptions, isBudgetActive, UNLIMITED } from '../../src/sim/karpenter/disruption-budget.js';
-import { nextFiring, parseCron, parseGoDuration } from '../../src/sim/karpenter/cron-schedule.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { allowedDisruptions, isBudgetActive, UNLIMITED } from '../karpenter/disruption-budget.js';
+import { nextFiring, parseCron, parseGoDuration } from '../karpenter/cron-schedule.js';
 
 const pool = (budgets?: unknown[]): KubeObject => ({ metadata: { name: 'default' }, spec: { disruption: budgets === undefined ? {} : { budgets } } });
 const at = (iso: string) => Date.parse(iso);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderConversation } from '../../src/sim/slack/render-conversation.js';
-import { createSlackConversation } from '../../src/sim/slack/slack-conversation.js';
+import { renderConversation } from '../slack/render-conversation.js';
+import { createSlackConversation } from '../slack/slack-conversation.js';
 
 function manualClock(start = Date.UTC(2026, 0, 1, 12, 0, 0)) {
   let now = start;

@@ -4,7 +4,7 @@ import {
   parseSlackApiBody,
   parseUploadBody,
   SlackBodyError,
-} from '../../src/sim/slack/parse-slack-body.js';
+} from '../slack/parse-slack-body.js';
 
 const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: 'a & b = c' } }];
 

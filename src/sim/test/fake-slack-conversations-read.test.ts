@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chatMethods } from '../../src/sim/slack/chat-methods.js';
-import { conversationsMethods } from '../../src/sim/slack/conversations-methods.js';
-import { createInteractionTokens } from '../../src/sim/slack/interaction-tokens.js';
-import type { SlackArgs } from '../../src/sim/slack/parse-slack-body.js';
-import { createSlackConversation } from '../../src/sim/slack/slack-conversation.js';
-import type { WebApiContext, Workspace } from '../../src/sim/slack/web-api-context.js';
+import { chatMethods } from '../slack/chat-methods.js';
+import { conversationsMethods } from '../slack/conversations-methods.js';
+import { createInteractionTokens } from '../slack/interaction-tokens.js';
+import type { SlackArgs } from '../slack/parse-slack-body.js';
+import { createSlackConversation } from '../slack/slack-conversation.js';
+import type { WebApiContext, Workspace } from '../slack/web-api-context.js';
 
 function fakeContext(): WebApiContext & { advance(ms: number): void } {
   let now = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -3,7 +3,7 @@ import {
   mrkdwnToText,
   renderBlocksAsText,
   renderMessageAsText,
-} from '../../src/sim/slack/render-blocks-as-text.js';
+} from '../slack/render-blocks-as-text.js';
 
 describe('rendering Block Kit as text', () => {
   it('renders a status card: header in caps, fields, context, divider', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimKubeStore, SimKubeError, type StoreEvent } from '../../src/sim/kube/index.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createSimKubeStore, SimKubeError, type StoreEvent } from '../kube/index.js';
+import { createManualClock } from '../sim-clock.js';
 
 function newStore() {
   const clock = createManualClock(Date.UTC(2026, 0, 1, 9, 0, 0));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessageBlocks, checkModalView, withGeneratedIds } from '../../src/sim/slack/block-kit-rules.js';
-import { buildSlashCommandBody, findButton, listButtons } from '../../src/sim/slack/interaction-payloads.js';
-import { buildViewState } from '../../src/sim/slack/view-submission-payload.js';
+import { checkMessageBlocks, checkModalView, withGeneratedIds } from '../slack/block-kit-rules.js';
+import { buildSlashCommandBody, findButton, listButtons } from '../slack/interaction-payloads.js';
+import { buildViewState } from '../slack/view-submission-payload.js';
 
 const button = (actionId: string, text: string, value?: string) => ({
   type: 'button', action_id: actionId, text: { type: 'plain_text', text }, ...(value ? { value } : {}),

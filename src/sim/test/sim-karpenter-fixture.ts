@@ -1,9 +1,9 @@
-import { amiIdFor, kubeletVersionFor } from '../../src/sim/aws/version-catalog.js';
-import { createSimKubeStore } from '../../src/sim/kube/index.js';
-import { startKubeControllers } from '../../src/sim/kube/start-kube-controllers.js';
-import { startKarpenterController, seedKarpenterNodes } from '../../src/sim/karpenter/index.js';
-import { seededRandom } from '../../src/sim/karpenter/seeded-random.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { amiIdFor, kubeletVersionFor } from '../aws/version-catalog.js';
+import { createSimKubeStore } from '../kube/index.js';
+import { startKubeControllers } from '../kube/start-kube-controllers.js';
+import { startKarpenterController, seedKarpenterNodes } from '../karpenter/index.js';
+import { seededRandom } from '../karpenter/seeded-random.js';
+import { createManualClock } from '../sim-clock.js';
 
 /**
  * Seed 000's Karpenter drift lab on a manual clock: cluster eksworkshop-eksctl at 1.30, NodePool `default`
