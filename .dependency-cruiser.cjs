@@ -91,6 +91,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
     // Planted violations the rules' own test cruises on purpose.
     exclude: { path: '^test/fixtures/import-rules/' },
   },

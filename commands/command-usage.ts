@@ -1,4 +1,4 @@
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 
 /**
  * The grammar of `/eks-upgrade`, as users read it. `help` prints all of it; every rejected command prints the

@@ -1,6 +1,6 @@
 import type { UpgradeState } from '../src/upgrade/timeline-event.js';
 import type { JobSummary } from '../src/upgrade/upgrade-control.js';
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { readArgs } from './parse-command.js';

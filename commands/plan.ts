@@ -4,7 +4,7 @@ import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
 import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
 import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot, sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
+import { collectSnapshot } from '../src/status/collect-snapshot.js';
 import { hopsBetweenText, offeredProblem } from '../src/status/plan-request.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -37,7 +37,7 @@ export const planCommand: CommandHandler = async (context) => {
     );
   }
   const snapshot = await withDeadline(
-    collectSnapshot(sourcesFromBotDeps(deps), { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
+    collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
     PLAN_READ_TIMEOUT_MS,
     `Reading ${cluster.name}`,
     deps.clock,

@@ -1,7 +1,7 @@
-import type { BotDeps } from '../src/bot-deps.js';
+import type { BotDeps } from '../src/ports/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
-import type { CommandOutcome } from '../src/slack/metrics.js';
-import { authorizeStart } from '../src/slack/authorize.js';
+import type { CommandOutcome } from '../src/ports/slash-command.js';
+import { authorizeStart } from '../src/domain/authorize.js';
 import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
 import { describeFailure } from './command-failure.js';
 import { CommandRejected } from './command-rejected.js';

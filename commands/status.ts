@@ -1,8 +1,7 @@
 import { findCluster } from '../src/config/clusters-config.js';
 import { renderStatusMessages } from '../src/report/render-status-blocks.js';
-import type { BotDeps } from '../src/bot-deps.js';
-import type { ActiveJobStatus } from '../src/status/cluster-status.js';
-import { sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
+import type { BotDeps } from '../src/ports/bot-deps.js';
+import type { ActiveJobStatus } from '../src/report/cluster-status.js';
 import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/status/collect-statuses.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { attempt } from './command-failure.js';
@@ -26,7 +25,7 @@ export const statusCommand: CommandHandler = async (context) => {
     await attempt(`DescribeCluster for ${cluster.name}`, () => deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name));
   }
   const statuses = await collectStatuses(
-    sourcesFromBotDeps(deps),
+    deps,
     clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),
     { concurrency: DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
   );

@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
 import { SEVERITY_ORDER, countBySeverity, describeCounts, type Finding, type Severity } from '../planning/finding.js';
 import { formatMinutes, type PlanStep, type UpgradePlan } from '../planning/upgrade-plan.js';
-import { escapeMrkdwn } from '../slack/render/format-text.js';
-import type { SlackMessage } from '../slack/slack-message.js';
+import { escapeMrkdwn } from './format-text.js';
+import type { SlackMessage } from '../ports/slack-message.js';
 import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
-import { fallbackText } from '../slack/render/block-kit-limits.js';
-import { escapeMrkdwn } from '../slack/render/format-text.js';
-import type { SlackMessage } from '../slack/slack-message.js';
-import type { ClusterStatus } from '../status/cluster-status.js';
+import { fallbackText } from './block-kit-limits.js';
+import { escapeMrkdwn } from './format-text.js';
+import type { SlackMessage } from '../ports/slack-message.js';
+import type { ClusterStatus } from './cluster-status.js';
 import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
 import {
   addonSummary,

@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import type { SlackMessage } from '../slack/slack-message.js';
+import type { SlackMessage } from '../ports/slack-message.js';
 
 /**
  * Fits report blocks into Slack's limits (≤50 blocks per message, ≤3000 characters per section text): lines are

@@ -1,5 +1,5 @@
 import { mapBounded, withDeadline } from './bounded.js';
-import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from './cluster-status.js';
+import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '../report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
 import { describeReadError } from './read-error.js';
 

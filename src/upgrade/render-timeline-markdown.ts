@@ -1,5 +1,5 @@
 import { STATE_LABELS } from '../slack/render/render-status-card.js';
-import { formatDuration, formatUtcDateTime } from '../slack/render/format-text.js';
+import { formatDuration, formatUtcDateTime } from '../report/format-text.js';
 import type { GateAction, TimelineEvent } from './timeline-event.js';
 
 export interface TimelineJobInfo {

@@ -5,7 +5,7 @@ import { planJson } from '../../src/report/json-output.js';
 import { defaultAddonVersion } from '@eks-upgrade-bot/sim';
 import { amiIdFor } from '@eks-upgrade-bot/sim';
 import type { SimServer } from '@eks-upgrade-bot/sim';
-import { buildClusterStatus } from '../../src/status/cluster-status.js';
+import { buildClusterStatus } from '../../src/report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../../src/status/plan-request.js';
 import { startSim } from '../support/start-sim.js';

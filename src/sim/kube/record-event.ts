@@ -1,7 +1,6 @@
-import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
-import { isoSeconds } from './create-sim-kube-store.js';
+import { isoSeconds } from './iso-seconds.js';
 import { randomHex } from './kube-names.js';
-import type { SimKubeStore } from './kube-store.js';
+import type { SimKubeStore, SimKubeStoreImpl } from './kube-store.js';
 
 /**
  * core/v1 Events as client-go's event recorder writes them: `<object>.<16 hex>` names in the object's namespace

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { BotDeps } from '../../bot-deps.js';
+import type { BotDeps } from '../../ports/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../../config/clusters-config.js';
 import type { GateAction } from '../../upgrade/timeline-event.js';
 import type { GateAnswerResult, JobSummary } from '../../upgrade/upgrade-control.js';
-import { authorizeGate } from '../authorize.js';
-import { formatUtcTime, mention } from '../render/format-text.js';
+import { authorizeGate } from '../../domain/authorize.js';
+import { formatUtcTime, mention } from '../../report/format-text.js';
 
 /**
  * The part of a gate click that does not depend on Bolt: which gate the button belongs to (its value, contract

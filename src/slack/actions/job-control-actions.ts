@@ -1,7 +1,7 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { z } from 'zod';
 import { findCluster } from '../../config/clusters-config.js';
-import { authorizeJobControl, type JobControlAction } from '../authorize.js';
+import { authorizeJobControl, type JobControlAction } from '../../domain/authorize.js';
 import { observeAck } from '../metrics-ack.js';
 import type { ActionDeps } from './gate-actions.js';
 import { clickPlace, tellUser } from './tell-user.js';

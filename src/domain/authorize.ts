@@ -1,7 +1,3 @@
-import type { BotDeps } from '../bot-deps.js';
-import type { ClusterConfig } from '../config/clusters-config.js';
-import type { GateAction } from '../upgrade/timeline-event.js';
-
 /**
  * Who may do what, from clusters.yaml. `requesters` start upgrades; `approvers` answer gates and pause, resume or
  * abort; entries are user IDs (U…/W…) or user-group IDs (S…) resolved through Slack. With `twoPersonRule` the
@@ -9,9 +5,23 @@ import type { GateAction } from '../upgrade/timeline-event.js';
  * Stopping is always safe, so the requester may also pause or abort their own job.
  * Refusals are sentences that name who may do it instead.
  */
+
+import type { ClusterConfig } from '../config/clusters-config.js';
+import type { Logger } from '../log/logger.js';
+import type { UsergroupResolver } from '../ports/bot-deps.js';
+
 export type AuthDecision = { allowed: true } | { allowed: false; reason: string };
 
-export type AuthDeps = Pick<BotDeps, 'usergroups' | 'logger'>;
+export interface AuthDeps {
+  usergroups: UsergroupResolver;
+  logger: Logger;
+}
+
+/**
+ * The answers a gate card offers (GateAction in src/upgrade/timeline-event.ts, spelled out here so this rule sits
+ * below the engine): a caller passing an action this list lacks fails to compile, and someone decides who may give it.
+ */
+export type GateAnswer = 'continue' | 'abort' | 'force' | 'remedy';
 
 export type JobControlAction = 'pause' | 'resume' | 'abort';
 
@@ -63,7 +73,7 @@ export async function authorizeGate(
   cluster: ClusterConfig,
   job: { requestedBy: string },
   userId: string,
-  action: GateAction,
+  action: GateAnswer,
 ): Promise<AuthDecision> {
   if (action === 'abort') return authorizeJobControl(deps, cluster, job, userId, 'abort');
   if (!(await isListed(deps, userId, cluster.approvers))) {
