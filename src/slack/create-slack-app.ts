@@ -1,7 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inspect } from 'node:util';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type CustomRoute, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { BotDeps } from '../ports/bot-deps.js';
 import type { EnvConfig } from '../config/env-config.js';
@@ -10,6 +9,7 @@ import type { CommandOutcome, SlashCommandRouter } from '../ports/slash-command.
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
 import { createSlackMetrics, type SlackMetrics } from './metrics.js';
+import { slackLoggerFrom } from './slack-logger.js';
 
 export interface SlackAppOptions {
   env: EnvConfig;
@@ -40,7 +40,7 @@ export interface SlackApp {
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { env, deps, logger } = opts;
   const metrics = createSlackMetrics();
-  const boltLogger = toBoltLogger(logger);
+  const boltLogger = slackLoggerFrom(logger, { part: 'bolt' });
   const customRoutes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => reply(res, 200, 'application/json', '{"ok":true}') },
     { path: '/metrics', method: ['GET'], handler: (_req, res) => reply(res, 200, 'text/plain; version=0.0.4', metrics.render()) },
@@ -134,28 +134,4 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
 function reply(res: ServerResponse, status: number, contentType: string, body: string): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(body);
-}
-
-/**
- * Bolt (and the WebClient it builds) log through this: lines go to our pino logger, whose hooks mask anything
- * shaped like a token. Bolt may not change our level: setLevel is ignored.
- */
-function toBoltLogger(logger: Logger): BoltLogger {
-  const child = logger.child({ part: 'bolt' });
-  const line = (parts: unknown[]) => parts.map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 3, breakLength: Infinity }))).join(' ');
-  return {
-    debug: (...parts) => child.debug(line(parts)),
-    info: (...parts) => child.info(line(parts)),
-    warn: (...parts) => child.warn(line(parts)),
-    error: (...parts) => child.error(line(parts)),
-    setLevel: () => {},
-    getLevel: () => {
-      const level = child.level;
-      if (level === 'debug' || level === 'trace') return LogLevel.DEBUG;
-      if (level === 'info') return LogLevel.INFO;
-      if (level === 'warn') return LogLevel.WARN;
-      return LogLevel.ERROR;
-    },
-    setName: () => {},
-  };
 }
