@@ -1,3 +1,4 @@
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import type { KubePort } from '../src/ports/kube-port.js';
 import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/upgrade/fargate/fargate-workloads.js';
 import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from '../src/upgrade/fargate/follow-fargate-rollout.js';
@@ -15,7 +16,6 @@ export interface FargateStepOptions extends Partial<RolloutFollowOptions> {
 }
 
 const DEFAULTS: RolloutFollowOptions = { windowMs: 3 * 60_000, slowMs: 15 * 60_000 };
-const PAUSE_RECHECK_MS = 10 * 60_000;
 
 function readState(ctx: StepContext): FargateStepState | undefined {
   const saved = ctx.stepState<Record<string, unknown>>();

@@ -5,7 +5,7 @@ import { StepFailure, type Step, type StepContext, type StepResult } from '../sr
 import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
 import { applyRemedy, inspectDrain } from './drain-inspection.js';
-import { formatDuration } from './follow-update.js';
+import { formatDuration } from '../src/report/format-text.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch, type SettleResult } from './nodegroup-watch.js';
 import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
