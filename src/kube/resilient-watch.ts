@@ -1,4 +1,5 @@
 import type { Watch } from '@kubernetes/client-node';
+import { backoffMs } from '../domain/backoff.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../ports/clock.js';
 import type { KubeList, KubeObject, KubeWatchHandle, WatchEventType } from '../ports/kube-port.js';
@@ -102,7 +103,7 @@ export async function startResilientWatch<T extends KubeObject>(opts: ResilientW
     let needsList = false;
     while (!stopping.signal.aborted) {
       if (failures > 0) {
-        const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** (failures - 1));
+        const delay = backoffMs(failures - 1, { baseMs: backoff.initialMs, maxMs: backoff.maxMs });
         opts.logger?.debug({ delayMs: delay, failures }, `${opts.description}: reconnecting after backoff`);
         try {
           await opts.clock.sleep(delay, stopping.signal);
