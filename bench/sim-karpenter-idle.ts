@@ -1,7 +1,4 @@
-import { createWorld } from '@eks-upgrade-bot/sim';
-import { loadScenario } from '@eks-upgrade-bot/sim';
-import { createSimClock } from '@eks-upgrade-bot/sim';
-import { startSimulator } from '@eks-upgrade-bot/sim';
+import { createSimClock, createWorld, loadScenario, startSimulator } from '@eks-upgrade-bot/sim';
 
 /**
  * What an idle simulator costs at high speed: starts the workshop and karpenter-lab scenarios at --speed 600 (the

@@ -4,8 +4,7 @@ import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { parseClustersConfig } from '../config/clusters-config.js';
 import { parseEnv } from '../config/env-config.js';
 import { createLogger } from '../log/logger.js';
-import { startFakeSlack, type FakeMessage, type FakeSlack } from '@eks-upgrade-bot/sim';
-import { startSimulator } from '@eks-upgrade-bot/sim';
+import { type FakeMessage, type FakeSlack, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../start-bot.js';
 import { ensureRedis, type RedisHandle } from './ensure-redis.js';
 

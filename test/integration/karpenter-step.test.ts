@@ -3,9 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createKarpenterStep, karpenterCleanup } from '../../jobs/karpenter-step.js';
 import type { KubeObject, KubeWatchHandle } from '../../src/ports/kube-port.js';
-import { amiIdFor } from '@eks-upgrade-bot/sim';
-import { SCENARIOS_DIR } from '@eks-upgrade-bot/sim';
-import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
+import { amiIdFor, SCENARIOS_DIR, type SimServer, startSimulator } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';
 
 /**

@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendDeploymentLog, createSimKubeStore, makeNode, startKubeControllers, type SimKubeStoreImpl } from '@eks-upgrade-bot/sim';
-import { startStandaloneKubeServer, type StandaloneKubeServer } from '@eks-upgrade-bot/sim';
-import { createSimClock } from '@eks-upgrade-bot/sim';
+import { appendDeploymentLog, createSimClock, createSimKubeStore, makeNode, type SimKubeStoreImpl, type StandaloneKubeServer, startKubeControllers, startStandaloneKubeServer } from '@eks-upgrade-bot/sim';
 
 /**
  * The real kubectl 1.32 against the simulated apiserver: what the workshop does with it (get with server-side

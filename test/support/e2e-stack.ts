@@ -3,8 +3,7 @@ import * as k8s from '@kubernetes/client-node';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
-import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
+import { type FakeSlack, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 

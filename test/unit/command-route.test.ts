@@ -9,8 +9,7 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
-import { makeNode } from '@eks-upgrade-bot/sim';
-import { createManualClock } from '@eks-upgrade-bot/sim';
+import { createManualClock, makeNode } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 
 /**
