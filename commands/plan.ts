@@ -1,3 +1,10 @@
+/**
+ * `/eks-upgrade plan <cluster> [--to <minor>]`: preflight findings and the hop-by-hop steps, read-only. The target
+ * defaults to the next minor; a downgrade, the current version or a target EKS does not offer is refused with a
+ * sentence. The plan goes out as up to 3 ephemeral messages; whatever does not fit is counted and the CLI command
+ * that prints it all is named.
+ */
+
 import { findCluster } from '../src/config/clusters-config.js';
 import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
@@ -11,12 +18,6 @@ import type { CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
 import { readArgs } from './parse-command.js';
 
-/**
- * `/eks-upgrade plan <cluster> [--to <minor>]`: preflight findings and the hop-by-hop steps, read-only. The target
- * defaults to the next minor; a downgrade, the current version or a target EKS does not offer is refused with a
- * sentence. The plan goes out as up to 3 ephemeral messages; whatever does not fit is counted and the CLI command
- * that prints it all is named.
- */
 export const PLAN_READ_TIMEOUT_MS = 60_000;
 
 export const planCommand: CommandHandler = async (context) => {

@@ -1,6 +1,11 @@
+/**
+ * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
+ * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
+ */
+
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
-import { compareMinor, formatMinor, hopsBetween, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
+import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
 import type { JobSummary } from '../src/upgrade/upgrade-control.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -9,17 +14,6 @@ import { COMMAND } from './command-usage.js';
 import { readArgs } from './parse-command.js';
 import { threadLink } from './thread-link.js';
 
-/**
- * Whether the engine runs a multi-minor target hop after hop (EKS itself never moves the control plane more than one
- * minor per update; the job plans one hop per minor, each with its own preflight, gate, control plane, add-ons and
- * data plane). When false, `start` asks for one minor at a time.
- */
-export const MULTI_HOP_SUPPORTED = true;
-
-/**
- * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
- * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
- */
 export const startCommand: CommandHandler = async (context) => {
   const { deps } = context;
   const command = readArgs('start', context.args);
@@ -68,13 +62,6 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
     return (
       `EKS does not offer Kubernetes ${formatMinor(gap)}, which an upgrade from ${formatMinor(current)} to ${formatMinor(target)} passes through ` +
       `(the control plane moves one minor at a time; it offers ${offered.map(formatMinor).join(', ')}).`
-    );
-  }
-  if (distance > 1 && !MULTI_HOP_SUPPORTED) {
-    const next = formatMinor(nextMinor(current));
-    return (
-      `${cluster} is at ${formatMinor(current)}, ${distance} minors below ${formatMinor(target)}; upgrades go one minor at a time for now. ` +
-      `Start with \`${COMMAND} start ${cluster} --to ${next}\`.`
     );
   }
   return undefined;

@@ -1,3 +1,11 @@
+/**
+ * `/eks-upgrade status [<cluster> | --all]`: one card per cluster — versions, support, nodes by compute type with
+ * kubelet skew, add-ons against the current and next minor, insights, the running job. `--all` (or no cluster)
+ * reads every cluster this channel may use, at most 8 at a time and 20 s each: a cluster that cannot be read is an
+ * error row, never a failed command (a single named cluster EKS cannot describe fails the command with a sentence).
+ * The router has already checked the cluster and the channel.
+ */
+
 import { findCluster } from '../src/config/clusters-config.js';
 import { renderStatusMessages } from '../src/report/render-status-blocks.js';
 import type { BotDeps } from '../src/ports/bot-deps.js';
@@ -8,13 +16,6 @@ import { attempt } from './command-failure.js';
 import { readArgs } from './parse-command.js';
 import { threadPermalink } from './thread-link.js';
 
-/**
- * `/eks-upgrade status [<cluster> | --all]`: one card per cluster — versions, support, nodes by compute type with
- * kubelet skew, add-ons against the current and next minor, insights, the running job. `--all` (or no cluster)
- * reads every cluster this channel may use, at most 8 at a time and 20 s each: a cluster that cannot be read is an
- * error row, never a failed command (a single named cluster EKS cannot describe fails the command with a sentence).
- * The router has already checked the cluster and the channel.
- */
 export const statusCommand: CommandHandler = async (context) => {
   const { deps } = context;
   const command = readArgs('status', context.args);

@@ -1,10 +1,11 @@
-import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
-
 /**
  * Block Kit limits (docs.slack.dev, summarised in shared/reference/slack.md). Slack rejects a whole message with
  * `invalid_blocks` when one is exceeded, so renderers fit content to them here — and always say what was left out
  * ("… N more (see the exported timeline)"), never drop it silently.
  */
+
+import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+
 export const BLOCK_LIMITS = {
   blocksPerMessage: 50,
   sectionText: 3000,
