@@ -1,15 +1,16 @@
-import { maxKubeletLag } from '../upgrade/kubelet-skew.js';
-import { compareAddonVersions, defaultAddonVersion, isCompatible } from '../planning/addon-version.js';
-import { unreadAreas, type AddonInfo, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
-import { computeGroups, kubeletOf, type ComputeType } from '../planning/compute-groups.js';
-import { currentMinor, kubeletMinor, minorsBetween, nextMinorOf } from '../planning/upgrade-path.js';
-
 /**
  * Where a cluster stands, as `status` shows it (Slack card, terminal, JSON): versions and support, nodes grouped by
  * compute type with kubelet versions and skew, add-ons against the current and next minor, insight counts, a
  * running upgrade job. Built from a snapshot by a pure function; `error` is set when the cluster could not be read
  * at all, `problems` names the areas that failed.
  */
+
+import { maxKubeletLag } from '../upgrade/kubelet-skew.js';
+import { compareAddonVersions, defaultAddonVersion, isCompatible } from '../planning/addon-version.js';
+import { unreadAreas, type AddonInfo, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
+import { computeGroups, kubeletOf, type ComputeType } from '../planning/compute-groups.js';
+import { currentMinor, kubeletMinor, minorsBetween, nextMinorOf } from '../planning/upgrade-path.js';
+
 export interface KubeletCount {
   kubelet: string;
   minor?: string;

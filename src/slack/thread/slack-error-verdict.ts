@@ -1,6 +1,3 @@
-import { ErrorCode } from '@slack/web-api';
-import { backoffMs, type BackoffPolicy } from '../../domain/backoff.js';
-
 /**
  * What the outbox does after a failed Slack call. Decided from the error alone (pure), so the retry policy is
  * testable without a network:
@@ -10,6 +7,10 @@ import { backoffMs, type BackoffPolicy } from '../../domain/backoff.js';
  * - message-gone: the message to update no longer exists or cannot be edited; post a new reply instead.
  * - drop: Slack will never accept this entry; park it in the dead-letter list and move on.
  */
+
+import { ErrorCode } from '@slack/web-api';
+import { backoffMs, type BackoffPolicy } from '../../domain/backoff.js';
+
 export type SlackErrorVerdict =
   /**
    * `backoff`: this failure counts towards the exponential backoff (5xx, network, Slack-side and unknown errors).
