@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compatibleAddonVersions, defaultAddonVersion } from '../aws/addon-catalog.js';
 import { startAddonUpdate } from '../aws/addon-update.js';
-import { AwsApiError } from '../aws/aws-error.js';
 import { startClusterVersionUpdate } from '../aws/cluster-update.js';
 import { computeInsights } from '../aws/insights.js';
 import { useWorld } from './use-world.js';
+import { awsError } from './aws-error-of.js';
 
 /** Add-on updates and upgrade insights of the simulated EKS, on a manual clock. */
 const world = useWorld();
-
-function awsError(fn: () => unknown): AwsApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AwsApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an AWS error');
-}
 
 describe('the add-on catalog', () => {
   it('offers the workshop versions with the defaults the seed shows', () => {

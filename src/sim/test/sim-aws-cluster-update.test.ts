@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AwsApiError } from '../aws/aws-error.js';
 import { startClusterVersionUpdate } from '../aws/cluster-update.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { useWorld } from './use-world.js';
+import { awsError } from './aws-error-of.js';
 
 /**
  * The simulated EKS control-plane update on a manual clock: the states a caller sees over the 10 simulated minutes,
  * the errors EKS answers, and an injected failure that leaves the cluster where it was.
  */
 const world = useWorld();
-
-function awsError(fn: () => unknown): AwsApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AwsApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an AWS error');
-}
 
 describe('UpdateClusterVersion in the simulator', () => {
   it('is InProgress with the cluster UPDATING for 10 simulated minutes, then Successful at the new version', async () => {

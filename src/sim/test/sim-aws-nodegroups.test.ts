@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
-import { AwsApiError } from '../aws/aws-error.js';
 import { startClusterVersionUpdate } from '../aws/cluster-update.js';
 import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from '../aws/nodegroup-lifecycle.js';
 import { startNodegroupVersionUpdate } from '../aws/nodegroup-update.js';
 import type { SimCluster } from '../aws/world-types.js';
 import { useWorld, type TestWorld } from './use-world.js';
+import { awsError } from './aws-error-of.js';
 
 /**
  * Managed node groups in the simulator on a manual clock: the update phases (surge, cordon, drain, terminate), the
@@ -23,16 +23,6 @@ async function upgradeControlPlane(t: TestWorld, version: string): Promise<void>
   startClusterVersionUpdate(t.world, t.cluster(), version);
   await t.advance(10 * 60_000);
   expect(t.cluster().version).toBe(version);
-}
-
-function awsError(fn: () => unknown): AwsApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AwsApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an AWS error');
 }
 
 describe('UpdateNodegroupVersion in the simulator', () => {
