@@ -1,5 +1,5 @@
 import { findCluster } from '../src/config/clusters-config.js';
-import { authorizeJobControl, type JobControlAction } from '../src/slack/authorize.js';
+import { authorizeJobControl, type JobControlAction } from '../src/domain/authorize.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
 import { attempt } from './command-failure.js';
 import type { CommandContext, CommandHandler } from './command-context.js';

@@ -1,12 +1,17 @@
+/**
+ * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
+ * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
+ */
+
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
 import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
-import type { UpgradePlan } from '../src/planning/upgrade-plan.js';
+import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
 import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot, sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
+import { collectSnapshot } from '../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../src/status/plan-request.js';
 import { PLAN_READ_TIMEOUT_MS } from './plan.js';
 import { attempt } from './command-failure.js';
@@ -84,7 +89,7 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
 async function planFor(deps: CommandContext['deps'], cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
   const snapshot = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
     withDeadline(
-      collectSnapshot(sourcesFromBotDeps(deps), { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
+      collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
       PLAN_READ_TIMEOUT_MS,
       `Reading ${cluster.name}`,
       deps.clock,

@@ -7,7 +7,7 @@ import { kubeletMinorOf } from '../src/planning/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/planning/nodegroup-rollout.js';
 import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
 import { awaitGate, reopenGate } from './gate-step.js';
-import { formatDuration } from './follow-update.js';
+import { formatDuration } from '../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 

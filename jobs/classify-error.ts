@@ -56,8 +56,3 @@ export function describeError(error: unknown): string {
   }
   return String(error);
 }
-
-/** Exponential backoff with a ceiling, for the engine's own retries of transient failures. */
-export function backoffMs(attempt: number, baseMs = 2_000, maxMs = 120_000): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}

@@ -2,7 +2,8 @@ import type { Update } from '@aws-sdk/client-eks';
 import { decideControlPlaneAction, type ControlPlaneAction } from '../src/planning/decide-control-plane-action.js';
 import { StepFailure, type Step, type StepContext, type StepResult } from './step-context.js';
 import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
-import { followUpdate, formatDuration } from './follow-update.js';
+import { formatDuration } from '../src/report/format-text.js';
+import { followUpdate } from './follow-update.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 
 /**

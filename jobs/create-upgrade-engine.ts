@@ -22,7 +22,7 @@ import { createQueueUpgradeControl } from '../src/store/queue-upgrade-control.js
 import { createTimelineLog } from '../src/store/timeline-log.js';
 import type { UpgradeControl } from '../src/ports/upgrade-control.js';
 import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
-import type { StepKind } from '../src/planning/upgrade-plan.js';
+import type { StepKind } from '../src/ports/upgrade-plan.js';
 
 /**
  * The upgrade engine: one BullMQ queue of upgrade jobs, the control the Slack surface drives, and (in worker

@@ -1,3 +1,4 @@
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import type { KubePort } from '../src/ports/kube-port.js';
 import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/planning/fargate-workloads.js';
 import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from './follow-fargate-rollout.js';

@@ -16,14 +16,6 @@ export interface FollowOptions {
   onPoll?: (update: Update) => Promise<void>;
 }
 
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
-}
-
 export async function followUpdate(ctx: StepContext, options: FollowOptions): Promise<Update> {
   const startedAt = ctx.clock.now();
   let announcedAbort = false;

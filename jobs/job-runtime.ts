@@ -15,7 +15,7 @@ import type { TimelineLog } from '../src/ports/timeline-log.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
 import { readJobData } from './job-data-schema.js';
 import { statusCardOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
-import type { PlannedStep } from '../src/planning/upgrade-plan.js';
+import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 
 /**
  * What one run of the processor works with: the job, its data (written back with job.updateData), and the

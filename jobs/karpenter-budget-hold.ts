@@ -1,6 +1,6 @@
 import type { KubePort } from '../src/ports/kube-port.js';
 import type { StepContext } from './step-context.js';
-import type { PlannedStep } from '../src/planning/upgrade-plan.js';
+import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 import { applyBudgets, type Controls } from './apply-karpenter-changes.js';
 import type { Budget } from '../src/planning/disruption-budget.js';
 import type { KarpenterStepState } from './karpenter-step-state.js';

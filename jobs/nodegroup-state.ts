@@ -1,4 +1,4 @@
-import { formatDuration } from './follow-update.js';
+import { formatDuration } from '../src/report/format-text.js';
 import type { DrainRemedy } from '../src/planning/find-drain-blockers.js';
 import { NODEGROUP_SETTLE, type SettleResult } from './nodegroup-watch.js';
 import type { StepContext } from './step-context.js';

@@ -6,7 +6,7 @@ import { describeBudgets, originalToRecord } from '../src/planning/disruption-bu
 import { poolOfNode } from '../src/planning/karpenter-objects.js';
 import type { ClassPlan, PoolPlan } from './karpenter-step-state.js';
 import type { WorldDecision } from '../src/planning/plan-vs-world.js';
-import type { ActionKind } from '../src/planning/upgrade-plan.js';
+import type { ActionKind } from '../src/ports/upgrade-plan.js';
 
 /**
  * Reads the NodePools, EC2NodeClasses, NodeClaims and nodes, resolves each class's target images from SSM, and

@@ -1,3 +1,4 @@
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import type { StepContext, StepResult } from './step-context.js';
 
 /**
@@ -5,8 +6,6 @@ import type { StepContext, StepResult } from './step-context.js';
  * is in flight, so a Pause parks the job here and an Abort ends it here, instead of waiting for the whole step.
  * Items already done are recorded in job.data, so the step picks up at the next one when resumed.
  */
-export const PAUSE_RECHECK_MS = 10 * 60_000;
-
 export async function safePoint(ctx: StepContext, before: string): Promise<StepResult | undefined> {
   const controls = await ctx.controls();
   if (controls.abort) {

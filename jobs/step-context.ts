@@ -9,7 +9,7 @@ import type { GateStore } from '../src/ports/gate-store.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
 import type { ActedAction, IssuedUpdate, UpgradeJobData } from '../src/planning/upgrade-job-data.js';
-import type { PlannedStep } from '../src/planning/upgrade-plan.js';
+import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 
 /**
  * What a step (jobs/*-step.ts) gets from the processor. Steps never touch BullMQ: they read the world, act, record

@@ -1,5 +1,5 @@
 import type { Step, StepContext } from './step-context.js';
-import type { StepKind } from '../src/planning/upgrade-plan.js';
+import type { StepKind } from '../src/ports/upgrade-plan.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 import { addonsStep } from './addons-step.js';
 import { controlPlaneStep } from './control-plane-step.js';

@@ -1,8 +1,10 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { backoffMs, describeError, isTransientError } from './classify-error.js';
+import { backoffMs } from '../src/domain/backoff.js';
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
+import { describeError, isTransientError } from './classify-error.js';
 import { StepFailure, type StepResult } from './step-context.js';
 import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
-import type { PlannedStep } from '../src/planning/upgrade-plan.js';
+import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 import { finishJob } from './finish-job.js';
 import { readJobData } from './job-data-schema.js';
 import { abortOpenGates } from './gate-step.js';
@@ -17,7 +19,8 @@ import type { JobControls } from '../src/ports/job-controls.js';
  * any worker — to carry on from job.data.
  */
 export const MAX_TRANSIENT_RETRIES = 8;
-export const PAUSE_RECHECK_MS = 10 * 60_000;
+/** The engine's own retries of transient AWS and Kubernetes failures: 2 s, 4 s, 8 s … up to 2 minutes. */
+export const TRANSIENT_BACKOFF = { baseMs: 2_000, maxMs: 120_000 };
 
 export interface UpgradeJobResult {
   state: UpgradeJobData['state'];
@@ -204,7 +207,7 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
     const attempt = (data.retries[stepId] ?? 0) + 1;
     if (attempt <= MAX_TRANSIENT_RETRIES) {
       data.retries[stepId] = attempt;
-      const delay = backoffMs(attempt);
+      const delay = backoffMs(attempt - 1, TRANSIENT_BACKOFF);
       deps.logger.warn({ err: error, jobId: data.jobId, step: stepId, attempt, delay }, 'transient failure; retrying the step');
       if (attempt === 3) {
         await runtime.emitKeyed(`${data.jobId}:${stepId}:transient`, `${data.jobId}:${stepId}:transient`, {

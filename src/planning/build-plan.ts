@@ -4,12 +4,12 @@ import { SKEW_RULE_TEXT } from './kubelet-skew.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { dataPlaneSteps } from './data-plane-steps.js';
 import { dataPlaneUnits } from './data-plane-units.js';
-import { isBlocking, plural, type Finding } from './finding.js';
+import { isBlocking, plural, type Finding } from '../ports/finding.js';
 import { describeIncremental, planDeferral } from './incremental-strategy.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 import { runChecks } from './run-checks.js';
 import { MINUTES } from './step-estimates.js';
-import { HOP_STEP_ORDER, type PlanHop, type PlanStep, type UpgradePlan } from './upgrade-plan.js';
+import { HOP_STEP_ORDER, type PlanHop, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
 import { minorsBetween, upgradePath } from './upgrade-path.js';
 import { VPC_CNI } from './addon-version.js';
 

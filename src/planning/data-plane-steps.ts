@@ -5,11 +5,11 @@ import type { KubeObject } from '../ports/kube-port.js';
 import { driftBudget } from './checks/karpenter-checks.js';
 import { fargateRestarts } from './checks/fargate-checks.js';
 import type { DataPlaneUnit } from './data-plane-units.js';
-import { plural } from './finding.js';
+import { plural } from '../ports/finding.js';
 import type { PlanPolicy } from './plan-policy.js';
 import { batchSize, blueGreenMinutes, budgetParallelism, driftMinutes, inPlaceMinutes, MINUTES } from './step-estimates.js';
 import { decideNodegroupAction } from './decide-nodegroup-action.js';
-import type { PlannedAction, PlanStep } from './upgrade-plan.js';
+import type { PlannedAction, PlanStep } from '../ports/upgrade-plan.js';
 
 /**
  * The data-plane step(s) of one unit in one hop, with the strategy clusters.yaml gives it and the per-resource

@@ -1,5 +1,5 @@
 import type { NodegroupPolicy } from '../config/clusters-config.js';
-import type { ActionKind } from './upgrade-plan.js';
+import type { ActionKind } from '../ports/upgrade-plan.js';
 
 /**
  * What one managed node group needs for a hop, decided the same way by the planner (from the snapshot) and by the

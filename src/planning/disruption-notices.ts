@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../ports/kube-port.js';
-import { selectorMatches } from './find-drain-blockers.js';
+import { matchesSelector } from './label-selector.js';
 
 /**
  * Karpenter's own account of why a node cannot be replaced: `DisruptionBlocked` on a Node or NodeClaim and
@@ -93,7 +93,7 @@ export function blockingPods(notice: DisruptionNotice, pods: KubeObject[], pdbs:
     if (!pdb || !notice.node) continue;
     for (const pod of pods) {
       if (pod.metadata.namespace !== namespace || pod.spec?.nodeName !== notice.node || pod.metadata.deletionTimestamp) continue;
-      if (selectorMatches(pdb.spec?.selector, pod.metadata.labels)) found.add(`${namespace}/${pod.metadata.name}`);
+      if (matchesSelector(pdb.spec?.selector, pod.metadata.labels)) found.add(`${namespace}/${pod.metadata.name}`);
     }
   }
   return [...found].sort();

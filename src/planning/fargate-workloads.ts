@@ -1,6 +1,6 @@
 import { compareMinor, minorOfKubelet, parseMinor } from '../domain/minor-version.js';
 import type { KubeObject } from '../ports/kube-port.js';
-import { selectorMatches } from './find-drain-blockers.js';
+import { matchesSelector } from './label-selector.js';
 
 /**
  * Which workloads to restart so their Fargate pods move to the target (pure). A Fargate pod keeps its node — and
@@ -102,7 +102,7 @@ export function rolloutState(input: { workload: KubeObject | undefined; resource
   if (!workload) return { done: true, wanted: 0, moved: 0, old: 0 }; // deleted meanwhile: nothing left to move
   const wanted = Number(workload.spec?.replicas ?? 1);
   const nodes = new Map(input.nodes.map((node) => [node.metadata.name, node]));
-  const mine = input.pods.filter((pod) => pod.metadata.namespace === workload.metadata.namespace && selectorMatches(workload.spec?.selector, pod.metadata.labels));
+  const mine = input.pods.filter((pod) => pod.metadata.namespace === workload.metadata.namespace && matchesSelector(workload.spec?.selector, pod.metadata.labels));
   const onTarget = (pod: KubeObject) => {
     const node = nodes.get(pod.spec?.nodeName);
     return !!node && isFargateNode(node) && !isBehind(node, input.target);

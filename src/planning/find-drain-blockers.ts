@@ -1,4 +1,5 @@
 import type { KubeObject } from '../ports/kube-port.js';
+import { matchesSelector } from '../planning/label-selector.js';
 
 /**
  * Which pods and PodDisruptionBudgets keep a drain from finishing, and whether a safe remedy exists. Pure: given the
@@ -22,34 +23,6 @@ export interface DrainRemedy {
   replicas: number;
 }
 
-interface Selector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
-
-export function selectorMatches(selector: Selector | undefined, labels: Record<string, string> = {}): boolean {
-  if (!selector) return false;
-  const matchLabels = Object.entries(selector.matchLabels ?? {});
-  const expressions = selector.matchExpressions ?? [];
-  // An empty selector on a PDB selects every pod of its namespace (policy/v1).
-  if (matchLabels.length === 0 && expressions.length === 0) return true;
-  if (!matchLabels.every(([key, value]) => labels[key] === value)) return false;
-  return expressions.every(({ key, operator, values = [] }) => {
-    switch (operator) {
-      case 'In':
-        return key in labels && values.includes(labels[key]);
-      case 'NotIn':
-        return !(key in labels) || !values.includes(labels[key]);
-      case 'Exists':
-        return key in labels;
-      case 'DoesNotExist':
-        return !(key in labels);
-      default:
-        return false;
-    }
-  });
-}
-
 const name = (object: KubeObject) => `${object.metadata.namespace ?? 'default'}/${object.metadata.name}`;
 
 /** The Deployment behind a pod (pod → ReplicaSet → Deployment), by owner references. */
@@ -71,7 +44,7 @@ export function findDrainBlockers(input: { pods: KubeObject[]; pdbs: KubeObject[
     if (pod.metadata.ownerReferences?.some((ref) => ref.kind === 'DaemonSet')) continue;
     for (const pdb of input.pdbs) {
       if (pdb.metadata.namespace !== pod.metadata.namespace) continue;
-      if (!selectorMatches(pdb.spec?.selector, pod.metadata.labels)) continue;
+      if (!matchesSelector(pdb.spec?.selector, pod.metadata.labels)) continue;
       const allowed = Number(pdb.status?.disruptionsAllowed ?? 0);
       if (allowed > 0) continue;
       blockers.push({ pod: name(pod), node, pdb: name(pdb), disruptionsAllowed: allowed, deployment: deploymentOf(pod, input.replicaSets) });

@@ -1,5 +1,5 @@
 import { formatMinor, hopsBetween, parseMinor, compareMinor } from '../domain/minor-version.js';
-import { HOP_STEP_ORDER, type PlannedStep, type StepKind, type UpgradePlan } from './upgrade-plan.js';
+import { HOP_STEP_ORDER, type PlannedStep, type StepKind, type UpgradePlan } from '../ports/upgrade-plan.js';
 
 /**
  * The upgrade job's steps, from the plan the approver read: per hop, the plan's lines grouped by kind in

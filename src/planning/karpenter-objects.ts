@@ -1,6 +1,8 @@
 import { formatMinor, minorOfKubelet } from '../domain/minor-version.js';
 import type { KubeObject } from '../ports/kube-port.js';
 
+export { isNodeReady, kubeletMinorOf } from '../domain/node-status.js';
+
 /**
  * How the Karpenter step reads NodeClaims and Nodes (karpenter.sh/v1, reference/karpenter.md "Objects"): the
  * labels, conditions and taints Karpenter writes, in one place so the decisions and the watcher spell them alike.
@@ -64,18 +66,6 @@ export function isClaimDisrupting(claim: KubeObject, node: KubeObject | undefine
 export function isNodeDisrupted(node: KubeObject): boolean {
   const taints: Array<{ key?: string }> = Array.isArray(node.spec?.taints) ? node.spec.taints : [];
   return taints.some((taint) => !!taint.key && DISRUPTION_TAINT_KEYS.includes(taint.key));
-}
-
-export function isNodeReady(node: KubeObject): boolean {
-  return isConditionTrue(node, 'Ready');
-}
-
-/** "1.31" from status.nodeInfo.kubeletVersion (v1.31.14-eks-ecaa3a6). */
-export function kubeletMinorOf(node: KubeObject | undefined): string | undefined {
-  const version = node?.status?.nodeInfo?.kubeletVersion;
-  if (typeof version !== 'string') return undefined;
-  const minor = minorOfKubelet(version);
-  return minor ? formatMinor(minor) : undefined;
 }
 
 /** The names of conditions that are not True yet, for "has not become Ready" reports ("Registered: NodeNotFound"). */

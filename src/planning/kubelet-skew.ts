@@ -1,5 +1,7 @@
 import { formatMinor, minorDistance, minorOfKubelet, parseMinor } from '../domain/minor-version.js';
 
+export { kubeletMinorOf } from '../domain/node-status.js';
+
 /**
  * The upstream version-skew policy for kubelets against the apiserver (kubernetes.io/releases/version-skew-policy):
  * a kubelet may never be newer than the apiserver; it may be up to 3 minors older since 1.28, 2 before. EKS's
@@ -58,8 +60,3 @@ export function nodeVersionsOf(nodes: Array<{ metadata: { name: string }; status
   return nodes.map((node) => ({ name: node.metadata.name, kubeletVersion: String(node.status?.nodeInfo?.kubeletVersion ?? '') }));
 }
 
-/** The minor ("1.31") a node's kubelet runs, or undefined when its version cannot be read. */
-export function kubeletMinorOf(node: { status?: any }): string | undefined {
-  const minor = minorOfKubelet(String(node.status?.nodeInfo?.kubeletVersion ?? ''));
-  return minor && formatMinor(minor);
-}

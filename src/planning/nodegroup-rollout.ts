@@ -1,5 +1,7 @@
 import type { KubeObject } from '../ports/kube-port.js';
-import { kubeletMinorOf } from './kubelet-skew.js';
+import { isNodeReady, kubeletMinorOf } from '../domain/node-status.js';
+
+export { isNodeReady };
 
 /**
  * Where a managed node group's rollout to a new minor stands, from its Node objects and the pods on them (both kept
@@ -23,10 +25,6 @@ export interface RolloutCounts {
   drained: number;
   /** "ip-1 (v1.30.14-eks-…, NotReady)" for every node that keeps the group from being rolled out. */
   laggards: string[];
-}
-
-export function isNodeReady(node: KubeObject): boolean {
-  return (node.status?.conditions ?? []).some((c: { type?: string; status?: string }) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** A pod a drain has to move: not a DaemonSet's, not a static (mirror) pod, not finished. */

@@ -1,4 +1,4 @@
-import type { ActionKind, PlannedAction } from './upgrade-plan.js';
+import type { ActionKind, PlannedAction } from '../ports/upgrade-plan.js';
 
 /**
  * The world as a step finds it, against the plan the approver read. Between `start` and the moment a step acts

@@ -1,5 +1,5 @@
 import type { ClusterVersionInformation, Update } from '@aws-sdk/client-eks';
-import type { Finding } from './finding.js';
+import type { Finding } from '../ports/finding.js';
 import { versionParamOf } from './decide-control-plane-action.js';
 
 /**

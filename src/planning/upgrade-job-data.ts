@@ -1,4 +1,4 @@
-import type { ActionKind, PlannedStep } from './upgrade-plan.js';
+import type { ActionKind, PlannedStep } from '../ports/upgrade-plan.js';
 import type { ThreadRef } from '../ports/thread-port.js';
 import type { StatusCardModel, UpgradeState } from '../ports/timeline-event.js';
 

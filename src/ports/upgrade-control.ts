@@ -1,5 +1,5 @@
 import type { ThreadRef } from './thread-port.js';
-import type { UpgradePlan } from '../planning/upgrade-plan.js';
+import type { UpgradePlan } from './upgrade-plan.js';
 import type { GateAction, UpgradeState } from './timeline-event.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PlannedStep } from '../planning/upgrade-plan.js';
+import type { PlannedStep } from '../ports/upgrade-plan.js';
 import type { ActedAction, UpgradeJobData } from '../planning/upgrade-job-data.js';
 
 /**

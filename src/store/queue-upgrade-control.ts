@@ -12,7 +12,7 @@ import type { TimelineLog } from './timeline-log.js';
 import { exportTimeline } from './export-timeline.js';
 import type { JobSummary, UpgradeControl } from '../ports/upgrade-control.js';
 import { isTerminal, JOB_DATA_SCHEMA, statusCardOf, type UpgradeJobData } from '../planning/upgrade-job-data.js';
-import type { StepKind } from '../planning/upgrade-plan.js';
+import type { StepKind } from '../ports/upgrade-plan.js';
 
 /**
  * UpgradeControl over BullMQ + Redis. It never writes job.data (the processor owns it): starting takes the cluster

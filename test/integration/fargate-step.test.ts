@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFargateStep } from '../../jobs/fargate-step.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane } from '../support/karpenter-step-context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionsOf, callsOf, demo, expectJobToBeThePlan, lab, planAndRun, usePlanHarness } from '../support/plan-equals-job.js';
+import { actionsOf, callsOf, demo, expectJobToBeThePlan, lab, planAndRun, usePlanHarness } from './plan-equals-job.js';
 
 /**
  * The plan is the job, for the demo scenarios (one hop, two hops, a failed update) and a Karpenter pool whose own

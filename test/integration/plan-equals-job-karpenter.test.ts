@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionsOf, expectJobToBeThePlan, lab, planAndRun, usePlanHarness, workshop } from '../support/plan-equals-job.js';
+import { actionsOf, expectJobToBeThePlan, lab, planAndRun, usePlanHarness, workshop } from './plan-equals-job.js';
 
 /**
  * The plan is the job, for the workshop and the Karpenter scenarios: blue/green, custom AMI, Fargate, every AMI selector kind. The harness, the on-call's answers and what "the job is the plan" means are in

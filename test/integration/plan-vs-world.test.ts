@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demo, planAndRun, usePlanHarness } from '../support/plan-equals-job.js';
+import { demo, planAndRun, usePlanHarness } from './plan-equals-job.js';
 
 /**
  * The cluster changes between `plan` and the moment a step acts: someone adds a node group and upgrades an add-on

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/planning/build-plan.js';
-import type { UpgradePlan } from '../../src/planning/upgrade-plan.js';
+import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import { planJson } from '../../src/report/json-output.js';
-import { defaultAddonVersion } from '../../src/sim/aws/addon-catalog.js';
-import { amiIdFor } from '../../src/sim/aws/version-catalog.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
-import { buildClusterStatus } from '../../src/status/cluster-status.js';
+import { amiIdFor, defaultAddonVersion, type SimServer } from '@eks-upgrade-bot/sim';
+import { buildClusterStatus } from '../../src/report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../../src/status/plan-request.js';
 import { startSim } from '../support/start-sim.js';

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import type { ThreadRef } from '../../src/ports/thread-port.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { outboxMetadata } from '../../src/slack/thread/find-posted-message.js';
 import type { OutboxEntry } from '../../src/slack/thread/outbox-entry.js';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
+import { makeNode } from '@eks-upgrade-bot/sim';
 import { countRollout, describeLanding, describeRollout, isRolledOut, oldNodesOf, podsByNode } from '../../src/planning/nodegroup-rollout.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comparePlanWithWorld, describeDivergence } from '../../src/planning/plan-vs-world.js';
-import type { PlannedAction } from '../../src/planning/upgrade-plan.js';
+import type { PlannedAction } from '../../src/ports/upgrade-plan.js';
 
 /** The plan-vs-world policy (README, "Plan and world"): what a step acts on, and how it says what changed. */
 const planned: PlannedAction[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
+import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { renderStatusCard } from '../../src/slack/render/render-status-card.js';
 import type { StatusCardModel, UpgradeState } from '../../src/ports/timeline-event.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
+import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
 import { renderTimelineEvent } from '../../src/slack/render/render-timeline-event.js';
 import type { GateModel, TimelineEvent } from '../../src/ports/timeline-event.js';

@@ -6,7 +6,7 @@ import type { JobControls } from '../../src/ports/job-controls.js';
 import type { StepContext } from '../../jobs/step-context.js';
 import type { TimelineEvent } from '../../src/ports/timeline-event.js';
 import type { IssuedUpdate, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
-import type { PlannedStep } from '../../src/planning/upgrade-plan.js';
+import type { PlannedStep } from '../../src/ports/upgrade-plan.js';
 
 /**
  * A StepContext for unit tests of steps: job data in memory, an in-memory gate store with the same rules as the

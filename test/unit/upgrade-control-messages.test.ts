@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { abortMessage, pauseMessage, positionOf } from '../../src/report/control-messages.js';
-import { backoffMs, isTransientError } from '../../jobs/classify-error.js';
+import { backoffMs } from '../../src/domain/backoff.js';
+import { isTransientError } from '../../jobs/classify-error.js';
+import { TRANSIENT_BACKOFF } from '../../jobs/upgrade-processor.js';
 import { jobSteps } from '../../src/planning/job-steps.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
@@ -32,7 +34,7 @@ describe('error classification', () => {
     expect(isTransientError(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(true);
     expect(isTransientError(Object.assign(new Error('no'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } }))).toBe(false);
     expect(isTransientError(Object.assign(new Error('bad'), { name: 'InvalidParameterException', $fault: 'client' }))).toBe(false);
-    expect(backoffMs(1)).toBe(2000);
-    expect(backoffMs(20)).toBe(120_000);
+    expect(backoffMs(0, TRANSIENT_BACKOFF)).toBe(2000);
+    expect(backoffMs(19, TRANSIENT_BACKOFF)).toBe(120_000);
   });
 });

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { describeTargetAmi, findAmi, minorOfPinnedAmi, nodeClassAmi } from '../ami-parameters.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
 import { al2Finding } from './nodegroup-checks.js';

@@ -1,5 +1,5 @@
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
-import type { BotDeps } from '../../bot-deps.js';
+import type { BotDeps } from '../../ports/bot-deps.js';
 import type { Logger } from '../../log/logger.js';
 import type { GateAction } from '../../ports/timeline-event.js';
 import { observeAck } from '../metrics-ack.js';

@@ -1,5 +1,5 @@
 import { STATE_LABELS } from './render-status-card.js';
-import { formatDuration, formatUtcDateTime } from './format-text.js';
+import { formatDuration, formatUtcDateTime } from '../../report/format-text.js';
 import type { GateAction, TimelineEvent } from '../../ports/timeline-event.js';
 
 export interface TimelineJobInfo {
