@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { parseEnv } from '../config/env-config.js';
 import { ensureRedis } from '../demo/ensure-redis.js';
 import { createLogger } from '../log/logger.js';
-import { startFakeSlack, type FakeSlack } from '../sim/slack/fake-slack.js';
-import { startSimulator, type SimServer } from '../sim/sim-server.js';
 import { startBot } from '../start-bot.js';
 import { startPlaygroundHttp } from './playground-http.js';
 import { exampleCommands, PLAYGROUND_CHANNEL, PLAYGROUND_USERS, playgroundClustersConfig } from './playground-people.js';

@@ -2,7 +2,7 @@ import { describeFaults } from './aws/faults.js';
 import { isNodeReady } from './aws/node-factory.js';
 import type { SimCluster, SimWorld } from './aws/world-types.js';
 import { pdbMatchesPod } from './kube/pdb-status.js';
-import type { KubeObject } from '../ports/kube-port.js';
+import type { KubeObject } from '../kube-types/kube-object.js';
 
 /**
  * GET /_sim/state: a summary of the simulated world for tests, the demo and the playground's cluster panel: the

@@ -1,6 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createManualClock } from '@eks-upgrade-bot/sim';
 import { useSim } from '../support/start-sim.js';
 
 /**
