@@ -12,6 +12,7 @@ import type { EnvConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
+import { guardSlackRequests, SLACK_BODY_LIMIT_BYTES } from './request-guard.js';
 import { createSlackMetrics, type CommandOutcome, type SlackMetrics } from './metrics.js';
 
 export interface SlackAppOptions {
@@ -64,9 +65,11 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
         customRoutes,
         logger: boltLogger,
         customPropertiesExtractor: stampReceivedAt,
+        bodyLimit: SLACK_BODY_LIMIT_BYTES,
         // Wrong paths get a plain 404 instead of Bolt's thrown "Unhandled HTTP request".
         dispatchErrorHandler: async ({ response }) => reply(response, 404, 'text/plain', 'not found\n'),
       });
+  if (receiver instanceof HTTPReceiver) receiver.requestListener = guardSlackRequests(receiver.requestListener, { signingSecret: env.SLACK_SIGNING_SECRET, logger });
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     receiver,
