@@ -65,9 +65,16 @@ const MAX_STALLED_COUNT = 10;
 const MAX_STARTED_ATTEMPTS = 5_000;
 
 export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
+  // Two connections with opposite failure modes. The worker's waits out a Redis outage (a step must not fail because
+  // Redis restarted); the control side, which answers people, fails at once when Redis is down, so a command gets a
+  // sentence ("the job queue is unavailable") instead of hanging until Slack gives up on it.
   const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const failFast = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 };
+  const controlRedis = new Redis(opts.connection.url, failFast);
+  controlRedis.on('error', () => undefined); // reported where a command uses it; ioredis reconnects by itself
   const keys = engineKeys(opts.prefix);
-  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: opts.connection.url }, prefix: opts.prefix });
+  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: opts.connection.url, ...failFast }, prefix: opts.prefix });
+  queue.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'upgrade-engine' });
   const deps: EngineDeps = {
     config: opts.config,
@@ -86,10 +93,10 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   };
   const control = createQueueUpgradeControl({
     queue,
-    lock: deps.lock,
-    gates: deps.gates,
-    controls: deps.controls,
-    timeline: deps.timeline,
+    lock: createClusterLock(controlRedis, keys),
+    gates: createGateStore(controlRedis, keys),
+    controls: createJobControlsStore(controlRedis, keys),
+    timeline: createTimelineLog(controlRedis, keys),
     thread: opts.thread,
     clock: opts.clock,
     logger,
@@ -136,7 +143,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
       draining.abort(new Error('upgrade worker shutting down'));
       await worker?.close();
       await queue.close();
-      await redis.quit().catch(() => undefined);
+      await Promise.all([redis.quit().catch(() => redis.disconnect()), controlRedis.quit().catch(() => controlRedis.disconnect())]);
     },
   };
 }

@@ -70,6 +70,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     QUEUE_PREFIX: prefix,
     // The bot runs on real time, as in production; only the simulator's world runs fast.
     AWS_POLL_SECONDS: opts.pollSeconds ?? 0.2,
+    SHUTDOWN_TIMEOUT_SECONDS: 25,
   };
   const config = parseClustersConfig({ clusters: opts.clusters });
   let bot: RunningBot;

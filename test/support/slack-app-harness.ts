@@ -57,6 +57,7 @@ export async function startSlackHarness(
     ROLE: 'web',
     QUEUE_PREFIX: 'unused',
     AWS_POLL_SECONDS: 15,
+    SHUTDOWN_TIMEOUT_SECONDS: 25,
   };
   const unavailable = () => {
     throw new Error('this test gave the bot no AWS/Kubernetes access');

@@ -13,6 +13,7 @@ import {
   reasonProblem,
 } from './force-reason-modal.js';
 import { checkGateClick, gateAnswerReply, parseGateRef, type GateRef } from './gate-click.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../upgrade/queue-unavailable.js';
 import { clickPlace, tellUser, type ClickPlace } from './tell-user.js';
 
 export interface ActionDeps {
@@ -136,6 +137,9 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
   async function failed(client: App['client'], place: ClickPlace, error: unknown, audit: Record<string, unknown>, metric: string): Promise<void> {
     logger.error({ ...audit, err: error }, 'handling a gate click failed');
     metrics.countAction(metric, 'error');
-    await tellUser(client, place, 'The bot could not handle your click (an internal error, now in its log). If the card still shows its buttons, try again in a moment.', logger);
+    const text = isQueueUnavailable(error)
+      ? QUEUE_UNAVAILABLE_SENTENCE
+      : 'The bot could not handle your click (an internal error, now in its log). If the card still shows its buttons, try again in a moment.';
+    await tellUser(client, place, text, logger);
   }
 }

@@ -4,6 +4,7 @@ import { findCluster } from '../../config/clusters-config.js';
 import { authorizeJobControl, type JobControlAction } from '../authorize.js';
 import { observeAck } from '../metrics-ack.js';
 import type { ActionDeps } from './gate-actions.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../upgrade/queue-unavailable.js';
 import { clickPlace, tellUser } from './tell-user.js';
 
 /**
@@ -48,7 +49,8 @@ export function registerJobControlActions(app: App, { deps, metrics, logger }: A
     } catch (error) {
       logger.error({ ...audit, err: error }, `handling a ${verb} click failed`);
       metrics.countAction(action.action_id, 'error');
-      await tellUser(client, place, `The bot could not ${verb} the job (an internal error, now in its log). Try again in a moment.`, logger);
+      const text = isQueueUnavailable(error) ? QUEUE_UNAVAILABLE_SENTENCE : `The bot could not ${verb} the job (an internal error, now in its log). Try again in a moment.`;
+      await tellUser(client, place, text, logger);
     }
   });
 }
@@ -81,7 +83,8 @@ export function registerTimelineAction(app: App, { deps, metrics, logger }: Acti
     } catch (error) {
       logger.error({ err: error, job: jobId }, 'exporting the timeline on demand failed');
       metrics.countAction(action.action_id, 'error');
-      await tellUser(client, place, 'The bot could not export the timeline (an internal error, now in its log). Try again in a moment.', logger);
+      const text = isQueueUnavailable(error) ? QUEUE_UNAVAILABLE_SENTENCE : 'The bot could not export the timeline (an internal error, now in its log). Try again in a moment.';
+      await tellUser(client, place, text, logger);
     }
   });
 }
