@@ -1,10 +1,11 @@
+import { recordAudit } from '../src/audit/record-audit.js';
 import type { BotDeps } from '../src/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import type { CommandOutcome } from '../src/slack/metrics.js';
 import { authorizeStart } from '../src/slack/authorize.js';
 import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
 import { describeFailure } from './command-failure.js';
-import { CommandRejected } from './command-rejected.js';
+import { CommandRejected, RefusedForCluster } from './command-rejected.js';
 import { problemMessage, usageProblem, type Subcommand } from './command-usage.js';
 import { quoteInput, type ParseResult } from './parse-command.js';
 
@@ -39,7 +40,7 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
       const decision = await authorizeStart(deps, cluster, userId);
       if (!decision.allowed) {
         log.warn({ subcommand: 'start', cluster: cluster.name, to: command.to }, 'refused: user may not start upgrades of this cluster');
-        throw new CommandRejected(decision.reason);
+        throw new RefusedForCluster(decision.reason, cluster.name);
       }
     }
     await handlers[command.subcommand]({
@@ -52,6 +53,10 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
     log.info({ subcommand: command.subcommand, target: command.target }, 'slash command handled');
     return 'ok';
   } catch (error) {
+    if (error instanceof RefusedForCluster) {
+      const entry = { at: deps.clock.now(), cluster: error.cluster, user: userId, action: command.subcommand, outcome: 'refused', detail: error.message, via: 'command' as const };
+      await recordAudit(deps.audit, log, entry);
+    }
     if (error instanceof CommandRejected) {
       log.info({ subcommand: command.subcommand, target: command.target, problem: error.message }, 'slash command rejected');
       await request.respond({ ...error.reply, response_type: 'ephemeral' });
@@ -76,7 +81,7 @@ function checkAccessAndNormalise(
   args: string[],
   channelId: string,
 ): string[] {
-  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs';
+  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs' || subcommand === 'audit';
   if (!takesCluster) return args;
   if (target !== undefined) {
     checkCluster(deps, target, channelId);
@@ -95,7 +100,7 @@ export function checkCluster(deps: BotDeps, name: string, channelId: string): Cl
   }
   if (!cluster.channels.includes(channelId)) {
     const where = cluster.channels.map((id) => `<#${id}>`).join(', ') || 'no channel';
-    throw new CommandRejected(`${cluster.name} cannot be driven from this channel; clusters.yaml allows it in ${where}.`);
+    throw new RefusedForCluster(`${cluster.name} cannot be driven from this channel; clusters.yaml allows it in ${where}.`, cluster.name);
   }
   return cluster;
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../src/audit/record-audit.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
@@ -45,6 +46,8 @@ export const startCommand: CommandHandler = async (context) => {
   );
   if (!result.ok) throw new CommandRejected(alreadyRunning(result.job));
   deps.logger.info({ audit: 'start', user: context.userId, cluster: cluster.name, from, to, dryRun: command.dryRun, job: result.job.jobId }, 'upgrade started');
+  const started = `${command.dryRun ? 'dry run ' : ''}${from} → ${to}`;
+  await recordAudit(deps.audit, deps.logger, { at: deps.clock.now(), cluster: cluster.name, user: context.userId, action: 'start', outcome: 'accepted', job: result.job.jobId, detail: started, via: 'command' });
   const what = command.dryRun ? `Started a dry run of upgrading ${cluster.name}` : `Started upgrading ${cluster.name}`;
   const hops = hopsBetween(current, target).map(formatMinor);
   const route = hops.length > 1 ? ` in ${hops.length} hops (${[from, ...hops].join(' → ')}), each with its own approval gate` : '';

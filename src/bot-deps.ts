@@ -1,5 +1,6 @@
 import type { ClustersConfig } from './config/clusters-config.js';
 import type { Logger } from './log/logger.js';
+import type { AuditLog } from './ports/audit-port.js';
 import type { Clock } from './ports/clock.js';
 import type { Ec2PortFactory } from './ports/ec2-port.js';
 import type { EksPortFactory } from './ports/eks-port.js';
@@ -20,6 +21,8 @@ export interface BotDeps {
   ec2: Ec2PortFactory;
   kube: KubePortFactory;
   control: UpgradeControl;
+  /** The durable audit trail (Redis stream per cluster). */
+  audit: AuditLog;
   usergroups: UsergroupResolver;
   clock: Clock;
   logger: Logger;

@@ -3,7 +3,9 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ClustersConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
+import type { AuditLog } from '../ports/audit-port.js';
 import type { Clock } from '../ports/clock.js';
+import { createRedisAuditLog } from '../audit/redis-audit-log.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
 import type { KubePortFactory } from '../ports/kube-port.js';
@@ -43,12 +45,16 @@ export interface UpgradeEngineOptions {
   ec2?: Ec2PortFactory;
   /** Step kinds new jobs plan (default: every kind this build implements), e.g. only the control plane for a demo. */
   stepKinds?: StepKind[];
+  /** How long the audit trail keeps its records (default 400 days). */
+  auditRetentionDays?: number;
   /** Worker lock tuning; the defaults suit production (tests shorten them to exercise stalled-job recovery). */
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
 }
 
 export interface UpgradeEngine {
   control: UpgradeControl;
+  /** The durable audit trail, on the same fail-fast connection as the control side. */
+  audit: AuditLog;
   startWorker(opts?: { concurrency?: number }): Promise<void>;
   close(): Promise<void>;
 }
@@ -121,6 +127,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
 
   return {
     control,
+    audit: createRedisAuditLog(controlRedis, { prefix: opts.prefix, clock: opts.clock, retentionDays: opts.auditRetentionDays }),
     async startWorker(workerOpts = {}) {
       if (worker) return;
       worker = new Worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), {

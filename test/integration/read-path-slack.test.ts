@@ -8,6 +8,7 @@ import { systemClock } from '../../src/ports/clock.js';
 import type { SimServer } from '../../src/sim/sim-server.js';
 import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
 import type { SlackMessage } from '../../src/slack/slack-message.js';
+import { createTestAuditLog } from '../support/test-audit-log.js';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 import { startSim } from '../support/start-sim.js';
@@ -66,10 +67,13 @@ describe('/eks-upgrade status through Bolt', () => {
 });
 
 describe('the plan handler', () => {
+  const auditLog = createTestAuditLog();
+  afterAll(() => auditLog.close());
   const deps = (): BotDeps => ({
     config: CONFIG,
     ...(({ eks, ec2, ssm, kube }) => ({ eks, ec2, ssm, kube }))(simSources(sim)),
     control: createFakeUpgradeControl(),
+    audit: auditLog.audit,
     usergroups: { members: async () => [] },
     clock: systemClock,
     logger: createLogger({ level: 'silent' }),

@@ -71,6 +71,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     // The bot runs on real time, as in production; only the simulator's world runs fast.
     AWS_POLL_SECONDS: opts.pollSeconds ?? 0.2,
     SHUTDOWN_TIMEOUT_SECONDS: 25,
+    AUDIT_RETENTION_DAYS: 400,
   };
   const config = parseClustersConfig({ clusters: opts.clusters });
   let bot: RunningBot;

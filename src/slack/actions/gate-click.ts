@@ -31,7 +31,7 @@ export function parseGateRef(value: string | undefined): GateRef | undefined {
 
 export type GateClickCheck =
   | { ok: true; job: JobSummary; cluster: ClusterConfig }
-  | { ok: false; reply: string; refused: boolean };
+  | { ok: false; reply: string; refused: boolean; job?: JobSummary };
 
 /** Loads the job and checks the clicker may answer its gate with `action`. */
 export async function checkGateClick(deps: BotDeps, ref: GateRef, userId: string, action: GateAction): Promise<GateClickCheck> {
@@ -39,10 +39,10 @@ export async function checkGateClick(deps: BotDeps, ref: GateRef, userId: string
   if (!job) return { ok: false, reply: 'This upgrade job no longer exists, so there is nothing to answer.', refused: false };
   const cluster = findCluster(deps.config, job.cluster);
   if (!cluster) {
-    return { ok: false, reply: `${job.cluster} is no longer in clusters.yaml, so nobody may answer its gates from Slack.`, refused: true };
+    return { ok: false, reply: `${job.cluster} is no longer in clusters.yaml, so nobody may answer its gates from Slack.`, refused: true, job };
   }
   const decision = await authorizeGate(deps, cluster, job, userId, action);
-  if (!decision.allowed) return { ok: false, reply: decision.reason, refused: true };
+  if (!decision.allowed) return { ok: false, reply: decision.reason, refused: true, job };
   return { ok: true, job, cluster };
 }
 

@@ -4,6 +4,7 @@ import { findCluster } from '../../config/clusters-config.js';
 import { authorizeJobControl, type JobControlAction } from '../authorize.js';
 import { observeAck } from '../metrics-ack.js';
 import type { ActionDeps } from './gate-actions.js';
+import { recordAudit } from '../../audit/record-audit.js';
 import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../upgrade/queue-unavailable.js';
 import { clickPlace, tellUser } from './tell-user.js';
 
@@ -40,10 +41,12 @@ export function registerJobControlActions(app: App, { deps, metrics, logger }: A
       if (!decision.allowed) {
         logger.warn({ ...audit, cluster: job.cluster, allowed: false }, `refused ${verb}`);
         metrics.countAction(action.action_id, 'refused');
+        await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: job.cluster, user: body.user.id, action: verb, outcome: 'refused', job: job.jobId, detail: decision.reason, via: 'button' });
         return await tellUser(client, place, decision.reason, logger);
       }
       const result = await deps.control[verb](job.jobId, body.user.id);
       logger.info({ ...audit, cluster: job.cluster, ok: result.ok }, `${verb} requested: ${result.message}`);
+      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: job.cluster, user: body.user.id, action: verb, outcome: result.ok ? 'accepted' : 'declined', job: job.jobId, detail: result.message, via: 'button' });
       metrics.countAction(action.action_id, result.ok ? 'accepted' : 'declined');
       await tellUser(client, place, result.message, logger);
     } catch (error) {
