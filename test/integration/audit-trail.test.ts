@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRedisAuditLog } from '../../src/audit/redis-audit-log.js';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { Clock } from '../../src/ports/clock.js';
+import { systemClock, type Clock } from '../../src/ports/clock.js';
 import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
 import type { JobSummary } from '../../src/upgrade/upgrade-control.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
@@ -82,7 +82,7 @@ describe('audit trail storage and CLI', () => {
 
   it('keeps records for the retention on the bot clock, and the CLI prints them as JSON', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const clock: Clock = { now: () => now, sleep: async () => undefined } as unknown as Clock;
+    const clock: Clock = { now: () => now, sleep: async () => undefined };
     const log = createRedisAuditLog(redis, { prefix, clock, retentionDays: 7 });
     await log.record({ at: now, cluster: 'demo', user: 'U0APP', action: 'gate:continue', outcome: 'accepted', via: 'button' });
     now += 6 * 86_400_000;
@@ -112,7 +112,7 @@ describe('audit trail storage and CLI', () => {
       stdout: () => undefined,
       stderr: (text) => err.push(text),
       sources: () => { throw new Error('audit reads no AWS'); },
-      auditLog: () => ({ audit: createRedisAuditLog(down, { prefix, clock: { now: Date.now } as unknown as Clock }), close: async () => down.disconnect() }),
+      auditLog: () => ({ audit: createRedisAuditLog(down, { prefix, clock: systemClock }), close: async () => down.disconnect() }),
     });
     expect(code).toBe(1);
     expect(err.join('')).toMatch(/^eks-upgrade: could not read the audit trail from Redis \(redis:\/\/127\.0\.0\.1:1\): .*Set REDIS_URL \(and QUEUE_PREFIX\) to the bot's Redis\./);
