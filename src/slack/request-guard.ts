@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPModuleFunctions } from '@slack/bolt';
 import type { Logger } from '../log/logger.js';
+import { classifySlackBody } from './classify-slack-body.js';
 
 /**
  * What Bolt's HTTPReceiver does not refuse by itself, checked after the body is read and its signature verified
@@ -11,6 +12,8 @@ import type { Logger } from '../log/logger.js';
  *   5 minutes of the timestamp check.
  * - a content type Slack never sends (slash commands and interactivity are form-encoded, events are JSON): 415,
  *   instead of Bolt's attempt to parse it as JSON.
+ * - a signed body of a shape Bolt would crash on or never ack (classify-slack-body.ts): 400, or an empty 200 for
+ *   interaction types Slack sends that the bot has no handler for.
  * Bolt then reuses the buffered body (it skips re-reading a request that carries rawBody).
  */
 export const SLACK_BODY_LIMIT_BYTES = 256 * 1024;
@@ -50,6 +53,16 @@ export function guardSlackRequests(
         if (isReplay(signature)) {
           logger.warn({ audit: 'request-refused', reason: 'replay' }, 'refused a Slack request whose signature was already used');
           return refuse(res, 401, 'This request was already received.\n');
+        }
+        const verdict = classifySlackBody(type, (req as IncomingMessage & { rawBody: Buffer }).rawBody.toString());
+        if (verdict.kind === 'reject') {
+          logger.warn({ audit: 'request-refused', reason: 'shape', what: verdict.why }, 'refused a signed request that is not one Slack sends this bot');
+          return refuse(res, 400, `The bot does not answer ${verdict.why}.\n`);
+        }
+        if (verdict.kind === 'ack-empty') {
+          logger.info({ what: verdict.why }, 'acknowledged an interaction the bot has no handler for');
+          res.writeHead(200, { 'content-length': 0 });
+          return res.end();
         }
         next(req, res);
       },
