@@ -2,7 +2,7 @@ import { recordAudit } from '../src/audit/record-audit.js';
 import type { BotDeps } from '../src/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import type { CommandOutcome } from '../src/slack/metrics.js';
-import { authorizeStart } from '../src/slack/authorize.js';
+import { authorizeStart, channelRefusal } from '../src/slack/authorize.js';
 import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
 import { describeFailure } from './command-failure.js';
 import { CommandRejected, RefusedForCluster } from './command-rejected.js';
@@ -98,10 +98,7 @@ export function checkCluster(deps: BotDeps, name: string, channelId: string): Cl
     const options = visible.length > 0 ? ` From this channel you may use ${visible.join(', ')}.` : ` ${noClusterHere(channelId)}`;
     throw new CommandRejected(`There is no cluster ${quoteInput(name)} in clusters.yaml.${options}`);
   }
-  if (!cluster.channels.includes(channelId)) {
-    const where = cluster.channels.map((id) => `<#${id}>`).join(', ') || 'no channel';
-    throw new RefusedForCluster(`${cluster.name} cannot be driven from this channel; clusters.yaml allows it in ${where}.`, cluster.name);
-  }
+  if (!cluster.channels.includes(channelId)) throw new RefusedForCluster(channelRefusal(cluster), cluster.name);
   return cluster;
 }
 

@@ -44,7 +44,7 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
       return;
     }
     try {
-      const check = await checkGateClick(deps, ref, body.user.id, gateAction);
+      const check = await checkGateClick(deps, ref, body.user.id, gateAction, place.channel);
       if (!check.ok) return await refuse(client, place, check, audit, action.action_id, 'button');
       const result = await deps.control.answerGate({ ...ref, action: gateAction, userId: body.user.id });
       logger.info({ ...audit, cluster: check.job.cluster, outcome: result.outcome }, `gate ${gateAction} by ${body.user.id}: ${result.outcome}`);
@@ -69,7 +69,7 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
       return;
     }
     try {
-      const check = await checkGateClick(deps, ref, body.user.id, 'force');
+      const check = await checkGateClick(deps, ref, body.user.id, 'force', place.channel);
       if (!check.ok) return await refuse(client, place, check, audit, 'gate:force', 'button');
       const open = check.job.openGate;
       if (open && (open.gateId !== ref.gateId || open.revision !== ref.revision)) {
@@ -110,7 +110,7 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
     const ref: GateRef = { jobId: metadata.jobId, gateId: metadata.gateId, revision: metadata.revision };
     try {
       // Authorized again: the modal may have stayed open while clusters.yaml or group membership changed.
-      const check = await checkGateClick(deps, ref, body.user.id, 'force');
+      const check = await checkGateClick(deps, ref, body.user.id, 'force', place.channel);
       if (!check.ok) return await refuse(client, place, check, audit, 'force-reason', 'modal');
       const result = await deps.control.answerGate({ ...ref, action: 'force', userId: body.user.id, reason: reason!.trim() });
       logger.info({ ...audit, cluster: check.job.cluster, outcome: result.outcome }, `gate force by ${body.user.id}: ${result.outcome}`);

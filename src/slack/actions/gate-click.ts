@@ -3,7 +3,7 @@ import type { BotDeps } from '../../bot-deps.js';
 import { findCluster, type ClusterConfig } from '../../config/clusters-config.js';
 import type { GateAction } from '../../upgrade/timeline-event.js';
 import type { GateAnswerResult, JobSummary } from '../../upgrade/upgrade-control.js';
-import { authorizeGate } from '../authorize.js';
+import { channelRefusal, authorizeGate } from '../authorize.js';
 import { formatUtcTime, mention } from '../render/format-text.js';
 
 /**
@@ -34,13 +34,15 @@ export type GateClickCheck =
   | { ok: false; reply: string; refused: boolean; job?: JobSummary };
 
 /** Loads the job and checks the clicker may answer its gate with `action`. */
-export async function checkGateClick(deps: BotDeps, ref: GateRef, userId: string, action: GateAction): Promise<GateClickCheck> {
+export async function checkGateClick(deps: BotDeps, ref: GateRef, userId: string, action: GateAction, channel: string): Promise<GateClickCheck> {
   const job = await deps.control.getJob(ref.jobId);
   if (!job) return { ok: false, reply: 'This upgrade job no longer exists, so there is nothing to answer.', refused: false };
   const cluster = findCluster(deps.config, job.cluster);
   if (!cluster) {
     return { ok: false, reply: `${job.cluster} is no longer in clusters.yaml, so nobody may answer its gates from Slack.`, refused: true, job };
   }
+  // Cards are posted only in the cluster's channels; a click from anywhere else is a copied or forged payload.
+  if (!cluster.channels.includes(channel)) return { ok: false, reply: channelRefusal(cluster), refused: true, job };
   const decision = await authorizeGate(deps, cluster, job, userId, action);
   if (!decision.allowed) return { ok: false, reply: decision.reason, refused: true, job };
   return { ok: true, job, cluster };
@@ -68,3 +70,4 @@ export function gateAnswerReply(result: GateAnswerResult): string | undefined {
       return 'This upgrade job no longer exists, so there is nothing to answer.';
   }
 }
+

@@ -1,7 +1,7 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { z } from 'zod';
 import { findCluster } from '../../config/clusters-config.js';
-import { authorizeJobControl, type JobControlAction } from '../authorize.js';
+import { authorizeJobControl, channelRefusal, type JobControlAction } from '../authorize.js';
 import { observeAck } from '../metrics-ack.js';
 import type { ActionDeps } from './gate-actions.js';
 import { recordAudit } from '../../audit/record-audit.js';
@@ -35,9 +35,11 @@ export function registerJobControlActions(app: App, { deps, metrics, logger }: A
         return await tellUser(client, place, 'This upgrade job no longer exists; nothing was changed.', logger);
       }
       const cluster = findCluster(deps.config, job.cluster);
-      const decision = cluster
-        ? await authorizeJobControl(deps, cluster, job, body.user.id, verb)
-        : { allowed: false as const, reason: `${job.cluster} is no longer in clusters.yaml, so it cannot be controlled from Slack.` };
+      const decision = !cluster
+        ? { allowed: false as const, reason: `${job.cluster} is no longer in clusters.yaml, so it cannot be controlled from Slack.` }
+        : !cluster.channels.includes(place.channel)
+          ? { allowed: false as const, reason: channelRefusal(cluster) }
+          : await authorizeJobControl(deps, cluster, job, body.user.id, verb);
       if (!decision.allowed) {
         logger.warn({ ...audit, cluster: job.cluster, allowed: false }, `refused ${verb}`);
         metrics.countAction(action.action_id, 'refused');
