@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { EKSClient } from '@aws-sdk/client-eks';
 import * as k8s from '@kubernetes/client-node';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
@@ -27,6 +28,10 @@ export interface E2eStackOptions {
   role?: 'all' | 'web';
   pollSeconds?: number;
   prefix?: string;
+  /** Every log line the bot writes (level debug), for tests that read the logs themselves. */
+  logLines?: string[];
+  /** AWS credentials the bot signs with (default E2E_CREDENTIALS; the simulator accepts any). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */
@@ -79,8 +84,10 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     bot = await startBot({
       env,
       config,
-      logger: createLogger({ level: process.env.E2E_LOG ?? 'silent' }),
-      aws: { endpoint: sim.url, credentials: E2E_CREDENTIALS },
+      logger: opts.logLines
+        ? createLogger({ level: 'debug', destination: new Writable({ write: (chunk, _encoding, done) => void (opts.logLines!.push(...String(chunk).split('\n').filter(Boolean)), done()) }) })
+        : createLogger({ level: (process.env.E2E_LOG as 'info' | undefined) ?? 'silent' }),
+      aws: { endpoint: sim.url, credentials: opts.credentials ?? E2E_CREDENTIALS },
     });
   } catch (error) {
     await fake.close();
