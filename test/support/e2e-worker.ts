@@ -20,7 +20,7 @@ export interface WorkerChild {
 
 const script = fileURLToPath(new URL('./e2e-worker-process.ts', import.meta.url));
 
-export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number } = {}): Promise<WorkerChild> {
+export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number; killAt?: string } = {}): Promise<WorkerChild> {
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
@@ -32,6 +32,7 @@ export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { l
       CLUSTERS_JSON: JSON.stringify(clusters),
       AWS_POLL_SECONDS: String(stack.env.AWS_POLL_SECONDS),
       LOCK_MS: String(opts.lockMs ?? 3_000),
+      ...(opts.killAt ? { KILL_AT: opts.killAt } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

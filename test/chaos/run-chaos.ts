@@ -1,0 +1,124 @@
+import '../../src/log/quiet-node-version-warning.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSlackHarness } from '../support/slack-app-harness.js';
+import { fuzzInteractions, fuzzSlashCommands, type FuzzFigures } from './fuzz-slack.js';
+import { runKillPoint, type KillFigures } from './kill-point.js';
+import { KILL_POINTS } from './kill-points.js';
+
+/**
+ * `npm run chaos`: the reliability and security suite with figures. Kills the worker at each kill point, fuzzes the
+ * Slack surface (10,000 slash commands and 10,000 interaction payloads, seeded), and runs the suite's test files
+ * (authorization matrix, refused requests, Redis outage and shutdown, secrets scan, Slack outage, crash tests) —
+ * then prints one table, every cell next to its goal. Exit code 1 when any cell misses its goal.
+ *
+ * Knobs: CHAOS_FUZZ_RUNS (default 10000), CHAOS_SEED (default 20261130), CHAOS_POINTS (comma-separated names, default
+ * all), CHAOS_SKIP_TESTS=1.
+ */
+interface Row {
+  point: string;
+  runs: number | string;
+  lostJobs: number | string;
+  repeatedCalls: number | string;
+  lostOrDuplicatedPosts: number | string;
+  crashes: number | string;
+  answeredUnder3s: string;
+  notes: string;
+  ok: boolean;
+}
+
+const seed = Number(process.env.CHAOS_SEED ?? 20261130);
+const fuzzRuns = Number(process.env.CHAOS_FUZZ_RUNS ?? 10_000);
+const only = process.env.CHAOS_POINTS?.split(',').map((name) => name.trim());
+const rows: Row[] = [];
+
+function killRow(f: KillFigures): Row {
+  const posts = f.duplicatedPosts.length + f.lostPosts.length;
+  const ok = !f.error && f.completed && f.repeatedCalls.length === 0 && posts === 0 && f.budgetsRestored !== false;
+  const notes = [f.error, ...f.repeatedCalls, ...f.duplicatedPosts.map((p) => `dup: ${p}`), ...f.lostPosts.map((p) => `lost: ${p}`), f.budgetsRestored === false ? 'budgets not restored' : '']
+    .filter(Boolean)
+    .join('; ');
+  return { point: `kill: ${f.point}`, runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: posts, crashes: 0, answeredUnder3s: '—', notes: notes || `${f.seconds} s`, ok };
+}
+
+function fuzzRow(name: string, f: FuzzFigures): Row {
+  const ok = f.unanswered === 0 && f.over3s === 0 && f.wrongAnswers.length === 0;
+  return {
+    point: name, runs: f.runs, lostJobs: '—', repeatedCalls: '—', lostOrDuplicatedPosts: '—', crashes: 0,
+    answeredUnder3s: `${f.runs - f.unanswered - f.over3s}/${f.runs} (max ${f.maxAckMs} ms)`, notes: f.wrongAnswers.slice(0, 2).join('; ') || `seed ${seed}`, ok,
+  };
+}
+
+async function fuzz(): Promise<void> {
+  const harness = await startSlackHarness();
+  try {
+    const parent = await harness.slack.client.chat.postMessage({ channel: 'C0DEMO', text: 'Upgrade of demo' });
+    const job = harness.control.seed({ cluster: 'demo', requestedBy: 'U0REQ', thread: { channel: 'C0DEMO', ts: parent.ts! } });
+    harness.control.openGate(job.jobId, 'h1-control-plane', 1);
+    rows.push(fuzzRow('fuzz: slash commands', await fuzzSlashCommands(harness, { runs: fuzzRuns, seed })));
+    rows.push(fuzzRow('fuzz: interaction payloads', await fuzzInteractions(harness, { runs: fuzzRuns, seed, jobIds: [job.jobId] })));
+  } catch (error) {
+    rows.push({ point: 'fuzz', runs: 0, lostJobs: '—', repeatedCalls: '—', lostOrDuplicatedPosts: '—', crashes: 1, answeredUnder3s: '—', notes: (error as Error).message.split('\n')[0], ok: false });
+  } finally {
+    await harness.close();
+  }
+}
+
+/** The suite's vitest files, each a row: pass/fail with its test counts. */
+const TEST_FILES: Array<[string, string]> = [
+  ['authorization matrix', 'test/integration/authorization-matrix.test.ts'],
+  ['forged / stale / replayed / oversized requests', 'test/integration/slack-request-refusals.test.ts test/integration/slack-app-commands.test.ts'],
+  ['unknown buttons', 'test/integration/slack-unknown-actions.test.ts'],
+  ['Redis down: commands and SIGTERM', 'test/integration/redis-outage-process.test.ts'],
+  ['secrets in logs', 'test/e2e/secrets-in-logs.test.ts'],
+  ['Slack 429/5xx outage', 'test/e2e/upgrade-slack-outage.test.ts'],
+  ['audit trail', 'test/integration/audit-trail.test.ts'],
+];
+
+function testRows(): void {
+  const dir = mkdtempSync(join(tmpdir(), 'chaos-'));
+  for (const [name, files] of TEST_FILES) {
+    const out = join(dir, `${rows.length}.json`);
+    const run = spawnSync('npx', ['vitest', 'run', ...files.split(' '), '--reporter=json', `--outputFile=${out}`], { encoding: 'utf8', env: process.env });
+    let passed = 0;
+    let failed = 0;
+    try {
+      const report = JSON.parse(readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+      ({ numPassedTests: passed, numFailedTests: failed } = report);
+    } catch {
+      failed = 1;
+    }
+    const ok = run.status === 0 && failed === 0 && passed > 0;
+    rows.push({ point: `tests: ${name}`, runs: passed + failed, lostJobs: '—', repeatedCalls: '—', lostOrDuplicatedPosts: '—', crashes: ok ? 0 : '?', answeredUnder3s: '—', notes: ok ? `${passed} passed` : `${failed} failed (${files})`, ok });
+  }
+}
+
+function printTable(): void {
+  const header = ['point', 'runs', 'lost jobs', 'repeated calls', 'lost/dup posts', 'crashes', 'answered < 3 s', 'goal', 'notes'];
+  const body = rows.map((r) => [r.point, String(r.runs), String(r.lostJobs), String(r.repeatedCalls), String(r.lostOrDuplicatedPosts), String(r.crashes), r.answeredUnder3s, r.ok ? 'met' : 'MISSED', r.notes]);
+  const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...body.map((row) => row[i].length))));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.slice(0, widths[i]).padEnd(widths[i])).join(' | ')} |`;
+  console.log(`\nGoals: every kill point completes with 0 lost jobs, 0 repeated mutating calls, 0 lost or doubled posts, budgets restored;`);
+  console.log('every fuzzed request answered (200, or 4xx for what Slack never sends) within 3 s with 0 crashes; every suite test passes.\n');
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of body) console.log(line(row));
+}
+
+const points = KILL_POINTS.filter((point) => !only || only.includes(point.name));
+for (const point of points) {
+  process.stderr.write(`chaos: kill point "${point.name}"…\n`);
+  rows.push(killRow(await runKillPoint(point)));
+}
+if (!only) {
+  process.stderr.write(`chaos: fuzzing ${fuzzRuns} slash commands and ${fuzzRuns} interactions (seed ${seed})…\n`);
+  await fuzz();
+  if (!process.env.CHAOS_SKIP_TESTS) {
+    process.stderr.write('chaos: suite test files…\n');
+    testRows();
+  }
+}
+printTable();
+process.exit(rows.every((row) => row.ok) ? 0 : 1);
