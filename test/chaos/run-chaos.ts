@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSlackHarness } from '../support/slack-app-harness.js';
 import { fuzzInteractions, fuzzSlashCommands, type FuzzFigures } from './fuzz-slack.js';
+import { runUpgradeUnderAwsFaults, type AwsFaultFigures } from './aws-faults.js';
 import { runKillPoint, type KillFigures } from './kill-point.js';
+import { runRedisRestart } from './redis-restart.js';
 import { KILL_POINTS } from './kill-points.js';
 
 /**
@@ -14,8 +16,8 @@ import { KILL_POINTS } from './kill-points.js';
  * (authorization matrix, refused requests, Redis outage and shutdown, secrets scan, Slack outage, crash tests) —
  * then prints one table, every cell next to its goal. Exit code 1 when any cell misses its goal.
  *
- * Knobs: CHAOS_FUZZ_RUNS (default 10000), CHAOS_SEED (default 20261130), CHAOS_POINTS (comma-separated names, default
- * all), CHAOS_SKIP_TESTS=1.
+ * Knobs: CHAOS_SECTIONS (comma-separated: kills, redis, faults, fuzz, tests; default all), CHAOS_POINTS (kill points by name,
+ * comma-separated; default all), CHAOS_FUZZ_RUNS (default 10000), CHAOS_SEED (default 20261130).
  */
 interface Row {
   point: string;
@@ -32,6 +34,7 @@ interface Row {
 const seed = Number(process.env.CHAOS_SEED ?? 20261130);
 const fuzzRuns = Number(process.env.CHAOS_FUZZ_RUNS ?? 10_000);
 const only = process.env.CHAOS_POINTS?.split(',').map((name) => name.trim());
+const sections = new Set((process.env.CHAOS_SECTIONS ?? 'kills,redis,faults,fuzz,tests').split(',').map((name) => name.trim()));
 const rows: Row[] = [];
 
 function killRow(f: KillFigures): Row {
@@ -41,6 +44,15 @@ function killRow(f: KillFigures): Row {
     .filter(Boolean)
     .join('; ');
   return { point: `kill: ${f.point}`, runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: posts, crashes: 0, answeredUnder3s: '—', notes: notes || `${f.seconds} s`, ok };
+}
+
+function faultRow(f: AwsFaultFigures): Row {
+  const ok = !f.error && f.completed && f.repeatedCalls.length === 0 && f.stackTraces.length === 0;
+  const notes = [f.error, ...f.repeatedCalls, ...f.stackTraces].filter(Boolean).join('; ') || `${f.injected.throttled} throttled, ${f.injected.errors} 5xx injected; ${f.seconds} s`;
+  return {
+    point: `AWS ${Math.round(f.throttleRate * 100)}% throttled + ${Math.round(f.errorRate * 100)}% 5xx (${f.scenario})`,
+    runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: '—', crashes: 0, answeredUnder3s: '—', notes, ok,
+  };
 }
 
 function fuzzRow(name: string, f: FuzzFigures): Row {
@@ -107,18 +119,29 @@ function printTable(): void {
   for (const row of body) console.log(line(row));
 }
 
-const points = KILL_POINTS.filter((point) => !only || only.includes(point.name));
+const points = sections.has('kills') ? KILL_POINTS.filter((point) => !only || only.includes(point.name)) : [];
 for (const point of points) {
   process.stderr.write(`chaos: kill point "${point.name}"…\n`);
   rows.push(killRow(await runKillPoint(point)));
 }
-if (!only) {
+if (sections.has('redis')) {
+  process.stderr.write('chaos: Redis restarted (AOF) during the control-plane update…\n');
+  const f = await runRedisRestart();
+  const ok = !f.error && f.completed && f.repeatedCalls.length === 0 && f.duplicatedPosts.length === 0;
+  const notes = [f.error, ...f.repeatedCalls, ...f.duplicatedPosts].filter(Boolean).join('; ') || `Redis down ${f.downSeconds} s; ${f.seconds} s`;
+  rows.push({ point: 'Redis restart (appendonly yes)', runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: f.duplicatedPosts.length, crashes: 0, answeredUnder3s: '—', notes, ok });
+}
+if (sections.has('faults')) {
+  process.stderr.write('chaos: the workshop upgrade with 20 % of AWS calls throttled and 5 % failing…\n');
+  rows.push(faultRow(await runUpgradeUnderAwsFaults({ scenario: 'workshop', cluster: 'eksworkshop-eksctl', to: '1.26', throttleRate: 0.2, errorRate: 0.05 })));
+}
+if (sections.has('fuzz')) {
   process.stderr.write(`chaos: fuzzing ${fuzzRuns} slash commands and ${fuzzRuns} interactions (seed ${seed})…\n`);
   await fuzz();
-  if (!process.env.CHAOS_SKIP_TESTS) {
-    process.stderr.write('chaos: suite test files…\n');
-    testRows();
-  }
+}
+if (sections.has('tests')) {
+  process.stderr.write('chaos: suite test files…\n');
+  testRows();
 }
 printTable();
 process.exit(rows.every((row) => row.ok) ? 0 : 1);

@@ -30,6 +30,8 @@ export interface E2eStackOptions {
   prefix?: string;
   /** Every log line the bot writes (level debug), for tests that read the logs themselves. */
   logLines?: string[];
+  /** A Redis of the test's own (e.g. one it restarts); default the shared REDIS_URL. */
+  redisUrl?: string;
   /** AWS credentials the bot signs with (default E2E_CREDENTIALS; the simulator accepts any). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -67,7 +69,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
     SLACK_SIGNING_SECRET: E2E_SECRET,
     SLACK_API_URL: fake.apiUrl,
-    REDIS_URL: redisUrl,
+    REDIS_URL: opts.redisUrl ?? redisUrl,
     PORT: 0,
     CLUSTERS_FILE: 'unused.yaml',
     LOG_LEVEL: 'silent',
@@ -124,7 +126,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       await bot.stop().catch(() => undefined);
       await fake.close().catch(() => undefined);
       await sim.close().catch(() => undefined);
-      await deleteKeys(`${prefix}:*`).catch(() => undefined);
+      if (!opts.redisUrl) await deleteKeys(`${prefix}:*`).catch(() => undefined);
     },
   };
 }
