@@ -21,6 +21,12 @@ export interface KillPoint {
   watch?(stack: E2eStack, kill: (moment: string) => void): () => void;
   /** Runs after the kill, before the survivor starts (e.g. Slack comes back). */
   beforeRestart?(stack: E2eStack): void;
+  /**
+   * Two workers on the queue, as deployed: the second starts once the first holds the job and stands by; when the
+   * first dies it must take the job over by itself (BullMQ's stalled-job check), with no restart from the test.
+   * The web role is asked `jobs` every 200 ms throughout, and its slowest ack is reported.
+   */
+  standby?: boolean;
 }
 
 export interface KillFigures {
@@ -31,6 +37,10 @@ export interface KillFigures {
   duplicatedPosts: string[];
   lostPosts: string[];
   budgetsRestored: boolean | undefined;
+  /** With standby: seconds from the kill to the standby worker's first thread post. */
+  takeoverSeconds?: number;
+  /** With standby: the slowest ack of the web role while the worker died and was replaced. */
+  maxAckMs?: number;
   error?: string;
   seconds: number;
 }
@@ -100,6 +110,20 @@ export async function runKillPoint(point: KillPoint): Promise<KillFigures> {
       }
     });
     await stack.fake.sendSlashCommand({ text: `start ${point.cluster} --to ${point.to}`, userId: 'U0REQ', channelId: CHANNEL });
+    let probing = false;
+    if (point.standby) {
+      await stack.fake.waitFor((f) => statusCard(f, CHANNEL), { timeoutMs: 30_000 });
+      workers.push(await startWorkerChild(stack, clusters));
+      probing = true;
+      figures.maxAckMs = 0;
+      void (async () => {
+        while (probing) {
+          const ack = await stack.fake.sendSlashCommand({ text: `jobs ${point.cluster}`, userId: 'U0APP', channelId: CHANNEL });
+          figures.maxAckMs = Math.max(figures.maxAckMs ?? 0, ack.status === 200 ? ack.ackMs : 99_999);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      })();
+    }
     const driving = answerGatesUntilSummary(stack.fake, {
       channel: CHANNEL,
       approver: 'U0APP',
@@ -110,11 +134,18 @@ export async function runKillPoint(point: KillPoint): Promise<KillFigures> {
     await Promise.race([killed, driving.then(() => Promise.reject(new Error('the upgrade finished before the worker died')))]);
     figures.killedAt ??= point.killAt;
     point.beforeRestart?.(stack);
-    workers.push(await startWorkerChild(stack, clusters));
     const survivorStartedAt = Date.now();
+    if (point.standby) {
+      const before = repliesOf(stack.fake, CHANNEL).length;
+      await stack.fake.waitFor((f) => repliesOf(f, CHANNEL).length > before, { timeoutMs: 60_000 });
+      figures.takeoverSeconds = Math.round((Date.now() - survivorStartedAt) / 100) / 10;
+    } else {
+      workers.push(await startWorkerChild(stack, clusters));
+    }
 
     const { summary } = await driving;
     await stack.fake.waitFor((f) => /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? '') && f.files().some((file) => file.text.length > 0), { timeoutMs: 30_000 });
+    probing = false;
     figures.completed = /✅ Succeeded/.test(summary.text) && stack.sim.world.cluster(point.cluster)?.version === point.to;
     figures.repeatedCalls = repeatedCalls(await stack.acceptedCalls());
 

@@ -47,6 +47,12 @@ export const KILL_POINTS: KillPoint[] = [
   },
   { name: 'mid Fargate restart', ...workshop, killAt: 'patch:deployments' },
   { name: 'verify', ...demo, killAt: 'event:step-started:verify' },
+  {
+    name: 'two workers: the one holding the job dies',
+    ...demo,
+    standby: true,
+    watch: pollWorld((stack) => (accepted('UpdateClusterVersion')(stack) && stack.sim.world.cluster('demo')?.status === 'UPDATING' ? 'while the control plane was UPDATING' : undefined)),
+  },
   { name: 'timeline export', ...demo, killAt: 'upload' },
   {
     name: 'outbox holds unsent posts',

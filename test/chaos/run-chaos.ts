@@ -43,7 +43,10 @@ function killRow(f: KillFigures): Row {
   const notes = [f.error, ...f.repeatedCalls, ...f.duplicatedPosts.map((p) => `dup: ${p}`), ...f.lostPosts.map((p) => `lost: ${p}`), f.budgetsRestored === false ? 'budgets not restored' : '']
     .filter(Boolean)
     .join('; ');
-  return { point: `kill: ${f.point}`, runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: posts, crashes: 0, answeredUnder3s: '—', notes: notes || `${f.seconds} s`, ok };
+  const standby = f.takeoverSeconds !== undefined ? `taken over in ${f.takeoverSeconds} s; ` : '';
+  const acks = f.maxAckMs !== undefined ? `max ${f.maxAckMs} ms` : '—';
+  const acked = f.maxAckMs === undefined || f.maxAckMs < 3_000;
+  return { point: `kill: ${f.point}`, runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: posts, crashes: 0, answeredUnder3s: acks, notes: notes || `${standby}${f.seconds} s`, ok: ok && acked };
 }
 
 function faultRow(f: AwsFaultFigures): Row {
