@@ -1,4 +1,4 @@
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 import { auditLines } from '../src/report/render-audit.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';

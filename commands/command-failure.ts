@@ -1,7 +1,7 @@
 import { describeAwsError } from '../src/aws/describe-aws-error.js';
 import { KubeApiError } from '../src/ports/kube-port.js';
 import { maskSecrets } from '../src/log/logger.js';
-import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../src/upgrade/queue-unavailable.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../src/domain/queue-unavailable.js';
 
 /**
  * A subcommand's outside call that failed, with the operation it was: `new CommandFailure('DescribeCluster for

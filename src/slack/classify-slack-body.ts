@@ -1,6 +1,5 @@
 import { parse } from 'node:querystring';
 import { z } from 'zod';
-import { COMMAND } from '../../commands/command-usage.js';
 
 /**
  * Decides, from a body whose signature already verified, whether Bolt should see it. Bolt trusts the shape of what
@@ -11,7 +10,7 @@ import { COMMAND } from '../../commands/command-usage.js';
  */
 export type BodyVerdict = { kind: 'dispatch' } | { kind: 'ack-empty'; why: string } | { kind: 'reject'; why: string };
 
-const slashCommand = z.object({ command: z.literal(COMMAND), user_id: z.string().min(1), channel_id: z.string().min(1), text: z.string().optional() });
+const slashCommand = z.object({ command: z.string(), user_id: z.string().min(1), channel_id: z.string().min(1), text: z.string().optional() });
 const blockActions = z.object({
   type: z.literal('block_actions'),
   user: z.object({ id: z.string().min(1) }),
@@ -27,7 +26,7 @@ const IGNORED_TYPES = new Set(['view_closed', 'shortcut', 'message_action', 'blo
 /** Events API bodies (JSON): Bolt answers url_verification itself; the bot subscribes to no events. */
 const EVENT_TYPES = new Set(['url_verification', 'event_callback', 'app_rate_limited']);
 
-export function classifySlackBody(contentType: string, raw: string): BodyVerdict {
+export function classifySlackBody(contentType: string, raw: string, command: string): BodyVerdict {
   if (contentType === 'application/json') {
     const body = parseJson(raw);
     if (!isObject(body) || typeof body.type !== 'string') return { kind: 'reject', why: 'a JSON body that is not a Slack event' };
@@ -44,7 +43,9 @@ export function classifySlackBody(contentType: string, raw: string): BodyVerdict
     return { kind: 'reject', why: `an interaction of type ${payload.type.slice(0, 40)}` };
   }
   if (typeof form.command === 'string') {
-    return slashCommand.safeParse(form).success ? { kind: 'dispatch' } : { kind: 'reject', why: `a slash command other than ${COMMAND}, or without a user and channel` };
+    return slashCommand.safeParse(form).success && form.command === command
+      ? { kind: 'dispatch' }
+      : { kind: 'reject', why: `a slash command other than ${command}, or without a user and channel` };
   }
   return { kind: 'reject', why: 'a form body that is neither a slash command nor an interaction' };
 }

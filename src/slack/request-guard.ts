@@ -25,7 +25,7 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 export function guardSlackRequests(
   next: RequestListener,
-  { signingSecret, logger, now = Date.now }: { signingSecret: string; logger: Logger; now?: () => number },
+  { signingSecret, command, logger, now = Date.now }: { signingSecret: string; command: string; logger: Logger; now?: () => number },
 ): RequestListener {
   const seen = new Map<string, number>();
   const isReplay = (signature: string): boolean => {
@@ -54,7 +54,7 @@ export function guardSlackRequests(
           logger.warn({ audit: 'request-refused', reason: 'replay' }, 'refused a Slack request whose signature was already used');
           return refuse(res, 401, 'This request was already received.\n');
         }
-        const verdict = classifySlackBody(type, (req as IncomingMessage & { rawBody: Buffer }).rawBody.toString());
+        const verdict = classifySlackBody(type, (req as IncomingMessage & { rawBody: Buffer }).rawBody.toString(), command);
         if (verdict.kind === 'reject') {
           logger.warn({ audit: 'request-refused', reason: 'shape', what: verdict.why }, 'refused a signed request that is not one Slack sends this bot');
           return refuse(res, 400, `The bot does not answer ${verdict.why}.\n`);

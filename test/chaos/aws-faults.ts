@@ -1,5 +1,5 @@
-import { applyFaults } from '../../src/sim/aws/faults.js';
 import { startE2eStack } from '../support/e2e-stack.js';
+import { applyFaults } from '@eks-upgrade-bot/sim';
 import { answerGatesUntilSummary, repliesOf } from '../support/e2e-thread.js';
 import { clustersFor, repeatedCalls } from './kill-point.js';
 

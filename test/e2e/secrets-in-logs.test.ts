@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signSlackRequest } from '../../src/sim/slack/sign-slack-request.js';
+import { signSlackRequest } from '@eks-upgrade-bot/sim';
 import { E2E_BOT_TOKEN, E2E_SECRET, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { answerGatesUntilSummary } from '../support/e2e-thread.js';
 

@@ -4,7 +4,7 @@ import { createRedisAuditLog } from '../../src/audit/redis-audit-log.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { systemClock, type Clock } from '../../src/ports/clock.js';
 import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
-import type { JobSummary } from '../../src/upgrade/upgrade-control.js';
+import type { JobSummary } from '../../src/ports/upgrade-control.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startSimulator, type SimServer, startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRedis, type RedisHandle } from '../../src/demo/ensure-redis.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
 
 /**
  * The real entry point (`src/main.ts`, ROLE=all) in a process of its own, with a Redis of its own that the test

@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { parseFaultFlags } from '@eks-upgrade-bot/sim';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFaultFlags } from '../../src/sim/aws/parse-fault-flags.js';
 
 /**
  * `npm run sim -- --throttle-rate … --error-rate … --latency-ms …`: fault flags for the chaos suite, for every AWS

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSlashCommandBody } from '../../src/sim/slack/interaction-payloads.js';
-import { signSlackRequest } from '../../src/sim/slack/sign-slack-request.js';
+import { buildSlashCommandBody, signSlackRequest } from '@eks-upgrade-bot/sim';
 import { SIGNING_SECRET, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 
 /**

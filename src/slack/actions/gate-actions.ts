@@ -1,7 +1,7 @@
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
-import type { BotDeps } from '../../bot-deps.js';
+import type { BotDeps } from '../../ports/bot-deps.js';
 import type { Logger } from '../../log/logger.js';
-import type { GateAction } from '../../upgrade/timeline-event.js';
+import type { GateAction } from '../../ports/timeline-event.js';
 import { observeAck } from '../metrics-ack.js';
 import type { SlackMetrics } from '../metrics.js';
 import {
@@ -14,7 +14,7 @@ import {
 } from './force-reason-modal.js';
 import { checkGateClick, gateAnswerReply, parseGateRef, type GateRef } from './gate-click.js';
 import { recordAudit } from '../../audit/record-audit.js';
-import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../upgrade/queue-unavailable.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../domain/queue-unavailable.js';
 import { clickPlace, tellUser, type ClickPlace } from './tell-user.js';
 
 export interface ActionDeps {
