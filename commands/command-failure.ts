@@ -1,6 +1,7 @@
 import { describeAwsError } from '../src/aws/describe-aws-error.js';
 import { KubeApiError } from '../src/ports/kube-port.js';
 import { maskSecrets } from '../src/log/logger.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../src/domain/queue-unavailable.js';
 
 /**
  * A subcommand's outside call that failed, with the operation it was: `new CommandFailure('DescribeCluster for
@@ -28,6 +29,7 @@ export async function attempt<T>(operation: string, call: () => Promise<T>): Pro
 }
 
 export function describeFailure(error: unknown): string {
+  if (isQueueUnavailable(error)) return QUEUE_UNAVAILABLE_SENTENCE;
   if (error instanceof CommandFailure) {
     if (error.cause instanceof KubeApiError) return describeKubeError(error.operation, error.cause);
     return describeAwsError(error.operation, error.cause);

@@ -2,6 +2,7 @@
 
 import { planCommand } from './plan.js';
 import { abortCommand } from './abort.js';
+import { auditCommand } from './audit.js';
 import { helpCommand } from './help.js';
 import { jobsCommand } from './jobs.js';
 import { pauseCommand } from './pause.js';
@@ -19,4 +20,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   pause: pauseCommand,
   resume: resumeCommand,
   abort: abortCommand,
+  audit: auditCommand,
 };

@@ -17,3 +17,17 @@ export class CommandRejected extends Error {
     this.reply = message;
   }
 }
+
+/**
+ * A refusal on grounds of who or where (not on the command's content): the user may not start this cluster's
+ * upgrades, or this channel may not drive it. The router writes it to the cluster's audit trail.
+ */
+export class RefusedForCluster extends CommandRejected {
+  constructor(
+    reply: SlackMessage | string,
+    readonly cluster: string,
+  ) {
+    super(reply);
+    this.name = 'RefusedForCluster';
+  }
+}

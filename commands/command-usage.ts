@@ -5,7 +5,7 @@
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
 
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -60,6 +60,11 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
     synopsis: 'abort <job-id | cluster>',
     summary: 'Stops after the current AWS operation, restores budgets it changed and reports the state. Approvers only.',
     examples: ['abort demo'],
+  },
+  audit: {
+    synopsis: 'audit <cluster>',
+    summary: 'The audit trail of a cluster: starts, gate answers, Force reasons, pauses, resumes, aborts and refusals, newest first.',
+    examples: ['audit demo'],
   },
 };
 

@@ -1,3 +1,4 @@
+import { recordAudit } from '../src/audit/record-audit.js';
 import { findCluster } from '../src/config/clusters-config.js';
 import { authorizeJobControl, type JobControlAction } from '../src/domain/authorize.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
@@ -21,10 +22,12 @@ export function jobControlCommand(action: JobControlAction): CommandHandler {
     const decision = await authorizeJobControl(context.deps, cluster, job, context.userId, action);
     if (!decision.allowed) {
       context.deps.logger.warn({ audit: action, user: context.userId, job: job.jobId, cluster: job.cluster, allowed: false }, `refused ${action}`);
+      await recordAudit(context.deps.audit, context.deps.logger, { at: context.deps.clock.now(), cluster: job.cluster, user: context.userId, action, outcome: 'refused', job: job.jobId, detail: decision.reason, via: 'command' });
       throw new CommandRejected(decision.reason);
     }
     const result = await attempt(`${action} of job ${job.jobId}`, () => context.deps.control[action](job.jobId, context.userId));
     context.deps.logger.info({ audit: action, user: context.userId, job: job.jobId, cluster: job.cluster, ok: result.ok }, `${action} requested`);
+    await recordAudit(context.deps.audit, context.deps.logger, { at: context.deps.clock.now(), cluster: job.cluster, user: context.userId, action, outcome: result.ok ? 'accepted' : 'declined', job: job.jobId, detail: result.message, via: 'command' });
     if (!result.ok) throw new CommandRejected(result.message);
     await context.respond({ text: result.message, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: result.message } }] });
   };

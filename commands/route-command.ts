@@ -8,10 +8,11 @@
 import type { BotDeps } from '../src/ports/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import type { CommandOutcome } from '../src/ports/slash-command.js';
-import { authorizeStart } from '../src/domain/authorize.js';
+import { authorizeStart, channelRefusal } from '../src/domain/authorize.js';
+import { recordAudit } from '../src/audit/record-audit.js';
 import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
 import { describeFailure } from './command-failure.js';
-import { CommandRejected } from './command-rejected.js';
+import { CommandRejected, RefusedForCluster } from './command-rejected.js';
 import { problemMessage, usageProblem, type Subcommand } from './command-usage.js';
 import { quoteInput, type ParseResult } from './parse-command.js';
 
@@ -40,7 +41,7 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
       const decision = await authorizeStart(deps, cluster, userId);
       if (!decision.allowed) {
         log.warn({ subcommand: 'start', cluster: cluster.name, to: command.to }, 'refused: user may not start upgrades of this cluster');
-        throw new CommandRejected(decision.reason);
+        throw new RefusedForCluster(decision.reason, cluster.name);
       }
     }
     await handlers[command.subcommand]({
@@ -53,6 +54,10 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
     log.info({ subcommand: command.subcommand, target: command.target }, 'slash command handled');
     return 'ok';
   } catch (error) {
+    if (error instanceof RefusedForCluster) {
+      const entry = { at: deps.clock.now(), cluster: error.cluster, user: userId, action: command.subcommand, outcome: 'refused', detail: error.message, via: 'command' as const };
+      await recordAudit(deps.audit, log, entry);
+    }
     if (error instanceof CommandRejected) {
       log.info({ subcommand: command.subcommand, target: command.target, problem: error.message }, 'slash command rejected');
       await request.respond({ ...error.reply, response_type: 'ephemeral' });
@@ -77,7 +82,7 @@ function checkAccessAndNormalise(
   args: string[],
   channelId: string,
 ): string[] {
-  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs';
+  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs' || subcommand === 'audit';
   if (!takesCluster) return args;
   if (target !== undefined) {
     checkCluster(deps, target, channelId);
@@ -94,10 +99,7 @@ export function checkCluster(deps: BotDeps, name: string, channelId: string): Cl
     const options = visible.length > 0 ? ` From this channel you may use ${visible.join(', ')}.` : ` ${noClusterHere(channelId)}`;
     throw new CommandRejected(`There is no cluster ${quoteInput(name)} in clusters.yaml.${options}`);
   }
-  if (!cluster.channels.includes(channelId)) {
-    const where = cluster.channels.map((id) => `<#${id}>`).join(', ') || 'no channel';
-    throw new CommandRejected(`${cluster.name} cannot be driven from this channel; clusters.yaml allows it in ${where}.`);
-  }
+  if (!cluster.channels.includes(channelId)) throw new RefusedForCluster(channelRefusal(cluster), cluster.name);
   return cluster;
 }
 

@@ -1,8 +1,4 @@
-/**
- * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
- * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
- */
-
+import { recordAudit } from '../src/audit/record-audit.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
@@ -57,6 +53,8 @@ export const startCommand: CommandHandler = async (context) => {
   );
   if (!result.ok) throw new CommandRejected(alreadyRunning(result.job));
   deps.logger.info({ audit: 'start', user: context.userId, cluster: cluster.name, from, to, dryRun: command.dryRun, job: result.job.jobId }, 'upgrade started');
+  const started = `${command.dryRun ? 'dry run ' : ''}${from} → ${to}`;
+  await recordAudit(deps.audit, deps.logger, { at: deps.clock.now(), cluster: cluster.name, user: context.userId, action: 'start', outcome: 'accepted', job: result.job.jobId, detail: started, via: 'command' });
   const what = command.dryRun ? `Started a dry run of upgrading ${cluster.name}` : `Started upgrading ${cluster.name}`;
   const hops = hopsBetween(current, target).map(formatMinor);
   const route = hops.length > 1 ? ` in ${hops.length} hops (${[from, ...hops].join(' → ')}), each with its own approval gate` : '';

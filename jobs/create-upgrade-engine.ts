@@ -3,7 +3,9 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
+import type { AuditLog } from '../src/ports/audit-port.js';
 import type { Clock } from '../src/ports/clock.js';
+import { createRedisAuditLog } from '../src/audit/redis-audit-log.js';
 import type { Ec2PortFactory } from '../src/ports/ec2-port.js';
 import type { EksPortFactory } from '../src/ports/eks-port.js';
 import type { KubePortFactory } from '../src/ports/kube-port.js';
@@ -45,12 +47,16 @@ export interface UpgradeEngineOptions {
   ec2?: Ec2PortFactory;
   /** Step kinds new jobs plan (default: every kind this build implements), e.g. only the control plane for a demo. */
   stepKinds?: StepKind[];
+  /** How long the audit trail keeps its records (default 400 days). */
+  auditRetentionDays?: number;
   /** Worker lock tuning; the defaults suit production (tests shorten them to exercise stalled-job recovery). */
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
 }
 
 export interface UpgradeEngine {
   control: UpgradeControl;
+  /** The durable audit trail, on the same fail-fast connection as the control side. */
+  audit: AuditLog;
   startWorker(opts?: { concurrency?: number }): Promise<void>;
   close(): Promise<void>;
 }
@@ -67,9 +73,16 @@ const MAX_STALLED_COUNT = 10;
 const MAX_STARTED_ATTEMPTS = 5_000;
 
 export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
+  // Two connections with opposite failure modes. The worker's waits out a Redis outage (a step must not fail because
+  // Redis restarted); the control side, which answers people, fails at once when Redis is down, so a command gets a
+  // sentence ("the job queue is unavailable") instead of hanging until Slack gives up on it.
   const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const failFast = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 };
+  const controlRedis = new Redis(opts.connection.url, failFast);
+  controlRedis.on('error', () => undefined); // reported where a command uses it; ioredis reconnects by itself
   const keys = engineKeys(opts.prefix);
-  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: opts.connection.url }, prefix: opts.prefix });
+  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: opts.connection.url, ...failFast }, prefix: opts.prefix });
+  queue.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'upgrade-engine' });
   const deps: EngineDeps = {
     config: opts.config,
@@ -88,10 +101,10 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   };
   const control = createQueueUpgradeControl({
     queue,
-    lock: deps.lock,
-    gates: deps.gates,
-    controls: deps.controls,
-    timeline: deps.timeline,
+    lock: createClusterLock(controlRedis, keys),
+    gates: createGateStore(controlRedis, keys),
+    controls: createJobControlsStore(controlRedis, keys),
+    timeline: createTimelineLog(controlRedis, keys),
     thread: opts.thread,
     clock: opts.clock,
     logger,
@@ -116,6 +129,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
 
   return {
     control,
+    audit: createRedisAuditLog(controlRedis, { prefix: opts.prefix, clock: opts.clock, retentionDays: opts.auditRetentionDays }),
     async startWorker(workerOpts = {}) {
       if (worker) return;
       worker = new Worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), {
@@ -138,7 +152,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
       draining.abort(new Error('upgrade worker shutting down'));
       await worker?.close();
       await queue.close();
-      await redis.quit().catch(() => undefined);
+      await Promise.all([redis.quit().catch(() => redis.disconnect()), controlRedis.quit().catch(() => controlRedis.disconnect())]);
     },
   };
 }

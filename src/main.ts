@@ -17,7 +17,15 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, timeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS }, 'shutting down');
+    // Stopping waits for the current step to reach a safe point and for Redis and Slack to answer; when one of them
+    // is gone those waits never end. Past the bound the process exits anyway: the job's BullMQ lock then lapses and
+    // another worker resumes the step from the cluster's state, which is what every step is built for.
+    const deadline = setTimeout(() => {
+      logger.warn({ signal, timeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS }, 'graceful stop took too long; exiting, the current step stays resumable');
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_SECONDS * 1000);
+    deadline.unref();
     bot.stop().then(
       () => process.exit(0),
       () => process.exit(1),

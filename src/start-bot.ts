@@ -62,6 +62,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     clock,
     logger: logger.child({ part: 'engine' }),
     pollIntervalMs: env.AWS_POLL_SECONDS * 1000,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
   });
 
   const stops: Array<() => Promise<void>> = [];
@@ -79,6 +80,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         ec2,
         kube,
         control: engine.control,
+        audit: engine.audit,
         usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
         clock,
         logger,

@@ -5,6 +5,8 @@ import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../kube/client-node-adapter.js';
 import { systemClock } from '../ports/clock.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
+import { Redis } from 'ioredis';
+import { createRedisAuditLog } from '../audit/redis-audit-log.js';
 import { runCli } from './run-cli.js';
 
 /**
@@ -30,6 +32,14 @@ export async function main(argv: string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     sources: realSources,
+    auditLog: (env) => {
+      const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
+      redis.on('error', () => undefined);
+      return {
+        audit: createRedisAuditLog(redis, { prefix: env.QUEUE_PREFIX ?? 'eks-upgrade', clock: systemClock }),
+        close: async () => redis.disconnect(),
+      };
+    },
   });
 }
 

@@ -9,7 +9,7 @@ import { formatMinor, parseMinor } from '../domain/minor-version.js';
 export type OutputFormat = 'text' | 'json' | 'markdown';
 
 export interface CliCommand {
-  command: 'status' | 'plan' | 'help';
+  command: 'status' | 'plan' | 'audit' | 'help';
   cluster?: string;
   all: boolean;
   to?: string;
@@ -18,11 +18,14 @@ export interface CliCommand {
   clustersFile?: string;
   endpointUrl?: string;
   timeoutSeconds: number;
+  /** audit: how many records (newest first). */
+  limit: number;
 }
 
 export const CLI_USAGE = `Usage:
   eks-upgrade status <cluster> | --all   [options]
   eks-upgrade plan <cluster> [--to <minor>]   [options]
+  eks-upgrade audit <cluster> [--limit <n>] [--output text|json]   (reads REDIS_URL, QUEUE_PREFIX)
 
 Options:
   --output text|json|markdown   output format (default text; markdown is a change-ticket playbook)
@@ -30,6 +33,7 @@ Options:
   --clusters-file <path>        clusters.yaml to read (default CLUSTERS_FILE or ./clusters.yaml, if present)
   --endpoint-url <url>          AWS endpoint override (AWS_ENDPOINT_URL works too), e.g. the simulator
   --timeout <seconds>           per-cluster read deadline (default 20)
+  --limit <n>                   audit records to print, newest first (default 100, at most 1000)
 
 Exit codes: 0 fine / no blocking findings, 2 the plan has blocking findings, 1 errors.
 Credentials come from the standard AWS chain (env, profile, SSO, role).`;
@@ -42,11 +46,11 @@ export class CliUsageError extends Error {
   }
 }
 
-const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout']);
+const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout', '--limit']);
 const OUTPUTS: OutputFormat[] = ['text', 'json', 'markdown'];
 
 export function parseCliArgs(argv: string[]): CliCommand {
-  const result: CliCommand = { command: 'help', all: false, output: 'text', timeoutSeconds: 20 };
+  const result: CliCommand = { command: 'help', all: false, output: 'text', timeoutSeconds: 20, limit: 100 };
   const positionals: string[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -92,11 +96,17 @@ export function parseCliArgs(argv: string[]): CliCommand {
         result.timeoutSeconds = seconds;
         break;
       }
+      case '--limit': {
+        const limit = Number(value);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliUsageError(`--limit must be a whole number from 1 to 1000, not ${value}.`);
+        result.limit = limit;
+        break;
+      }
     }
   }
   const [command, cluster, extra] = positionals;
   if (command === undefined || command === 'help') return { ...result, command: 'help' };
-  if (command !== 'status' && command !== 'plan') throw new CliUsageError(`${command} is not a command; use status or plan.`);
+  if (command !== 'status' && command !== 'plan' && command !== 'audit') throw new CliUsageError(`${command} is not a command; use status, plan or audit.`);
   if (extra !== undefined) throw new CliUsageError(`Unexpected ${extra}: ${command} takes one cluster.`);
   result.command = command;
   result.cluster = cluster;
@@ -104,6 +114,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
     if (cluster && result.all) throw new CliUsageError('Give either a cluster or --all, not both.');
     if (!cluster && !result.all) throw new CliUsageError('status needs a cluster or --all.');
     if (result.to) throw new CliUsageError('--to applies to plan, not status.');
+  } else if (command === 'audit') {
+    if (!cluster) throw new CliUsageError('audit needs a cluster.');
+    if (result.all || result.to) throw new CliUsageError('audit takes one cluster, without --all or --to.');
+    if (result.output === 'markdown') throw new CliUsageError('audit prints text or json.');
   } else {
     if (!cluster) throw new CliUsageError('plan needs a cluster.');
     if (result.all) throw new CliUsageError('--all applies to status, not plan.');

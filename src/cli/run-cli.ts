@@ -17,6 +17,8 @@ import { planJson, statusJson, toJsonText } from '../report/json-output.js';
 import { renderPlanMarkdown } from '../report/render-plan-markdown.js';
 import { renderPlanText } from '../report/render-plan-text.js';
 import { renderStatusText } from '../report/render-status-text.js';
+import { renderAuditText } from '../report/render-audit.js';
+import type { AuditLog } from '../ports/audit-port.js';
 import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
 
@@ -27,6 +29,8 @@ export interface CliDeps {
   /** Ports for an optional endpoint override (--endpoint-url). */
   sources(endpointUrl?: string): SnapshotSources;
   fileExists?: (path: string) => boolean;
+  /** The audit trail in Redis (REDIS_URL, QUEUE_PREFIX), opened only by `audit`. */
+  auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> };
 }
 
 export const EXIT = { ok: 0, error: 1, blocking: 2 } as const;
@@ -44,6 +48,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     return EXIT.ok;
   }
   try {
+    if (command.command === 'audit') return await audit(command, deps);
     return command.command === 'status' ? await status(command, deps) : await plan(command, deps);
   } catch (error) {
     const known = error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
@@ -97,4 +102,18 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   else if (command.output === 'markdown') deps.stdout(renderPlanMarkdown(result));
   else deps.stdout(renderPlanText(result));
   return result.blocking ? EXIT.blocking : EXIT.ok;
+}
+
+async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
+  if (!deps.auditLog) throw new CliUsageError('audit needs Redis: this build of the CLI has no audit reader.');
+  const { audit: log, close } = deps.auditLog(deps.env);
+  try {
+    const entries = await log.read(command.cluster!, { limit: command.limit }).catch((error: Error) => {
+      throw new CliUsageError(`could not read the audit trail from Redis (${deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}): ${error.message}. Set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.`);
+    });
+    deps.stdout(command.output === 'json' ? toJsonText({ cluster: command.cluster, entries }) : renderAuditText(command.cluster!, entries));
+    return EXIT.ok;
+  } finally {
+    await close();
+  }
 }

@@ -16,6 +16,10 @@ const envSchema = z.object({
   QUEUE_PREFIX: z.string().default('eks-upgrade'),
   /** How often long AWS operations (DescribeUpdate) are polled: a bounded rate, not a busy loop. */
   AWS_POLL_SECONDS: z.coerce.number().positive().default(15),
+  /** SIGTERM to exit at most this long: under Kubernetes' default 30 s grace, so the pod is never SIGKILLed mid-write. */
+  /** How long the audit trail (approvals, Force reasons, pauses, refusals) is kept in Redis. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(400),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(25),
 });
 
 export type EnvConfig = z.infer<typeof envSchema>;

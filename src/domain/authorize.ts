@@ -60,8 +60,16 @@ export async function authorizeJobControl(
   userId: string,
   action: JobControlAction,
 ): Promise<AuthDecision> {
-  if (await isListed(deps, userId, cluster.approvers)) return { allowed: true };
+  // Stopping is always safe, so the requester may pause or abort their own job. Resuming is an approval: under the
+  // two-person rule the requester may not resume their own upgrade, even when they are an approver too.
   if (action !== 'resume' && userId === job.requestedBy) return { allowed: true };
+  if (await isListed(deps, userId, cluster.approvers)) {
+    if (action === 'resume' && cluster.twoPersonRule && userId === job.requestedBy) {
+      const others = cluster.approvers.filter((id) => id !== userId);
+      return { allowed: false, reason: `${cluster.name} follows the two-person rule: you started this upgrade, so another approver must resume it (${formatPrincipals(others)}).` };
+    }
+    return { allowed: true };
+  }
   return {
     allowed: false,
     reason: `Only the approvers of ${cluster.name} may ${action} its upgrade: ${formatPrincipals(cluster.approvers)}.`,
@@ -90,4 +98,10 @@ export async function authorizeGate(
     };
   }
   return { allowed: true };
+}
+
+/** The refusal for a command or click about a cluster from a channel clusters.yaml does not list for it. */
+export function channelRefusal(cluster: ClusterConfig): string {
+  const where = cluster.channels.map((id) => `<#${id}>`).join(', ') || 'no channel';
+  return `${cluster.name} cannot be driven from this channel; clusters.yaml allows it in ${where}.`;
 }

@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
 import { startSimulator } from './sim-server.js';
+import { parseFaultFlags } from './aws/parse-fault-flags.js';
 
-const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--quiet]
+const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--throttle-rate R] [--error-rate R] [--latency-ms N] [--quiet]
 
   --scenario    one of: ${scenarioNames().join(', ')} (or a path to a scenario YAML file)
   --port        port to listen on (default 4566; 0 picks a free one)
@@ -18,6 +19,10 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --kubeconfig  write a kubeconfig with one context per cluster to this file
   --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
   --clusters    number of clusters for --scenario fleet (default 20)
+  --latency-ms  added to every AWS API answer, in real milliseconds
+  --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
+                for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
+  --error-rate  share (0..1) of AWS calls answered 500/503, for all services or per service like --throttle-rate
   --quiet       do not print controller log lines`;
 
 function fail(message: string): never {
@@ -36,6 +41,9 @@ function parse() {
         kubeconfig: { type: 'string' },
         'public-url': { type: 'string' },
         clusters: { type: 'string' },
+        'latency-ms': { type: 'string' },
+        'throttle-rate': { type: 'string' },
+        'error-rate': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -63,6 +71,12 @@ async function main(): Promise<void> {
   if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
   if (args['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(args['public-url'])) fail(`--public-url must look like http://host:port, got "${args['public-url']}"`);
 
+  let faults;
+  try {
+    faults = parseFaultFlags(args);
+  } catch (error) {
+    fail((error as Error).message);
+  }
   let sim;
   try {
     sim = await startSimulator({
@@ -72,6 +86,7 @@ async function main(): Promise<void> {
       speed,
       clusters,
       publicUrl: args['public-url'],
+      faults,
       log: args.quiet ? undefined : (line) => process.stdout.write(`${JSON.stringify(line)}\n`),
     });
   } catch (error) {

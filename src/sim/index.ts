@@ -23,7 +23,8 @@
 export { startSimulator, renderKubeconfig, type SimServer, type StartSimulatorOptions } from './sim-server.js';
 export { createWorld, type CreateWorldOptions } from './aws/create-world.js';
 export type { SimWorld, SimCluster, SimCall, SimNodegroup } from './aws/world-types.js';
-export type { FaultState } from './aws/faults.js';
+export { applyFaults, type FaultState } from './aws/faults.js';
+export { parseFaultFlags } from './aws/parse-fault-flags.js';
 export { loadScenario, scenarioNames, validateScenario, ScenarioError, SCENARIOS_DIR } from './scenario/load-scenario.js';
 export type { Scenario } from './scenario/scenario-schema.js';
 export { createSimClock, createManualClock, type SimClock } from './sim-clock.js';

@@ -5,7 +5,8 @@ import { AwsApiError, serverError, throttling } from './aws/aws-error.js';
 import { createWorld } from './aws/create-world.js';
 import { ec2ErrorXml, handleEc2 } from './aws/ec2-service.js';
 import { handleEksRequest, matchEksRoute } from './aws/eks-routes.js';
-import { pickFault } from './aws/faults.js';
+import { applyFaults, pickFault } from './aws/faults.js';
+import type { ScenarioFaults } from './scenario/scenario-schema.js';
 import { handleSsm } from './aws/ssm-service.js';
 import type { SimWorld } from './aws/world-types.js';
 import { closeWatches, handleKubeRequest } from './kube/index.js';
@@ -35,6 +36,8 @@ export interface StartSimulatorOptions {
   publicUrl?: string;
   /** Controller log lines (node group phases, Fargate, Karpenter), also kept for GET /_sim/log. */
   log?: (line: Record<string, unknown>) => void;
+  /** Faults on top of the scenario's own (`npm run sim -- --throttle-rate …`). */
+  faults?: ScenarioFaults;
 }
 
 export interface SimServer {
@@ -83,6 +86,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       opts.log?.(entry);
     },
   });
+  if (opts.faults) applyFaults(world.faults, opts.faults);
   let requestCounter = 0;
   const requestId = () => `${(++requestCounter).toString(16).padStart(8, '0')}-5e1a-4c0d-9b1e-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
 
@@ -95,7 +99,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     const region = regionOf(req);
     try {
-      const fault = pickFault(world.faults, Math.random);
+      const fault = pickFault(world.faults, Math.random, typeof target === 'string' ? 'ssm' : isEc2 ? 'ec2' : 'eks');
       if (fault?.kind === 'throttle') throw isEc2 ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : throttling();
       if (fault?.kind === 'error') throw serverError(fault.status);
 

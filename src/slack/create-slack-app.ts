@@ -10,6 +10,7 @@ import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
 import { createSlackMetrics, type SlackMetrics } from './metrics.js';
 import { slackLoggerFrom } from './slack-logger.js';
+import { guardSlackRequests, SLACK_BODY_LIMIT_BYTES } from './request-guard.js';
 
 export interface SlackAppOptions {
   env: EnvConfig;
@@ -61,9 +62,11 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
         customRoutes,
         logger: boltLogger,
         customPropertiesExtractor: stampReceivedAt,
+        bodyLimit: SLACK_BODY_LIMIT_BYTES,
         // Wrong paths get a plain 404 instead of Bolt's thrown "Unhandled HTTP request".
         dispatchErrorHandler: async ({ response }) => reply(response, 404, 'text/plain', 'not found\n'),
       });
+  if (receiver instanceof HTTPReceiver) receiver.requestListener = guardSlackRequests(receiver.requestListener, { signingSecret: env.SLACK_SIGNING_SECRET, command: opts.commands.command, logger });
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     receiver,

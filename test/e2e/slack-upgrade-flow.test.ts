@@ -33,6 +33,8 @@ beforeEach(async () => {
     QUEUE_PREFIX: freshPrefix('slack-e2e'),
     // The bot runs on real time, as in production; only the simulator's world runs fast.
     AWS_POLL_SECONDS: 0.2,
+    SHUTDOWN_TIMEOUT_SECONDS: 25,
+    AUDIT_RETENTION_DAYS: 400,
   };
   const config = parseClustersConfig({
     clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP', 'U0REQ'], twoPersonRule: true }],

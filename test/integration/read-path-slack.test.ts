@@ -7,6 +7,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { checkMessageBlocks, type SimServer } from '@eks-upgrade-bot/sim';
 import type { SlackMessage } from '../../src/ports/slack-message.js';
+import { createTestAuditLog } from '../support/test-audit-log.js';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 import { startSim } from '../support/start-sim.js';
@@ -65,10 +66,13 @@ describe('/eks-upgrade status through Bolt', () => {
 });
 
 describe('the plan handler', () => {
+  const auditLog = createTestAuditLog();
+  afterAll(() => auditLog.close());
   const deps = (): BotDeps => ({
     config: CONFIG,
     ...(({ eks, ec2, ssm, kube }) => ({ eks, ec2, ssm, kube }))(simSources(sim)),
     control: createFakeUpgradeControl(),
+    audit: auditLog.audit,
     usergroups: { members: async () => [] },
     clock: systemClock,
     logger: createLogger({ level: 'silent' }),

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { EKSClient } from '@aws-sdk/client-eks';
 import * as k8s from '@kubernetes/client-node';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
@@ -26,6 +27,12 @@ export interface E2eStackOptions {
   role?: 'all' | 'web';
   pollSeconds?: number;
   prefix?: string;
+  /** Every log line the bot writes (level debug), for tests that read the logs themselves. */
+  logLines?: string[];
+  /** A Redis of the test's own (e.g. one it restarts); default the shared REDIS_URL. */
+  redisUrl?: string;
+  /** AWS credentials the bot signs with (default E2E_CREDENTIALS; the simulator accepts any). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */
@@ -61,7 +68,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
     SLACK_SIGNING_SECRET: E2E_SECRET,
     SLACK_API_URL: fake.apiUrl,
-    REDIS_URL: redisUrl,
+    REDIS_URL: opts.redisUrl ?? redisUrl,
     PORT: 0,
     CLUSTERS_FILE: 'unused.yaml',
     LOG_LEVEL: 'silent',
@@ -69,6 +76,8 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     QUEUE_PREFIX: prefix,
     // The bot runs on real time, as in production; only the simulator's world runs fast.
     AWS_POLL_SECONDS: opts.pollSeconds ?? 0.2,
+    SHUTDOWN_TIMEOUT_SECONDS: 25,
+    AUDIT_RETENTION_DAYS: 400,
   };
   const config = parseClustersConfig({ clusters: opts.clusters });
   let bot: RunningBot;
@@ -76,8 +85,10 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     bot = await startBot({
       env,
       config,
-      logger: createLogger({ level: process.env.E2E_LOG ?? 'silent' }),
-      aws: { endpoint: sim.url, credentials: E2E_CREDENTIALS },
+      logger: opts.logLines
+        ? createLogger({ level: 'debug', destination: new Writable({ write: (chunk, _encoding, done) => void (opts.logLines!.push(...String(chunk).split('\n').filter(Boolean)), done()) }) })
+        : createLogger({ level: (process.env.E2E_LOG as 'info' | undefined) ?? 'silent' }),
+      aws: { endpoint: sim.url, credentials: opts.credentials ?? E2E_CREDENTIALS },
     });
   } catch (error) {
     await fake.close();
@@ -114,7 +125,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       await bot.stop().catch(() => undefined);
       await fake.close().catch(() => undefined);
       await sim.close().catch(() => undefined);
-      await deleteKeys(`${prefix}:*`).catch(() => undefined);
+      if (!opts.redisUrl) await deleteKeys(`${prefix}:*`).catch(() => undefined);
     },
   };
 }

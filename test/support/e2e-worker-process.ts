@@ -9,6 +9,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
 import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
+import { killSwitch } from './kill-switch.js';
 
 /**
  * The bot's worker role (upgrade jobs + the thread outbox) in a process of its own, for the e2e crash tests to
@@ -17,7 +18,7 @@ import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
  * seconds instead of the production 30 s (startBot offers no way to set them).
  *
  * Environment: SIM_URL, SLACK_API_URL, SLACK_BOT_TOKEN, REDIS_URL, QUEUE_PREFIX, CLUSTERS_JSON (the raw clusters:
- * list), AWS_POLL_SECONDS, LOCK_MS. Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
+ * list), AWS_POLL_SECONDS, LOCK_MS, and KILL_AT (kill-switch.ts). Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
  */
 const env = process.env;
 const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
@@ -27,10 +28,12 @@ const connection = { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
 const prefix = env.QUEUE_PREFIX!;
 
 const sdkOptions = { endpoint: env.SIM_URL!, credentials };
-const eks = createEksPortFactory(sdkOptions);
-const kube = createKubePortFactory({ eks, credentials, clock: systemClock, logger });
+const kill = killSwitch(env.KILL_AT);
+const eks = kill.eks(createEksPortFactory(sdkOptions));
+const kube = kill.kube(createKubePortFactory({ eks, credentials, clock: systemClock, logger }));
 const client = new WebClient(env.SLACK_BOT_TOKEN!, { slackApiUrl: env.SLACK_API_URL!, retryConfig: { retries: 0 } });
-const thread = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs });
+const outbox = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs });
+const thread = { ...outbox, ...kill.thread(outbox) };
 const engine = createUpgradeEngine({
   connection,
   prefix,

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { E2E_BOT_TOKEN, type E2eStack } from './e2e-stack.js';
-import { redisUrl } from './redis-url.js';
 
 /**
  * Worker processes for an e2e stack started with role 'web': each runs e2e-worker-process.ts on the stack's queue
@@ -20,18 +19,19 @@ export interface WorkerChild {
 
 const script = fileURLToPath(new URL('./e2e-worker-process.ts', import.meta.url));
 
-export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number } = {}): Promise<WorkerChild> {
+export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number; killAt?: string } = {}): Promise<WorkerChild> {
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       SIM_URL: stack.sim.url,
       SLACK_API_URL: stack.fake.apiUrl,
       SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
-      REDIS_URL: redisUrl,
+      REDIS_URL: stack.env.REDIS_URL,
       QUEUE_PREFIX: stack.prefix,
       CLUSTERS_JSON: JSON.stringify(clusters),
       AWS_POLL_SECONDS: String(stack.env.AWS_POLL_SECONDS),
       LOCK_MS: String(opts.lockMs ?? 3_000),
+      ...(opts.killAt ? { KILL_AT: opts.killAt } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,6 +9,8 @@ import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl, type FakeUpgradeControl } from './fake-upgrade-control.js';
+import { createTestAuditLog } from './test-audit-log.js';
+import type { AuditLog } from '../../src/ports/audit-port.js';
 
 /**
  * The real Bolt app (createSlackApp, HTTP mode, port 0) talking to the fake Slack over HTTP, with an in-memory
@@ -29,6 +31,8 @@ export interface SlackHarness {
   fake: FakeSlack;
   slack: SlackApp;
   control: FakeUpgradeControl;
+  /** The durable audit trail the bot writes (real Redis, fresh prefix). */
+  audit: AuditLog;
   logLines: Array<Record<string, unknown>>;
   eventsUrl: string;
   close(): Promise<void>;
@@ -47,6 +51,7 @@ export async function startSlackHarness(
   });
   const logger = createLogger({ level: 'debug', destination });
   const control = createFakeUpgradeControl();
+  const auditLog = createTestAuditLog();
   const env: EnvConfig = {
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -58,6 +63,8 @@ export async function startSlackHarness(
     ROLE: 'web',
     QUEUE_PREFIX: 'unused',
     AWS_POLL_SECONDS: 15,
+    SHUTDOWN_TIMEOUT_SECONDS: 25,
+    AUDIT_RETENTION_DAYS: 400,
   };
   const unavailable = () => {
     throw new Error('this test gave the bot no AWS/Kubernetes access');
@@ -71,6 +78,7 @@ export async function startSlackHarness(
     ssm: overrides.ssm ?? unavailable,
     ec2: overrides.ec2 ?? unavailable,
     control,
+    audit: auditLog.audit,
     usergroups: { members: (id) => resolver!.members(id) },
     clock: systemClock,
     logger,
@@ -84,11 +92,13 @@ export async function startSlackHarness(
     fake,
     slack,
     control,
+    audit: auditLog.audit,
     logLines,
     eventsUrl,
     async close() {
       await slack.stop();
       await fake.close();
+      await auditLog.close();
     },
   };
 }

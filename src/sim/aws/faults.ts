@@ -11,9 +11,13 @@ export interface FaultState {
   /** Consumed by the next matching UpdateClusterVersion. */
   failNextClusterUpdate?: { cluster?: string; errorCode: string; errorMessage?: string };
   nodesNeverReady: boolean;
+  /** Per-service rates that replace throttleRate / errorRate for that service's calls. */
+  services: Partial<Record<AwsService, { throttleRate?: number; errorRate?: number }>>;
   /** How many calls were answered with an injected error (for tests). */
   injected: { throttled: number; errors: number };
 }
+
+export type AwsService = 'eks' | 'ssm' | 'ec2' | 'autoscaling' | 'sts';
 
 export function createFaultState(initial: ScenarioFaults = {}): FaultState {
   const state: FaultState = {
@@ -21,6 +25,7 @@ export function createFaultState(initial: ScenarioFaults = {}): FaultState {
     throttleRate: 0,
     errorRate: 0,
     nodesNeverReady: false,
+    services: {},
     injected: { throttled: 0, errors: 0 },
   };
   applyFaults(state, initial);
@@ -33,6 +38,7 @@ export function applyFaults(state: FaultState, change: Partial<Record<keyof Scen
   if ('throttleRate' in change) state.throttleRate = Number(change.throttleRate ?? 0);
   if ('errorRate' in change) state.errorRate = Number(change.errorRate ?? 0);
   if ('nodesNeverReady' in change) state.nodesNeverReady = Boolean(change.nodesNeverReady);
+  if ('services' in change) state.services = { ...((change.services ?? {}) as FaultState['services']) };
   if ('failNextClusterUpdate' in change) {
     const value = change.failNextClusterUpdate as FaultState['failNextClusterUpdate'] | null | undefined;
     state.failNextClusterUpdate = value ? { errorCode: value.errorCode ?? 'Unknown', cluster: value.cluster, errorMessage: value.errorMessage } : undefined;
@@ -42,12 +48,15 @@ export function applyFaults(state: FaultState, change: Partial<Record<keyof Scen
 export type InjectedFault = { kind: 'throttle' } | { kind: 'error'; status: 500 | 503 } | undefined;
 
 /** Decides whether this AWS call gets an injected failure (random source injected for tests). */
-export function pickFault(state: FaultState, random: () => number): InjectedFault {
-  if (state.throttleRate > 0 && random() < state.throttleRate) {
+export function pickFault(state: FaultState, random: () => number, service?: AwsService): InjectedFault {
+  const own = service ? state.services[service] : undefined;
+  const throttleRate = own?.throttleRate ?? state.throttleRate;
+  const errorRate = own?.errorRate ?? state.errorRate;
+  if (throttleRate > 0 && random() < throttleRate) {
     state.injected.throttled++;
     return { kind: 'throttle' };
   }
-  if (state.errorRate > 0 && random() < state.errorRate) {
+  if (errorRate > 0 && random() < errorRate) {
     state.injected.errors++;
     return { kind: 'error', status: random() < 0.5 ? 500 : 503 };
   }
@@ -55,5 +64,5 @@ export function pickFault(state: FaultState, random: () => number): InjectedFaul
 }
 
 export function describeFaults(state: FaultState): Record<string, unknown> {
-  return { ...state, injected: { ...state.injected } };
+  return { ...state, services: { ...state.services }, injected: { ...state.injected } };
 }

@@ -13,6 +13,8 @@ import {
   reasonProblem,
 } from './force-reason-modal.js';
 import { checkGateClick, gateAnswerReply, parseGateRef, type GateRef } from './gate-click.js';
+import { recordAudit } from '../../audit/record-audit.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../domain/queue-unavailable.js';
 import { clickPlace, tellUser, type ClickPlace } from './tell-user.js';
 
 export interface ActionDeps {
@@ -42,10 +44,11 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
       return;
     }
     try {
-      const check = await checkGateClick(deps, ref, body.user.id, gateAction);
-      if (!check.ok) return await refuse(client, place, check.reply, check.refused, audit, action.action_id);
+      const check = await checkGateClick(deps, ref, body.user.id, gateAction, place.channel);
+      if (!check.ok) return await refuse(client, place, check, audit, action.action_id, 'button');
       const result = await deps.control.answerGate({ ...ref, action: gateAction, userId: body.user.id });
       logger.info({ ...audit, cluster: check.job.cluster, outcome: result.outcome }, `gate ${gateAction} by ${body.user.id}: ${result.outcome}`);
+      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: check.job.cluster, user: body.user.id, action: `gate:${gateAction}`, outcome: result.outcome, job: ref.jobId, gate: ref.gateId, via: 'button' });
       metrics.countAction(action.action_id, result.outcome);
       const reply = gateAnswerReply(result);
       if (reply) await tellUser(client, place, reply, logger);
@@ -66,8 +69,8 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
       return;
     }
     try {
-      const check = await checkGateClick(deps, ref, body.user.id, 'force');
-      if (!check.ok) return await refuse(client, place, check.reply, check.refused, audit, 'gate:force');
+      const check = await checkGateClick(deps, ref, body.user.id, 'force', place.channel);
+      if (!check.ok) return await refuse(client, place, check, audit, 'gate:force', 'button');
       const open = check.job.openGate;
       if (open && (open.gateId !== ref.gateId || open.revision !== ref.revision)) {
         metrics.countAction('gate:force', 'stale');
@@ -97,7 +100,7 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
     await ack();
     observeAck(metrics, context);
     const metadata = parseForceMetadata(view.private_metadata);
-    const audit = { audit: 'gate', user: body.user.id, action: 'force', ...metadata, reason };
+    const audit = { audit: 'gate', user: body.user.id, action: 'force', ...metadata, reason: reason ?? undefined };
     if (!metadata) {
       logger.warn(audit, 'force reason submitted without readable metadata; ignored');
       metrics.countAction('force-reason', 'invalid');
@@ -107,10 +110,11 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
     const ref: GateRef = { jobId: metadata.jobId, gateId: metadata.gateId, revision: metadata.revision };
     try {
       // Authorized again: the modal may have stayed open while clusters.yaml or group membership changed.
-      const check = await checkGateClick(deps, ref, body.user.id, 'force');
-      if (!check.ok) return await refuse(client, place, check.reply, check.refused, audit, 'force-reason');
+      const check = await checkGateClick(deps, ref, body.user.id, 'force', place.channel);
+      if (!check.ok) return await refuse(client, place, check, audit, 'force-reason', 'modal');
       const result = await deps.control.answerGate({ ...ref, action: 'force', userId: body.user.id, reason: reason!.trim() });
       logger.info({ ...audit, cluster: check.job.cluster, outcome: result.outcome }, `gate force by ${body.user.id}: ${result.outcome}`);
+      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: check.job.cluster, user: body.user.id, action: 'gate:force', outcome: result.outcome, job: ref.jobId, gate: ref.gateId, reason: reason!.trim(), via: 'modal' });
       metrics.countAction('force-reason', result.outcome);
       const reply = gateAnswerReply(result);
       if (reply) await tellUser(client, place, reply, logger);
@@ -122,20 +126,27 @@ export function registerGateActions(app: App, { deps, metrics, logger }: ActionD
   async function refuse(
     client: App['client'],
     place: ClickPlace,
-    reply: string,
-    refused: boolean,
-    audit: Record<string, unknown>,
+    { reply, refused, job }: { reply: string; refused: boolean; job?: { jobId: string; cluster: string } },
+    audit: Record<string, unknown> & { action: string; gateId?: string; reason?: string },
     metric: string,
+    via: 'button' | 'modal',
   ): Promise<void> {
     if (refused) logger.warn({ ...audit, allowed: false, reply }, 'refused a gate click');
     else logger.info({ ...audit, reply }, 'gate click on a job that is gone');
     metrics.countAction(metric, refused ? 'refused' : 'unknown-job');
+    if (refused && job) {
+      const entry = { at: deps.clock.now(), cluster: job.cluster, user: place.user, action: `gate:${audit.action}`, outcome: 'refused', job: job.jobId, gate: audit.gateId, reason: audit.reason, detail: reply, via };
+      await recordAudit(deps.audit, logger, entry);
+    }
     await tellUser(client, place, reply, logger);
   }
 
   async function failed(client: App['client'], place: ClickPlace, error: unknown, audit: Record<string, unknown>, metric: string): Promise<void> {
     logger.error({ ...audit, err: error }, 'handling a gate click failed');
     metrics.countAction(metric, 'error');
-    await tellUser(client, place, 'The bot could not handle your click (an internal error, now in its log). If the card still shows its buttons, try again in a moment.', logger);
+    const text = isQueueUnavailable(error)
+      ? QUEUE_UNAVAILABLE_SENTENCE
+      : 'The bot could not handle your click (an internal error, now in its log). If the card still shows its buttons, try again in a moment.';
+    await tellUser(client, place, text, logger);
   }
 }

@@ -9,7 +9,7 @@ import type { BotDeps } from '../../ports/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../../config/clusters-config.js';
 import type { GateAction } from '../../ports/timeline-event.js';
 import type { GateAnswerResult, JobSummary } from '../../ports/upgrade-control.js';
-import { authorizeGate } from '../../domain/authorize.js';
+import { authorizeGate, channelRefusal } from '../../domain/authorize.js';
 import { formatUtcTime, mention } from '../../report/format-text.js';
 
 export interface GateRef {
@@ -32,18 +32,20 @@ export function parseGateRef(value: string | undefined): GateRef | undefined {
 
 export type GateClickCheck =
   | { ok: true; job: JobSummary; cluster: ClusterConfig }
-  | { ok: false; reply: string; refused: boolean };
+  | { ok: false; reply: string; refused: boolean; job?: JobSummary };
 
 /** Loads the job and checks the clicker may answer its gate with `action`. */
-export async function checkGateClick(deps: BotDeps, ref: GateRef, userId: string, action: GateAction): Promise<GateClickCheck> {
+export async function checkGateClick(deps: BotDeps, ref: GateRef, userId: string, action: GateAction, channel: string): Promise<GateClickCheck> {
   const job = await deps.control.getJob(ref.jobId);
   if (!job) return { ok: false, reply: 'This upgrade job no longer exists, so there is nothing to answer.', refused: false };
   const cluster = findCluster(deps.config, job.cluster);
   if (!cluster) {
-    return { ok: false, reply: `${job.cluster} is no longer in clusters.yaml, so nobody may answer its gates from Slack.`, refused: true };
+    return { ok: false, reply: `${job.cluster} is no longer in clusters.yaml, so nobody may answer its gates from Slack.`, refused: true, job };
   }
+  // Cards are posted only in the cluster's channels; a click from anywhere else is a copied or forged payload.
+  if (!cluster.channels.includes(channel)) return { ok: false, reply: channelRefusal(cluster), refused: true, job };
   const decision = await authorizeGate(deps, cluster, job, userId, action);
-  if (!decision.allowed) return { ok: false, reply: decision.reason, refused: true };
+  if (!decision.allowed) return { ok: false, reply: decision.reason, refused: true, job };
   return { ok: true, job, cluster };
 }
 
@@ -69,3 +71,4 @@ export function gateAnswerReply(result: GateAnswerResult): string | undefined {
       return 'This upgrade job no longer exists, so there is nothing to answer.';
   }
 }
+

@@ -7,7 +7,9 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { z } from 'zod';
 import { findCluster } from '../../config/clusters-config.js';
-import { authorizeJobControl, type JobControlAction } from '../../domain/authorize.js';
+import { authorizeJobControl, channelRefusal, type JobControlAction } from '../../domain/authorize.js';
+import { recordAudit } from '../../audit/record-audit.js';
+import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../domain/queue-unavailable.js';
 import { observeAck } from '../metrics-ack.js';
 import type { ActionDeps } from './gate-actions.js';
 import { clickPlace, tellUser } from './tell-user.js';
@@ -34,22 +36,27 @@ export function registerJobControlActions(app: App, { deps, metrics, logger }: A
         return await tellUser(client, place, 'This upgrade job no longer exists; nothing was changed.', logger);
       }
       const cluster = findCluster(deps.config, job.cluster);
-      const decision = cluster
-        ? await authorizeJobControl(deps, cluster, job, body.user.id, verb)
-        : { allowed: false as const, reason: `${job.cluster} is no longer in clusters.yaml, so it cannot be controlled from Slack.` };
+      const decision = !cluster
+        ? { allowed: false as const, reason: `${job.cluster} is no longer in clusters.yaml, so it cannot be controlled from Slack.` }
+        : !cluster.channels.includes(place.channel)
+          ? { allowed: false as const, reason: channelRefusal(cluster) }
+          : await authorizeJobControl(deps, cluster, job, body.user.id, verb);
       if (!decision.allowed) {
         logger.warn({ ...audit, cluster: job.cluster, allowed: false }, `refused ${verb}`);
         metrics.countAction(action.action_id, 'refused');
+        await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: job.cluster, user: body.user.id, action: verb, outcome: 'refused', job: job.jobId, detail: decision.reason, via: 'button' });
         return await tellUser(client, place, decision.reason, logger);
       }
       const result = await deps.control[verb](job.jobId, body.user.id);
       logger.info({ ...audit, cluster: job.cluster, ok: result.ok }, `${verb} requested: ${result.message}`);
+      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: job.cluster, user: body.user.id, action: verb, outcome: result.ok ? 'accepted' : 'declined', job: job.jobId, detail: result.message, via: 'button' });
       metrics.countAction(action.action_id, result.ok ? 'accepted' : 'declined');
       await tellUser(client, place, result.message, logger);
     } catch (error) {
       logger.error({ ...audit, err: error }, `handling a ${verb} click failed`);
       metrics.countAction(action.action_id, 'error');
-      await tellUser(client, place, `The bot could not ${verb} the job (an internal error, now in its log). Try again in a moment.`, logger);
+      const text = isQueueUnavailable(error) ? QUEUE_UNAVAILABLE_SENTENCE : `The bot could not ${verb} the job (an internal error, now in its log). Try again in a moment.`;
+      await tellUser(client, place, text, logger);
     }
   });
 }
@@ -82,7 +89,8 @@ export function registerTimelineAction(app: App, { deps, metrics, logger }: Acti
     } catch (error) {
       logger.error({ err: error, job: jobId }, 'exporting the timeline on demand failed');
       metrics.countAction(action.action_id, 'error');
-      await tellUser(client, place, 'The bot could not export the timeline (an internal error, now in its log). Try again in a moment.', logger);
+      const text = isQueueUnavailable(error) ? QUEUE_UNAVAILABLE_SENTENCE : 'The bot could not export the timeline (an internal error, now in its log). Try again in a moment.';
+      await tellUser(client, place, text, logger);
     }
   });
 }

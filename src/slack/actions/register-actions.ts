@@ -1,10 +1,16 @@
 import type { App } from '@slack/bolt';
 import { registerGateActions, type ActionDeps } from './gate-actions.js';
 import { registerJobControlActions, registerTimelineAction } from './job-control-actions.js';
+import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-actions.js';
 
-/** Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls. */
+/**
+ * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls; then the
+ * fallback that answers any other button or modal at once with a sentence instead of Slack's failed-button mark.
+ */
 export function registerActions(app: App, deps: ActionDeps): void {
-  registerGateActions(app, deps);
-  registerJobControlActions(app, deps);
-  registerTimelineAction(app, deps);
+  const ids = recordListenerIds(app);
+  registerGateActions(ids.app, deps);
+  registerJobControlActions(ids.app, deps);
+  registerTimelineAction(ids.app, deps);
+  registerUnknownActionFallbacks(ids, app, deps);
 }

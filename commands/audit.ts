@@ -1,0 +1,39 @@
+import type { SlackMessage } from '../src/ports/slack-message.js';
+import { auditLines } from '../src/report/render-audit.js';
+import { attempt } from './command-failure.js';
+import type { CommandHandler } from './command-context.js';
+import { escapeAngles } from './command-usage.js';
+import { readArgs } from './parse-command.js';
+
+/** How many records `audit` shows in Slack; the CLI (`eks-upgrade audit --limit`) reads more, as JSON too. */
+export const AUDIT_LIMIT = 25;
+
+/**
+ * `/eks-upgrade audit <cluster>`: the cluster's durable audit trail — starts, gate answers, Force reasons, pauses,
+ * resumes, aborts and every refusal — newest first. Anyone in a channel that may drive the cluster may read it.
+ */
+export const auditCommand: CommandHandler = async (context) => {
+  const command = readArgs('audit', context.args);
+  const cluster = command.target!;
+  const entries = await attempt(`Reading the audit trail of ${cluster}`, () => context.deps.audit.read(cluster, { limit: AUDIT_LIMIT }));
+  await context.respond(renderAudit(cluster, entries.length, auditLines(entries, { mention: (user) => `<@${user}>`, escape: escapeAngles })));
+};
+
+function renderAudit(cluster: string, count: number, lines: string[]): SlackMessage {
+  if (count === 0) {
+    const text = `No audit records for ${cluster} yet.`;
+    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  }
+  const header = `*Audit trail of ${cluster}*, newest first (last ${count}):`;
+  // A section holds at most 3000 characters: split the lines over as many sections as they need.
+  const sections: string[] = [];
+  for (const line of lines) {
+    const last = sections.at(-1);
+    if (last !== undefined && last.length + line.length + 1 <= 2900) sections[sections.length - 1] = `${last}\n${line}`;
+    else sections.push(line.slice(0, 2900));
+  }
+  return {
+    text: `${header}\n${lines.join('\n')}`,
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: header } }, ...sections.map((text) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }))],
+  };
+}

@@ -1,0 +1,71 @@
+import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
+import type { Logger } from '../../log/logger.js';
+import type { SlackMetrics } from '../metrics.js';
+import { clickPlace, tellUser } from './tell-user.js';
+
+/**
+ * Bolt runs every listener whose constraint matches and nothing for an id no listener matches: Slack then waits its
+ * 3 s, gets a 404 from the receiver and shows the button as failed. That is what cards posted by an older version
+ * (after a deploy renamed an action) and junk payloads would meet. So the registrations are recorded as they are
+ * made, and a fallback acks every other id at once and says so, staying silent for the ids a real listener owns.
+ */
+type Constraint = string | RegExp | { action_id?: string | RegExp; callback_id?: string | RegExp };
+
+export interface ListenerIds {
+  /** The app to register listeners on; `action` and `view` registrations are recorded on the way through. */
+  app: App;
+  isKnownAction(actionId: string): boolean;
+  isKnownView(callbackId: string): boolean;
+}
+
+export function recordListenerIds(app: App): ListenerIds {
+  const actions: Constraint[] = [];
+  const views: Constraint[] = [];
+  const recording = new Proxy(app, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'action' && property !== 'view') return typeof value === 'function' ? value.bind(target) : value;
+      const into = property === 'action' ? actions : views;
+      return (constraint: Constraint, ...listeners: unknown[]) => {
+        into.push(constraint);
+        return (value as (...args: unknown[]) => unknown).call(target, constraint, ...listeners);
+      };
+    },
+  });
+  const matches = (constraints: Constraint[], key: 'action_id' | 'callback_id', id: string) =>
+    constraints.some((constraint) => {
+      const pattern = typeof constraint === 'string' || constraint instanceof RegExp ? constraint : constraint[key];
+      if (pattern === undefined) return true;
+      return typeof pattern === 'string' ? pattern === id : pattern.test(id);
+    });
+  return {
+    app: recording,
+    isKnownAction: (id) => matches(actions, 'action_id', id),
+    isKnownView: (id) => matches(views, 'callback_id', id),
+  };
+}
+
+export function registerUnknownActionFallbacks(ids: ListenerIds, app: App, { metrics, logger }: { metrics: SlackMetrics; logger: Logger }): void {
+  app.action<BlockAction>(/[\s\S]*/, async ({ ack, body, action, client }) => {
+    const actionId = 'action_id' in action ? String(action.action_id) : '';
+    if (ids.isKnownAction(actionId)) return;
+    await ack();
+    metrics.countAction('unknown', 'invalid');
+    logger.warn({ audit: 'unknown-action', user: body.user?.id, actionId: actionId.slice(0, 100) }, 'click on a button this version does not answer');
+    const place = clickPlace(body);
+    if (place) {
+      await tellUser(
+        client,
+        place,
+        'This button belongs to a card this version of the bot no longer answers (it may predate an update); nothing was changed. `/eks-upgrade jobs` lists the current upgrades and their threads.',
+        logger,
+      );
+    }
+  });
+  app.view<ViewSubmitAction>(/[\s\S]*/, async ({ ack, body, view }) => {
+    if (ids.isKnownView(view.callback_id)) return;
+    await ack();
+    metrics.countAction('unknown-view', 'invalid');
+    logger.warn({ audit: 'unknown-view', user: body.user?.id, callbackId: view.callback_id.slice(0, 100) }, 'submission of a modal this version does not answer');
+  });
+}

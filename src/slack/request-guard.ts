@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HTTPModuleFunctions } from '@slack/bolt';
+import type { Logger } from '../log/logger.js';
+import { classifySlackBody } from './classify-slack-body.js';
+
+/**
+ * What Bolt's HTTPReceiver does not refuse by itself, checked after the body is read and its signature verified
+ * (so a forged request is still Bolt's plain 401, and only genuine signatures are remembered):
+ * - a replay: Slack's v0 signature is valid for 5 minutes, so a captured request could be sent again in that time
+ *   and would act again (a second Continue, a second start). A signature seen before is refused with 401. The memory
+ *   is per process; behind several web replicas a replay that reaches another replica is still bounded by the
+ *   5 minutes of the timestamp check.
+ * - a content type Slack never sends (slash commands and interactivity are form-encoded, events are JSON): 415,
+ *   instead of Bolt's attempt to parse it as JSON.
+ * - a signed body of a shape Bolt would crash on or never ack (classify-slack-body.ts): 400, or an empty 200 for
+ *   interaction types Slack sends that the bot has no handler for.
+ * Bolt then reuses the buffered body (it skips re-reading a request that carries rawBody).
+ */
+export const SLACK_BODY_LIMIT_BYTES = 256 * 1024;
+export const SLACK_EVENTS_PATH = '/slack/events';
+const SIGNATURE_TTL_MS = 5 * 60_000;
+const MAX_REMEMBERED = 50_000;
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function guardSlackRequests(
+  next: RequestListener,
+  { signingSecret, command, logger, now = Date.now }: { signingSecret: string; command: string; logger: Logger; now?: () => number },
+): RequestListener {
+  const seen = new Map<string, number>();
+  const isReplay = (signature: string): boolean => {
+    const at = now();
+    const expires = seen.get(signature);
+    if (expires !== undefined && expires > at) return true;
+    // Map keeps insertion order, so the oldest entries come first: drop expired ones (and, past the cap, the oldest).
+    for (const [key, until] of seen) {
+      if (until > at && seen.size < MAX_REMEMBERED) break;
+      seen.delete(key);
+    }
+    seen.set(signature, at + SIGNATURE_TTL_MS);
+    return false;
+  };
+  return (req, res) => {
+    if (req.method !== 'POST' || req.url?.split('?')[0] !== SLACK_EVENTS_PATH) return next(req, res);
+    HTTPModuleFunctions.parseAndVerifyHTTPRequest({ signingSecret, bodyLimit: SLACK_BODY_LIMIT_BYTES, enabled: true }, req).then(
+      () => {
+        const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        if (type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
+          logger.warn({ audit: 'request-refused', reason: 'content-type', contentType: type.slice(0, 100) }, 'refused a Slack request with a content type Slack does not send');
+          return refuse(res, 415, 'Slack requests are form-encoded or JSON.\n');
+        }
+        const signature = String(req.headers['x-slack-signature']);
+        if (isReplay(signature)) {
+          logger.warn({ audit: 'request-refused', reason: 'replay' }, 'refused a Slack request whose signature was already used');
+          return refuse(res, 401, 'This request was already received.\n');
+        }
+        const verdict = classifySlackBody(type, (req as IncomingMessage & { rawBody: Buffer }).rawBody.toString(), command);
+        if (verdict.kind === 'reject') {
+          logger.warn({ audit: 'request-refused', reason: 'shape', what: verdict.why }, 'refused a signed request that is not one Slack sends this bot');
+          return refuse(res, 400, `The bot does not answer ${verdict.why}.\n`);
+        }
+        if (verdict.kind === 'ack-empty') {
+          logger.info({ what: verdict.why }, 'acknowledged an interaction the bot has no handler for');
+          res.writeHead(200, { 'content-length': 0 });
+          return res.end();
+        }
+        next(req, res);
+      },
+      (error: unknown) => {
+        const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && ((error as { type?: string }).type === 'entity.too.large' || (error as { statusCode?: number }).statusCode === 413);
+        logger.warn({ audit: 'request-refused', reason: tooLarge ? 'too-large' : 'signature' }, tooLarge ? 'refused a Slack request over the size limit' : 'refused a Slack request whose signature does not verify');
+        refuse(res, tooLarge ? 413 : 401, tooLarge ? `Request bodies are limited to ${SLACK_BODY_LIMIT_BYTES} bytes.\n` : 'The request signature does not verify.\n');
+      },
+    );
+  };
+}
+
+function refuse(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}

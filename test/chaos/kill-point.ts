@@ -1,0 +1,175 @@
+import type { KubeObject } from '../../src/ports/kube-port.js';
+import { startE2eStack, type E2eStack, type SimCall } from '../support/e2e-stack.js';
+import { answerGatesUntilSummary, repliesOf, statusCard } from '../support/e2e-thread.js';
+import { startWorkerChild, type WorkerChild } from '../support/e2e-worker.js';
+
+/**
+ * One kill point of the chaos suite: the web role in this process, a worker in a child process that SIGKILLs
+ * itself at the point (kill-switch.ts) or is killed from outside when the simulated world reaches it, then a
+ * fresh worker. Returns figures instead of asserting, so `npm run chaos` can print a table and the short variant
+ * in `npm test` can assert on them.
+ */
+export interface KillPoint {
+  name: string;
+  scenario: string;
+  cluster: string;
+  to: string;
+  speed?: number;
+  /** KILL_AT for the first worker (kill-switch.ts)… */
+  killAt?: string;
+  /** …or a watcher that kills the worker from outside once the world is at the point. */
+  watch?(stack: E2eStack, kill: (moment: string) => void): () => void;
+  /** Runs after the kill, before the survivor starts (e.g. Slack comes back). */
+  beforeRestart?(stack: E2eStack): void;
+  /**
+   * Two workers on the queue, as deployed: the second starts once the first holds the job and stands by; when the
+   * first dies it must take the job over by itself (BullMQ's stalled-job check), with no restart from the test.
+   * The web role is asked `jobs` every 200 ms throughout, and its slowest ack is reported.
+   */
+  standby?: boolean;
+}
+
+export interface KillFigures {
+  point: string;
+  killedAt?: string;
+  completed: boolean;
+  repeatedCalls: string[];
+  duplicatedPosts: string[];
+  lostPosts: string[];
+  budgetsRestored: boolean | undefined;
+  /** With standby: seconds from the kill to the standby worker's first thread post. */
+  takeoverSeconds?: number;
+  /** With standby: the slowest ack of the web role while the worker died and was replaced. */
+  maxAckMs?: number;
+  error?: string;
+  seconds: number;
+}
+
+const CHANNEL = 'C0OPS';
+const FORCE_REASON = 'findings reviewed by the platform team before the drill';
+
+export function clustersFor(cluster: string) {
+  return [{ name: cluster, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' } }];
+}
+
+/** "Operation target" pairs that the simulator accepted more than once. */
+export function repeatedCalls(calls: SimCall[]): string[] {
+  const seen = new Map<string, number>();
+  for (const call of calls) seen.set(`${call.operation} ${call.target ?? call.cluster}`, (seen.get(`${call.operation} ${call.target ?? call.cluster}`) ?? 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([key, n]) => `${key} ×${n}`);
+}
+
+/** Kills as soon as the simulated world says so (polled: the world changes without telling anyone). */
+export function pollWorld(check: (stack: E2eStack) => string | undefined) {
+  return (stack: E2eStack, kill: (moment: string) => void) => {
+    const timer = setInterval(() => {
+      const moment = check(stack);
+      if (moment) {
+        clearInterval(timer);
+        kill(moment);
+      }
+    }, 10);
+    return () => clearInterval(timer);
+  };
+}
+
+export function killOnKube(cluster: string, moment: (resource: string, object: KubeObject) => string | undefined) {
+  return (stack: E2eStack, kill: (moment: string) => void) => {
+    let done = false;
+    return stack.sim.world.kube(cluster)!.subscribe((event) => {
+      const at = event.type === 'DELETED' ? undefined : moment(event.resource, event.object);
+      if (at && !done) {
+        done = true;
+        kill(at);
+      }
+    });
+  };
+}
+
+const budgetsOf = (stack: E2eStack, cluster: string) =>
+  (stack.sim.world.kube(cluster)?.list('nodepools') ?? []).map((pool) => `${pool.metadata.name}=${JSON.stringify(pool.spec?.disruption?.budgets)}`).sort();
+
+export async function runKillPoint(point: KillPoint): Promise<KillFigures> {
+  const started = Date.now();
+  const clusters = clustersFor(point.cluster);
+  const stack = await startE2eStack({ scenario: point.scenario, speed: point.speed ?? 100, role: 'web', clusters });
+  const figures: KillFigures = { point: point.name, completed: false, repeatedCalls: [], duplicatedPosts: [], lostPosts: [], budgetsRestored: undefined, seconds: 0 };
+  const budgetsBefore = budgetsOf(stack, point.cluster);
+  const workers: WorkerChild[] = [];
+  let stopWatching = () => {};
+  try {
+    workers.push(await startWorkerChild(stack, clusters, { killAt: point.killAt }));
+    const first = workers[0];
+    const killed = new Promise<void>((resolve) => {
+      first.proc.once('exit', () => resolve());
+      if (point.watch) {
+        stopWatching = point.watch(stack, (moment) => {
+          first.proc.kill('SIGKILL');
+          figures.killedAt = moment;
+        });
+      }
+    });
+    await stack.fake.sendSlashCommand({ text: `start ${point.cluster} --to ${point.to}`, userId: 'U0REQ', channelId: CHANNEL });
+    let probing = false;
+    if (point.standby) {
+      await stack.fake.waitFor((f) => statusCard(f, CHANNEL), { timeoutMs: 30_000 });
+      workers.push(await startWorkerChild(stack, clusters));
+      probing = true;
+      figures.maxAckMs = 0;
+      void (async () => {
+        while (probing) {
+          const ack = await stack.fake.sendSlashCommand({ text: `jobs ${point.cluster}`, userId: 'U0APP', channelId: CHANNEL });
+          figures.maxAckMs = Math.max(figures.maxAckMs ?? 0, ack.status === 200 ? ack.ackMs : 99_999);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      })();
+    }
+    const driving = answerGatesUntilSummary(stack.fake, {
+      channel: CHANNEL,
+      approver: 'U0APP',
+      timeoutMs: 150_000,
+      decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: FORCE_REASON }),
+    });
+    driving.catch(() => undefined);
+    await Promise.race([killed, driving.then(() => Promise.reject(new Error('the upgrade finished before the worker died')))]);
+    figures.killedAt ??= point.killAt;
+    point.beforeRestart?.(stack);
+    const survivorStartedAt = Date.now();
+    if (point.standby) {
+      const before = repliesOf(stack.fake, CHANNEL).length;
+      await stack.fake.waitFor((f) => repliesOf(f, CHANNEL).length > before, { timeoutMs: 60_000 });
+      figures.takeoverSeconds = Math.round((Date.now() - survivorStartedAt) / 100) / 10;
+    } else {
+      workers.push(await startWorkerChild(stack, clusters));
+    }
+
+    const { summary } = await driving;
+    await stack.fake.waitFor((f) => /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? '') && f.files().some((file) => file.text.length > 0), { timeoutMs: 30_000 });
+    probing = false;
+    figures.completed = /✅ Succeeded/.test(summary.text) && stack.sim.world.cluster(point.cluster)?.version === point.to;
+    figures.repeatedCalls = repeatedCalls(await stack.acceptedCalls());
+
+    // Posts: every step that finished has exactly one "Started" and one "Finished" reply. Delivery is at least once
+    // across a crash, so the one post the killed worker had in flight may come twice: that one is allowed.
+    const replies = repliesOf(stack.fake, CHANNEL);
+    const inFlight = replies.filter((reply) => reply.postedAt < survivorStartedAt).at(-1)?.text;
+    const lines = replies.map((reply) => reply.text);
+    const stepLines = lines.filter((text) => /^(Started|Finished): /.test(text));
+    figures.duplicatedPosts = stepLines.filter((text, i) => stepLines.indexOf(text) !== i && text !== inFlight);
+    const finished = stepLines.filter((text) => text.startsWith('Finished: ')).map((text) => text.slice('Finished: '.length).replace(/ in .*$/, ''));
+    const startedTitles = new Set(stepLines.filter((text) => text.startsWith('Started: ')).map((text) => text.slice('Started: '.length)));
+    figures.lostPosts = finished.filter((title) => !startedTitles.has(title)).map((title) => `Started: ${title}`);
+    const topLevel = stack.fake.messages(CHANNEL).filter((m) => m.source === 'chat.postMessage');
+    if (topLevel.length !== 1) figures.duplicatedPosts.push(`${topLevel.length} status cards`);
+    if (stack.fake.files().length !== 1) figures.duplicatedPosts.push(`${stack.fake.files().length} timeline files`);
+    figures.budgetsRestored = budgetsBefore.length === 0 ? undefined : JSON.stringify(budgetsOf(stack, point.cluster)) === JSON.stringify(budgetsBefore);
+  } catch (error) {
+    figures.error = (error as Error).message.split('\n')[0];
+  } finally {
+    stopWatching();
+    for (const worker of workers) await worker.stop(3_000);
+    await stack.close();
+    figures.seconds = Math.round((Date.now() - started) / 100) / 10;
+  }
+  return figures;
+}

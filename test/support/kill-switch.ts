@@ -1,0 +1,56 @@
+import type { EksPortFactory } from '../../src/ports/eks-port.js';
+import type { KubePortFactory } from '../../src/ports/kube-port.js';
+import type { ThreadPort } from '../../src/ports/thread-port.js';
+
+/**
+ * Makes a worker process SIGKILL itself at an exact point of an upgrade, for the chaos suite's kill points. The
+ * point comes from KILL_AT (test processes only; the product has no such switch):
+ * - `call:<eksMethod>`         right after that EKS call returned, before the job could save what it learned
+ *                              (e.g. call:updateClusterVersion — the update exists, its id is not yet in Redis);
+ * - `patch:<resource>`         right after a Kubernetes PATCH of that resource returned (patch:deployments = a
+ *                              Fargate or remedy restart, patch:nodepools = a budget change);
+ * - `event:<kind>[:<step>]`    right after a thread event of that kind (and step id containing <step>) was queued;
+ * - `upload`                   right after the timeline file was queued for upload.
+ * The process dies the way a node dies: no cleanup, no goodbye; its BullMQ lock and outbox lease simply expire.
+ */
+export interface KillSwitch {
+  eks(factory: EksPortFactory): EksPortFactory;
+  kube(factory: KubePortFactory): KubePortFactory;
+  thread(port: ThreadPort): ThreadPort;
+}
+
+export function killSwitch(killAt: string | undefined, die: () => void = () => process.kill(process.pid, 'SIGKILL')): KillSwitch {
+  const [what, name = '', detail = ''] = (killAt ?? '').split(':');
+  const after = <T>(result: Promise<T>): Promise<T> => result.then((value) => (die(), value));
+  return {
+    eks: (factory) =>
+      what !== 'call'
+        ? factory
+        : (cluster) => {
+            const port = factory(cluster);
+            return new Proxy(port, {
+              get(target, property, receiver) {
+                const value = Reflect.get(target, property, receiver);
+                if (property !== name || typeof value !== 'function') return value;
+                return (...args: unknown[]) => after(value.apply(target, args));
+              },
+            });
+          },
+    kube: (factory) =>
+      what !== 'patch'
+        ? factory
+        : async (cluster) => {
+            const port = await factory(cluster);
+            return { ...port, patch: ((resource, ...rest) => (resource === name ? after(port.patch(resource, ...rest)) : port.patch(resource, ...rest))) as typeof port.patch };
+          },
+    thread: (port) => ({
+      ...port,
+      postEvent: (ref, key, event) => {
+        const step = 'step' in event ? event.step : '';
+        const hit = what === 'event' && event.kind === name && (!detail || step.includes(detail));
+        return hit ? after(port.postEvent(ref, key, event)) : port.postEvent(ref, key, event);
+      },
+      uploadMarkdown: (...args) => (what === 'upload' ? after(port.uploadMarkdown(...args)) : port.uploadMarkdown(...args)),
+    }),
+  };
+}
