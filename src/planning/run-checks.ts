@@ -11,6 +11,7 @@ import { checkSubnets } from './checks/subnet-checks.js';
 import { checkWorkloads } from './checks/workload-checks.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { sortFindings, type Finding } from './finding.js';
+import { applyWaivers } from './apply-waivers.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 
 /**
@@ -35,6 +36,11 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
 ];
 
 export function runChecks(snapshot: ClusterSnapshot, target: string, policy: PlanPolicy = DEFAULT_POLICY): Finding[] {
+  return sortFindings(applyWaivers(runChecksUnwaived(snapshot, target, policy), policy.waivers ?? [], snapshot.readAt));
+}
+
+/** Every check, before waivers (what a waiver is matched against). */
+export function runChecksUnwaived(snapshot: ClusterSnapshot, target: string, policy: PlanPolicy = DEFAULT_POLICY): Finding[] {
   const findings: Finding[] = [];
   for (const { area, check } of CHECKS) {
     try {

@@ -10,6 +10,8 @@ export type KubeResource =
   | 'pods'
   | 'events'
   | 'persistentvolumeclaims'
+  | 'services'
+  | 'secrets'
   | 'deployments'
   | 'statefulsets'
   | 'daemonsets'
@@ -18,7 +20,10 @@ export type KubeResource =
   | 'horizontalpodautoscalers'
   | 'nodepools'
   | 'nodeclaims'
-  | 'ec2nodeclasses';
+  | 'ec2nodeclasses'
+  | 'validatingwebhookconfigurations'
+  | 'mutatingwebhookconfigurations'
+  | 'eniconfigs';
 
 export interface KubeObject {
   apiVersion?: string;

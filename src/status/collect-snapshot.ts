@@ -16,10 +16,12 @@ import { nextMinorOf } from '../planning/upgrade-path.js';
 import { amiParameter } from '../planning/ami-parameters.js';
 import { formatMinor, parseMinor } from '../domain/minor-version.js';
 import { createLimiter } from './bounded.js';
-import { collectKube } from './collect-kube.js';
+import { collectKube, type KubeOptIn } from './collect-kube.js';
 import { amisWanted, lookupAmis } from './collect-amis.js';
 import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
+import { listFreshInsights, type InsightsFreshness } from './refresh-insights.js';
+import type { InsightsRefreshInfo } from '../planning/cluster-snapshot.js';
 
 /**
  * Reads one cluster into a ClusterSnapshot through the ports: DescribeCluster first (everything else needs its
@@ -46,6 +48,10 @@ export interface SnapshotRequest {
   /** Minors to look add-on versions and AMIs up for, besides the current one (default: the next minor). */
   targetMinors?: string[];
   concurrency?: number;
+  /** Refresh insights older than this first (plan and preflight; status reads them as they are). */
+  insightsFreshness?: InsightsFreshness;
+  /** Read what the opt-in checks need (Helm release secrets: `checks.helmReleases`). */
+  optIn?: KubeOptIn;
 }
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
@@ -82,14 +88,19 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const targets = request.targetMinors ?? [nextMinorOf(current)].filter((m): m is string => !!m);
   const minors = [...new Set([current, ...targets])];
 
+  let insightsRefresh: InsightsRefreshInfo | undefined;
   const [versions, updates, nodegroups, addons, insights, fargateProfiles, kube] = await Promise.all([
     area(`DescribeClusterVersions`, () => run(() => readVersions(eks))),
     cluster.value.status === 'ACTIVE' ? Promise.resolve(readOk([])) : area(`ListUpdates for ${name}`, () => readUpdates(eks, name, run)),
     area(`Reading the node groups of ${name}`, () => readNodegroups(eks, name, run)),
     area(`Reading the add-ons of ${name}`, () => readAddons(eks, name, minors, run, describeReadError)),
-    area(`Reading the upgrade insights of ${name}`, () => readInsights(eks, name, run, describeReadError)),
+    area(`Reading the upgrade insights of ${name}`, async () => {
+      const { summaries, refresh } = await listFreshInsights(eks, name, sources.clock, request.insightsFreshness);
+      insightsRefresh = refresh;
+      return readInsights(eks, name, run, describeReadError, summaries);
+    }),
     area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => sources.kube({ name, region, roleArn }), name),
+    collectKube(() => sources.kube({ name, region, roleArn }), name, request.optIn),
   ]);
 
   const subnetIds = [
@@ -109,7 +120,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       ),
     ),
   ]);
-  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, fargateProfiles, subnets, kube, amis };
+  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, kube, amis };
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */

@@ -51,6 +51,7 @@ export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimK
     deprecatedApis: spec.deprecatedApis,
     store,
     insightTransitions: new Map(),
+    insightsRefreshedAt: now - spec.insightsAgeHours * 3600_000,
   };
 
   for (const addon of spec.addons) {

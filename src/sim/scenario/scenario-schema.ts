@@ -135,6 +135,8 @@ const clusterSchema = z
     fargateProfiles: z.array(fargateProfileSchema).default([]),
     addons: z.array(addonSchema).default([]),
     deprecatedApis: z.array(deprecatedApiSchema).default([]),
+    /** How old the upgrade insights are at start (EKS rescans every 24 h; StartInsightsRefresh rescans on demand). */
+    insightsAgeHours: z.number().min(0).max(24).default(0),
     karpenter: z
       .object({
         nodePools: z.array(manifest).default([]),
