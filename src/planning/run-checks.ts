@@ -1,4 +1,5 @@
 import { checkAddons } from './checks/addon-checks.js';
+import { checkAvailability } from './checks/availability-checks.js';
 import { checkControlPlane } from './checks/control-plane-checks.js';
 import { checkFargate } from './checks/fargate-checks.js';
 import { checkGitOps } from './checks/gitops-checks.js';
@@ -30,6 +31,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'node groups', check: checkNodegroups },
   { area: 'Karpenter', check: checkKarpenter },
   { area: 'workloads', check: checkWorkloads },
+  { area: 'workload availability', check: checkAvailability },
   { area: 'Fargate', check: checkFargate },
   { area: 'GitOps and IaC', check: checkGitOps },
   { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },

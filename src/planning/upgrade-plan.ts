@@ -1,3 +1,4 @@
+import type { PlanContext } from './plan-context.js';
 import type { Finding } from './finding.js';
 
 /**
@@ -75,6 +76,8 @@ export interface UpgradePlan {
   policySource: 'clusters.yaml' | 'defaults';
   incremental: IncrementalStrategy;
   estimateMinutes: number;
+  /** How old the insights were and which waivers were counted (src/planning/plan-context.ts). */
+  context?: PlanContext;
 }
 
 /** "~45 min", "~2 h 10 min". */

@@ -267,7 +267,7 @@ export function computeInsights(world: SimWorld, cluster: SimCluster): SimInsigh
   return drafts.map(({ category, ...draft }) => {
     const id = insightId(cluster.name, draft.name, draft.kubernetesVersion);
     const seen = cluster.insightTransitions.get(id);
-    if (!seen || seen.status !== draft.insightStatus.status) cluster.insightTransitions.set(id, { status: draft.insightStatus.status, at: Math.min(now, refreshedAt) });
+    if (!seen || seen.status !== draft.insightStatus.status) cluster.insightTransitions.set(id, { status: draft.insightStatus.status, at: now });
     return { ...draft, id, category: category ?? 'UPGRADE_READINESS', lastRefreshTime: refreshedAt, lastTransitionTime: cluster.insightTransitions.get(id)!.at };
   });
 }
