@@ -6,6 +6,7 @@ import type { EksPortFactory } from './ports/eks-port.js';
 import type { KubePortFactory } from './ports/kube-port.js';
 import type { SsmPortFactory } from './ports/ssm-port.js';
 import type { UpgradeControl } from './upgrade/upgrade-control.js';
+import type { WaiverStore } from './waivers/waiver-store.js';
 
 /** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */
 export interface UsergroupResolver {
@@ -23,4 +24,6 @@ export interface BotDeps {
   usergroups: UsergroupResolver;
   clock: Clock;
   logger: Logger;
+  /** Waivers asked for and approved in Slack (Redis); without it plans count clusters.yaml waivers only. */
+  waivers?: WaiverStore;
 }

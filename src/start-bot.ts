@@ -13,6 +13,9 @@ import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from './upgrade/create-upgrade-engine.js';
+import { createWaiverStore } from './waivers/waiver-store.js';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -71,6 +74,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       await engine.startWorker();
     }
     if (env.ROLE !== 'worker') {
+      const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      stops.push(async () => void (await waiverRedis.quit().catch(() => undefined)));
       const deps: BotDeps = {
         config,
         eks,
@@ -81,6 +86,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
         clock,
         logger,
+        waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
       };
       const slack = await createSlackApp({ env, deps, logger: logger.child({ part: 'slack' }) });
       await slack.start();

@@ -5,6 +5,7 @@ import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../kube/client-node-adapter.js';
 import { systemClock } from '../ports/clock.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
+import { connectWaiverStore } from '../waivers/connect-waiver-store.js';
 import { runCli } from './run-cli.js';
 
 /**
@@ -30,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     sources: realSources,
+    waiverStore: (env) => connectWaiverStore(env.REDIS_URL ?? 'redis://127.0.0.1:6379', env.QUEUE_PREFIX ?? 'eks-upgrade'),
   });
 }
 

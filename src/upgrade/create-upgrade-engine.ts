@@ -16,6 +16,7 @@ import { createUpgradeProcessor } from '../../jobs/upgrade-processor.js';
 import { createClusterLock } from './cluster-lock.js';
 import { engineKeys, UPGRADE_QUEUE } from './engine-keys.js';
 import { createGateStore } from './gate-store.js';
+import { createWaiverStore } from '../waivers/waiver-store.js';
 import { createJobControlsStore } from './job-controls-store.js';
 import { createQueueUpgradeControl } from './queue-upgrade-control.js';
 import { createTimelineLog } from './timeline-log.js';
@@ -80,6 +81,8 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     logger,
     pollIntervalMs: opts.pollIntervalMs,
     gates: createGateStore(redis, keys),
+    // Read-only here: the preflight counts waivers approved in Slack; only the Slack surface creates them.
+    waivers: createWaiverStore(redis, opts.prefix, () => randomUUID()),
     controls: createJobControlsStore(redis, keys),
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),

@@ -5,6 +5,7 @@ import type { Ec2Port } from '../ports/ec2-port.js';
 import type { EksPort } from '../ports/eks-port.js';
 import type { KubePort } from '../ports/kube-port.js';
 import type { SsmPort } from '../ports/ssm-port.js';
+import type { WaiverStore } from '../waivers/waiver-store.js';
 import type { GateStore } from './gate-store.js';
 import type { JobControls } from './job-controls-store.js';
 import type { TimelineEvent, UpgradeState } from './timeline-event.js';
@@ -28,6 +29,8 @@ export interface StepContext {
   readonly logger: Logger;
   readonly pollIntervalMs: number;
   readonly gates: GateStore;
+  /** Slack waivers (Redis) the preflight counts besides clusters.yaml's. */
+  readonly waivers?: WaiverStore;
   /** Appends to the timeline and posts to the thread under `${jobId}:${stepId}:${suffix}` (once per key). */
   emit(suffix: string, event: TimelineEvent): Promise<void>;
   /** Same, with explicit keys: the thread key (a gate card's) and the key in the timeline log. */
