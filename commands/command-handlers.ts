@@ -7,6 +7,7 @@ import { resumeCommand } from './resume.js';
 import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
+import { waiversCommand } from './waivers.js';
 
 /** Subcommand → handler, as the Slack app routes them. */
 export const COMMAND_HANDLERS: CommandHandlers = {
@@ -18,4 +19,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   pause: pauseCommand,
   resume: resumeCommand,
   abort: abortCommand,
+  waivers: waiversCommand,
 };

@@ -4,7 +4,7 @@ import type { SlackMessage } from '../src/slack/slack-message.js';
  * The grammar of `/eks-upgrade`, as users read it. `help` prints all of it; every rejected command prints the
  * entry of the subcommand it was meant to be, so the right usage is always one glance away.
  */
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'waivers'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -59,6 +59,13 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
     synopsis: 'abort <job-id | cluster>',
     summary: 'Stops after the current AWS operation, restores budgets it changed and reports the state. Approvers only.',
     examples: ['abort demo'],
+  },
+  waivers: {
+    synopsis: 'waivers [<cluster>]',
+    summary:
+      'Waivers of findings: clusters.yaml\'s and those asked for in Slack (Waive… on a plan finding), with who asked, who approved, why and until when. ' +
+      'Approvers can approve or revoke from the list.',
+    examples: ['waivers', 'waivers demo'],
   },
 };
 

@@ -43,6 +43,7 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   pause: { flags: [], target: 'required', targetName: 'job id or cluster' },
   resume: { flags: [], target: 'required', targetName: 'job id or cluster' },
   abort: { flags: [], target: 'required', targetName: 'job id or cluster' },
+  waivers: { flags: [], target: 'optional', targetName: 'cluster' },
 };
 
 /** Echoes user input inside `code` safely and briefly. */

@@ -76,7 +76,7 @@ function checkAccessAndNormalise(
   args: string[],
   channelId: string,
 ): string[] {
-  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs';
+  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs' || subcommand === 'waivers';
   if (!takesCluster) return args;
   if (target !== undefined) {
     checkCluster(deps, target, channelId);

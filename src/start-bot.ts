@@ -75,7 +75,6 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     }
     if (env.ROLE !== 'worker') {
       const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
-      stops.push(async () => void (await waiverRedis.quit().catch(() => undefined)));
       const deps: BotDeps = {
         config,
         eks,
@@ -91,7 +90,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       const slack = await createSlackApp({ env, deps, logger: logger.child({ part: 'slack' }) });
       await slack.start();
       port = slack.port;
-      stops.push(() => slack.stop());
+      stops.push(() => slack.stop(), async () => void (await waiverRedis.quit().catch(() => undefined)));
     }
   } catch (error) {
     await Promise.allSettled([engine.close(), thread.close()]);
