@@ -11,22 +11,38 @@ export interface SimClock extends Clock {
   after(simMs: number, fn: () => void): () => void;
   /** Manual clocks only: move simulated time forward, firing due timers in order. */
   advance?(simMs: number): Promise<void>;
+  /**
+   * Real-time clocks only: move simulated time forward at once (days pass, e.g. past a waiver's expiry). Timers
+   * already set keep their real deadlines, so they fire late in simulated terms, as after a long pause.
+   */
+  jump?(simMs: number): void;
 }
 
 export function createSimClock(speed = 1, start = Date.now()): SimClock {
   if (!(speed > 0)) throw new Error(`--speed must be a positive number, got ${speed}`);
   const realStart = Date.now();
-  const now = () => start + (Date.now() - realStart) * speed;
+  let skipped = 0;
+  const now = () => start + skipped + (Date.now() - realStart) * speed;
   return {
     speed,
     now,
+    jump(simMs) {
+      if (!(simMs >= 0)) throw new Error(`jump needs a non-negative number of simulated milliseconds, got ${simMs}`);
+      skipped += simMs;
+    },
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms / speed);
-        signal?.addEventListener('abort', () => {
+        if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+        const onAbort = () => {
           clearTimeout(timer);
-          reject(signal.reason ?? new Error('aborted'));
-        }, { once: true });
+          reject(signal!.reason ?? new Error('aborted'));
+        };
+        // The listener goes with the timer: a bot running on this clock sleeps often on long-lived signals.
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms / speed);
+        signal?.addEventListener('abort', onAbort, { once: true });
       }),
     after(simMs, fn) {
       const timer = setTimeout(fn, Math.max(0, simMs / speed));

@@ -15,6 +15,7 @@ import type { SimWorld } from './aws/world-types.js';
  *   GET    /_sim/state                        → clock, offered versions, every cluster with node groups, add-ons, updates, nodes
  *   GET    /_sim/log[?since=N]                → controller log lines (node group phases, Fargate, Karpenter)
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
+ *   POST   /_sim/jump {ms}                    → real-time clocks only: skip simulated time forward at once
  *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}]}
  */
 export interface ControlResult {
@@ -86,6 +87,13 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     const ms = Number(body.ms);
     if (!(ms >= 0)) return { status: 400, body: { message: 'advance needs {"ms": <simulated milliseconds ≥ 0>}' } };
     await world.clock.advance(ms);
+    return { status: 200, body: { now: new Date(world.clock.now()).toISOString() } };
+  }
+  if (route === 'POST /_sim/jump') {
+    if (!world.clock.jump) return { status: 400, body: { message: 'The simulator runs on a manual clock; use POST /_sim/advance to move it.' } };
+    const ms = Number(body.ms);
+    if (!(ms >= 0)) return { status: 400, body: { message: 'jump needs {"ms": <simulated milliseconds ≥ 0>}' } };
+    world.clock.jump(ms);
     return { status: 200, body: { now: new Date(world.clock.now()).toISOString() } };
   }
   const clusterMatch = /^\/_sim\/clusters\/([^/]+)$/.exec(path);

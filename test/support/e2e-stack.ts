@@ -27,6 +27,8 @@ export interface E2eStackOptions {
   role?: 'all' | 'web';
   pollSeconds?: number;
   prefix?: string;
+  /** 'sim': the bot runs on the simulator's clock (its Clock port), so POST /_sim/jump moves the bot's time too. */
+  botClock?: 'system' | 'sim';
 }
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */
@@ -79,6 +81,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       config,
       logger: createLogger({ level: process.env.E2E_LOG ?? 'silent' }),
       aws: { endpoint: sim.url, credentials: E2E_CREDENTIALS },
+      ...(opts.botClock === 'sim' ? { clock: sim.clock } : {}),
     });
   } catch (error) {
     await fake.close();

@@ -43,7 +43,7 @@ type Draft = Omit<SimInsight, 'id' | 'lastRefreshTime' | 'lastTransitionTime' | 
 
 const DAY_MS = 24 * 3600_000;
 /** How long an on-demand refresh takes (simulated time). */
-export const INSIGHTS_REFRESH_MS = 45_000;
+export const INSIGHTS_REFRESH_MS = 20_000;
 
 /** Brings the scan time forward: a finished on-demand refresh, or the daily rescan. */
 export function insightsRefreshedAt(cluster: SimCluster, now: number): number {
