@@ -1,10 +1,12 @@
 import { checkAddons } from './checks/addon-checks.js';
 import { checkAvailability } from './checks/availability-checks.js';
+import { checkComponents } from './checks/component-checks.js';
 import { checkControlPlane } from './checks/control-plane-checks.js';
 import { checkFargate } from './checks/fargate-checks.js';
 import { checkGitOps } from './checks/gitops-checks.js';
 import { checkInsights } from './checks/insight-checks.js';
 import { checkKarpenter } from './checks/karpenter-checks.js';
+import { checkKarpenterPitfalls } from './checks/karpenter-pitfall-checks.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
@@ -30,8 +32,10 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'insights', check: checkInsights },
   { area: 'node groups', check: checkNodegroups },
   { area: 'Karpenter', check: checkKarpenter },
+  { area: 'Karpenter pitfalls', check: checkKarpenterPitfalls },
   { area: 'workloads', check: checkWorkloads },
   { area: 'workload availability', check: checkAvailability },
+  { area: 'version-bound components', check: checkComponents },
   { area: 'Fargate', check: checkFargate },
   { area: 'GitOps and IaC', check: checkGitOps },
   { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },
