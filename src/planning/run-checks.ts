@@ -8,6 +8,7 @@ import { checkInsights } from './checks/insight-checks.js';
 import { checkKarpenter } from './checks/karpenter-checks.js';
 import { checkKarpenterPitfalls } from './checks/karpenter-pitfall-checks.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
+import { checkHelmReleases } from './checks/helm-release-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
 import { checkSubnets } from './checks/subnet-checks.js';
@@ -36,6 +37,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'workloads', check: checkWorkloads },
   { area: 'workload availability', check: checkAvailability },
   { area: 'version-bound components', check: checkComponents },
+  { area: 'Helm releases', check: checkHelmReleases },
   { area: 'Fargate', check: checkFargate },
   { area: 'GitOps and IaC', check: checkGitOps },
   { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },
