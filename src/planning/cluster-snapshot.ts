@@ -1,5 +1,5 @@
 import type { KubeObject } from '../ports/kube-port.js';
-import type { SubnetInfo } from '../ports/ec2-port.js';
+import type { LaunchTemplateLatest, SubnetInfo } from '../ports/ec2-port.js';
 
 /**
  * Everything the checks, the plan builder and the status card know about one cluster: plain data, read once by
@@ -195,8 +195,10 @@ export interface ClusterSnapshot {
   /** Set when the insights were read: how old they are and whether they were refreshed first. */
   insightsRefresh?: InsightsRefreshInfo;
   fargateProfiles: Read<FargateProfileInfo[]>;
-  /** The cluster's, its node groups' and its Fargate profiles' subnets. */
+  /** The cluster's, its node groups', its Fargate profiles' and its ENIConfigs' (pod) subnets. */
   subnets: Read<SubnetInfo[]>;
+  /** Newest versions of the launch templates managed node groups use (absent: not read). */
+  launchTemplates?: Read<LaunchTemplateLatest[]>;
   kube: KubeSnapshot;
   amis: AmiLookup[];
 }

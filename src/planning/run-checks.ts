@@ -12,6 +12,8 @@ import { checkHelmReleases } from './checks/helm-release-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
 import { checkSubnets } from './checks/subnet-checks.js';
+import { checkCustomNetworking } from './checks/custom-networking-checks.js';
+import { checkLaunchTemplates } from './checks/launch-template-checks.js';
 import { checkWorkloads } from './checks/workload-checks.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { sortFindings, type Finding } from './finding.js';
@@ -28,6 +30,8 @@ export type Check = (snapshot: ClusterSnapshot, target: string, policy: PlanPoli
 export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'control plane', check: checkControlPlane },
   { area: 'subnets', check: (snapshot) => checkSubnets(snapshot) },
+  { area: 'custom networking', check: (snapshot) => checkCustomNetworking(snapshot) },
+  { area: 'launch templates', check: checkLaunchTemplates },
   { area: 'kubelet skew', check: checkKubeletSkew },
   { area: 'add-ons', check: checkAddons },
   { area: 'insights', check: checkInsights },

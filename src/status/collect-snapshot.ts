@@ -108,11 +108,18 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       ...cluster.value.subnetIds,
       ...valueOr(nodegroups, []).flatMap((ng) => ng.subnets),
       ...valueOr(fargateProfiles, []).flatMap((p) => p.subnets),
+      // VPC CNI custom networking: pods take their IPs from the ENIConfigs' subnets, not the nodes'.
+      ...valueOr(kube.eniConfigs ?? readOk([]), []).map((eni) => String(eni.spec?.subnet ?? '')).filter((id) => id.startsWith('subnet-')),
     ]),
   ];
+  const templates = valueOr(nodegroups, []).flatMap((ng) => (ng.launchTemplate?.id || ng.launchTemplate?.name ? [ng.launchTemplate] : []));
+  const ec2 = sources.ec2(target);
   const wanted = amisWanted(valueOr(nodegroups, []), kube, current, targets);
-  const [subnets, amis] = await Promise.all([
-    area(`DescribeSubnets for ${name}`, () => run(() => sources.ec2(target).describeSubnets(subnetIds))),
+  const [subnets, launchTemplates, amis] = await Promise.all([
+    area(`DescribeSubnets for ${name}`, () => run(() => ec2.describeSubnets(subnetIds))),
+    templates.length > 0 && ec2.latestLaunchTemplateVersion
+      ? area(`DescribeLaunchTemplateVersions for ${name}`, () => Promise.all(templates.map((lt) => run(() => ec2.latestLaunchTemplateVersion!(lt)))))
+      : Promise.resolve(undefined),
     (async () => lookupAmis(sources.ssm(target), wanted, run, describeReadError))().catch((error) =>
       // The SSM client itself could not be built: every lookup carries that reason.
       wanted.flatMap(({ family, arch, minors: amiMinors }) =>
@@ -120,7 +127,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       ),
     ),
   ]);
-  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, kube, amis };
+  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, ...(launchTemplates ? { launchTemplates } : {}), kube, amis };
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */

@@ -9,7 +9,7 @@ import { planJson } from '../../src/report/json-output.js';
 import type { SimServer } from '../../src/sim/sim-server.js';
 import { collectSnapshot } from '../../src/status/collect-snapshot.js';
 import { preflightReads } from '../../src/status/preflight-reads.js';
-import { startSim, waitFor } from '../support/start-sim.js';
+import { simEnv, startSim, waitFor } from '../support/start-sim.js';
 import { simSources } from './read-path-harness.js';
 
 /**
@@ -71,7 +71,8 @@ describe('plan on preflight-lab', () => {
   it('lab-next → 1.35: Karpenter controller and NodePool pitfalls, the self-managed kube-proxy in IPVS mode', async () => {
     const result = await plan('lab-next', '1.35');
     const codes = result.findings.map((f) => `${f.code}:${f.severity}`);
-    expect(codes).toEqual(expect.arrayContaining(['KAR007:error', 'KAR008:warning', 'KAR009:warning', 'CMP004:warning', 'CMP005:warning']));
+    expect(codes).toEqual(expect.arrayContaining(['KAR007:error', 'KAR008:warning', 'KAR009:warning', 'CMP004:warning', 'CMP005:warning', 'NET003:warning', 'NG005:warning']));
+    expect(result.findings.find((f) => f.code === 'NG005')!.title).toMatch(/^nodegroup\/lt-ng runs launch template lab-next-nodes version 1, but version 3 exists/);
     expect(result.findings.find((f) => f.code === 'KAR007')!.title).toBe('Karpenter 1.8.2 (deployment/kube-system/karpenter) does not support Kubernetes 1.35: its compatibility matrix needs 1.9.0 or later');
   });
 
@@ -81,5 +82,13 @@ describe('plan on preflight-lab', () => {
     expect(secrets.items.map((s: any) => s.metadata.name).sort()).toEqual(['sh.helm.release.v1.legacy-metrics.v2', 'sh.helm.release.v1.legacy-metrics.v3']);
     const hooks = JSON.parse((await kubectl('get', 'validatingwebhookconfigurations', '-o', 'json')).stdout);
     expect(hooks.items[0].webhooks[0]).toMatchObject({ failurePolicy: 'Fail', clientConfig: { service: { name: 'policy-webhook' } } });
+    const eni = JSON.parse((await run('kubectl', ['--server', `${sim.url}/k8s/lab-next`, '--token', 'sim', 'get', 'eniconfigs', '-o', 'json'], { timeout: 20_000 })).stdout);
+    expect(eni.items.map((e: any) => [e.metadata.name, e.spec.subnet])).toEqual([['us-west-2c', 'subnet-0c0ffee0000000001']]);
+  });
+
+  it('the aws CLI sees the launch template versions NG005 compares', async () => {
+    const ng = sim.world.cluster('lab-next')!.nodegroups.get('lt-ng')!;
+    const { stdout } = await run('aws', ['--endpoint-url', sim.url, '--region', 'us-west-2', '--output', 'json', 'ec2', 'describe-launch-template-versions', '--launch-template-id', ng.launchTemplate!.id, '--versions', '$Latest'], { env: simEnv(sim), timeout: 20_000 });
+    expect(JSON.parse(stdout).LaunchTemplateVersions[0].VersionNumber).toBe(3);
   });
 });

@@ -56,7 +56,13 @@ const nodegroupSchema = z
     zones: z.array(z.string()).optional(),
     /** A custom-AMI launch template (amiType CUSTOM): EKS will not move it on a version bump. */
     launchTemplate: z
-      .object({ name: z.string(), imageId: z.string().regex(/^ami-[0-9a-f]+$/), version: z.number().int().positive().default(1) })
+      .object({
+        name: z.string(),
+        imageId: z.string().regex(/^ami-[0-9a-f]+$/),
+        version: z.number().int().positive().default(1),
+        /** Versions created after the one in use (pending changes nobody rolled out); default: none. */
+        latestVersion: z.number().int().positive().optional(),
+      })
       .strict()
       .optional(),
     tags: labels.optional(),
