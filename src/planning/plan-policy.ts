@@ -1,4 +1,5 @@
 import { DEFAULT_CHECK_SETTINGS, nodegroupPolicyFor, type CheckSettings, type ClusterConfig, type ConfigWaiver, type NodegroupPolicy } from '../config/clusters-config.js';
+import type { MaintenanceWindow } from '../domain/maintenance-window.js';
 import type { Waiver } from '../domain/waiver.js';
 
 /**
@@ -22,6 +23,8 @@ export interface PlanPolicy {
   waivers?: Waiver[];
   /** Set when Slack waivers could not be read, so the plan can say it used clusters.yaml's alone. */
   waiverNote?: string;
+  /** clusters.yaml maintenanceWindow (UTC), for checks about what happens inside it. */
+  maintenanceWindow?: MaintenanceWindow;
 }
 
 export const DEFAULT_POLICY: PlanPolicy = {
@@ -67,5 +70,6 @@ export function policyFromConfig(cluster: ClusterConfig | undefined, slackWaiver
     checks: cluster.checks ?? DEFAULT_CHECK_SETTINGS,
     waivers: [...configWaivers(cluster), ...slackWaivers.filter((waiver) => waiver.cluster === cluster.name)],
     ...(waiverNote ? { waiverNote } : {}),
+    ...(cluster.maintenanceWindow ? { maintenanceWindow: cluster.maintenanceWindow } : {}),
   };
 }

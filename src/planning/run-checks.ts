@@ -7,6 +7,7 @@ import { checkGitOps } from './checks/gitops-checks.js';
 import { checkInsights } from './checks/insight-checks.js';
 import { checkKarpenter } from './checks/karpenter-checks.js';
 import { checkKarpenterPitfalls } from './checks/karpenter-pitfall-checks.js';
+import { checkBudgetWindows } from './checks/karpenter-budget-window-checks.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
 import { checkHelmReleases } from './checks/helm-release-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
@@ -38,6 +39,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'node groups', check: checkNodegroups },
   { area: 'Karpenter', check: checkKarpenter },
   { area: 'Karpenter pitfalls', check: checkKarpenterPitfalls },
+  { area: 'Karpenter budget schedules', check: checkBudgetWindows },
   { area: 'workloads', check: checkWorkloads },
   { area: 'workload availability', check: checkAvailability },
   { area: 'version-bound components', check: checkComponents },

@@ -22,7 +22,10 @@ let sim: SimServer;
 const config = parseClustersConfig({
   clusters: [
     { name: 'lab', region: 'us-west-2', channels: ['C0LAB'], requesters: ['U0REQ'], approvers: ['U0APP'], checks: { helmReleases: true } },
-    { name: 'lab-next', region: 'us-west-2', channels: ['C0LAB'], requesters: ['U0REQ'], approvers: ['U0APP'] },
+    {
+      name: 'lab-next', region: 'us-west-2', channels: ['C0LAB'], requesters: ['U0REQ'], approvers: ['U0APP'],
+      maintenanceWindow: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '10:00', end: '14:00' },
+    },
   ],
 });
 
@@ -71,7 +74,7 @@ describe('plan on preflight-lab', () => {
   it('lab-next → 1.35: Karpenter controller and NodePool pitfalls, the self-managed kube-proxy in IPVS mode', async () => {
     const result = await plan('lab-next', '1.35');
     const codes = result.findings.map((f) => `${f.code}:${f.severity}`);
-    expect(codes).toEqual(expect.arrayContaining(['KAR007:error', 'KAR008:warning', 'KAR009:warning', 'CMP004:warning', 'CMP005:warning', 'NET003:warning', 'NG005:warning']));
+    expect(codes).toEqual(expect.arrayContaining(['KAR007:error', 'KAR008:warning', 'KAR009:warning', 'CMP004:warning', 'CMP005:warning', 'NET003:warning', 'NG005:warning', 'KAR010:warning']));
     expect(result.findings.find((f) => f.code === 'NG005')!.title).toMatch(/^nodegroup\/lt-ng runs launch template lab-next-nodes version 1, but version 3 exists/);
     expect(result.findings.find((f) => f.code === 'KAR007')!.title).toBe('Karpenter 1.8.2 (deployment/kube-system/karpenter) does not support Kubernetes 1.35: its compatibility matrix needs 1.9.0 or later');
   });
