@@ -72,7 +72,8 @@ export const preflightStep: Step = async (ctx) => {
     const outcome = await awaitGate(ctx, {
       gateId: `h${step.hop}-preflight`,
       title: `Preflight for ${data.cluster} → ${step.to} found ${blocking.length} blocking problem(s). Force past them?`,
-      details: blocking.map(formatFinding),
+      // Waive… lives on the plan card: a finding waived there (and approved) no longer blocks the next start.
+      details: [...blocking.map(formatFinding), `To let a finding stand instead: \`/eks-upgrade plan ${data.cluster} --to ${step.to}\` → Waive… (an approver confirms), then abort and start again.`],
       actions: ['force', 'abort'],
     });
     if (outcome.kind === 'result') return outcome.result;
