@@ -113,13 +113,17 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
     ]),
   ];
   const templates = valueOr(nodegroups, []).flatMap((ng) => (ng.launchTemplate?.id || ng.launchTemplate?.name ? [ng.launchTemplate] : []));
-  const ec2 = sources.ec2(target);
   const wanted = amisWanted(valueOr(nodegroups, []), kube, current, targets);
   const [subnets, launchTemplates, amis] = await Promise.all([
-    area(`DescribeSubnets for ${name}`, () => run(() => ec2.describeSubnets(subnetIds))),
-    templates.length > 0 && ec2.latestLaunchTemplateVersion
-      ? area(`DescribeLaunchTemplateVersions for ${name}`, () => Promise.all(templates.map((lt) => run(() => ec2.latestLaunchTemplateVersion!(lt)))))
-      : Promise.resolve(undefined),
+    area(`DescribeSubnets for ${name}`, () => run(() => sources.ec2(target).describeSubnets(subnetIds))),
+    templates.length === 0
+      ? Promise.resolve(undefined)
+      : area(`DescribeLaunchTemplateVersions for ${name}`, async () => {
+          const ec2 = sources.ec2(target);
+          // A port without the call (the engine's fallback, test doubles) reads nothing: NG005 stays silent.
+          if (!ec2.latestLaunchTemplateVersion) return [];
+          return Promise.all(templates.map((lt) => run(() => ec2.latestLaunchTemplateVersion!(lt))));
+        }),
     (async () => lookupAmis(sources.ssm(target), wanted, run, describeReadError))().catch((error) =>
       // The SSM client itself could not be built: every lookup carries that reason.
       wanted.flatMap(({ family, arch, minors: amiMinors }) =>
