@@ -40,7 +40,8 @@ export interface WaivedBy {
 }
 
 export function resourceGlobMatches(glob: string, resource: string): boolean {
-  return picomatch.isMatch(resource, glob, { dot: true });
+  // Resources such as "subnet/subnet-0ab (us-west-2a, 40 free)" hold glob syntax themselves: equal text always matches.
+  return glob === resource || picomatch.isMatch(resource, glob, { dot: true });
 }
 
 export function isInForce(waiver: Waiver, now: number): boolean {
@@ -49,9 +50,4 @@ export function isInForce(waiver: Waiver, now: number): boolean {
 
 export function waiverMatches(waiver: Pick<Waiver, 'code' | 'resource'>, finding: { code: string; resources: readonly string[] }): boolean {
   return waiver.code === finding.code && finding.resources.some((resource) => resourceGlobMatches(waiver.resource, resource));
-}
-
-/** "<@U0APP>" for Slack user ids, the text otherwise (a Git reviewer named in clusters.yaml). */
-export function describeApprover(waiver: Waiver): string {
-  return waiver.approvedBy ?? waiver.requestedBy;
 }

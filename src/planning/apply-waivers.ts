@@ -20,7 +20,3 @@ export function applyWaivers(findings: readonly Finding[], waivers: readonly Wai
   });
 }
 
-/** The waivers that applied to nothing in force any more but match a finding: expired ones, for the card's note. */
-export function expiredWaiversFor(findings: readonly Finding[], waivers: readonly Waiver[], now: number): Waiver[] {
-  return waivers.filter((waiver) => waiver.state === 'active' && now >= waiver.expiresAt && findings.some((finding) => waiverMatches(waiver, finding)));
-}
