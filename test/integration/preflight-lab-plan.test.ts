@@ -85,6 +85,9 @@ describe('plan on preflight-lab', () => {
     expect(secrets.items.map((s: any) => s.metadata.name).sort()).toEqual(['sh.helm.release.v1.legacy-metrics.v2', 'sh.helm.release.v1.legacy-metrics.v3']);
     const hooks = JSON.parse((await kubectl('get', 'validatingwebhookconfigurations', '-o', 'json')).stdout);
     expect(hooks.items[0].webhooks[0]).toMatchObject({ failurePolicy: 'Fail', clientConfig: { service: { name: 'policy-webhook' } } });
+    // A ReplicaSet no Deployment owns gets its pod, as Kubernetes' ReplicaSet controller would.
+    const rs = JSON.parse((await kubectl('get', 'replicaset', 'legacy-worker', '-n', 'store', '-o', 'json')).stdout);
+    expect(rs.status).toMatchObject({ replicas: 1, readyReplicas: 1 });
     const eni = JSON.parse((await run('kubectl', ['--server', `${sim.url}/k8s/lab-next`, '--token', 'sim', 'get', 'eniconfigs', '-o', 'json'], { timeout: 20_000 })).stdout);
     expect(eni.items.map((e: any) => [e.metadata.name, e.spec.subnet])).toEqual([['us-west-2c', 'subnet-0c0ffee0000000001']]);
   });
