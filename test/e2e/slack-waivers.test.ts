@@ -120,5 +120,22 @@ describe('a waiver asked for in Slack, approved by a second person', () => {
     const list = await newEphemeral(fake, 'U0REQ', seen, (e) => /Waivers for lab/.test(text(e)));
     expect(text(list)).toMatch(/expired/);
     expect(text(list)).toMatch(/requested by <@U0REQ>.*approved by <@U0APP>/);
+
+    // 7. From the (ephemeral) list an approver approves a second waiver, then revokes it; each answer says so.
+    const avl001 = JSON.parse(JSON.stringify(plan.blocks)).find((b: any) => b.accessory?.action_id === 'waiver:request' && b.text.text.includes('AVL001') && b.text.text.includes('store/payments')).accessory.value;
+    await fake.clickButton({ userId: 'U0REQ', channelId: CHANNEL, messageTs: plan.ts, actionId: 'waiver:request', value: avl001 });
+    await fake.waitFor((f) => f.modals().filter((m) => m.user === 'U0REQ' && m.state === 'open').length === 1, { timeoutMs: 10_000 });
+    await fake.submitView({ userId: 'U0REQ', callbackId: 'waiver-request', values: { reason: 'scaling payments is planned for next sprint', expires: isoDate(sim.clock.now() + 5 * DAY) } });
+    await fake.waitFor((f) => f.messages(CHANNEL).filter((m) => hasAction(m, 'waiver:approve')).length === 1, { timeoutMs: 10_000 });
+    const appSeen = fake.ephemerals('U0APP').length;
+    await fake.sendSlashCommand({ text: 'waivers lab', userId: 'U0APP', channelId: CHANNEL });
+    const pendingList = await newEphemeral(fake, 'U0APP', appSeen, (e) => hasAction(e, 'waiver:approve'));
+    await fake.clickButton({ userId: 'U0APP', channelId: CHANNEL, messageTs: pendingList.ts, actionId: 'waiver:approve' });
+    expect((await newEphemeral(fake, 'U0APP', appSeen + 1, (e) => /in force until/.test(e.text ?? ''))).text).toMatch(/AVL001 on deployment\/store\/payments \(lab\): in force until/);
+    const seenNow = fake.ephemerals('U0APP').length;
+    await fake.sendSlashCommand({ text: 'waivers lab', userId: 'U0APP', channelId: CHANNEL });
+    const activeList = await newEphemeral(fake, 'U0APP', seenNow, (e) => hasAction(e, 'waiver:revoke'));
+    await fake.clickButton({ userId: 'U0APP', channelId: CHANNEL, messageTs: activeList.ts, actionId: 'waiver:revoke' });
+    expect((await newEphemeral(fake, 'U0APP', seenNow + 1, (e) => /revoked by/.test(e.text ?? ''))).text).toMatch(/AVL001 .*revoked by <@U0APP>/);
   }, 180_000);
 });

@@ -113,7 +113,9 @@ export function registerWaiverActions(app: App, { deps, metrics, logger }: Actio
       const outcome = await decide(store, deps, verb, action.value ?? '', body.user.id);
       logger[outcome.refused ? 'warn' : 'info']({ ...audit, cluster: outcome.cluster, outcome: outcome.result }, `waiver ${verb}: ${outcome.result}`);
       metrics.countAction(action.action_id, outcome.result);
-      if (outcome.card && body.message?.ts) await client.chat.update({ channel: place.channel, ts: body.message.ts, ...outcome.card });
+      // A card in the channel is edited in place; the `waivers` list is ephemeral (Slack cannot edit it), so say it.
+      if (outcome.card && body.message?.ts && !body.container?.is_ephemeral) await client.chat.update({ channel: place.channel, ts: body.message.ts, ...outcome.card });
+      else if (outcome.card && !outcome.reply) await tellUser(client, place, outcome.card.text, logger);
       if (outcome.reply) await tellUser(client, place, outcome.reply, logger);
     } catch (error) {
       logger.error({ ...audit, err: error }, `handling a waiver ${verb} failed`);
