@@ -72,9 +72,10 @@ export const preflightStep: Step = async (ctx) => {
     const outcome = await awaitGate(ctx, {
       gateId: `h${step.hop}-preflight`,
       title: `Preflight for ${data.cluster} → ${step.to} found ${blocking.length} blocking problem(s). Force past them?`,
-      // Waive… lives on the plan card: a finding waived there (and approved) no longer blocks the next start.
-      details: [...blocking.map(formatFinding), `To let a finding stand instead: \`/eks-upgrade plan ${data.cluster} --to ${step.to}\` → Waive… (an approver confirms), then abort and start again.`],
+      // A finding waived from this card (or the plan's) and approved no longer blocks the next start.
+      details: [...blocking.map(formatFinding), 'To let a finding stand instead: Waive… below (an approver confirms), then Abort and start again.'],
       actions: ['force', 'abort'],
+      waivable: blocking.slice(0, 5).map((finding) => ({ cluster: data.cluster, code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, title: finding.title.slice(0, 300) })),
     });
     if (outcome.kind === 'result') return outcome.result;
     // The control-plane step passes `force` to UpdateClusterVersion when its hop's preflight was forced (EKS refuses

@@ -22,8 +22,12 @@ export interface PlanBlocksOptions {
 export const WAIVE_ACTION_ID = 'waiver:request';
 
 export function waiveButtonValue(plan: Pick<UpgradePlan, 'cluster'>, finding: Finding): string {
-  // Slack caps a button value at 2000 characters: the code, the first resource and a short title are enough.
-  return JSON.stringify({ c: plan.cluster, k: finding.code, r: (finding.resources[0] ?? `cluster/${plan.cluster}`).slice(0, 500), t: finding.title.slice(0, 300) });
+  return waiveValue(plan.cluster, finding.code, finding.resources[0] ?? `cluster/${plan.cluster}`, finding.title);
+}
+
+/** Slack caps a button value at 2000 characters: the code, the first resource and a short title are enough. */
+export function waiveValue(cluster: string, code: string, resource: string, title: string): string {
+  return JSON.stringify({ c: cluster, k: code, r: resource.slice(0, 500), t: title.slice(0, 300) });
 }
 
 const e = escapeMrkdwn;

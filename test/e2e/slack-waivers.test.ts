@@ -111,6 +111,9 @@ describe('a waiver asked for in Slack, approved by a second person', () => {
     const forceGate = await gateOf(fake, second);
     expect(text(forceGate)).toMatch(/Preflight for lab → 1\.31 found 1 blocking problem/);
     expect(text(forceGate)).toMatch(/K8S004/);
+    // The preflight card offers Waive… on the finding that blocks, as the plan card does.
+    const waiveOnGate = JSON.parse(JSON.stringify(forceGate.blocks)).find((b: any) => b.accessory?.action_id === 'waiver:request');
+    expect(JSON.parse(waiveOnGate.accessory.value)).toMatchObject({ c: 'lab', k: 'K8S004', r: 'deployment/store/payments' });
     await abortAt(fake, forceGate);
     expect((await stack.acceptedCalls('UpdateClusterVersion')).length).toBe(0);
 
