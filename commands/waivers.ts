@@ -1,10 +1,10 @@
 import type { KnownBlock } from '@slack/types';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import { configWaivers } from '../src/planning/plan-policy.js';
-import { formatUtcDateTime } from '../src/slack/render/format-text.js';
+import { formatUtcDateTime } from '../src/report/format-text.js';
 import { renderWaiverCard, waiverSubject, who } from '../src/slack/render/render-waiver-card.js';
-import type { SlackMessage } from '../src/slack/slack-message.js';
-import type { WaiverAuditEntry } from '../src/waivers/waiver-store.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
+import type { WaiverAuditEntry } from '../src/ports/waiver-store.js';
 import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { readArgs } from './parse-command.js';

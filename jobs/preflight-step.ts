@@ -4,9 +4,9 @@ import { insightsLine, planContext, type PlanContext } from '../src/planning/pla
 import { preflightReads } from '../src/status/preflight-reads.js';
 import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
 import { collectSnapshot } from '../src/status/collect-snapshot.js';
-import { imageInventory } from '../src/upgrade/image-inventory.js';
-import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../src/upgrade/preflight-checks.js';
-import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
+import { imageInventory } from '../src/planning/image-inventory.js';
+import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../src/planning/preflight-checks.js';
+import { StepFailure, type Step, type StepContext } from './step-context.js';
 import { awaitGate } from './gate-step.js';
 import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 

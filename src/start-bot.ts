@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { AwsCredentialIdentity } from '@smithy/types';
+import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
-import type { BotDeps } from './bot-deps.js';
+import type { BotDeps } from './ports/bot-deps.js';
 import type { ClustersConfig } from './config/clusters-config.js';
 import type { EnvConfig } from './config/env-config.js';
 import { createKubePortFactory } from './kube/client-node-adapter.js';
@@ -12,10 +15,8 @@ import { systemClock, type Clock } from './ports/clock.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
-import { createUpgradeEngine } from './upgrade/create-upgrade-engine.js';
+import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -87,7 +88,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         logger,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
       };
-      const slack = await createSlackApp({ env, deps, logger: logger.child({ part: 'slack' }) });
+      const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }) });
       await slack.start();
       port = slack.port;
       stops.push(() => slack.stop(), async () => void (await waiverRedis.quit().catch(() => undefined)));

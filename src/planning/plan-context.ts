@@ -1,19 +1,10 @@
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import type { PlanPolicy } from './plan-policy.js';
+import type { PlanContext } from '../ports/plan-context.js';
 
-/**
- * What a plan card says about its own inputs besides the findings: how old the upgrade insights are ("insights as
- * of …", and whether they were refreshed for this plan) and which waivers were counted (clusters.yaml alone when
- * the Slack waivers in Redis could not be read).
- */
-export interface PlanContext {
-  /** ISO time of the oldest insight scan the plan used. */
-  insightsAsOf?: string;
-  /** "refreshed for this plan", or why a refresh was not had. */
-  insightsNote?: string;
-  waiverNote?: string;
-}
+export type { PlanContext };
 
+/** The plan's PlanContext (src/ports/plan-context.ts): insights age and refresh outcome, and the waiver note. */
 export function planContext(snapshot: ClusterSnapshot, policy: PlanPolicy): PlanContext {
   const refresh = snapshot.insightsRefresh;
   const asOf = refresh?.asOf ?? (snapshot.insights.ok ? Math.min(...snapshot.insights.value.map((i) => i.lastRefreshTime ?? Infinity)) : undefined);

@@ -17,7 +17,7 @@ import { checkCustomNetworking } from './checks/custom-networking-checks.js';
 import { checkLaunchTemplates } from './checks/launch-template-checks.js';
 import { checkWorkloads } from './checks/workload-checks.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
-import { sortFindings, type Finding } from './finding.js';
+import { sortFindings, type Finding } from '../ports/finding.js';
 import { applyWaivers } from './apply-waivers.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 

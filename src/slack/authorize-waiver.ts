@@ -1,6 +1,6 @@
 import type { ClusterConfig } from '../config/clusters-config.js';
 import type { Waiver } from '../domain/waiver.js';
-import { formatPrincipals, isListed, type AuthDecision, type AuthDeps } from './authorize.js';
+import { formatPrincipals, isListed, type AuthDecision, type AuthDeps } from '../domain/authorize.js';
 
 /**
  * Who may do what with waivers, from clusters.yaml: requesters and approvers may ask for one; approvers decide.

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { createWaiverStore, type WaiverStore } from './waiver-store.js';
+import type { WaiverStore } from '../ports/waiver-store.js';
+import { createWaiverStore } from './waiver-store.js';
 
 /**
  * For the terminal CLI: a Redis connection that gives up fast. The CLI counts Slack waivers when REDIS_URL answers

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeEphemeral, FakeMessage, FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import type { FakeEphemeral, FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
 import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
 
 /**

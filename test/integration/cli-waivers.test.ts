@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
 import { connectWaiverStore } from '../../src/waivers/connect-waiver-store.js';
 import { createWaiverStore } from '../../src/waivers/waiver-store.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';

@@ -3,9 +3,8 @@ import { promisify } from 'node:util';
 import { DescribeAddonCommand, DescribeAddonVersionsCommand, EKSClient, UpdateAddonCommand, UpdateClusterVersionCommand, UpdateNodegroupVersionCommand } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/planning/build-plan.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
 import { collectSnapshot } from '../../src/status/collect-snapshot.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { simClientConfig, simControl, simEnv, useSim, waitFor } from '../support/start-sim.js';
 import { settled, simSources } from './read-path-harness.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersConfig, type ClusterConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { AuthDeps } from '../../src/slack/authorize.js';
+import type { AuthDeps } from '../../src/domain/authorize.js';
 import { authorizeWaiverDecision, authorizeWaiverRequest } from '../../src/slack/authorize-waiver.js';
 
 /** Who may ask for a waiver (requesters, approvers) and who may decide (approvers; not the asker under twoPersonRule). */

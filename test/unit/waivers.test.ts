@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { resourceGlobMatches, type Waiver } from '../../src/domain/waiver.js';
 import { buildPlan } from '../../src/planning/build-plan.js';
-import { isBlocking } from '../../src/planning/finding.js';
+import { isBlocking } from '../../src/ports/finding.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
 import { runChecks } from '../../src/planning/run-checks.js';
 import { planJson } from '../../src/report/json-output.js';

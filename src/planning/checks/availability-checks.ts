@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
 import { indexNodes, podRef, zoneOf } from '../compute-groups.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { checkSettingsOf, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
 import { isReady, planActionOn, podCompute, workloadViews, type WorkloadView } from '../workload-index.js';

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../ports/kube-port.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
 import { podRef } from '../compute-groups.js';
 import { findControllers, firstUnsupported } from '../controller-versions.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { matchesSelector } from '../label-selector.js';
 import { minorAtLeast, minorsBetween, upgradePath } from '../upgrade-path.js';
 import { isReady } from '../workload-index.js';

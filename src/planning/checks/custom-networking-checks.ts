@@ -1,6 +1,6 @@
 import type { SubnetInfo } from '../../ports/ec2-port.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { NODE_SUBNET_ERROR_BELOW, NODE_SUBNET_WARNING_BELOW } from './subnet-checks.js';
 
 /**

@@ -1,7 +1,7 @@
 import semver from 'semver';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterSnapshot, HelmRelease } from '../cluster-snapshot.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../ports/finding.js';
 import { removedApiFor } from '../removed-apis.js';
 import { minorAtLeast, upgradePath } from '../upgrade-path.js';
 

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import { describeWindow, windowIntervals } from '../../domain/maintenance-window.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../ports/finding.js';
 import type { PlanPolicy } from '../plan-policy.js';
 import { karpenterDurationMs } from './karpenter-pitfall-checks.js';
 

@@ -1,5 +1,5 @@
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../ports/finding.js';
 import type { PlanPolicy } from '../plan-policy.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
 import { findCluster } from '../../config/clusters-config.js';
 import { WAIVE_ACTION_ID } from '../../report/render-plan-blocks.js';
-import type { WaiverStore } from '../../waivers/waiver-store.js';
+import type { WaiverStore } from '../../ports/waiver-store.js';
 import { authorizeWaiverDecision, authorizeWaiverRequest } from '../authorize-waiver.js';
 import { observeAck } from '../metrics-ack.js';
 import { renderWaiverCard, WAIVER_ACTIONS } from '../render/render-waiver-card.js';

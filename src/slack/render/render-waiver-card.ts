@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { isInForce, type Waiver } from '../../domain/waiver.js';
-import type { SlackMessage } from '../slack-message.js';
-import { escapeMrkdwn, formatUtcDateTime } from './format-text.js';
+import type { SlackMessage } from '../../ports/slack-message.js';
+import { escapeMrkdwn, formatUtcDateTime } from '../../report/format-text.js';
 
 /**
  * A waiver as a Slack card: what it waives (code, resource glob, the finding's title when known), why, until when,
