@@ -10,6 +10,7 @@ import { resumeCommand } from './resume.js';
 import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
+import { waiversCommand } from './waivers.js';
 
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
@@ -21,4 +22,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   resume: resumeCommand,
   abort: abortCommand,
   audit: auditCommand,
+  waivers: waiversCommand,
 };

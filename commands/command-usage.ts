@@ -5,7 +5,7 @@
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
 
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -65,6 +65,13 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
     synopsis: 'audit <cluster>',
     summary: 'The audit trail of a cluster: starts, gate answers, Force reasons, pauses, resumes, aborts and refusals, newest first.',
     examples: ['audit demo'],
+  },
+  waivers: {
+    synopsis: 'waivers [<cluster>]',
+    summary:
+      'Waivers of findings: clusters.yaml\'s and those asked for in Slack (Waive… on a plan finding), with who asked, who approved, why and until when. ' +
+      'Approvers can approve or revoke from the list.',
+    examples: ['waivers', 'waivers demo'],
   },
 };
 

@@ -45,6 +45,7 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   resume: { flags: [], target: 'required', targetName: 'job id or cluster' },
   abort: { flags: [], target: 'required', targetName: 'job id or cluster' },
   audit: { flags: [], target: 'required', targetName: 'cluster' },
+  waivers: { flags: [], target: 'optional', targetName: 'cluster' },
 };
 
 /** Echoes user input inside `code` safely and briefly. */

@@ -13,6 +13,8 @@ import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
 import { withDeadline } from '../src/status/bounded.js';
 import { collectSnapshot } from '../src/status/collect-snapshot.js';
 import { hopsBetweenText, offeredProblem } from '../src/status/plan-request.js';
+import { preflightReads } from '../src/status/preflight-reads.js';
+import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
@@ -38,19 +40,27 @@ export const planCommand: CommandHandler = async (context) => {
     );
   }
   const snapshot = await withDeadline(
-    collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
+    collectSnapshot(deps, {
+      name: cluster.name,
+      region: cluster.region,
+      roleArn: cluster.roleArn,
+      targetMinors: hopsBetweenText(current, to),
+      // Half the read deadline at most for an insights refresh, so a slow one still leaves time to read the rest.
+      ...preflightReads(cluster, PLAN_READ_TIMEOUT_MS / 2),
+    }),
     PLAN_READ_TIMEOUT_MS,
     `Reading ${cluster.name}`,
     deps.clock,
   );
   const notOffered = offeredProblem(snapshot, to);
   if (notOffered) throw new CommandRejected(notOffered);
+  const slack = await readWaiversForPlan(deps.waivers, cluster.name);
   let plan;
   try {
-    plan = buildPlan(snapshot, to, policyFromConfig(cluster));
+    plan = buildPlan(snapshot, to, policyFromConfig(cluster, slack.waivers, slack.note));
   } catch (error) {
     if (error instanceof PlanRequestError) throw new CommandRejected(error.message);
     throw error;
   }
-  for (const message of renderPlanMessages(plan, { maxMessages: 3 })) await context.respond(message);
+  for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: deps.waivers !== undefined })) await context.respond(message);
 };

@@ -19,6 +19,7 @@ import { createUpgradeProcessor } from './upgrade-processor.js';
 import { createClusterLock } from '../src/store/cluster-lock.js';
 import { engineKeys, UPGRADE_QUEUE } from '../src/store/engine-keys.js';
 import { createGateStore } from '../src/store/gate-store.js';
+import { createWaiverStore } from '../src/waivers/waiver-store.js';
 import { createJobControlsStore } from '../src/store/job-controls-store.js';
 import { createQueueUpgradeControl } from '../src/store/queue-upgrade-control.js';
 import { createTimelineLog } from '../src/store/timeline-log.js';
@@ -95,6 +96,8 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     logger,
     pollIntervalMs: opts.pollIntervalMs,
     gates: createGateStore(redis, keys),
+    // Read-only here: the preflight counts waivers approved in Slack; only the Slack surface creates them.
+    waivers: createWaiverStore(redis, opts.prefix, () => randomUUID()),
     controls: createJobControlsStore(redis, keys),
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),

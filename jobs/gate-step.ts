@@ -14,6 +14,7 @@ export interface GateSpec {
   details: string[];
   actions: GateAction[];
   remedyLabel?: string;
+  waivable?: GateModel['waivable'];
 }
 
 export type GateOutcome =
@@ -38,7 +39,16 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
   const openedAt = saved.openedAt ?? clock.now();
   if (saved.revision === undefined || saved.openedAt === undefined) await ctx.saveStepState({ [stateKey]: { revision, openedAt } });
 
-  const gate: GateModel = { jobId: data.jobId, gateId: spec.gateId, revision, title: spec.title, details: spec.details, actions: spec.actions, remedyLabel: spec.remedyLabel };
+  const gate: GateModel = {
+    jobId: data.jobId,
+    gateId: spec.gateId,
+    revision,
+    title: spec.title,
+    details: spec.details,
+    actions: spec.actions,
+    remedyLabel: spec.remedyLabel,
+    ...(spec.waivable?.length ? { waivable: spec.waivable } : {}),
+  };
   const threadKey = `${data.jobId}:${spec.gateId}:${revision}`;
   await gates.open(gate, openedAt);
   await ctx.emitKeyed(threadKey, threadKey, { kind: 'gate-opened', at: openedAt, gate });

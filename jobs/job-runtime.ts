@@ -9,6 +9,7 @@ import type { SsmPortFactory } from '../src/ports/ssm-port.js';
 import type { ThreadPort } from '../src/ports/thread-port.js';
 import type { ClusterLock } from '../src/ports/cluster-lock.js';
 import type { GateStore } from '../src/ports/gate-store.js';
+import type { WaiverStore } from '../src/ports/waiver-store.js';
 import type { JobControlsStore } from '../src/ports/job-controls.js';
 import type { StepContext } from './step-context.js';
 import type { TimelineLog } from '../src/ports/timeline-log.js';
@@ -33,6 +34,7 @@ export interface EngineDeps {
   logger: Logger;
   pollIntervalMs: number;
   gates: GateStore;
+  waivers?: WaiverStore;
   controls: JobControlsStore;
   timeline: TimelineLog;
   lock: ClusterLock;
@@ -121,6 +123,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         logger: deps.logger.child({ jobId: data.jobId, cluster: data.cluster, step: step.id }),
         pollIntervalMs: deps.pollIntervalMs,
         gates: deps.gates,
+        waivers: deps.waivers,
         kube() {
           // A failed build (cluster unreachable) is not cached: the next call tries again.
           kube ??= deps.kube(target).catch((error) => {

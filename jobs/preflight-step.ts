@@ -1,5 +1,8 @@
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { runChecks } from '../src/planning/run-checks.js';
+import { insightsLine, planContext, type PlanContext } from '../src/planning/plan-context.js';
+import { preflightReads } from '../src/status/preflight-reads.js';
+import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
 import { collectSnapshot } from '../src/status/collect-snapshot.js';
 import { imageInventory } from '../src/planning/image-inventory.js';
 import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../src/planning/preflight-checks.js';
@@ -14,13 +17,15 @@ import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
  * Errors stop the hop; when all of them may be forced (the plan's), a Force / Abort gate lets an approver override
  * them with a reason, which is recorded.
  */
-async function planFindings(ctx: StepContext): Promise<PreflightFinding[]> {
+async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFinding[]; context: PlanContext }> {
   const { data, step } = ctx;
   const snapshot = await collectSnapshot(
     { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, kube: () => ctx.kube(), clock: ctx.clock },
-    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to] },
+    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to], ...preflightReads(ctx.clusterConfig) },
   );
-  return fromPlanFindings(runChecks(snapshot, step.to, policyFromConfig(ctx.clusterConfig)));
+  const slack = await readWaiversForPlan(ctx.waivers, data.cluster);
+  const policy = policyFromConfig(ctx.clusterConfig, slack.waivers, slack.note);
+  return { findings: fromPlanFindings(runChecks(snapshot, step.to, policy)), context: planContext(snapshot, policy) };
 }
 
 /** The images running before anything changes (first hop only), for verify's before/after diff. */
@@ -50,9 +55,10 @@ export const preflightStep: Step = async (ctx) => {
     offered,
     inProgress: inProgressUpdate(updates),
   });
-  const findings = [...state, ...(await planFindings(ctx))];
+  const planned = await planFindings(ctx);
+  const findings = [...state, ...planned.findings];
   await recordImages(ctx);
-  await report(ctx, findings);
+  await report(ctx, findings, planned.context);
 
   const blocking = blockingFindings(findings);
   const warnings = findings.filter((finding) => finding.severity === 'warning').length;
@@ -66,8 +72,10 @@ export const preflightStep: Step = async (ctx) => {
     const outcome = await awaitGate(ctx, {
       gateId: `h${step.hop}-preflight`,
       title: `Preflight for ${data.cluster} → ${step.to} found ${blocking.length} blocking problem(s). Force past them?`,
-      details: blocking.map(formatFinding),
+      // A finding waived from this card (or the plan's) and approved no longer blocks the next start.
+      details: [...blocking.map(formatFinding), 'To let a finding stand instead: Waive… below (an approver confirms), then Abort and start again.'],
       actions: ['force', 'abort'],
+      waivable: blocking.slice(0, 5).map((finding) => ({ cluster: data.cluster, code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, title: finding.title.slice(0, 300) })),
     });
     if (outcome.kind === 'result') return outcome.result;
     // The control-plane step passes `force` to UpdateClusterVersion when its hop's preflight was forced (EKS refuses
@@ -82,8 +90,9 @@ export const preflightStep: Step = async (ctx) => {
   );
 };
 
-async function report(ctx: StepContext, findings: PreflightFinding[]): Promise<void> {
+async function report(ctx: StepContext, findings: PreflightFinding[], context: PlanContext): Promise<void> {
   if (findings.length === 0) return;
+  const waived = findings.filter((finding) => finding.waived);
   const worst = findings.some((finding) => finding.severity !== 'info') ? 'warning' : 'info';
   const order = { error: 0, warning: 1, info: 2 } as const;
   const sorted = [...findings].sort((a, b) => order[a.severity] - order[b.severity]);
@@ -91,6 +100,8 @@ async function report(ctx: StepContext, findings: PreflightFinding[]): Promise<v
     kind: 'note',
     at: ctx.clock.now(),
     level: worst,
-    text: [`Preflight findings for ${ctx.step.to}:`, ...sorted.slice(0, 40).map((finding) => `• ${formatFinding(finding)}`), ...(sorted.length > 40 ? [`• …and ${sorted.length - 40} more (see the plan)`] : [])].join('\n'),
+    text: [
+      `Preflight findings for ${ctx.step.to} (${insightsLine(context)}${waived.length > 0 ? `; ${waived.length} waived` : ''})${context.waiverNote ? `. ${context.waiverNote}` : ''}:`,
+      ...sorted.slice(0, 40).map((finding) => `• ${formatFinding(finding)}`), ...(sorted.length > 40 ? [`• …and ${sorted.length - 40} more (see the plan)`] : [])].join('\n'),
   });
 }

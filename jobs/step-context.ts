@@ -5,6 +5,7 @@ import type { Ec2Port } from '../src/ports/ec2-port.js';
 import type { EksPort } from '../src/ports/eks-port.js';
 import type { KubePort } from '../src/ports/kube-port.js';
 import type { SsmPort } from '../src/ports/ssm-port.js';
+import type { WaiverStore } from '../src/ports/waiver-store.js';
 import type { GateStore } from '../src/ports/gate-store.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
@@ -29,6 +30,8 @@ export interface StepContext {
   readonly logger: Logger;
   readonly pollIntervalMs: number;
   readonly gates: GateStore;
+  /** Slack waivers (Redis) the preflight counts besides clusters.yaml's. */
+  readonly waivers?: WaiverStore;
   /** Appends to the timeline and posts to the thread under `${jobId}:${stepId}:${suffix}` (once per key). */
   emit(suffix: string, event: TimelineEvent): Promise<void>;
   /** Same, with explicit keys: the thread key (a gate card's) and the key in the timeline log. */

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
@@ -14,6 +16,7 @@ import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
+import { createWaiverStore } from './waivers/waiver-store.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -73,6 +76,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       await engine.startWorker();
     }
     if (env.ROLE !== 'worker') {
+      const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
       const deps: BotDeps = {
         config,
         eks,
@@ -84,11 +88,12 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
         clock,
         logger,
+        waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
       };
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }) });
       await slack.start();
       port = slack.port;
-      stops.push(() => slack.stop());
+      stops.push(() => slack.stop(), async () => void (await waiverRedis.quit().catch(() => undefined)));
     }
   } catch (error) {
     await Promise.allSettled([engine.close(), thread.close()]);

@@ -1,4 +1,4 @@
-import { DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeLaunchTemplateVersionsCommand, DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Ec2Port, Ec2PortFactory, SubnetInfo } from '../ports/ec2-port.js';
 import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
@@ -31,6 +31,15 @@ function ec2Port(client: EC2Client): Ec2Port {
         nextToken = page.NextToken;
       } while (nextToken);
       return subnets;
+    },
+
+    async latestLaunchTemplateVersion(template) {
+      const page = await client.send(
+        new DescribeLaunchTemplateVersionsCommand({ ...(template.id ? { LaunchTemplateId: template.id } : { LaunchTemplateName: template.name }), Versions: ['$Latest'] }),
+      );
+      const latest = page.LaunchTemplateVersions?.[0];
+      if (!latest?.VersionNumber) throw new Error(`DescribeLaunchTemplateVersions for ${template.id ?? template.name} returned no $Latest version`);
+      return { id: latest.LaunchTemplateId ?? template.id ?? '', ...(latest.LaunchTemplateName ? { name: latest.LaunchTemplateName } : {}), latestVersion: latest.VersionNumber };
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   DescribeClusterCommand,
   DescribeFargateProfileCommand,
   DescribeInsightCommand,
+  DescribeInsightsRefreshCommand,
   DescribeNodegroupCommand,
   DescribeUpdateCommand,
   EKSClient,
@@ -16,6 +17,7 @@ import {
   paginateListInsights,
   paginateListNodegroups,
   paginateListUpdates,
+  StartInsightsRefreshCommand,
   UpdateAddonCommand,
   UpdateClusterVersionCommand,
   UpdateNodegroupVersionCommand,
@@ -117,6 +119,16 @@ function eksPort(client: EKSClient): EksPort {
     async describeInsight(cluster, id) {
       const { insight } = await client.send(new DescribeInsightCommand({ clusterName: cluster, id }));
       return present(insight, `DescribeInsight ${id} for ${cluster}`);
+    },
+
+    async startInsightsRefresh(cluster) {
+      const { $metadata: _, ...answer } = await client.send(new StartInsightsRefreshCommand({ clusterName: cluster }));
+      return answer;
+    },
+
+    async describeInsightsRefresh(cluster) {
+      const { $metadata: _, ...answer } = await client.send(new DescribeInsightsRefreshCommand({ clusterName: cluster }));
+      return answer;
     },
 
     listFargateProfiles: (cluster) =>

@@ -7,6 +7,7 @@ import { systemClock } from '../ports/clock.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
 import { Redis } from 'ioredis';
 import { createRedisAuditLog } from '../audit/redis-audit-log.js';
+import { connectWaiverStore } from '../waivers/connect-waiver-store.js';
 import { runCli } from './run-cli.js';
 
 /**
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
         close: async () => redis.disconnect(),
       };
     },
+    waiverStore: (env) => connectWaiverStore(env.REDIS_URL ?? 'redis://127.0.0.1:6379', env.QUEUE_PREFIX ?? 'eks-upgrade'),
   });
 }
 

@@ -20,6 +20,9 @@ import { renderStatusText } from '../report/render-status-text.js';
 import { renderAuditText } from '../report/render-audit.js';
 import type { AuditLog } from '../ports/audit-port.js';
 import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
+import { preflightReads } from '../status/preflight-reads.js';
+import type { WaiverConnection } from '../waivers/connect-waiver-store.js';
+import { readWaiversForPlan, type WaiversForPlan } from '../waivers/read-waivers.js';
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
 
 export interface CliDeps {
@@ -31,6 +34,8 @@ export interface CliDeps {
   fileExists?: (path: string) => boolean;
   /** The audit trail in Redis (REDIS_URL, QUEUE_PREFIX), opened only by `audit`. */
   auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> };
+  /** Slack waivers from Redis (REDIS_URL); absent or unreachable: clusters.yaml waivers alone, and the plan says so. */
+  waiverStore?: (env: NodeJS.ProcessEnv) => Promise<WaiverConnection>;
 }
 
 export const EXIT = { ok: 0, error: 1, blocking: 2 } as const;
@@ -83,6 +88,15 @@ async function status(command: CliCommand, deps: CliDeps): Promise<number> {
   return failed.length > 0 ? EXIT.error : EXIT.ok;
 }
 
+async function slackWaivers(deps: CliDeps, cluster: string): Promise<WaiversForPlan> {
+  const connection = await deps.waiverStore?.(deps.env);
+  try {
+    return await readWaiversForPlan(connection?.store, cluster);
+  } finally {
+    await connection?.close();
+  }
+}
+
 async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   const config = await loadCliConfig(command, deps.env, deps.fileExists);
   const target = resolveNamedTarget(command, config, deps.env);
@@ -94,10 +108,12 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
   const hops = hopsBetweenText(current, to);
-  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
+  const reads = preflightReads(target.config, (command.timeoutSeconds * 1000) / 2);
+  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
   const problem = offeredProblem(snapshot, to);
   if (problem) throw new PlanRequestError(problem);
-  const result = buildPlan(snapshot, to, policyFromConfig(target.config));
+  const slack = await slackWaivers(deps, target.name);
+  const result = buildPlan(snapshot, to, policyFromConfig(target.config, slack.waivers, slack.note));
   if (command.output === 'json') deps.stdout(toJsonText(planJson(result)));
   else if (command.output === 'markdown') deps.stdout(renderPlanMarkdown(result));
   else deps.stdout(renderPlanText(result));

@@ -32,6 +32,37 @@ const maintenanceWindow = z
   })
   .strict();
 
+/** Per-check settings (README "Preflight finding codes"). */
+const checkSettings = z
+  .object({
+    /** AVL001: workloads with fewer replicas than this on nodes the plan replaces. */
+    replicaMinimum: z.number().int().min(1).max(100),
+    /** Namespaces the workload-availability checks (AVL…) leave out. */
+    ignoreNamespaces: z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes namespace name')),
+    /** HLM…: decode Helm release secrets (needs list on Secrets). */
+    helmReleases: z.boolean(),
+    /** Insights older than this are refreshed before a plan or preflight (StartInsightsRefresh). */
+    insightsMaxAgeHours: z.number().min(0).max(168),
+    /** How long a plan waits for that refresh. */
+    insightsRefreshWaitSeconds: z.number().int().min(0).max(900),
+  })
+  .partial()
+  .strict();
+
+const isoInstant = z
+  .string()
+  .refine((text) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) && !Number.isNaN(Date.parse(text)), 'must be a date like 2026-12-31 or an ISO time like 2026-12-31T18:00:00Z');
+
+const waiverSchema = z
+  .object({
+    code: z.string().regex(/^[A-Z0-9]{2,4}\d{3}$/, 'must be a finding code like K8S004'),
+    resource: z.string().min(1, 'must be a resource or a glob like deployment/orders/*'),
+    reason: z.string().trim().min(10, 'must say why, in at least 10 characters'),
+    expires: z.union([isoInstant, z.date().transform((date) => date.toISOString())]),
+    approvedBy: z.string().min(1, 'must name who approved the waiver'),
+  })
+  .strict();
+
 const clusterFields = {
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2'),
   roleArn: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/, 'must be an IAM role ARN').optional(),
@@ -45,11 +76,13 @@ const clusterFields = {
   maintenanceWindow,
   gateTimeoutMinutes: z.number().int().positive(),
   abortOnGateTimeout: z.boolean(),
+  checks: checkSettings,
+  waivers: z.array(waiverSchema),
 };
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, channels: true, requesters: true, approvers: true, region: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, channels: true, requesters: true, approvers: true, region: true })
   .strict();
 
 const fileSchema = z
@@ -63,6 +96,31 @@ export interface NodegroupPolicy {
   strategy: 'in-place' | 'blue-green';
   launchTemplateVersion?: string;
   force?: boolean;
+}
+
+export interface CheckSettings {
+  replicaMinimum: number;
+  ignoreNamespaces: string[];
+  helmReleases: boolean;
+  insightsMaxAgeHours: number;
+  insightsRefreshWaitSeconds: number;
+}
+
+export const DEFAULT_CHECK_SETTINGS: CheckSettings = {
+  replicaMinimum: 2,
+  ignoreNamespaces: ['kube-system'],
+  helmReleases: false,
+  insightsMaxAgeHours: 12,
+  insightsRefreshWaitSeconds: 120,
+};
+
+/** A waiver as clusters.yaml writes it (expires: ISO date or time, UTC). */
+export interface ConfigWaiver {
+  code: string;
+  resource: string;
+  reason: string;
+  expires: string;
+  approvedBy: string;
 }
 
 export interface ClusterConfig {
@@ -79,6 +137,9 @@ export interface ClusterConfig {
   maintenanceWindow?: { days: string[]; start: string; end: string };
   gateTimeoutMinutes?: number;
   abortOnGateTimeout: boolean;
+  /** Absent in configs built in code before checks existed: DEFAULT_CHECK_SETTINGS apply. */
+  checks?: CheckSettings;
+  waivers?: ConfigWaiver[];
 }
 
 export interface ClustersConfig {
@@ -133,6 +194,9 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       maintenanceWindow: merged.maintenanceWindow,
       gateTimeoutMinutes: merged.gateTimeoutMinutes,
       abortOnGateTimeout: merged.abortOnGateTimeout ?? false,
+      // Per key: a cluster's own check settings win over defaults:, which win over the built-in defaults.
+      checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
+      waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
     };
   });
   return { clusters };

@@ -46,6 +46,16 @@ export function nextWindowOpening(window: MaintenanceWindow, at: number): number
   return undefined;
 }
 
+/** Every [open, close) interval of the window that opens within `days` days from `from` (UTC). */
+export function windowIntervals(window: MaintenanceWindow, from: number, days = 7): Array<[number, number]> {
+  const intervals: Array<[number, number]> = [];
+  for (let offset = -1; offset <= days; offset++) {
+    const interval = windowOn(window, utcMidnight(from) + offset * DAY_MS);
+    if (interval && interval[1] > from) intervals.push(interval);
+  }
+  return intervals;
+}
+
 export function describeWindow(window: MaintenanceWindow): string {
   const days = window.days.map((day) => day[0].toUpperCase() + day.slice(1)).join(', ');
   return `${days} ${window.start}–${window.end} UTC`;

@@ -21,6 +21,8 @@ export const KUBE_RESOURCES: Record<KubeResource, ResourceInfo> = {
   pods: { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true },
   events: { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   persistentvolumeclaims: { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true },
+  services: { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true },
+  secrets: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true },
   deployments: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
   statefulsets: { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true },
   daemonsets: { group: 'apps', version: 'v1', plural: 'daemonsets', kind: 'DaemonSet', namespaced: true },
@@ -30,6 +32,10 @@ export const KUBE_RESOURCES: Record<KubeResource, ResourceInfo> = {
   nodepools: { group: 'karpenter.sh', version: 'v1', plural: 'nodepools', kind: 'NodePool', namespaced: false },
   nodeclaims: { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', kind: 'NodeClaim', namespaced: false },
   ec2nodeclasses: { group: 'karpenter.k8s.aws', version: 'v1', plural: 'ec2nodeclasses', kind: 'EC2NodeClass', namespaced: false },
+  validatingwebhookconfigurations: { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false },
+  mutatingwebhookconfigurations: { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false },
+  // The VPC CNI's custom-networking CRD (one ENIConfig per AZ naming the pod subnet); 404 when it is not installed.
+  eniconfigs: { group: 'crd.k8s.amazonaws.com', version: 'v1alpha1', plural: 'eniconfigs', kind: 'ENIConfig', namespaced: false },
 };
 
 /**

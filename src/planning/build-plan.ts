@@ -8,6 +8,7 @@ import { isBlocking, plural, type Finding } from '../ports/finding.js';
 import { describeIncremental, planDeferral } from './incremental-strategy.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 import { runChecks } from './run-checks.js';
+import { planContext } from './plan-context.js';
 import { MINUTES } from './step-estimates.js';
 import { HOP_STEP_ORDER, type PlanHop, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
 import { minorsBetween, upgradePath } from './upgrade-path.js';
@@ -99,6 +100,7 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
     policySource: policy.source,
     incremental: describeIncremental(path.hops, deferral, saved, moving),
     estimateMinutes: hops.reduce((sum, hop) => sum + hop.estimateMinutes, 0),
+    context: planContext(snapshot, policy),
   };
 }
 

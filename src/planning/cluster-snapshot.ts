@@ -1,5 +1,5 @@
 import type { KubeObject } from '../ports/kube-port.js';
-import type { SubnetInfo } from '../ports/ec2-port.js';
+import type { LaunchTemplateLatest, SubnetInfo } from '../ports/ec2-port.js';
 
 /**
  * Everything the checks, the plan builder and the status card know about one cluster: plain data, read once by
@@ -109,8 +109,17 @@ export interface InsightInfo {
   recommendation?: string;
   resources: Array<{ uri?: string; arn?: string; status?: string; reason?: string }>;
   deprecations: InsightDeprecation[];
+  /** When EKS last scanned for this insight (epoch ms). */
+  lastRefreshTime?: number;
   /** Set when DescribeInsight failed: only the summary is known. */
   detailError?: string;
+}
+
+/** How fresh the insights are: the oldest scan time, and whether a refresh was asked for (and how it went). */
+export interface InsightsRefreshInfo {
+  asOf?: number;
+  outcome: 'fresh' | 'refreshed' | 'timed-out' | 'failed';
+  note?: string;
 }
 
 export interface FargateProfileInfo {
@@ -126,6 +135,17 @@ export interface KarpenterObjects {
   nodeClasses: KubeObject[];
 }
 
+/** One Helm v3 release, decoded from its newest `sh.helm.release.v1.<name>.v<revision>` secret. */
+export interface HelmRelease {
+  name: string;
+  namespace: string;
+  revision: number;
+  status: string;
+  chart: { name: string; version: string; kubeVersion?: string; appVersion?: string };
+  /** The rendered manifest Helm applied (YAML documents). */
+  manifest: string;
+}
+
 export interface KubeSnapshot {
   nodes: Read<KubeObject[]>;
   pods: Read<KubeObject[]>;
@@ -136,6 +156,16 @@ export interface KubeSnapshot {
   hpas: Read<KubeObject[]>;
   /** undefined: Karpenter's CRDs are not installed (the apiserver answered 404), which is not an error. */
   karpenter: Read<KarpenterObjects | undefined>;
+  /** The preflight's workload areas (absent from snapshots made before they existed: their checks stay silent). */
+  replicasets?: Read<KubeObject[]>;
+  daemonsets?: Read<KubeObject[]>;
+  services?: Read<KubeObject[]>;
+  /** Validating and mutating webhook configurations together (kind tells them apart). */
+  webhooks?: Read<KubeObject[]>;
+  /** VPC CNI custom networking; [] when the CRD is not installed. */
+  eniConfigs?: Read<KubeObject[]>;
+  /** Only when `checks.helmReleases` is on (it needs `list` on Secrets). */
+  helmReleases?: Read<HelmRelease[]>;
 }
 
 export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';
@@ -162,9 +192,13 @@ export interface ClusterSnapshot {
   nodegroups: Read<NodegroupInfo[]>;
   addons: Read<AddonInfo[]>;
   insights: Read<InsightInfo[]>;
+  /** Set when the insights were read: how old they are and whether they were refreshed first. */
+  insightsRefresh?: InsightsRefreshInfo;
   fargateProfiles: Read<FargateProfileInfo[]>;
-  /** The cluster's, its node groups' and its Fargate profiles' subnets. */
+  /** The cluster's, its node groups', its Fargate profiles' and its ENIConfigs' (pod) subnets. */
   subnets: Read<SubnetInfo[]>;
+  /** Newest versions of the launch templates managed node groups use (absent: not read). */
+  launchTemplates?: Read<LaunchTemplateLatest[]>;
   kube: KubeSnapshot;
   amis: AmiLookup[];
 }
@@ -189,7 +223,20 @@ export function snapshotAreas(snapshot: ClusterSnapshot): Array<[string, Read<un
     ['PersistentVolumeClaims', k.pvcs],
     ['HorizontalPodAutoscalers', k.hpas],
     ['Karpenter', k.karpenter],
+    ...optionalAreas(k),
   ];
+}
+
+function optionalAreas(k: KubeSnapshot): Array<[string, Read<unknown>]> {
+  const areas: Array<[string, Read<unknown> | undefined]> = [
+    ['ReplicaSets', k.replicasets],
+    ['DaemonSets', k.daemonsets],
+    ['Services', k.services],
+    ['admission webhooks', k.webhooks],
+    ['ENIConfigs', k.eniConfigs],
+    ['Helm releases', k.helmReleases],
+  ];
+  return areas.filter((entry): entry is [string, Read<unknown>] => entry[1] !== undefined);
 }
 
 /** "nodes: …; pods: …" for every area that failed, de-duplicated (an unreachable API fails every kube area alike). */

@@ -1,9 +1,13 @@
-import { nodegroupPolicyFor, type ClusterConfig, type NodegroupPolicy } from '../config/clusters-config.js';
+import { DEFAULT_CHECK_SETTINGS, nodegroupPolicyFor, type CheckSettings, type ClusterConfig, type ConfigWaiver, type NodegroupPolicy } from '../config/clusters-config.js';
+import type { MaintenanceWindow } from '../domain/maintenance-window.js';
+import type { Waiver } from '../domain/waiver.js';
 
 /**
  * What clusters.yaml says about how to upgrade one cluster, reduced to what checks and plans need: each node
- * group's strategy (in-place or blue-green, a launch template version for custom AMIs) and the Karpenter budget
- * the job uses while nodes drift. A cluster not in any clusters file (the CLI with --region) gets the defaults.
+ * group's strategy (in-place or blue-green, a launch template version for custom AMIs), the Karpenter budget the
+ * job uses while nodes drift, the per-check settings and the waivers in force (clusters.yaml's, plus those
+ * approved in Slack when the caller could read them). A cluster not in any clusters file (the CLI with --region)
+ * gets the defaults.
  */
 export interface PlanPolicy {
   nodegroup(name: string): NodegroupPolicy;
@@ -13,6 +17,14 @@ export interface PlanPolicy {
   resolveConflicts: 'NONE' | 'OVERWRITE' | 'PRESERVE';
   /** Where the numbers came from, for the plan's wording. */
   source: 'clusters.yaml' | 'defaults';
+  /** clusters.yaml `checks:` (absent: the defaults). */
+  checks?: CheckSettings;
+  /** Waivers to apply to the findings (expired or revoked ones included: the applier judges them). */
+  waivers?: Waiver[];
+  /** Set when Slack waivers could not be read, so the plan can say it used clusters.yaml's alone. */
+  waiverNote?: string;
+  /** clusters.yaml maintenanceWindow (UTC), for checks about what happens inside it. */
+  maintenanceWindow?: MaintenanceWindow;
 }
 
 export const DEFAULT_POLICY: PlanPolicy = {
@@ -22,12 +34,42 @@ export const DEFAULT_POLICY: PlanPolicy = {
   source: 'defaults',
 };
 
-export function policyFromConfig(cluster: ClusterConfig | undefined): PlanPolicy {
+export function checkSettingsOf(policy: PlanPolicy): CheckSettings {
+  return policy.checks ?? DEFAULT_CHECK_SETTINGS;
+}
+
+/** A date without a time ("2026-12-31") lasts to the end of that day, UTC. */
+export function waiverExpiry(expires: string): number {
+  const at = Date.parse(expires);
+  return /^\d{4}-\d{2}-\d{2}$/.test(expires) ? at + 24 * 3600_000 : at;
+}
+
+export function configWaivers(cluster: ClusterConfig): Waiver[] {
+  return (cluster.waivers ?? []).map((waiver: ConfigWaiver, index): Waiver => ({
+    id: `clusters.yaml#${index + 1}`,
+    cluster: cluster.name,
+    code: waiver.code,
+    resource: waiver.resource,
+    reason: waiver.reason,
+    expiresAt: waiverExpiry(waiver.expires),
+    requestedBy: waiver.approvedBy,
+    requestedAt: 0,
+    state: 'active',
+    approvedBy: waiver.approvedBy,
+    source: 'clusters.yaml',
+  }));
+}
+
+export function policyFromConfig(cluster: ClusterConfig | undefined, slackWaivers: Waiver[] = [], waiverNote?: string): PlanPolicy {
   if (!cluster) return DEFAULT_POLICY;
   return {
     nodegroup: (name) => nodegroupPolicyFor(cluster, name),
     upgradeBudget: cluster.karpenter.upgradeBudget,
     resolveConflicts: cluster.addons.resolveConflicts,
     source: 'clusters.yaml',
+    checks: cluster.checks ?? DEFAULT_CHECK_SETTINGS,
+    waivers: [...configWaivers(cluster), ...slackWaivers.filter((waiver) => waiver.cluster === cluster.name)],
+    ...(waiverNote ? { waiverNote } : {}),
+    ...(cluster.maintenanceWindow ? { maintenanceWindow: cluster.maintenanceWindow } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { ClusterVersionInformation, Update } from '@aws-sdk/client-eks';
+import type { WaivedBy } from '../domain/waiver.js';
 import type { Finding } from '../ports/finding.js';
 import { versionParamOf } from './decide-control-plane-action.js';
 
@@ -18,6 +19,8 @@ export interface PreflightFinding {
   resources: string[];
   remedy?: string;
   forceable: boolean;
+  /** A waiver in force covers it: shown as waived, never blocking. */
+  waived?: WaivedBy;
 }
 
 export interface PreflightSnapshot {
@@ -115,12 +118,13 @@ export function checkHopPreflight(s: PreflightSnapshot): PreflightFinding[] {
 }
 
 export function blockingFindings(findings: PreflightFinding[]): PreflightFinding[] {
-  return findings.filter((finding) => finding.severity === 'error');
+  return findings.filter((finding) => finding.severity === 'error' && !finding.waived);
 }
 
 /** One line per finding, for the thread and the gate card. */
 export function formatFinding(finding: PreflightFinding): string {
   const resources = finding.resources.length > 0 ? ` [${finding.resources.slice(0, 5).join(', ')}${finding.resources.length > 5 ? ', …' : ''}]` : '';
   const remedy = finding.remedy ? ` — ${finding.remedy}` : '';
-  return `${finding.code} ${finding.severity}: ${finding.title}${resources}${remedy}`;
+  const waived = finding.waived ? ` (waived by ${finding.waived.by} until ${finding.waived.until}: ${finding.waived.reason})` : '';
+  return `${finding.code} ${finding.severity}${finding.waived ? ', waived' : ''}: ${finding.title}${resources}${waived}${remedy}`;
 }

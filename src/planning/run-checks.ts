@@ -1,16 +1,24 @@
 import { checkAddons } from './checks/addon-checks.js';
+import { checkAvailability } from './checks/availability-checks.js';
+import { checkComponents } from './checks/component-checks.js';
 import { checkControlPlane } from './checks/control-plane-checks.js';
 import { checkFargate } from './checks/fargate-checks.js';
 import { checkGitOps } from './checks/gitops-checks.js';
 import { checkInsights } from './checks/insight-checks.js';
 import { checkKarpenter } from './checks/karpenter-checks.js';
+import { checkKarpenterPitfalls } from './checks/karpenter-pitfall-checks.js';
+import { checkBudgetWindows } from './checks/karpenter-budget-window-checks.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
+import { checkHelmReleases } from './checks/helm-release-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
 import { checkSubnets } from './checks/subnet-checks.js';
+import { checkCustomNetworking } from './checks/custom-networking-checks.js';
+import { checkLaunchTemplates } from './checks/launch-template-checks.js';
 import { checkWorkloads } from './checks/workload-checks.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { sortFindings, type Finding } from '../ports/finding.js';
+import { applyWaivers } from './apply-waivers.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 
 /**
@@ -23,18 +31,30 @@ export type Check = (snapshot: ClusterSnapshot, target: string, policy: PlanPoli
 export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'control plane', check: checkControlPlane },
   { area: 'subnets', check: (snapshot) => checkSubnets(snapshot) },
+  { area: 'custom networking', check: (snapshot) => checkCustomNetworking(snapshot) },
+  { area: 'launch templates', check: checkLaunchTemplates },
   { area: 'kubelet skew', check: checkKubeletSkew },
   { area: 'add-ons', check: checkAddons },
   { area: 'insights', check: checkInsights },
   { area: 'node groups', check: checkNodegroups },
   { area: 'Karpenter', check: checkKarpenter },
+  { area: 'Karpenter pitfalls', check: checkKarpenterPitfalls },
+  { area: 'Karpenter budget schedules', check: checkBudgetWindows },
   { area: 'workloads', check: checkWorkloads },
+  { area: 'workload availability', check: checkAvailability },
+  { area: 'version-bound components', check: checkComponents },
+  { area: 'Helm releases', check: checkHelmReleases },
   { area: 'Fargate', check: checkFargate },
   { area: 'GitOps and IaC', check: checkGitOps },
   { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },
 ];
 
 export function runChecks(snapshot: ClusterSnapshot, target: string, policy: PlanPolicy = DEFAULT_POLICY): Finding[] {
+  return sortFindings(applyWaivers(runChecksUnwaived(snapshot, target, policy), policy.waivers ?? [], snapshot.readAt));
+}
+
+/** Every check, before waivers (what a waiver is matched against). */
+export function runChecksUnwaived(snapshot: ClusterSnapshot, target: string, policy: PlanPolicy = DEFAULT_POLICY): Finding[] {
   const findings: Finding[] = [];
   for (const { area, check } of CHECKS) {
     try {

@@ -11,6 +11,7 @@ import type { EksPortFactory } from './eks-port.js';
 import type { KubePortFactory } from './kube-port.js';
 import type { SsmPortFactory } from './ssm-port.js';
 import type { UpgradeControl } from './upgrade-control.js';
+import type { WaiverStore } from './waiver-store.js';
 
 /** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */
 export interface UsergroupResolver {
@@ -29,4 +30,6 @@ export interface BotDeps {
   usergroups: UsergroupResolver;
   clock: Clock;
   logger: Logger;
+  /** Waivers asked for and approved in Slack (Redis); without it plans count clusters.yaml waivers only. */
+  waivers?: WaiverStore;
 }

@@ -9,6 +9,8 @@ import type {
   Nodegroup,
   Update,
   CreateNodegroupRequest,
+  DescribeInsightsRefreshResponse,
+  StartInsightsRefreshResponse,
 } from '@aws-sdk/client-eks';
 
 /**
@@ -52,6 +54,10 @@ export interface EksPort {
 
   listInsights(cluster: string, filter?: { kubernetesVersions?: string[]; categories?: string[] }): Promise<InsightSummary[]>;
   describeInsight(cluster: string, id: string): Promise<Insight>;
+  /** StartInsightsRefresh: asks EKS to rescan now instead of at its daily refresh. */
+  startInsightsRefresh(cluster: string): Promise<StartInsightsRefreshResponse>;
+  /** DescribeInsightsRefresh: the state of the last refresh (IN_PROGRESS / COMPLETED / FAILED). */
+  describeInsightsRefresh(cluster: string): Promise<DescribeInsightsRefreshResponse>;
 
   listFargateProfiles(cluster: string): Promise<string[]>;
   describeFargateProfile(cluster: string, profile: string): Promise<FargateProfile>;

@@ -4,6 +4,8 @@
  * them in tickets and diff plans over time; the prefix names the area (EKS control plane, NET subnets, ADD add-ons,
  * NG node groups, KAR Karpenter, K8S nodes and workloads, FRG Fargate, INS upgrade insights, OPS GitOps/IaC).
  */
+import type { WaivedBy } from './waiver.js';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
@@ -14,13 +16,20 @@ export interface Finding {
   resources: string[];
   /** What to do about it, as an instruction (a command where one exists). */
   remedy: string;
+  /** Set when a waiver in force covers it (src/planning/apply-waivers.ts): shown, but no longer blocking. */
+  waived?: WaivedBy;
 }
 
 export const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];
 
-/** Errors block the upgrade (the job stops its hop on them unless forced); warnings and infos are shown. */
-export function isBlocking(findings: readonly Finding[]): boolean {
-  return findings.some((finding) => finding.severity === 'error');
+/** Errors block the upgrade (the job stops its hop on them unless forced or waived); warnings and infos are shown. */
+export function isBlocking(findings: readonly Pick<Finding, 'severity' | 'waived'>[]): boolean {
+  return findings.some((finding) => finding.severity === 'error' && !finding.waived);
+}
+
+/** The errors no waiver covers: what blocks. */
+export function unwaivedErrors<T extends Pick<Finding, 'severity' | 'waived'>>(findings: readonly T[]): T[] {
+  return findings.filter((finding) => finding.severity === 'error' && !finding.waived);
 }
 
 /** Errors first, then warnings, then infos; within a severity by code, then title (stable output for snapshots). */

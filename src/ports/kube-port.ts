@@ -15,6 +15,8 @@ export type KubeResource =
   | 'pods'
   | 'events'
   | 'persistentvolumeclaims'
+  | 'services'
+  | 'secrets'
   | 'deployments'
   | 'statefulsets'
   | 'daemonsets'
@@ -23,7 +25,10 @@ export type KubeResource =
   | 'horizontalpodautoscalers'
   | 'nodepools'
   | 'nodeclaims'
-  | 'ec2nodeclasses';
+  | 'ec2nodeclasses'
+  | 'validatingwebhookconfigurations'
+  | 'mutatingwebhookconfigurations'
+  | 'eniconfigs';
 
 export interface ListOptions {
   namespace?: string; // omitted: all namespaces (or cluster-scoped)

@@ -25,6 +25,8 @@ export interface GateModel {
   actions: GateAction[];
   /** Label of the safe remedy button, when actions includes 'remedy' (e.g. "Scale orders to 2 replicas"). */
   remedyLabel?: string;
+  /** Findings the card offers Waive… on (the preflight's Force gate): what a waiver request needs. */
+  waivable?: Array<{ cluster: string; code: string; resource: string; title: string }>;
 }
 
 export interface StatusCardModel {

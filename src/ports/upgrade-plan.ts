@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import type { PlanContext } from './plan-context.js';
 
 /**
  * The shape of an upgrade plan, as the renderers, the JSON output (`plan --output json`) and the upgrade job carry
@@ -146,6 +147,8 @@ export interface UpgradePlan {
   policySource: 'clusters.yaml' | 'defaults';
   incremental: IncrementalStrategy;
   estimateMinutes: number;
+  /** How old the insights were and which waivers were counted (src/planning/plan-context.ts). */
+  context?: PlanContext;
 }
 
 /** "~45 min", "~2 h 10 min". */

@@ -70,7 +70,8 @@ export interface ClusterStatus {
   support?: SupportStatus;
   nodes: NodeGroupStatus[];
   addons: AddonStatus[];
-  insights?: { passing: number; warning: number; error: number; unknown: number };
+  /** UPGRADE_READINESS insights only (rollback-readiness and misconfiguration ones say nothing about upgrading). */
+  insights?: { passing: number; warning: number; error: number; unknown: number; asOf?: string };
   activeJob?: ActiveJobStatus;
   /** The cluster could not be read at all. */
   error?: string;
@@ -172,9 +173,11 @@ function addonStatus(addon: AddonInfo, minor: string, next: string | undefined):
 
 function countInsights(snapshot: ClusterSnapshot): ClusterStatus['insights'] {
   const counts = { passing: 0, warning: 0, error: 0, unknown: 0 };
-  for (const insight of snapshot.insights.ok ? snapshot.insights.value : []) {
+  const upgrade = (snapshot.insights.ok ? snapshot.insights.value : []).filter((insight) => !insight.category || insight.category === 'UPGRADE_READINESS');
+  for (const insight of upgrade) {
     const key = insight.status.toLowerCase() as keyof typeof counts;
     counts[key in counts ? key : 'unknown']++;
   }
-  return counts;
+  const times = upgrade.map((insight) => insight.lastRefreshTime).filter((t): t is number => t !== undefined);
+  return { ...counts, ...(times.length > 0 ? { asOf: new Date(Math.min(...times)).toISOString() } : {}) };
 }

@@ -17,7 +17,17 @@ export function planJson(plan: UpgradePlan): Record<string, unknown> {
     estimateMinutes: plan.estimateMinutes,
     skewRule: plan.skewRule,
     policySource: plan.policySource,
-    findings: plan.findings.map((f) => ({ code: f.code, severity: f.severity, title: f.title, resources: f.resources, remedy: f.remedy })),
+    insightsAsOf: plan.context?.insightsAsOf ?? null,
+    ...(plan.context?.insightsNote ? { insightsNote: plan.context.insightsNote } : {}),
+    ...(plan.context?.waiverNote ? { waiverNote: plan.context.waiverNote } : {}),
+    findings: plan.findings.map((f) => ({
+      code: f.code,
+      severity: f.severity,
+      title: f.title,
+      resources: f.resources,
+      remedy: f.remedy,
+      ...(f.waived ? { waived: { by: f.waived.by, reason: f.waived.reason, until: f.waived.until } } : {}),
+    })),
     hops: plan.hops.map((hop) => ({ from: hop.from, to: hop.to, estimateMinutes: hop.estimateMinutes, steps: hop.steps })),
     incremental: plan.incremental,
   };

@@ -6,7 +6,8 @@
  */
 
 import type { KnownBlock } from '@slack/types';
-import { SEVERITY_ORDER, countBySeverity, describeCounts, type Finding, type Severity } from '../ports/finding.js';
+import { SEVERITY_ORDER, describeCounts, unwaivedErrors, type Finding, type Severity } from '../ports/finding.js';
+import { insightsLine } from '../planning/plan-context.js';
 import { formatMinutes, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
 import { escapeMrkdwn } from './format-text.js';
 import type { SlackMessage } from '../ports/slack-message.js';
@@ -14,6 +15,20 @@ import { context, packLines, paginate, section, type BlockItem } from './slack-p
 
 export interface PlanBlocksOptions {
   maxMessages?: number;
+  /** Adds a Waive… button to each error and warning (Slack, where waivers can be asked for). */
+  waiveButtons?: boolean;
+}
+
+/** The Waive… button's action id and value (contract with src/slack/actions/waiver-actions.ts). */
+export const WAIVE_ACTION_ID = 'waiver:request';
+
+export function waiveButtonValue(plan: Pick<UpgradePlan, 'cluster'>, finding: Finding): string {
+  return waiveValue(plan.cluster, finding.code, finding.resources[0] ?? `cluster/${plan.cluster}`, finding.title);
+}
+
+/** Slack caps a button value at 2000 characters: the code, the first resource and a short title are enough. */
+export function waiveValue(cluster: string, code: string, resource: string, title: string): string {
+  return JSON.stringify({ c: cluster, k: code, r: resource.slice(0, 500), t: title.slice(0, 300) });
 }
 
 const e = escapeMrkdwn;
@@ -25,6 +40,12 @@ export function fullPlanCommand(plan: UpgradePlan): string {
   return `npx eks-upgrade plan ${plan.cluster} --to ${plan.to} --output markdown`;
 }
 
+function waivedText(finding: Finding): string[] {
+  if (!finding.waived) return [];
+  const until = finding.waived.until.slice(0, 16).replace('T', ' ');
+  return [`:white_check_mark: _Waived by ${finding.waived.by.startsWith('U') || finding.waived.by.startsWith('W') ? `<@${finding.waived.by}>` : e(finding.waived.by)} until ${until} UTC:_ ${e(finding.waived.reason)}`];
+}
+
 function findingText(finding: Finding): string {
   const resources = finding.resources.slice(0, MAX_RESOURCES).map((r) => `\`${e(r)}\``).join(', ');
   const more = finding.resources.length > MAX_RESOURCES ? ` and ${finding.resources.length - MAX_RESOURCES} more` : '';
@@ -32,6 +53,7 @@ function findingText(finding: Finding): string {
     `\`${finding.code}\` *${e(finding.title)}*`,
     ...(resources ? [`_Resources:_ ${resources}${more}`] : []),
     `_Fix:_ ${e(finding.remedy)}`,
+    ...waivedText(finding),
   ].join('\n');
 }
 
@@ -44,16 +66,18 @@ function stepLine(step: PlanStep, n: number): string {
 }
 
 export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions = {}): SlackMessage[] {
-  const counts = countBySeverity(plan.findings);
+  const blocking = unwaivedErrors(plan.findings);
+  const waived = plan.findings.filter((f) => f.waived).length;
   const verdict = plan.blocking
-    ? `:no_entry: *Blocked* by ${counts.error} error${counts.error === 1 ? '' : 's'} (${[...new Set(plan.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ')})`
+    ? `:no_entry: *Blocked* by ${blocking.length} error${blocking.length === 1 ? '' : 's'} (${[...new Set(blocking.map((f) => f.code))].join(', ')})`
     : ':white_check_mark: *No blocking findings*';
   const head: BlockItem = {
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: `Plan: ${plan.cluster} ${plan.from} → ${plan.to}`.slice(0, 150) } },
       section(
-        `${verdict} · ${describeCounts(plan.findings)} · ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'} · ${formatMinutes(plan.estimateMinutes)} · strategies from ${plan.policySource}`,
+        `${verdict} · ${describeCounts(plan.findings)}${waived ? ` (${waived} waived)` : ''} · ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'} · ${formatMinutes(plan.estimateMinutes)} · strategies from ${plan.policySource}`,
       ),
+      context(`Upgrade ${e(insightsLine(plan.context ?? {}))}${plan.context?.waiverNote ? ` · ${e(plan.context.waiverNote)}` : ''}`),
     ],
   };
   const items: BlockItem[] = [head];
@@ -65,7 +89,18 @@ export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions
       // Infos are one line each: they matter less than the room they would take.
       items.push(...packLines(group.map((f) => `• \`${f.code}\` ${e(f.title)}`), 'findings'));
     } else {
-      for (const finding of group) items.push({ blocks: [section(findingText(finding))], counts: { findings: 1 } });
+      for (const finding of group) {
+        const block = section(findingText(finding));
+        if (options.waiveButtons && !finding.waived) {
+          (block as { accessory?: unknown }).accessory = {
+            type: 'button',
+            action_id: WAIVE_ACTION_ID,
+            text: { type: 'plain_text', text: 'Waive…' },
+            value: waiveButtonValue(plan, finding),
+          };
+        }
+        items.push({ blocks: [block], counts: { findings: 1 } });
+      }
     }
   }
   plan.hops.forEach((hop, index) => {

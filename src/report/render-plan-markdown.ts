@@ -4,6 +4,7 @@
  * gate, who acts, a rough duration and the commands to run by hand. Pure.
  */
 
+import { insightsLine } from '../planning/plan-context.js';
 import { SEVERITY_ORDER, describeCounts, type Severity } from '../ports/finding.js';
 import { formatMinutes, type UpgradePlan } from '../ports/upgrade-plan.js';
 
@@ -22,6 +23,7 @@ export function renderPlanMarkdown(plan: UpgradePlan): string {
     `- **Verdict:** ${plan.blocking ? '**blocked** — fix the errors below first' : 'no blocking findings'} (${describeCounts(plan.findings)})`,
     `- **Skew rule applied:** ${plan.skewRule}`,
     `- **Strategies from:** ${plan.policySource}`,
+    `- **Upgrade ${insightsLine(plan.context ?? {})}**${plan.context?.waiverNote ? ` — ${plan.context.waiverNote}` : ''}`,
     '',
   );
   out.push('## Findings', '');
@@ -34,6 +36,7 @@ export function renderPlanMarkdown(plan: UpgradePlan): string {
       out.push(`- [ ] **${finding.code}** — ${finding.title}`);
       if (finding.resources.length > 0) out.push(`  - Resources: ${finding.resources.map(code).join(', ')}`);
       out.push(`  - Fix: ${finding.remedy}`);
+      if (finding.waived) out.push(`  - Waived by ${finding.waived.by} until ${finding.waived.until}: ${finding.waived.reason}`);
     }
     out.push('');
   }

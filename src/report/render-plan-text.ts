@@ -3,7 +3,8 @@
  * with resources and fixes, then each hop's numbered steps with gates, manual steps and durations. Pure.
  */
 
-import { countBySeverity, describeCounts } from '../ports/finding.js';
+import { describeCounts, unwaivedErrors } from '../ports/finding.js';
+import { insightsLine } from '../planning/plan-context.js';
 import { formatMinutes, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
 import { wrapText } from './text-table.js';
 
@@ -14,13 +15,19 @@ export function stepMarks(step: PlanStep): string {
 }
 
 export function planHeadline(plan: UpgradePlan): string {
-  const counts = countBySeverity(plan.findings);
-  const verdict = plan.blocking ? `BLOCKED by ${counts.error} error${counts.error === 1 ? '' : 's'}` : 'no blocking findings';
+  const errors = unwaivedErrors(plan.findings).length;
+  const verdict = plan.blocking ? `BLOCKED by ${errors} error${errors === 1 ? '' : 's'}` : 'no blocking findings';
   return `Plan for ${plan.cluster} (${plan.region}): ${plan.from} → ${plan.to}, ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'}, ${formatMinutes(plan.estimateMinutes)} — ${verdict}`;
 }
 
 export function renderPlanText(plan: UpgradePlan): string {
-  const lines: string[] = [planHeadline(plan), `Findings: ${describeCounts(plan.findings)}. Strategies from ${plan.policySource}. Skew rule: ${plan.skewRule}.`, ''];
+  const waived = plan.findings.filter((f) => f.waived).length;
+  const lines: string[] = [
+    planHeadline(plan),
+    `Findings: ${describeCounts(plan.findings)}${waived ? ` (${waived} waived)` : ''}. Strategies from ${plan.policySource}. Skew rule: ${plan.skewRule}.`,
+    `Upgrade ${insightsLine(plan.context ?? {})}.${plan.context?.waiverNote ? ` ${plan.context.waiverNote}` : ''}`,
+    '',
+  ];
   lines.push('FINDINGS');
   if (plan.findings.length === 0) lines.push('  none');
   for (const finding of plan.findings) {
@@ -29,6 +36,7 @@ export function renderPlanText(plan: UpgradePlan): string {
     lines.push(head + wrapText(finding.title, WIDTH - head.length, pad).join('\n'));
     if (finding.resources.length > 0) lines.push(`${pad}resources: ${wrapText(finding.resources.join(', '), WIDTH - pad.length - 11, `${pad}           `).join('\n')}`);
     lines.push(`${pad}fix: ${wrapText(finding.remedy, WIDTH - pad.length - 5, `${pad}     `).join('\n')}`);
+    if (finding.waived) lines.push(`${pad}WAIVED by ${finding.waived.by} until ${finding.waived.until}: ${wrapText(finding.waived.reason, WIDTH - pad.length - 40, `${pad}  `).join('\n')}`);
   }
   plan.hops.forEach((hop, index) => {
     lines.push('', `HOP ${index + 1}: ${hop.from} → ${hop.to} (${formatMinutes(hop.estimateMinutes)})`);

@@ -22,7 +22,8 @@ export function nextText(support: SupportStatus | undefined): string {
 export function insightsText(status: ClusterStatus): string {
   const i = status.insights;
   if (!i) return 'insights not read';
-  return `${i.error} error, ${i.warning} warning, ${i.passing} passing${i.unknown ? `, ${i.unknown} unknown` : ''}`;
+  const asOf = i.asOf ? `, as of ${i.asOf.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `${i.error} error, ${i.warning} warning, ${i.passing} passing${i.unknown ? `, ${i.unknown} unknown` : ''}${asOf}`;
 }
 
 export function kubeletText(group: NodeGroupStatus): string {

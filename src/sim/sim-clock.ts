@@ -17,6 +17,11 @@ export interface SimClock {
    * Simulated time stays continuous and pending timers keep their simulated due time.
    */
   setSpeed?(speed: number): void;
+  /**
+   * Real-time clocks only: move simulated time forward at once (days pass, e.g. past a waiver's expiry). Timers
+   * already set keep their real deadlines, so they fire late in simulated terms, as after a long pause.
+   */
+  jump?(simMs: number): void;
 }
 
 function checkSpeed(speed: number): void {
@@ -56,14 +61,24 @@ export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
       return speed;
     },
     now,
+    jump(simMs) {
+      if (!(simMs >= 0)) throw new Error(`jump needs a non-negative number of simulated milliseconds, got ${simMs}`);
+      simStart += simMs;
+    },
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
-        // A sleeping caller keeps the process alive, as a plain setTimeout would; controller timers do not.
-        const cancel = schedule(ms, resolve, true);
-        signal?.addEventListener('abort', () => {
+        if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+        const onAbort = () => {
           cancel();
-          reject(signal.reason ?? new Error('aborted'));
-        }, { once: true });
+          reject(signal!.reason ?? new Error('aborted'));
+        };
+        // A sleeping caller keeps the process alive, as a plain setTimeout would; controller timers do not. The
+        // listener goes with the timer: a bot running on this clock sleeps often on long-lived signals.
+        const cancel = schedule(ms, () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, true);
+        signal?.addEventListener('abort', onAbort, { once: true });
       }),
     after: (simMs, fn) => schedule(simMs, fn, false),
     setSpeed(next: number) {

@@ -19,6 +19,7 @@ export { worldState } from './world-state.js';
  *   POST   /_sim/speed {speed}                → real-time clocks only: simulated seconds per real second from now on
  *   GET    /_sim/log[?since=N]                → controller log lines (node group phases, Fargate, Karpenter)
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
+ *   POST   /_sim/jump {ms}                    → real-time clocks only: skip simulated time forward at once
  *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}]}
  *   POST   /_sim/clusters/<name>/pdbs/<namespace>/<pdb> {stuck: boolean} → the PDB allows no disruption (or is restored)
  */
@@ -81,6 +82,13 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     const pdb = setPdbStuck(cluster, namespace, name, body.stuck);
     if (!pdb) return { status: 404, body: { message: `No PodDisruptionBudget ${namespace}/${name} in cluster ${clusterName}.` } };
     return { status: 200, body: { namespace, name, stuck: body.stuck, minAvailable: pdb.spec?.minAvailable, maxUnavailable: pdb.spec?.maxUnavailable } };
+  }
+  if (route === 'POST /_sim/jump') {
+    if (!world.clock.jump) return { status: 400, body: { message: 'The simulator runs on a manual clock; use POST /_sim/advance to move it.' } };
+    const ms = Number(body.ms);
+    if (!(ms >= 0)) return { status: 400, body: { message: 'jump needs {"ms": <simulated milliseconds ≥ 0>}' } };
+    world.clock.jump(ms);
+    return { status: 200, body: { now: new Date(world.clock.now()).toISOString() } };
   }
   const clusterMatch = /^\/_sim\/clusters\/([^/]+)$/.exec(path);
   if (clusterMatch && method === 'POST') {

@@ -128,6 +128,7 @@ function toInsight(summary: InsightSummary, detail: Insight | undefined, detailE
     name: summary.name ?? summary.id ?? 'insight',
     category: String(summary.category ?? ''),
     kubernetesVersion: summary.kubernetesVersion,
+    lastRefreshTime: summary.lastRefreshTime?.getTime(),
     status: (source.insightStatus?.status ?? 'UNKNOWN') as InsightInfo['status'],
     reason: source.insightStatus?.reason,
     recommendation: detail?.recommendation,
@@ -144,8 +145,14 @@ function toInsight(summary: InsightSummary, detail: Insight | undefined, detailE
 }
 
 /** Every insight; DescribeInsight only for the non-passing ones (the details are what a finding needs). */
-export async function readInsights(eks: EksPort, cluster: string, run: Limiter, describe: (op: string, e: unknown) => string): Promise<InsightInfo[]> {
-  const summaries = await eks.listInsights(cluster);
+export async function readInsights(
+  eks: EksPort,
+  cluster: string,
+  run: Limiter,
+  describe: (op: string, e: unknown) => string,
+  summaries?: InsightSummary[],
+): Promise<InsightInfo[]> {
+  summaries ??= await eks.listInsights(cluster);
   return Promise.all(
     summaries.map(async (summary) => {
       if (summary.insightStatus?.status === 'PASSING' || !summary.id) return toInsight(summary, undefined);

@@ -1,16 +1,26 @@
 import { KubeApiError, type KubeObject, type KubePort, type KubeResource } from '../ports/kube-port.js';
-import { readFailed, readOk, type KarpenterObjects, type KubeSnapshot, type Read } from '../planning/cluster-snapshot.js';
+import { readFailed, readOk, type HelmRelease, type KarpenterObjects, type KubeSnapshot, type Read } from '../planning/cluster-snapshot.js';
+import { decodeHelmReleases } from './decode-helm-release.js';
 import { describeReadError, isNotFound } from './read-error.js';
+
+/** Reads only some checks need, switched on in clusters.yaml (`checks.helmReleases` needs `list` on Secrets). */
+export interface KubeOptIn {
+  helmReleases?: boolean;
+}
 
 /**
  * The Kubernetes half of a snapshot: nodes, pods, workloads, PDBs, PVCs, HPAs and Karpenter's objects, listed in
  * parallel once the node list shows the API answers (unreachable: every area says so once). Each list fails on its
  * own; Karpenter's CRDs answering 404 means "no Karpenter here", not an error.
  */
-export async function collectKube(connect: () => Promise<KubePort>, cluster: string): Promise<KubeSnapshot> {
+export async function collectKube(connect: () => Promise<KubePort>, cluster: string, optIn: KubeOptIn = {}): Promise<KubeSnapshot> {
   const allFailed = (error: string): KubeSnapshot => {
     const failed = readFailed<never>(error);
-    return { nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed };
+    return {
+      nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed,
+      replicasets: failed, daemonsets: failed, services: failed, webhooks: failed, eniConfigs: failed,
+      ...(optIn.helmReleases ? { helmReleases: failed } : {}),
+    };
   };
   let kube: KubePort;
   try {
@@ -34,7 +44,7 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     if (error instanceof KubeApiError && (error.code === 0 || error.code === 401)) return allFailed(describeReadError(`Reaching the Kubernetes API of ${cluster}`, error));
     nodes = readFailed(describeReadError(`Listing nodes of ${cluster}`, error));
   }
-  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter] = await Promise.all([
+  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, replicasets, daemonsets, services, webhooks, eniConfigs, helmReleases] = await Promise.all([
     list('pods'),
     list('deployments'),
     list('statefulsets'),
@@ -42,8 +52,51 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     list('persistentvolumeclaims'),
     list('horizontalpodautoscalers'),
     collectKarpenter(kube, cluster),
+    list('replicasets'),
+    list('daemonsets'),
+    list('services'),
+    collectWebhooks(kube, cluster),
+    optionalList(kube, 'eniconfigs', cluster),
+    optIn.helmReleases ? collectHelmReleases(kube, cluster) : Promise.resolve(undefined),
   ]);
-  return { nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter };
+  return {
+    nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, replicasets, daemonsets, services, webhooks, eniConfigs,
+    ...(helmReleases ? { helmReleases } : {}),
+  };
+}
+
+async function collectWebhooks(kube: KubePort, cluster: string): Promise<Read<KubeObject[]>> {
+  try {
+    const [validating, mutating] = await Promise.all([kube.list('validatingwebhookconfigurations'), kube.list('mutatingwebhookconfigurations')]);
+    return readOk([
+      ...validating.items.map((o) => ({ ...o, kind: 'ValidatingWebhookConfiguration' })),
+      ...mutating.items.map((o) => ({ ...o, kind: 'MutatingWebhookConfiguration' })),
+    ]);
+  } catch (error) {
+    return readFailed(describeReadError(`Listing admission webhook configurations of ${cluster}`, error));
+  }
+}
+
+/** A CRD-backed list: 404 (the CRD is not installed) is an empty list, not an error. */
+async function optionalList(kube: KubePort, resource: KubeResource, cluster: string): Promise<Read<KubeObject[]>> {
+  try {
+    return readOk((await kube.list(resource)).items);
+  } catch (error) {
+    if (isNotFound(error)) return readOk([]);
+    return readFailed(describeReadError(`Listing ${resource} of ${cluster}`, error));
+  }
+}
+
+/** Helm v3 release secrets (label owner=helm), decoded; needs `list` on Secrets, hence opt-in. */
+async function collectHelmReleases(kube: KubePort, cluster: string): Promise<Read<HelmRelease[]>> {
+  try {
+    const secrets = await kube.list('secrets', { labelSelector: 'owner=helm' });
+    const { releases, unreadable } = decodeHelmReleases(secrets.items);
+    if (unreadable.length > 0 && releases.length === 0) return readFailed(`Decoding the Helm release secrets of ${cluster} failed: ${unreadable.slice(0, 3).join('; ')}`);
+    return readOk(releases);
+  } catch (error) {
+    return readFailed(describeReadError(`Listing the Helm release secrets of ${cluster} (checks.helmReleases needs list on secrets)`, error));
+  }
 }
 
 async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<KarpenterObjects | undefined>> {

@@ -21,10 +21,12 @@ import { nextMinorOf } from '../planning/upgrade-path.js';
 import { amiParameter } from '../planning/ami-parameters.js';
 import { formatMinor, parseMinor } from '../domain/minor-version.js';
 import { createLimiter } from './bounded.js';
-import { collectKube } from './collect-kube.js';
+import { collectKube, type KubeOptIn } from './collect-kube.js';
 import { amisWanted, lookupAmis } from './collect-amis.js';
 import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
+import { listFreshInsights, type InsightsFreshness } from './refresh-insights.js';
+import type { InsightsRefreshInfo } from '../planning/cluster-snapshot.js';
 
 /** The ports a snapshot is read through; the bot's BotDeps is one (Slack commands read as the engine does). */
 export interface SnapshotSources {
@@ -42,6 +44,10 @@ export interface SnapshotRequest {
   /** Minors to look add-on versions and AMIs up for, besides the current one (default: the next minor). */
   targetMinors?: string[];
   concurrency?: number;
+  /** Refresh insights older than this first (plan and preflight; status reads them as they are). */
+  insightsFreshness?: InsightsFreshness;
+  /** Read what the opt-in checks need (Helm release secrets: `checks.helmReleases`). */
+  optIn?: KubeOptIn;
 }
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
@@ -78,14 +84,19 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const targets = request.targetMinors ?? [nextMinorOf(current)].filter((m): m is string => !!m);
   const minors = [...new Set([current, ...targets])];
 
+  let insightsRefresh: InsightsRefreshInfo | undefined;
   const [versions, updates, nodegroups, addons, insights, fargateProfiles, kube] = await Promise.all([
     area(`DescribeClusterVersions`, () => run(() => readVersions(eks))),
     cluster.value.status === 'ACTIVE' ? Promise.resolve(readOk([])) : area(`ListUpdates for ${name}`, () => readUpdates(eks, name, run)),
     area(`Reading the node groups of ${name}`, () => readNodegroups(eks, name, run)),
     area(`Reading the add-ons of ${name}`, () => readAddons(eks, name, minors, run, describeReadError)),
-    area(`Reading the upgrade insights of ${name}`, () => readInsights(eks, name, run, describeReadError)),
+    area(`Reading the upgrade insights of ${name}`, async () => {
+      const { summaries, refresh } = await listFreshInsights(eks, name, sources.clock, request.insightsFreshness);
+      insightsRefresh = refresh;
+      return readInsights(eks, name, run, describeReadError, summaries);
+    }),
     area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => sources.kube({ name, region, roleArn }), name),
+    collectKube(() => sources.kube({ name, region, roleArn }), name, request.optIn),
   ]);
 
   const subnetIds = [
@@ -93,11 +104,22 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       ...cluster.value.subnetIds,
       ...valueOr(nodegroups, []).flatMap((ng) => ng.subnets),
       ...valueOr(fargateProfiles, []).flatMap((p) => p.subnets),
+      // VPC CNI custom networking: pods take their IPs from the ENIConfigs' subnets, not the nodes'.
+      ...valueOr(kube.eniConfigs ?? readOk([]), []).map((eni) => String(eni.spec?.subnet ?? '')).filter((id) => id.startsWith('subnet-')),
     ]),
   ];
+  const templates = valueOr(nodegroups, []).flatMap((ng) => (ng.launchTemplate?.id || ng.launchTemplate?.name ? [ng.launchTemplate] : []));
   const wanted = amisWanted(valueOr(nodegroups, []), kube, current, targets);
-  const [subnets, amis] = await Promise.all([
+  const [subnets, launchTemplates, amis] = await Promise.all([
     area(`DescribeSubnets for ${name}`, () => run(() => sources.ec2(target).describeSubnets(subnetIds))),
+    templates.length === 0
+      ? Promise.resolve(undefined)
+      : area(`DescribeLaunchTemplateVersions for ${name}`, async () => {
+          const ec2 = sources.ec2(target);
+          // A port without the call (the engine's fallback, test doubles) reads nothing: NG005 stays silent.
+          if (!ec2.latestLaunchTemplateVersion) return [];
+          return Promise.all(templates.map((lt) => run(() => ec2.latestLaunchTemplateVersion!(lt))));
+        }),
     (async () => lookupAmis(sources.ssm(target), wanted, run, describeReadError))().catch((error) =>
       // The SSM client itself could not be built: every lookup carries that reason.
       wanted.flatMap(({ family, arch, minors: amiMinors }) =>
@@ -105,7 +127,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       ),
     ),
   ]);
-  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, fargateProfiles, subnets, kube, amis };
+  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, ...(launchTemplates ? { launchTemplates } : {}), kube, amis };
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */

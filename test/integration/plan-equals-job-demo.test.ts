@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { actionsOf, callsOf, demo, expectJobToBeThePlan, lab, planAndRun, usePlanHarness } from './plan-equals-job.js';
+import { actionsOf, callsOf, demo, expectJobToBeThePlan, insightsRefreshes, lab, planAndRun, usePlanHarness } from './plan-equals-job.js';
 
 /**
  * The plan is the job, for the demo scenarios (one hop, two hops, a failed update) and a Karpenter pool whose own
  * budget blocks every disruption. (demo-throttled is left out: it exercises the SDK's retries, not the plan.) The harness, the on-call's answers and what "the job is the plan" means are in
- * test/support/plan-equals-job.ts.
+ * test/integration/plan-equals-job.ts.
  */
 usePlanHarness();
 
@@ -17,6 +17,14 @@ describe('the plan is the job: demo', () => {
   it('demo 1.30 → 1.32: two hops, each with its own add-on versions and node-group update', async () => {
     const run = await planAndRun({ scenario: 'demo', cluster: 'demo', channel: 'C0DEMO', from: '1.30', to: '1.32', config: demo });
     expect(run.plan.hops).toHaveLength(2);
+    expectJobToBeThePlan(run);
+  });
+
+  it('demo 1.30 → 1.31 with insights 20 h old: the plan refreshes them, and that refresh is the one call it names no action for', async () => {
+    const run = await planAndRun({ scenario: 'demo', cluster: 'demo', channel: 'C0DEMO', from: '1.30', to: '1.31', config: demo, insightsAgeHours: 20 });
+    expect(run.plan.context?.insightsNote).toBe('refreshed for this plan');
+    // The preflight finds them fresh (the plan's refresh is minutes old), so it does not ask again.
+    expect(insightsRefreshes(run).map((call) => call.cluster)).toEqual(['demo']);
     expectJobToBeThePlan(run);
   });
 

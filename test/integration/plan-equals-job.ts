@@ -8,6 +8,7 @@ import type { PlannedAction, UpgradePlan } from '../../src/ports/upgrade-plan.js
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import { collectSnapshot } from '../../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../../src/status/plan-request.js';
+import { preflightReads } from '../../src/status/preflight-reads.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
 import { startEngineHarness, type EngineHarness } from './engine-harness.js';
@@ -19,6 +20,11 @@ import { startEngineHarness, type EngineHarness } from './engine-harness.js';
  * on the resource it names, nothing acted on that the plan does not name — and hold the simulator's log of
  * mutating AWS calls to it: every UpdateClusterVersion / UpdateAddon / UpdateNodegroupVersion / CreateNodegroup /
  * DeleteNodegroup is one the plan named, as many times as it named it.
+ *
+ * One mutating call is not an upgrade action: StartInsightsRefresh. It asks EKS to rescan the upgrade insights and
+ * changes nothing in the cluster; `plan` and each hop's preflight make it when the insights are older than
+ * `checks.insightsMaxAgeHours` (src/status/refresh-insights.ts). So the rule for it is its own: at most one per
+ * read — the plan's and one per hop's preflight — and never instead of a named action.
  */
 const SPEED = 1200;
 const approvers = { requesters: ['U0REQ'], approvers: ['U0APP'] };
@@ -55,12 +61,20 @@ export async function planAndRun(opts: {
   from: string;
   to: string;
   config: ClustersConfig;
+  /** How long ago EKS last scanned the cluster's insights when the plan reads it (default: just now). */
+  insightsAgeHours?: number;
   /** What people change between `plan` and `start` (the plan is already built). */
   meanwhile?: (h: EngineHarness, plan: UpgradePlan) => Promise<void>;
 }) {
   h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config });
   const clusterConfig = findCluster(opts.config, opts.cluster)!;
-  const snapshot = await collectSnapshot(h.sources, { name: opts.cluster, region: 'us-west-2', targetMinors: hopsBetweenText(opts.from, opts.to) });
+  const clock = h.sim.world.clock;
+  if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
+  // Read as `plan` reads (with its insights refresh), on the simulator's clock, which the insights' age is told on.
+  const snapshot = await collectSnapshot(
+    { ...h.sources, clock },
+    { name: opts.cluster, region: 'us-west-2', targetMinors: hopsBetweenText(opts.from, opts.to), ...preflightReads(clusterConfig) },
+  );
   const plan = buildPlan(snapshot, opts.to, policyFromConfig(clusterConfig));
   await opts.meanwhile?.(h, plan);
   const engine = h.engine();
@@ -125,14 +139,23 @@ export function expectJobToBeThePlan(run: Awaited<ReturnType<typeof planAndRun>>
       expect(acted, `${step.id}`).toEqual(wanted.map((a) => `${key(a)}: ${outcomeOf(a)}`).sort());
     }
   }
-  // 3. Every mutating AWS call is one the plan named, as often as it named it.
+  // 3. Every mutating AWS call is one the plan named, as often as it named it; insights refreshes apart (above).
   const actions = plan.hops.flatMap((hop) => hop.steps.flatMap((line) => line.actions));
   const allowed = actions.flatMap(callsOf).sort();
   const greens = actions.filter((a) => a.action === 'blue-green').length;
-  const made = calls.map((call) => `${call.operation}:${call.target}`).filter((call) => !call.startsWith('CreateNodegroup:')).sort();
+  expect(insightsRefreshes(run).length).toBeLessThanOrEqual(1 + plan.hops.length);
+  const made = calls
+    .filter((call) => call.operation !== 'StartInsightsRefresh')
+    .map((call) => `${call.operation}:${call.target}`)
+    .filter((call) => !call.startsWith('CreateNodegroup:'))
+    .sort();
   expect(made).toEqual(allowed);
   expect(calls.filter((call) => call.operation === 'CreateNodegroup')).toHaveLength(greens);
 }
+
+/** The StartInsightsRefresh calls of a run: the plan's read and the hops' preflights. */
+export const insightsRefreshes = (run: Pick<Awaited<ReturnType<typeof planAndRun>>, 'calls'>) =>
+  run.calls.filter((call) => call.operation === 'StartInsightsRefresh');
 
 /** What the plan says about each resource in words, to check the scenario covers what the test claims. */
 export const actionsOf = (plan: UpgradePlan) => plan.hops.flatMap((hop) => hop.steps.flatMap((line) => line.actions.map(key)));

@@ -49,6 +49,11 @@ describe('plan eksworkshop-eksctl --to 1.26 against the workshop scenario', () =
     expect(blocker!.remedy).toContain('Scale orders to 2 replicas or it will block the drain');
   });
 
+  it('lists the availability finding for orders (one replica behind minAvailable 1) with what the plan does to it', () => {
+    const orders = plan.findings.find((f) => f.code === 'AVL001' && f.resources[0] === 'deployment/orders/orders');
+    expect(orders?.title).toMatch(/^orders has 1 replica on ip-[\d-]+, which blue-mng-20250325023020754500000029's in-place update drains: it is unavailable until rescheduled/);
+  });
+
   it('surfaces the custom-AMI node group and what the operator must supply', () => {
     const custom = finding('NG001', 'custom-20250401115802906700000007');
     expect(custom?.title).toContain('ami-0078a0f78fafda978');

@@ -33,6 +33,8 @@ export interface E2eStackOptions {
   redisUrl?: string;
   /** AWS credentials the bot signs with (default E2E_CREDENTIALS; the simulator accepts any). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** 'sim': the bot runs on the simulator's clock (its Clock port), so POST /_sim/jump moves the bot's time too. */
+  botClock?: 'system' | 'sim';
 }
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */
@@ -89,6 +91,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
         ? createLogger({ level: 'debug', destination: new Writable({ write: (chunk, _encoding, done) => void (opts.logLines!.push(...String(chunk).split('\n').filter(Boolean)), done()) }) })
         : createLogger({ level: (process.env.E2E_LOG as 'info' | undefined) ?? 'silent' }),
       aws: { endpoint: sim.url, credentials: opts.credentials ?? E2E_CREDENTIALS },
+      ...(opts.botClock === 'sim' ? { clock: sim.clock } : {}),
     });
   } catch (error) {
     await fake.close();

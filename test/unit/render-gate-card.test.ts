@@ -92,3 +92,19 @@ describe('renderGateCard', () => {
     expect(checkMessageBlocks(message.blocks)).toEqual([]);
   });
 });
+
+describe('Waive… on the preflight card', () => {
+  it('offers Waive… per blocking finding while open, and drops it once answered', () => {
+    const gate: GateModel = {
+      jobId: 'u1', gateId: 'h1-preflight', revision: 1, title: 'Preflight for lab → 1.31 found 1 blocking problem(s). Force past them?',
+      details: ['K8S004 error: payments cannot be evicted'], actions: ['force', 'abort'],
+      waivable: [{ cluster: 'lab', code: 'K8S004', resource: 'deployment/store/payments', title: 'Deployment store/payments has 1 replica' }],
+    };
+    const card = renderGateCard(gate);
+    expect(checkMessageBlocks(card.blocks ?? [])).toEqual([]);
+    const open = JSON.stringify(card.blocks);
+    expect(open).toContain('"action_id":"waiver:request"');
+    expect(open).toContain(JSON.stringify(JSON.stringify({ c: 'lab', k: 'K8S004', r: 'deployment/store/payments', t: 'Deployment store/payments has 1 replica' })).slice(1, -1));
+    expect(JSON.stringify(renderGateCard(gate, { action: 'abort', by: 'U0APP', at: 0 }).blocks)).not.toContain('waiver:request');
+  });
+});

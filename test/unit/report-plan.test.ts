@@ -73,7 +73,7 @@ describe('plan renderers', () => {
 
   it('JSON has the documented shape', () => {
     const json = planJson(blockedPlan()) as any;
-    expect(Object.keys(json)).toEqual(['cluster', 'region', 'from', 'to', 'blocking', 'generatedAt', 'estimateMinutes', 'skewRule', 'policySource', 'findings', 'hops', 'incremental']);
+    expect(Object.keys(json)).toEqual(['cluster', 'region', 'from', 'to', 'blocking', 'generatedAt', 'estimateMinutes', 'skewRule', 'policySource', 'insightsAsOf', 'insightsNote', 'findings', 'hops', 'incremental']);
     expect(Object.keys(json.findings[0])).toEqual(['code', 'severity', 'title', 'resources', 'remedy']);
     expect(json.hops.map((h: any) => [h.from, h.to])).toEqual([['1.30', '1.31'], ['1.31', '1.32']]);
     expect(json.hops[0].steps[0]).toMatchObject({ kind: 'preflight', phase: 'preflight', title: expect.any(String), estimateMinutes: 1 });

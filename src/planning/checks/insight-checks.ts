@@ -9,6 +9,11 @@ import { minorAtLeast } from '../upgrade-path.js';
  * readiness insights (INS002) are mirrored because EKS refuses UpdateClusterVersion on ERROR ones unless forced.
  * INS003 adds what insights miss: objects whose last-applied manifest still names a removed API (kubent's method;
  * it can report objects that are no longer applied that way, so it only warns).
+ *
+ * Only UPGRADE_READINESS insights speak about the upgrade. MISCONFIGURATION ones are shown as information (INS004):
+ * worth fixing, not about versions. ROLLBACK_READINESS ones belong to rollback: right after a hop their ERROR is
+ * expected (the nodes are at the new version) and must not block the next hop. INS005 says when the insights are
+ * older than checks.insightsMaxAgeHours and a refresh could not be had.
  */
 
 /** "/apis/autoscaling/v2beta2/namespaces/ui/horizontalpodautoscalers/ui" → "horizontalpodautoscaler/ui/ui". */
@@ -32,9 +37,14 @@ function replacementOf(replacedWith: string | undefined): string {
 
 export function checkInsights(snapshot: ClusterSnapshot, target: string): Finding[] {
   if (!snapshot.insights.ok) return [];
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...staleInsights(snapshot)];
   for (const insight of snapshot.insights.value) {
     if (insight.status === 'PASSING') continue;
+    if (insight.category === 'MISCONFIGURATION') {
+      findings.push(misconfiguration(snapshot.name, insight));
+      continue;
+    }
+    if (insight.category !== 'UPGRADE_READINESS') continue;
     if (insight.deprecations.length > 0) {
       findings.push(...deprecationFindings(insight, target));
       continue;
@@ -50,6 +60,36 @@ export function checkInsights(snapshot: ClusterSnapshot, target: string): Findin
   }
   findings.push(...lastAppliedFindings(snapshot, target, findings));
   return findings;
+}
+
+function misconfiguration(cluster: string, insight: InsightInfo): Finding {
+  return {
+    code: 'INS004',
+    severity: 'info',
+    title: `Misconfiguration insight "${insight.name}" is ${insight.status}${insight.reason ? `: ${insight.reason}` : ''}`,
+    resources: [`insight/${insight.id}`, ...insight.resources.map((r) => (r.uri ? resourceFromUri(r.uri) : r.arn ?? '')).filter(Boolean)],
+    remedy: `${insight.recommendation ?? 'Fix what the insight names'} (aws eks describe-insight --cluster-name ${cluster} --id ${insight.id}); it does not block the upgrade.`,
+  };
+}
+
+/** "2025-06-15 08:00 UTC": the insights' scan time as cards print it. */
+export function formatInsightsTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+function staleInsights(snapshot: ClusterSnapshot): Finding[] {
+  const refresh = snapshot.insightsRefresh;
+  if (!refresh || (refresh.outcome !== 'timed-out' && refresh.outcome !== 'failed')) return [];
+  const age = refresh.asOf !== undefined ? ` (${Math.round((snapshot.readAt - refresh.asOf) / 3600_000)} h old, as of ${formatInsightsTime(refresh.asOf)})` : '';
+  return [
+    {
+      code: 'INS005',
+      severity: 'warning',
+      title: `The upgrade insights could not be refreshed before this plan${age}: ${refresh.note ?? 'no reason given'}`,
+      resources: [`cluster/${snapshot.name}`],
+      remedy: `Refresh them and plan again: aws eks start-insights-refresh --cluster-name ${snapshot.name}, then aws eks describe-insights-refresh --cluster-name ${snapshot.name} until COMPLETED.`,
+    },
+  ];
 }
 
 function deprecationFindings(insight: InsightInfo, target: string): Finding[] {

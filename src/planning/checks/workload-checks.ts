@@ -11,11 +11,12 @@ import { kubeletMinor, minorsBetween, upgradePath } from '../upgrade-path.js';
  * orders-pdb), pods Karpenter will not touch (karpenter.sh/do-not-disrupt), and stateful pods whose zonal volumes
  * tie them to one AZ. A node "will be replaced" when it is not Fargate and its kubelet is older than the target.
  */
-function computeRefText(ref: ComputeRef): string {
+export function computeRefText(ref: ComputeRef): string {
   return `${ref.type === 'managed-nodegroup' ? 'nodegroup' : ref.type === 'karpenter' ? 'nodepool' : ref.type === 'fargate' ? 'fargateprofile' : 'selfmanaged'}/${ref.name}`;
 }
 
-function replacedNodes(snapshot: ClusterSnapshot, target: string): Set<string> {
+/** Nodes the upgrade to `target` replaces: not Fargate, kubelet older than the target (or unknown). */
+export function replacedNodes(snapshot: ClusterSnapshot, target: string): Set<string> {
   const replaced = new Set<string>();
   for (const node of valueOr(snapshot.kube.nodes, [])) {
     if (computeOfNode(node).type === 'fargate') continue;
@@ -25,7 +26,7 @@ function replacedNodes(snapshot: ClusterSnapshot, target: string): Set<string> {
   return replaced;
 }
 
-function pdbAllows(pdb: KubeObject, matched: KubeObject[]): number {
+export function pdbAllows(pdb: KubeObject, matched: KubeObject[]): number {
   if (typeof pdb.status?.disruptionsAllowed === 'number') return pdb.status.disruptionsAllowed;
   const healthy = matched.filter((pod) => pod.status?.phase === 'Running').length;
   const { minAvailable, maxUnavailable } = pdb.spec ?? {};

@@ -51,6 +51,7 @@ export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimK
     deprecatedApis: spec.deprecatedApis,
     store,
     insightTransitions: new Map(),
+    insightsRefreshedAt: now - spec.insightsAgeHours * 3600_000,
   };
 
   for (const addon of spec.addons) {
@@ -130,7 +131,8 @@ function createNodegroupRecord(world: SimWorld, cluster: SimCluster, spec: Scena
   if (spec.launchTemplate) {
     const id = `lt-0${hexOf(`${cluster.name}/${spec.launchTemplate.name}`, 16)}`;
     const versions = new Map<number, { imageId: string; createdAt: number }>();
-    for (let v = 1; v <= spec.launchTemplate.version; v++) versions.set(v, { imageId: spec.launchTemplate.imageId, createdAt: cluster.createdAt });
+    const last = Math.max(spec.launchTemplate.version, spec.launchTemplate.latestVersion ?? 0);
+    for (let v = 1; v <= last; v++) versions.set(v, { imageId: spec.launchTemplate.imageId, createdAt: cluster.createdAt });
     world.launchTemplates.set(id, { id, name: spec.launchTemplate.name, versions, defaultVersion: 1 });
     launchTemplate = { id, name: spec.launchTemplate.name, version: String(spec.launchTemplate.version) };
     if (spec.amiType === 'CUSTOM') version = minorOfAmi(spec.launchTemplate.imageId) ?? version;

@@ -35,7 +35,7 @@ export function checkClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
     throw invalidParameter(`Unsupported Kubernetes minor version update from ${cluster.version} to ${version}`, { clusterName: cluster.name });
   }
   if (world.settings.insightsBlockUpgrades && !force) {
-    const blocking = computeInsights(world, cluster).filter((i) => i.kubernetesVersion === version && i.insightStatus.status === 'ERROR');
+    const blocking = computeInsights(world, cluster).filter((i) => i.category === 'UPGRADE_READINESS' && i.kubernetesVersion === version && i.insightStatus.status === 'ERROR');
     if (blocking.length) {
       throw invalidRequest(
         `Cluster upgrade to ${version} is blocked by upgrade insights with ERROR status: ${blocking.map((i) => i.name).join(', ')}. Resolve them or retry with force.`,
@@ -79,6 +79,7 @@ export function startClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
       world.log({ cluster: cluster.name, component: 'eks', message: 'control plane update failed', updateId: update.id, errorCode: failure.errorCode });
       return;
     }
+    cluster.previousVersion = { version: cluster.version, upgradedAt: world.clock.now() };
     cluster.version = version;
     cluster.platformVersion = latestPlatformVersionFor(version);
     cluster.store.gitVersion = apiServerVersionFor(version);

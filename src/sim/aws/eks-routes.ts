@@ -3,7 +3,7 @@ import { addonCatalog } from './addon-catalog.js';
 import { requireAddon, startAddonUpdate } from './addon-update.js';
 import { startClusterVersionUpdate } from './cluster-update.js';
 import { epochSeconds, wireAddon, wireCluster, wireClusterVersion, wireFargateProfile, wireInsight, wireInsightSummary, wireNodegroup, wireUpdate } from './eks-wire.js';
-import { computeInsights } from './insights.js';
+import { computeInsights, describeInsightsRefresh, startInsightsRefresh } from './insights.js';
 import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from './nodegroup-lifecycle.js';
 import { startNodegroupVersionUpdate } from './nodegroup-update.js';
 import { compareMinors } from './version-catalog.js';
@@ -200,12 +200,11 @@ const ROUTES: Route[] = [
   }),
   route('POST', '/clusters/{clusterName}/insights-refresh', 'StartInsightsRefresh', (world, p) => {
     const cluster = requireCluster(world, p.clusterName);
-    return { status: 200, body: { message: 'Insights refresh started.', status: 'IN_PROGRESS' }, mutation: { operation: 'StartInsightsRefresh', cluster: cluster.name } };
+    return { status: 200, body: startInsightsRefresh(cluster, world.clock.now()), mutation: { operation: 'StartInsightsRefresh', cluster: cluster.name } };
   }),
   route('GET', '/clusters/{clusterName}/insights-refresh', 'DescribeInsightsRefresh', (world, p) => {
-    requireCluster(world, p.clusterName);
-    const now = epochSeconds(world.clock.now());
-    return ok({ message: 'Insights refresh completed.', status: 'COMPLETED', startedAt: now, endedAt: now });
+    const refresh = describeInsightsRefresh(requireCluster(world, p.clusterName), world.clock.now());
+    return ok({ ...refresh, startedAt: epochSeconds(refresh.startedAt), ...(refresh.endedAt !== undefined ? { endedAt: epochSeconds(refresh.endedAt) } : {}) });
   }),
   route('GET', '/clusters/{clusterName}/fargate-profiles', 'ListFargateProfiles', (world, p, req) => {
     const { page, nextToken } = paginate([...requireCluster(world, p.clusterName).fargateProfiles.keys()], req.query);

@@ -4,16 +4,21 @@ import { compareMinors, nextMinor } from './version-catalog.js';
 import type { SimCluster, SimWorld } from './world-types.js';
 
 /**
- * EKS upgrade insights (UPGRADE_READINESS), computed from the cluster as it is now — so they "refresh" as soon as
- * the cluster changes, where real EKS rescans every 24 h. Each is about the next minor (kubernetesVersion); ERROR
- * means it breaks that upgrade, WARNING a later one.
+ * EKS upgrade insights (UPGRADE_READINESS), computed from the cluster as it is now. Each is about the next minor
+ * (kubernetesVersion); ERROR means it breaks that upgrade, WARNING a later one. After an in-place upgrade a
+ * ROLLBACK_READINESS insight is about the previous minor: ERROR while nodes run a kubelet newer than it (a rollback
+ * of the control plane would leave them ahead of the apiserver).
+ *
+ * lastRefreshTime is when EKS last scanned: every 24 h by itself, or `StartInsightsRefresh` (IN_PROGRESS for
+ * INSIGHTS_REFRESH_MS, then COMPLETED). The statuses themselves are computed live (a simplification: real EKS would
+ * show the state as of the last scan), so a refresh changes the "as of" time, not the verdicts.
  */
 export type InsightStatusValue = 'PASSING' | 'WARNING' | 'ERROR' | 'UNKNOWN';
 
 export interface SimInsight {
   id: string;
   name: string;
-  category: 'UPGRADE_READINESS';
+  category: 'UPGRADE_READINESS' | 'ROLLBACK_READINESS';
   kubernetesVersion: string;
   lastRefreshTime: number;
   lastTransitionTime: number;
@@ -34,7 +39,63 @@ export interface SimInsight {
   };
 }
 
-type Draft = Omit<SimInsight, 'id' | 'lastRefreshTime' | 'lastTransitionTime' | 'category'>;
+type Draft = Omit<SimInsight, 'id' | 'lastRefreshTime' | 'lastTransitionTime' | 'category'> & { category?: SimInsight['category'] };
+
+const DAY_MS = 24 * 3600_000;
+/** How long an on-demand refresh takes (simulated time). */
+export const INSIGHTS_REFRESH_MS = 20_000;
+
+/** Brings the scan time forward: a finished on-demand refresh, or the daily rescan. */
+export function insightsRefreshedAt(cluster: SimCluster, now: number): number {
+  if (cluster.insightsRefresh && now >= cluster.insightsRefresh.endsAt && cluster.insightsRefreshedAt < cluster.insightsRefresh.endsAt) {
+    cluster.insightsRefreshedAt = cluster.insightsRefresh.endsAt;
+  }
+  while (now - cluster.insightsRefreshedAt >= DAY_MS) cluster.insightsRefreshedAt += DAY_MS;
+  return cluster.insightsRefreshedAt;
+}
+
+/** StartInsightsRefresh: starts a scan unless one is running; answers as EKS does ({message, status}). */
+export function startInsightsRefresh(cluster: SimCluster, now: number): { message: string; status: 'IN_PROGRESS' | 'COMPLETED' } {
+  insightsRefreshedAt(cluster, now);
+  if (!cluster.insightsRefresh || now >= cluster.insightsRefresh.endsAt) cluster.insightsRefresh = { startedAt: now, endsAt: now + INSIGHTS_REFRESH_MS };
+  return { message: 'Insights refresh is in progress.', status: 'IN_PROGRESS' };
+}
+
+/** DescribeInsightsRefresh: the last on-demand refresh, or the last daily scan when none was asked for. */
+export function describeInsightsRefresh(cluster: SimCluster, now: number): { message: string; status: 'IN_PROGRESS' | 'COMPLETED'; startedAt: number; endedAt?: number } {
+  const refreshedAt = insightsRefreshedAt(cluster, now);
+  const refresh = cluster.insightsRefresh;
+  if (refresh && now < refresh.endsAt) return { message: 'Insights refresh is in progress.', status: 'IN_PROGRESS', startedAt: refresh.startedAt };
+  if (refresh && refresh.endsAt >= refreshedAt) return { message: 'Insights refresh completed.', status: 'COMPLETED', startedAt: refresh.startedAt, endedAt: refresh.endsAt };
+  return { message: 'Insights refresh completed.', status: 'COMPLETED', startedAt: refreshedAt, endedAt: refreshedAt };
+}
+
+/** Kubelets newer than the previous minor would be ahead of a rolled-back apiserver (rollback is possible for 7 days). */
+function rollbackReadiness(cluster: SimCluster, now: number): Draft[] {
+  const previous = cluster.previousVersion;
+  if (!previous || now - previous.upgradedAt > 7 * DAY_MS) return [];
+  const ahead = cluster.store.list('nodes').filter((node) => {
+    const match = /^v(\d+)\.(\d+)/.exec(node.status?.nodeInfo?.kubeletVersion ?? '');
+    return match ? compareMinors(`${match[1]}.${match[2]}`, previous.version) > 0 : false;
+  });
+  const status: InsightStatusValue = ahead.length ? 'ERROR' : 'PASSING';
+  return [
+    {
+      category: 'ROLLBACK_READINESS',
+      name: 'Kubelet version compatibility for rollback',
+      kubernetesVersion: previous.version,
+      description: `Checks whether worker nodes run a kubelet newer than Kubernetes ${previous.version}, the version a rollback of the control plane would return to.`,
+      insightStatus: {
+        status,
+        reason: ahead.length ? `${ahead.length} node(s) run a kubelet newer than ${previous.version}; roll the data plane back first.` : `Every node's kubelet is at or below ${previous.version}.`,
+      },
+      recommendation: `Move the nodes back to ${previous.version} before rolling the control plane back.`,
+      additionalInfo: { 'EKS cluster version rollback': 'https://docs.aws.amazon.com/eks/latest/userguide/rollback-cluster.html' },
+      resources: ahead.map((node) => ({ insightStatus: { status: 'ERROR' as const, reason: `Kubelet newer than ${previous.version}.` }, kubernetesResourceUri: `/api/v1/nodes/${node.metadata.name}` })),
+      categorySpecificSummary: {},
+    },
+  ];
+}
 
 function insightId(cluster: string, name: string, version: string): string {
   const h = createHash('sha256').update(`${cluster}/${name}/${version}`).digest('hex');
@@ -190,15 +251,23 @@ function deprecatedApis(world: SimWorld, cluster: SimCluster): Draft[] {
   return drafts;
 }
 
-/** All UPGRADE_READINESS insights of a cluster, now. */
+/** All insights of a cluster (UPGRADE_READINESS, and ROLLBACK_READINESS after an in-place upgrade), now. */
 export function computeInsights(world: SimWorld, cluster: SimCluster): SimInsight[] {
   const target = nextMinor(cluster.version);
   const now = world.clock.now();
-  const drafts = [...deprecatedApis(world, cluster), kubeletSkew(cluster, target), kubeProxySkew(cluster, target), addonCompatibility(cluster, target), clusterHealth(cluster, target)];
-  return drafts.map((draft) => {
+  const refreshedAt = insightsRefreshedAt(cluster, now);
+  const drafts = [
+    ...deprecatedApis(world, cluster),
+    kubeletSkew(cluster, target),
+    kubeProxySkew(cluster, target),
+    addonCompatibility(cluster, target),
+    clusterHealth(cluster, target),
+    ...rollbackReadiness(cluster, now),
+  ];
+  return drafts.map(({ category, ...draft }) => {
     const id = insightId(cluster.name, draft.name, draft.kubernetesVersion);
     const seen = cluster.insightTransitions.get(id);
     if (!seen || seen.status !== draft.insightStatus.status) cluster.insightTransitions.set(id, { status: draft.insightStatus.status, at: now });
-    return { ...draft, id, category: 'UPGRADE_READINESS', lastRefreshTime: now, lastTransitionTime: cluster.insightTransitions.get(id)!.at };
+    return { ...draft, id, category: category ?? 'UPGRADE_READINESS', lastRefreshTime: refreshedAt, lastTransitionTime: cluster.insightTransitions.get(id)!.at };
   });
 }

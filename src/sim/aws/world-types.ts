@@ -121,6 +121,11 @@ export interface SimCluster {
   store: SimKubeStore;
   /** Last seen status per insight id, to report lastTransitionTime. */
   insightTransitions: Map<string, { status: string; at: number }>;
+  /** When EKS last scanned for insights (lastRefreshTime), and an on-demand refresh (StartInsightsRefresh). */
+  insightsRefreshedAt: number;
+  insightsRefresh?: { startedAt: number; endsAt: number };
+  /** The version before the last successful control-plane upgrade, and when it ended (rollback readiness). */
+  previousVersion?: { version: string; upgradedAt: number };
 }
 
 export interface SimSubnet {

@@ -50,6 +50,7 @@ export const RESOURCES: ResourceType[] = [
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true, shortNames: ['pvc'], subresources: [statusOf('PersistentVolumeClaim')], printer: pvcPrinter, usesGeneration: false },
   { group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', singular: 'persistentvolume', namespaced: false, shortNames: ['pv'], subresources: [statusOf('PersistentVolume')], printer: defaultPrinter, usesGeneration: false },
   { group: '', version: 'v1', kind: 'Service', plural: 'services', singular: 'service', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: [statusOf('Service')], printer: servicePrinter, usesGeneration: false },
+  { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', singular: 'secret', namespaced: true, subresources: [], printer: defaultPrinter, usesGeneration: false },
   { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true, shortNames: ['cm'], subresources: [], printer: defaultPrinter, usesGeneration: false },
   { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', singular: 'deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: [statusOf('Deployment'), scale], printer: deploymentPrinter, usesGeneration: true },
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', singular: 'replicaset', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [statusOf('ReplicaSet'), scale], printer: replicaSetPrinter, usesGeneration: true },
@@ -63,6 +64,10 @@ export const RESOURCES: ResourceType[] = [
   { group: 'karpenter.sh', version: 'v1', kind: 'NodePool', plural: 'nodepools', singular: 'nodepool', namespaced: false, categories: ['karpenter'], subresources: [statusOf('NodePool')], printer: nodePoolPrinter, usesGeneration: true },
   { group: 'karpenter.sh', version: 'v1', kind: 'NodeClaim', plural: 'nodeclaims', singular: 'nodeclaim', namespaced: false, categories: ['karpenter'], subresources: [statusOf('NodeClaim')], printer: nodeClaimPrinter, usesGeneration: true },
   { group: 'karpenter.k8s.aws', version: 'v1', kind: 'EC2NodeClass', plural: 'ec2nodeclasses', singular: 'ec2nodeclass', namespaced: false, shortNames: ['ec2nc', 'ec2ncs'], categories: ['karpenter'], subresources: [statusOf('EC2NodeClass')], printer: ec2NodeClassPrinter, usesGeneration: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations', singular: 'validatingwebhookconfiguration', namespaced: false, categories: ['api-extensions'], subresources: [], printer: defaultPrinter, usesGeneration: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations', singular: 'mutatingwebhookconfiguration', namespaced: false, categories: ['api-extensions'], subresources: [], printer: defaultPrinter, usesGeneration: true },
+  // The VPC CNI's CRD, served only on clusters that have ENIConfigs (custom networking); elsewhere 404 as without the CRD.
+  { group: 'crd.k8s.amazonaws.com', version: 'v1alpha1', kind: 'ENIConfig', plural: 'eniconfigs', singular: 'eniconfig', namespaced: false, subresources: [], printer: defaultPrinter, usesGeneration: true },
 ];
 
 const byPlural = new Map(RESOURCES.map((r) => [r.plural, r]));

@@ -2,6 +2,7 @@ import type { SimClock } from '../sim-clock.js';
 import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { startDaemonSetController } from './daemonset-controller.js';
 import { startDeploymentController } from './deployment-controller.js';
+import { startReplicaSetController } from './replicaset-controller.js';
 import { startGarbageCollector } from './garbage-collector.js';
 import type { SimKubeStore } from './kube-store.js';
 import { startKubeletController } from './kubelet-controller.js';
@@ -21,6 +22,7 @@ export function startKubeControllers(store: SimKubeStore, clock: SimClock): () =
   }
   const stops = [
     startDeploymentController(impl, clock),
+    startReplicaSetController(impl, clock),
     startStatefulSetController(impl, clock),
     startDaemonSetController(impl, clock),
     startScheduler(impl, clock),

@@ -56,7 +56,13 @@ const nodegroupSchema = z
     zones: z.array(z.string()).optional(),
     /** A custom-AMI launch template (amiType CUSTOM): EKS will not move it on a version bump. */
     launchTemplate: z
-      .object({ name: z.string(), imageId: z.string().regex(/^ami-[0-9a-f]+$/), version: z.number().int().positive().default(1) })
+      .object({
+        name: z.string(),
+        imageId: z.string().regex(/^ami-[0-9a-f]+$/),
+        version: z.number().int().positive().default(1),
+        /** Versions created after the one in use (pending changes nobody rolled out); default: none. */
+        latestVersion: z.number().int().positive().optional(),
+      })
       .strict()
       .optional(),
     tags: labels.optional(),
@@ -142,6 +148,8 @@ const clusterSchema = z
     fargateProfiles: z.array(fargateProfileSchema).default([]),
     addons: z.array(addonSchema).default([]),
     deprecatedApis: z.array(deprecatedApiSchema).default([]),
+    /** How old the upgrade insights are at start (EKS rescans every 24 h; StartInsightsRefresh rescans on demand). */
+    insightsAgeHours: z.number().min(0).max(24).default(0),
     karpenter: z
       .object({
         nodePools: z.array(manifest).default([]),

@@ -2,15 +2,18 @@ import type { App } from '@slack/bolt';
 import { registerGateActions, type ActionDeps } from './gate-actions.js';
 import { registerJobControlActions, registerTimelineAction } from './job-control-actions.js';
 import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-actions.js';
+import { registerWaiverActions } from './waiver-actions.js';
 
 /**
- * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls; then the
- * fallback that answers any other button or modal at once with a sentence instead of Slack's failed-button mark.
+ * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls, waivers;
+ * then the fallback that answers any other button or modal at once with a sentence instead of Slack's failed-button
+ * mark.
  */
 export function registerActions(app: App, deps: ActionDeps): void {
   const ids = recordListenerIds(app);
   registerGateActions(ids.app, deps);
   registerJobControlActions(ids.app, deps);
   registerTimelineAction(ids.app, deps);
+  registerWaiverActions(ids.app, deps);
   registerUnknownActionFallbacks(ids, app, deps);
 }

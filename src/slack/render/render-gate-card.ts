@@ -1,3 +1,4 @@
+import { WAIVE_ACTION_ID, waiveValue } from '../../report/render-plan-blocks.js';
 import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../../ports/slack-message.js';
 import type { GateAction, GateModel } from '../../ports/timeline-event.js';
@@ -110,6 +111,12 @@ export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): Sl
   const body: KnownBlock[] = [
     { type: 'header', text: plain(`${icon} ${gate.title}`, BLOCK_LIMITS.headerText) },
     ...linesToSections(gate.details, MAX_DETAIL_SECTIONS),
+    // Waive… per blocking finding while the gate is open (contract: src/slack/actions/waiver-actions.ts).
+    ...(answered ? [] : (gate.waivable ?? []).map((finding): KnownBlock => ({
+      type: 'section',
+      text: { type: 'mrkdwn', text: `\`${finding.code}\` ${escapeMrkdwn(finding.title)}`.slice(0, 3000) },
+      accessory: { type: 'button', action_id: WAIVE_ACTION_ID, text: { type: 'plain_text', text: 'Waive…' }, value: waiveValue(finding.cluster, finding.code, finding.resource, finding.title) },
+    }))),
   ];
   const tail: KnownBlock[] = [];
   if (answered) {

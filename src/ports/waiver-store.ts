@@ -1,0 +1,40 @@
+import type { Waiver } from './waiver.js';
+
+/**
+ * Waivers asked for and approved in Slack, in Redis with their audit: one JSON record per waiver, an index per
+ * cluster, and an append-only audit list per waiver (requested, approved, rejected, revoked — who and when).
+ * The port; the Redis adapter is src/waivers/waiver-store.ts, where transitions are compare-and-set in Lua, so two
+ * approvers clicking at once approve once, and a click on a waiver that was meanwhile rejected or revoked changes
+ * nothing and says what happened instead.
+ */
+export interface WaiverAuditEntry {
+  at: number;
+  by: string;
+  action: 'requested' | 'approved' | 'rejected' | 'revoked';
+  note?: string;
+}
+
+export type WaiverTransition =
+  | { outcome: 'done'; waiver: Waiver }
+  | { outcome: 'not-allowed'; waiver: Waiver }
+  | { outcome: 'unknown' };
+
+export interface WaiverRequest {
+  cluster: string;
+  code: string;
+  resource: string;
+  reason: string;
+  expiresAt: number;
+  requestedBy: string;
+}
+
+export interface WaiverStore {
+  request(request: WaiverRequest, now: number): Promise<Waiver>;
+  get(id: string): Promise<Waiver | undefined>;
+  /** Every waiver of a cluster (or of every cluster), newest first, whatever its state. */
+  list(cluster?: string): Promise<Waiver[]>;
+  approve(id: string, by: string, now: number): Promise<WaiverTransition>;
+  reject(id: string, by: string, now: number): Promise<WaiverTransition>;
+  revoke(id: string, by: string, now: number): Promise<WaiverTransition>;
+  audit(id: string): Promise<WaiverAuditEntry[]>;
+}

@@ -1,0 +1,83 @@
+import type { View } from '@slack/types';
+import { z } from 'zod';
+import { MAX_WAIVER_DAYS, MIN_WAIVER_REASON } from '../../domain/waiver.js';
+
+/**
+ * The modal behind Waive…: a reason and an expiry date (at most MAX_WAIVER_DAYS ahead). Opened from the button's
+ * trigger_id; its submission (callback_id `waiver-request`) carries in private_metadata the finding it waives and
+ * the channel where the request card goes. Validation is pure and answered inline (response_action: errors).
+ */
+export const WAIVER_CALLBACK_ID = 'waiver-request';
+export const WAIVER_REASON_BLOCK = 'waiver-reason';
+export const WAIVER_REASON_ACTION = 'reason';
+export const WAIVER_EXPIRY_BLOCK = 'waiver-expiry';
+export const WAIVER_EXPIRY_ACTION = 'expires';
+const DAY = 24 * 3600_000;
+
+const findingRefSchema = z.object({ c: z.string().min(1), k: z.string().regex(/^[A-Z0-9]{2,4}\d{3}$/), r: z.string().min(1).max(500), t: z.string().max(300).optional() });
+export type FindingRef = z.infer<typeof findingRefSchema>;
+
+const metadataSchema = findingRefSchema.extend({ channel: z.string().min(1) });
+export type WaiverMetadata = z.infer<typeof metadataSchema>;
+
+function parseJson<T>(schema: z.ZodType<T>, text: string | undefined): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text ?? ''));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Waive… button's value (render-plan-blocks.ts waiveButtonValue), or undefined when it was tampered with. */
+export const parseFindingRef = (text: string | undefined) => parseJson(findingRefSchema, text);
+export const parseWaiverMetadata = (text: string | undefined) => parseJson(metadataSchema, text);
+
+function isoDate(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
+}
+
+export function waiverRequestView(metadata: WaiverMetadata, now: number): View {
+  return {
+    type: 'modal',
+    callback_id: WAIVER_CALLBACK_ID,
+    private_metadata: JSON.stringify(metadata),
+    title: { type: 'plain_text', text: 'Waive a finding' },
+    submit: { type: 'plain_text', text: 'Ask for approval' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `\`${metadata.k}\` on \`${metadata.r}\` (${metadata.c})${metadata.t ? `\n> ${metadata.t}` : ''}\nAn approver of ${metadata.c} must confirm the waiver; until it expires the finding is shown as waived and no longer blocks.`,
+        },
+      },
+      {
+        type: 'input',
+        block_id: WAIVER_REASON_BLOCK,
+        label: { type: 'plain_text', text: 'Why may this finding stand?' },
+        element: { type: 'plain_text_input', action_id: WAIVER_REASON_ACTION, multiline: true, min_length: MIN_WAIVER_REASON, max_length: 1000 },
+      },
+      {
+        type: 'input',
+        block_id: WAIVER_EXPIRY_BLOCK,
+        label: { type: 'plain_text', text: `Expires (UTC, at most ${MAX_WAIVER_DAYS} days)` },
+        element: { type: 'datepicker', action_id: WAIVER_EXPIRY_ACTION, initial_date: isoDate(now + 14 * DAY) },
+      },
+    ],
+  };
+}
+
+export function waiverReasonProblem(reason: string | null | undefined): string | undefined {
+  return (reason ?? '').trim().length < MIN_WAIVER_REASON ? `Give a reason of at least ${MIN_WAIVER_REASON} characters; it is shown wherever the finding is.` : undefined;
+}
+
+/** The waiver's end (the end of the chosen day, UTC), or a sentence saying what is wrong with the date. */
+export function waiverExpiry(date: string | null | undefined, now: number): { expiresAt: number } | { problem: string } {
+  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) return { problem: 'Choose the date the waiver ends.' };
+  const expiresAt = Date.parse(date) + DAY;
+  if (expiresAt <= now) return { problem: 'The waiver would already have ended: choose today or a later date.' };
+  if (expiresAt - now > MAX_WAIVER_DAYS * DAY) return { problem: `A waiver lasts at most ${MAX_WAIVER_DAYS} days: choose ${isoDate(now + (MAX_WAIVER_DAYS - 1) * DAY)} or earlier.` };
+  return { expiresAt };
+}

@@ -1,0 +1,30 @@
+import { Redis } from 'ioredis';
+import type { WaiverStore } from '../ports/waiver-store.js';
+import { createWaiverStore } from './waiver-store.js';
+
+/**
+ * For the terminal CLI: a Redis connection that gives up fast. The CLI counts Slack waivers when REDIS_URL answers
+ * within `timeoutMs`, and otherwise plans on clusters.yaml waivers alone (read-waivers.ts says so) instead of
+ * hanging on a Redis that is not there.
+ */
+export interface WaiverConnection {
+  store?: WaiverStore;
+  close(): Promise<void>;
+}
+
+export async function connectWaiverStore(url: string, prefix: string, timeoutMs = 1_500): Promise<WaiverConnection> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  redis.on('error', () => undefined); // reported through connect()'s rejection; ioredis would log it otherwise
+  const close = async () => {
+    redis.disconnect();
+  };
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch {
+    await close();
+    return { close };
+  }
+  // Read-only use: ids are never minted by the CLI.
+  return { store: createWaiverStore(redis, prefix, () => { throw new Error('the CLI does not create waivers'); }), close };
+}
