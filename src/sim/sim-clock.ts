@@ -40,6 +40,8 @@ export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
 
   function arm(entry: Timer): void {
     entry.timer = setTimeout(() => {
+      // setTimeout may fire a millisecond early by Date.now(), which is `speed` simulated milliseconds: wait the rest.
+      if (now() < entry.due) return arm(entry);
       pending.delete(entry);
       entry.fn();
     }, Math.max(0, (entry.due - now()) / speed));
