@@ -20,7 +20,7 @@ export interface StartBotOptions {
   logger: Logger;
   clock?: Clock;
   /** Explicit AWS endpoint and credentials (the demo's simulator); otherwise the SDK's standard chain and env. */
-  aws?: { endpoint?: string; credentials?: AwsCredentialIdentity };
+  aws?: { endpoint?: string; credentials?: AwsCredentialIdentity; webIdentityTokenFile?: string };
 }
 
 export interface RunningBot {
@@ -36,11 +36,11 @@ export interface RunningBot {
 export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const { env, config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const sdkOptions = { endpoint: options.aws?.endpoint, credentials: options.aws?.credentials };
+  const sdkOptions = { endpoint: options.aws?.endpoint, credentials: options.aws?.credentials, webIdentityTokenFile: options.aws?.webIdentityTokenFile };
   const eks = createEksPortFactory(sdkOptions);
   const ssm = createSsmPortFactory(sdkOptions);
   const ec2 = createEc2PortFactory(sdkOptions);
-  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, clock, logger });
+  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, aws: sdkOptions, clock, logger });
 
   // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
   const client = new WebClient(env.SLACK_BOT_TOKEN, {

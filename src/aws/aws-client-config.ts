@@ -1,4 +1,4 @@
-import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
+import { fromNodeProviderChain, fromTemporaryCredentials, fromTokenFile } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 
 /**
@@ -13,6 +13,12 @@ export interface AwsAdapterOptions {
   credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
   maxAttempts?: number;
   retryMode?: string;
+  /**
+   * The projected service-account token (AWS_WEB_IDENTITY_TOKEN_FILE under IRSA): a cluster's roleArn is then
+   * assumed with AssumeRoleWithWebIdentity straight from the pod's identity, instead of AssumeRole on top of the
+   * default chain. Only used when no explicit credentials are given.
+   */
+  webIdentityTokenFile?: string;
 }
 
 export interface ClusterAwsTarget {
@@ -43,11 +49,11 @@ function assumedRole(target: Required<ClusterAwsTarget>, options: AwsAdapterOpti
   const key = `${target.roleArn}|${target.region}|${options.endpoint ?? ''}`;
   let provider = byRole.get(key);
   if (!provider) {
-    provider = fromTemporaryCredentials({
-      params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME },
-      masterCredentials: options.credentials,
-      clientConfig: { region: target.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) },
-    });
+    const clientConfig = { region: target.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
+    provider =
+      options.webIdentityTokenFile && !options.credentials
+        ? fromTokenFile({ roleArn: target.roleArn, roleSessionName: ROLE_SESSION_NAME, webIdentityTokenFile: options.webIdentityTokenFile, clientConfig })
+        : fromTemporaryCredentials({ params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME }, masterCredentials: options.credentials, clientConfig });
     byRole.set(key, provider);
   }
   return provider;

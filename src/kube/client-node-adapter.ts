@@ -1,6 +1,6 @@
 import { PatchStrategy, Watch } from '@kubernetes/client-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { credentialProviderFor } from '../aws/aws-client-config.js';
+import { credentialProviderFor, type AwsAdapterOptions } from '../aws/aws-client-config.js';
 import { createEksTokenSource } from '../aws/eks-token.js';
 import type { Logger } from '../log/logger.js';
 import { systemClock, type Clock } from '../ports/clock.js';
@@ -21,6 +21,8 @@ export interface KubePortFactoryOptions {
   eks: EksPortFactory;
   /** Base credentials for the token (default: the SDK's default chain); a cluster's roleArn is assumed on top. */
   credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
+  /** STS endpoint and web identity token for assuming a cluster's roleArn: the same options the AWS adapters get. */
+  aws?: Pick<AwsAdapterOptions, 'endpoint' | 'webIdentityTokenFile'>;
   clock?: Clock;
   logger?: Logger;
   /** Replaces the STS-presigned token (tests, or a cluster reached another way). */
@@ -67,7 +69,7 @@ async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions)
     createEksTokenSource({
       clusterName: cluster.name,
       region: cluster.region,
-      credentials: credentialProviderFor(cluster, { credentials: opts.credentials }),
+      credentials: credentialProviderFor(cluster, { ...opts.aws, credentials: opts.credentials }),
       clock,
     });
   const kc = createEksKubeConfig({

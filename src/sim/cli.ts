@@ -2,6 +2,7 @@ import '../log/quiet-node-version-warning.js';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
+import { loadIamPolicyFile, loadRbacFile } from './access-files.js';
 import { startSimulator } from './sim-server.js';
 
 /**
@@ -18,6 +19,9 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --kubeconfig  write a kubeconfig with one context per cluster to this file
   --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
   --clusters    number of clusters for --scenario fleet (default 20)
+  --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam-policy.json)
+  --rbac        enforce these ClusterRoles/ClusterRoleBindings on EKS-token requests (e.g. deploy/rbac/cluster-role.yaml)
+  --access-entry-group  Kubernetes group EKS gives every AWS identity when --rbac is on (default eks-upgrade-bot)
   --quiet       do not print controller log lines`;
 
 function fail(message: string): never {
@@ -36,6 +40,9 @@ function parse() {
         kubeconfig: { type: 'string' },
         'public-url': { type: 'string' },
         clusters: { type: 'string' },
+        'iam-policy': { type: 'string' },
+        rbac: { type: 'string' },
+        'access-entry-group': { type: 'string', multiple: true },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -63,9 +70,19 @@ async function main(): Promise<void> {
   if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
   if (args['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(args['public-url'])) fail(`--public-url must look like http://host:port, got "${args['public-url']}"`);
 
+  let iamPolicy;
+  let rbacObjects;
+  try {
+    iamPolicy = args['iam-policy'] ? loadIamPolicyFile(args['iam-policy']) : undefined;
+    rbacObjects = args.rbac ? loadRbacFile(args.rbac) : undefined;
+  } catch (error) {
+    fail((error as Error).message);
+  }
   let sim;
   try {
     sim = await startSimulator({
+      iamPolicy,
+      rbac: rbacObjects && { objects: rbacObjects, accessEntryGroups: args['access-entry-group'] },
       scenario: args.scenario,
       port,
       host: args.host,
