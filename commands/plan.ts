@@ -37,7 +37,7 @@ export const planCommand: CommandHandler = async (context) => {
     );
   }
   const snapshot = await withDeadline(
-    collectSnapshot(sourcesFromBotDeps(deps), { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
+    collectSnapshot(sourcesFromBotDeps(deps), { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to), askAccess: true }),
     PLAN_READ_TIMEOUT_MS,
     `Reading ${cluster.name}`,
     deps.clock,

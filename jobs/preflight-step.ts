@@ -18,7 +18,7 @@ async function planFindings(ctx: StepContext): Promise<PreflightFinding[]> {
   const { data, step } = ctx;
   const snapshot = await collectSnapshot(
     { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, kube: () => ctx.kube(), clock: ctx.clock },
-    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to] },
+    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to], askAccess: true },
   );
   return fromPlanFindings(runChecks(snapshot, step.to, policyFromConfig(ctx.clusterConfig)));
 }

@@ -88,7 +88,7 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
   const hops = hopsBetweenText(current, to);
-  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
+  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, askAccess: true }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
   const problem = offeredProblem(snapshot, to);
   if (problem) throw new PlanRequestError(problem);
   const result = buildPlan(snapshot, to, policyFromConfig(target.config));

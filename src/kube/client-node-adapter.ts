@@ -151,6 +151,21 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
       );
     },
 
+    canI: (question) =>
+      call(`asking whether the bot may ${question.verb} ${question.subresource ? `${question.resource}/${question.subresource}` : question.resource}`, async () => {
+        const info = KUBE_RESOURCES[question.resource];
+        const review = await request<{ status?: { allowed?: boolean } }>({
+          method: 'POST',
+          path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { verb: question.verb, group: info.group, resource: info.plural, subresource: question.subresource, namespace: question.namespace } },
+          },
+        });
+        return review?.status?.allowed === true;
+      }),
+
     evictPod: (namespace, name) =>
       call(`evicting pod ${namespace}/${name}`, async () => {
         await request({

@@ -136,6 +136,8 @@ export interface KubeSnapshot {
   hpas: Read<KubeObject[]>;
   /** undefined: Karpenter's CRDs are not installed (the apiserver answered 404), which is not an error. */
   karpenter: Read<KarpenterObjects | undefined>;
+  /** The bot's own RBAC, asked per permission it needs (SelfSubjectAccessReview); unset when not asked. */
+  access?: Read<Array<{ verb: string; resource: import('../ports/kube-port.js').KubeResource; subresource?: string; allowed: boolean }>>;
 }
 
 export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';

@@ -4,6 +4,7 @@ import { checkFargate } from './checks/fargate-checks.js';
 import { checkGitOps } from './checks/gitops-checks.js';
 import { checkInsights } from './checks/insight-checks.js';
 import { checkKarpenter } from './checks/karpenter-checks.js';
+import { checkKubeAccess } from './checks/kube-access-check.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
@@ -31,6 +32,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'workloads', check: checkWorkloads },
   { area: 'Fargate', check: checkFargate },
   { area: 'GitOps and IaC', check: checkGitOps },
+  { area: 'Kubernetes access', check: (snapshot) => checkKubeAccess(snapshot) },
   { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },
 ];
 

@@ -1,5 +1,6 @@
 import { KubeApiError, type KubeObject, type KubePort, type KubeResource } from '../ports/kube-port.js';
 import { readFailed, readOk, type KarpenterObjects, type KubeSnapshot, type Read } from '../planning/cluster-snapshot.js';
+import { REQUIRED_KUBE_ACCESS } from '../planning/checks/kube-access-check.js';
 import { describeReadError, isNotFound } from './read-error.js';
 
 /**
@@ -7,7 +8,7 @@ import { describeReadError, isNotFound } from './read-error.js';
  * parallel once the node list shows the API answers (unreachable: every area says so once). Each list fails on its
  * own; Karpenter's CRDs answering 404 means "no Karpenter here", not an error.
  */
-export async function collectKube(connect: () => Promise<KubePort>, cluster: string): Promise<KubeSnapshot> {
+export async function collectKube(connect: () => Promise<KubePort>, cluster: string, options: { askAccess?: boolean } = {}): Promise<KubeSnapshot> {
   const allFailed = (error: string): KubeSnapshot => {
     const failed = readFailed<never>(error);
     return { nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed };
@@ -34,7 +35,7 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     if (error instanceof KubeApiError && (error.code === 0 || error.code === 401)) return allFailed(describeReadError(`Reaching the Kubernetes API of ${cluster}`, error));
     nodes = readFailed(describeReadError(`Listing nodes of ${cluster}`, error));
   }
-  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter] = await Promise.all([
+  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, access] = await Promise.all([
     list('pods'),
     list('deployments'),
     list('statefulsets'),
@@ -42,8 +43,9 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     list('persistentvolumeclaims'),
     list('horizontalpodautoscalers'),
     collectKarpenter(kube, cluster),
+    options.askAccess ? collectAccess(kube, cluster) : undefined,
   ]);
-  return { nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter };
+  return { nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, ...(access ? { access } : {}) };
 }
 
 async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<KarpenterObjects | undefined>> {
@@ -61,5 +63,17 @@ async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<K
     return readOk({ nodePools, nodeClaims: nodeClaims ?? [], nodeClasses: nodeClasses ?? [] });
   } catch (error) {
     return readFailed(describeReadError(`Listing Karpenter objects of ${cluster}`, error));
+  }
+}
+
+/** The bot's own permissions on the cluster, one SelfSubjectAccessReview per permission the job uses. */
+async function collectAccess(kube: KubePort, cluster: string): Promise<NonNullable<KubeSnapshot['access']>> {
+  try {
+    const answers = await Promise.all(
+      REQUIRED_KUBE_ACCESS.map(async ({ verb, resource, subresource }) => ({ verb, resource, subresource, allowed: await kube.canI({ verb, resource, subresource }) })),
+    );
+    return readOk(answers);
+  } catch (error) {
+    return readFailed(describeReadError(`Asking the Kubernetes API of ${cluster} what the bot may do`, error));
   }
 }

@@ -46,6 +46,8 @@ export interface SnapshotRequest {
   /** Minors to look add-on versions and AMIs up for, besides the current one (default: the next minor). */
   targetMinors?: string[];
   concurrency?: number;
+  /** Ask the apiserver which of the job's permissions the bot has (plan and preflight; status does not need it). */
+  askAccess?: boolean;
 }
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
@@ -89,7 +91,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
     area(`Reading the add-ons of ${name}`, () => readAddons(eks, name, minors, run, describeReadError)),
     area(`Reading the upgrade insights of ${name}`, () => readInsights(eks, name, run, describeReadError)),
     area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => sources.kube({ name, region, roleArn }), name),
+    collectKube(() => sources.kube({ name, region, roleArn }), name, { askAccess: request.askAccess }),
   ]);
 
   const subnetIds = [

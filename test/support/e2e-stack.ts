@@ -3,6 +3,9 @@ import * as k8s from '@kubernetes/client-node';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
+import type { KubeObject } from '../../src/ports/kube-port.js';
+import { loadIamPolicyFile, loadRbacFile } from '../../src/sim/access-files.js';
+import type { PolicyDocument } from '../../src/sim/iam/policy-document.js';
 import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
 import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
@@ -27,7 +30,15 @@ export interface E2eStackOptions {
   role?: 'all' | 'web';
   pollSeconds?: number;
   prefix?: string;
+  /**
+   * The access the simulator enforces: by default the IAM policy and the ClusterRole that deploy/ ships, so every
+   * end-to-end upgrade proves them sufficient. Tests that show a denial pass a narrower copy.
+   */
+  access?: { iamPolicy?: PolicyDocument; rbac?: KubeObject[] };
 }
+
+export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam-policy.json');
+export const DEPLOY_RBAC = loadRbacFile('deploy/rbac/cluster-role.yaml');
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */
 export interface SimCall {
@@ -55,7 +66,14 @@ export interface E2eStack {
 }
 
 export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
-  const sim = await startSimulator({ scenario: opts.scenario, port: 0, host: '127.0.0.1', speed: opts.speed ?? 600 });
+  const sim = await startSimulator({
+    scenario: opts.scenario,
+    port: 0,
+    host: '127.0.0.1',
+    speed: opts.speed ?? 600,
+    iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
+    rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC },
+  });
   const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
   const prefix = opts.prefix ?? freshPrefix('e2e');
   const env: EnvConfig = {
