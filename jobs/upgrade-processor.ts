@@ -1,3 +1,4 @@
+import { accessDeniedRemedy } from '../src/aws/describe-aws-error.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { backoffMs, describeError, isTransientError } from '../src/upgrade/classify-error.js';
 import { StepFailure, type StepResult } from '../src/upgrade/step-context.js';
@@ -195,7 +196,7 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
       ? error.remedy
       : isTransientError(error)
         ? `AWS kept failing after ${MAX_TRANSIENT_RETRIES} retries; check the service health, then start the upgrade again (it resumes from the cluster's state)`
-        : 'check the error above, fix its cause, then start the upgrade again';
+        : (accessDeniedRemedy(error) ?? 'check the error above, fix its cause, then start the upgrade again');
   deps.logger.error({ err: error, jobId: data.jobId, step: stepId }, 'upgrade step failed');
   if (step) {
     // Put back what the step changed for the upgrade only (Karpenter budgets); best effort, the failure stands.

@@ -215,7 +215,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     }
     // An unreachable API server: the connection drops, as when its endpoint is firewalled off.
     if (cluster.unreachable) return void req.socket.destroy();
-    await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`, kubeAccess.userOf(req, name));
+    await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`, {
+      ...kubeAccess.userOf(req, name),
+      onForbidden: (message) => world.record({ service: 'kubernetes', operation: `${req.method ?? 'GET'} ${path.split('?')[0]}`, cluster: name, error: 'Forbidden', denied: message }),
+    });
   };
 
   const server = createServer((req, res) => {

@@ -69,6 +69,10 @@ afterAll(async () => {
 });
 
 describe('karpenter-lab 1.30 → 1.31 from Slack with upgradeBudget "1"', () => {
+  it('runs under deploy/iam-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
+    expect(stack.deniedCalls()).toEqual([]);
+  });
+
   it('succeeds, with the control plane updated once', async () => {
     expect(summary.text).toMatch(/^Upgrade 1\.30 → 1\.31: ✅ Succeeded/);
     expect(gates.map((g) => g.gateId)).toContain('h1-control-plane');

@@ -58,6 +58,8 @@ export interface E2eStack {
   prefix: string;
   /** The accepted mutating calls, read over HTTP from the simulator's control API (optionally one operation). */
   acceptedCalls(operation?: string): Promise<SimCall[]>;
+  /** Every AWS call IAM refused and every Kubernetes request RBAC refused, as the simulator's messages. */
+  deniedCalls(): string[];
   /** The real EKS SDK client against the simulator, for DescribeAddon / ListNodegroups as an operator would. */
   eksClient(): EKSClient;
   /** A client-node KubeConfig for one simulated cluster's API (`${url}/k8s/<cluster>`, token "sim"). */
@@ -117,6 +119,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       if (!res.ok) throw new Error(`GET /_sim/calls answered ${res.status}`);
       return ((await res.json()) as { calls: SimCall[] }).calls;
     },
+    deniedCalls: () => sim.world.rejectedCalls.flatMap((call) => (call.denied ? [call.denied] : [])),
     eksClient: () => new EKSClient({ endpoint: sim.url, region: 'us-west-2', credentials: E2E_CREDENTIALS, maxAttempts: 3 }),
     kubeConfig(cluster) {
       // client-node refuses plain http unless TLS checks are off; the simulator speaks http on 127.0.0.1.

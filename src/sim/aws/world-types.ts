@@ -135,7 +135,7 @@ export interface SimSubnet {
 }
 
 export interface SimCall {
-  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling';
+  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling' | 'kubernetes';
   operation: string;
   cluster?: string;
   target?: string;

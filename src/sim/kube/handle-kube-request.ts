@@ -118,6 +118,7 @@ async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerR
     };
     if (!access.allows(attributes)) {
       req.resume();
+      access.onForbidden?.(forbiddenMessage(access.user!, attributes));
       return sendStatus(
         res,
         kubeStatus(403, 'Forbidden', forbiddenMessage(access.user!, attributes), {

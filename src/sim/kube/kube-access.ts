@@ -35,6 +35,8 @@ export interface ResourceAttributes {
 export interface KubeRequestAccess {
   user: KubeUser | undefined;
   allows(attributes: ResourceAttributes): boolean;
+  /** Told of every request answered 403 (the simulator lists them with the refused AWS calls). */
+  onForbidden?(message: string): void;
 }
 
 interface PolicyRule {
