@@ -50,13 +50,38 @@ function assumedRole(target: Required<ClusterAwsTarget>, options: AwsAdapterOpti
   let provider = byRole.get(key);
   if (!provider) {
     const clientConfig = { region: target.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
-    provider =
+    provider = sharedSession(
       options.webIdentityTokenFile && !options.credentials
         ? fromTokenFile({ roleArn: target.roleArn, roleSessionName: ROLE_SESSION_NAME, webIdentityTokenFile: options.webIdentityTokenFile, clientConfig })
-        : fromTemporaryCredentials({ params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME }, masterCredentials: options.credentials, clientConfig });
+        : fromTemporaryCredentials({ params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME }, masterCredentials: options.credentials, clientConfig }),
+    );
     byRole.set(key, provider);
   }
   return provider;
+}
+
+// Renew a role session this long before it expires, so no request is signed with credentials about to lapse.
+const RENEW_BEFORE_MS = 5 * 60_000;
+
+/**
+ * The STS providers call STS every time they are asked, and each SDK client asks once: without sharing, EKS, SSM,
+ * EC2 and the Kubernetes token would each start their own session. One session per role, renewed near expiry;
+ * concurrent first calls wait for the same AssumeRole, and a failed one is retried by the next call.
+ */
+function sharedSession(provider: AwsCredentialIdentityProvider): AwsCredentialIdentityProvider {
+  let session: Promise<AwsCredentialIdentity> | undefined;
+  const fresh = (c: AwsCredentialIdentity) => !c.expiration || c.expiration.getTime() - Date.now() > RENEW_BEFORE_MS;
+  return async () => {
+    for (let attempt = 0; ; attempt++) {
+      const current = (session ??= provider().catch((error: unknown) => {
+        session = undefined;
+        throw error;
+      }));
+      const credentials = await current;
+      if (fresh(credentials) || attempt > 0) return credentials;
+      if (session === current) session = undefined;
+    }
+  };
 }
 
 /**

@@ -163,6 +163,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       }
       if (service === 'sts') {
         const xml = handleSts(identities, caller, form!, id);
+        if (operation.startsWith('AssumeRole')) world.record({ service: 'sts', operation, target: form?.get('RoleArn') ?? undefined });
         res.writeHead(200, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
         return void res.end(xml);
       }

@@ -34,7 +34,9 @@ export interface E2eStackOptions {
    * The access the simulator enforces: by default the IAM policy and the ClusterRole that deploy/ ships, so every
    * end-to-end upgrade proves them sufficient. Tests that show a denial pass a narrower copy.
    */
-  access?: { iamPolicy?: PolicyDocument; rbac?: KubeObject[] };
+  access?: { iamPolicy?: PolicyDocument; rbac?: KubeObject[]; accessEntryGroups?: string[] };
+  /** The bot's AWS wiring, when a test needs other than static credentials (web identity). */
+  aws?: { credentials?: { accessKeyId: string; secretAccessKey: string }; webIdentityTokenFile?: string };
 }
 
 export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam-policy.json');
@@ -74,7 +76,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     host: '127.0.0.1',
     speed: opts.speed ?? 600,
     iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
-    rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC },
+    rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
   });
   const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
   const prefix = opts.prefix ?? freshPrefix('e2e');
@@ -98,7 +100,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       env,
       config,
       logger: createLogger({ level: process.env.E2E_LOG ?? 'silent' }),
-      aws: { endpoint: sim.url, credentials: E2E_CREDENTIALS },
+      aws: { endpoint: sim.url, ...(opts.aws ?? { credentials: E2E_CREDENTIALS }) },
     });
   } catch (error) {
     await fake.close();
