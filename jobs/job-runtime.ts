@@ -1,3 +1,4 @@
+import type { Metrics } from '../src/ports/metrics.js';
 import type { Job } from 'bullmq';
 import { findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
@@ -34,6 +35,7 @@ export interface EngineDeps {
   controls: JobControlsStore;
   timeline: TimelineLog;
   lock: ClusterLock;
+  metrics: Metrics;
 }
 
 export interface JobRuntime {
@@ -116,6 +118,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         logger: deps.logger.child({ jobId: data.jobId, cluster: data.cluster, step: step.id }),
         pollIntervalMs: deps.pollIntervalMs,
         gates: deps.gates,
+        metrics: deps.metrics,
         kube() {
           // A failed build (cluster unreachable) is not cached: the next call tries again.
           kube ??= deps.kube(target).catch((error) => {

@@ -159,6 +159,7 @@ async function runStep(runtime: JobRuntime, step: PlannedStep, signal: AbortSign
   const now = deps.clock.now();
   const run = data.stepRuns[step.id];
   Object.assign(run, { finishedAt: now, durationMs: now - started, outcome: result.outcome, summary: result.summary });
+  deps.metrics.observeStepSeconds(step.kind, result.outcome, (now - started) / 1000);
   data.stepIndex += 1;
   data.state = 'running';
   data.progress = undefined;
@@ -205,6 +206,8 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
     );
   }
   if (step) {
+    const startedAt = data.stepRuns[step.id]?.startedAt;
+    if (startedAt !== undefined) deps.metrics.observeStepSeconds(step.kind, 'failed', (deps.clock.now() - startedAt) / 1000);
     await runtime.emitKeyed(`${data.jobId}:${step.id}:failed`, `${data.jobId}:${step.id}:failed`, {
       kind: 'step-failed', at: deps.clock.now(), step: step.id, title: step.title, error: message, remedy,
     });

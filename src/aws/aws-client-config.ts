@@ -1,5 +1,6 @@
 import { fromNodeProviderChain, fromTemporaryCredentials, fromTokenFile } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type { Metrics } from '../ports/metrics.js';
 
 /**
  * What every AWS adapter (EKS, SSM, EC2, the Kubernetes token) needs to build an SDK client for one configured
@@ -19,6 +20,8 @@ export interface AwsAdapterOptions {
    * default chain. Only used when no explicit credentials are given.
    */
   webIdentityTokenFile?: string;
+  /** Counts every call and failure by service and operation (eks_upgrade_aws_calls_total / _errors_total). */
+  metrics?: Metrics;
 }
 
 export interface ClusterAwsTarget {
@@ -123,4 +126,31 @@ export function clientCache<C>(create: (target: ClusterAwsTarget) => C): (target
     if (!client) clients.set(key, (client = create(target)));
     return client;
   };
+}
+
+interface MiddlewareClient {
+  middlewareStack: { add(middleware: unknown, options: { step: 'initialize'; name: string }): void };
+}
+
+/**
+ * Counts the client's calls by operation (the command name without "Command"), and failures by error name, after
+ * the SDK's own retries: one count per call the product made, however many attempts it took.
+ */
+export function instrumented<C extends MiddlewareClient>(client: C, service: string, metrics: Metrics | undefined): C {
+  if (!metrics) return client;
+  client.middlewareStack.add(
+    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
+      try {
+        const result = await next(args);
+        metrics.countAwsCall(service, operation);
+        return result;
+      } catch (error) {
+        metrics.countAwsCall(service, operation, (error as { name?: string } | null)?.name ?? 'Error');
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'eksUpgradeBotMetrics' },
+  );
+  return client;
 }

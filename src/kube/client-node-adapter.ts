@@ -3,6 +3,7 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smit
 import { credentialProviderFor, type AwsAdapterOptions } from '../aws/aws-client-config.js';
 import { createEksTokenSource } from '../aws/eks-token.js';
 import type { Logger } from '../log/logger.js';
+import type { Metrics } from '../ports/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
 import type { KubeList, KubeObject, KubePort, KubePortFactory, KubeResource, ListOptions, PatchType } from '../ports/kube-port.js';
@@ -28,6 +29,8 @@ export interface KubePortFactoryOptions {
   /** Replaces the STS-presigned token (tests, or a cluster reached another way). */
   tokenSourceFor?: (cluster: KubeClusterTarget) => { token(): Promise<string> };
   watchBackoff?: WatchBackoff;
+  /** Counts every request and failure by verb and resource (eks_upgrade_kube_calls_total / _errors_total). */
+  metrics?: Metrics;
 }
 
 type KubeClusterTarget = { name: string; region: string; roleArn?: string };
@@ -78,7 +81,8 @@ async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions)
     caData: described.certificateAuthority?.data,
     token: () => tokens.token(),
   });
-  return kubePort({ clusterName: cluster.name, request: createKubeRequester(kc), watcher: new Watch(kc), clock, opts });
+  const request = opts.metrics ? countedRequests(createKubeRequester(kc), opts.metrics) : createKubeRequester(kc);
+  return kubePort({ clusterName: cluster.name, request, watcher: new Watch(kc), clock, opts });
 }
 
 function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: Watch; clock: Clock; opts: KubePortFactoryOptions }): KubePort {
@@ -186,8 +190,9 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
       }
     },
 
-    watch: (resource, options, handlers) =>
-      startResilientWatch({
+    watch: (resource, options, handlers) => {
+      deps.opts.metrics?.countKubeCall('watch', resource);
+      return startResilientWatch({
         description: `watching ${describeTarget(resource, options)} ${inCluster}`,
         path: resourcePath(resource, { namespace: options.namespace }),
         query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
@@ -198,6 +203,38 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
         clock: deps.clock,
         logger: deps.opts.logger,
         backoff: deps.opts.watchBackoff,
-      }),
+      });
+    },
+  };
+}
+
+/** The RBAC-style verb and resource of a request path, for metric labels (bounded: resources come from our code). */
+export function kubeRequestLabels(method: string, path: string): { verb: string; resource: string } {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  const plurals = new Set(Object.values(KUBE_RESOURCES).map((r) => r.plural).concat('selfsubjectaccessreviews'));
+  let at = -1;
+  segments.forEach((segment, index) => {
+    if (plurals.has(segment)) at = index;
+  });
+  if (at < 0) return { verb: method.toLowerCase(), resource: segments.join('/') || '/' };
+  const named = at < segments.length - 1;
+  const subresource = segments[at + 2];
+  const resource = subresource ? `${segments[at]}/${subresource}` : segments[at];
+  const verb = method === 'GET' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : method.toLowerCase();
+  return { verb, resource };
+}
+
+function countedRequests(request: KubeRequester, metrics: Metrics): KubeRequester {
+  return async <T>(req: Parameters<KubeRequester>[0]): Promise<T> => {
+    const { verb, resource } = kubeRequestLabels(req.method, req.path);
+    try {
+      const result = await request<T>(req);
+      metrics.countKubeCall(verb, resource);
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      metrics.countKubeCall(verb, resource, typeof code === 'number' ? code : 0);
+      throw error;
+    }
   };
 }

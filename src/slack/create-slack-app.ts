@@ -12,7 +12,9 @@ import type { EnvConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
-import { createSlackMetrics, type CommandOutcome, type SlackMetrics } from './metrics.js';
+import { createPrometheusMetrics } from '../prometheus/prom-client-metrics.js';
+import type { Metrics, MetricsExposition } from '../ports/metrics.js';
+import type { CommandOutcome, SlackMetrics } from './metrics.js';
 
 export interface SlackAppOptions {
   env: EnvConfig;
@@ -22,6 +24,8 @@ export interface SlackAppOptions {
   host?: string;
   /** Subcommand handlers; the real ones unless a test swaps one. */
   handlers?: CommandHandlers;
+  /** The process's metrics, served at GET /metrics (default: a registry of its own). */
+  metrics?: Metrics & MetricsExposition;
 }
 
 export interface SlackApp {
@@ -42,11 +46,11 @@ export interface SlackApp {
  */
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { env, deps, logger } = opts;
-  const metrics = createSlackMetrics();
+  const metrics = opts.metrics ?? createPrometheusMetrics();
   const boltLogger = toBoltLogger(logger);
   const customRoutes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => reply(res, 200, 'application/json', '{"ok":true}') },
-    { path: '/metrics', method: ['GET'], handler: (_req, res) => reply(res, 200, 'text/plain; version=0.0.4', metrics.render()) },
+    { path: '/metrics', method: ['GET'], handler: (_req, res) => void serveMetrics(metrics, res, logger) },
   ];
   const socketMode = env.SLACK_APP_TOKEN !== undefined;
   const receiver = socketMode
@@ -129,6 +133,16 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     },
   };
   return slack;
+}
+
+export async function serveMetrics(metrics: MetricsExposition, res: ServerResponse, logger: Logger): Promise<void> {
+  try {
+    const { contentType, body } = await metrics.render();
+    reply(res, 200, contentType, body);
+  } catch (error) {
+    logger.warn({ err: error }, 'rendering /metrics failed');
+    reply(res, 500, 'text/plain', 'rendering the metrics failed; see the bot log\n');
+  }
 }
 
 function reply(res: ServerResponse, status: number, contentType: string, body: string): void {

@@ -3,6 +3,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ClustersConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
+import { noMetrics, type Metrics } from '../ports/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
@@ -45,6 +46,8 @@ export interface UpgradeEngineOptions {
   stepKinds?: StepKind[];
   /** Worker lock tuning; the defaults suit production (tests shorten them to exercise stalled-job recovery). */
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
+  /** Step durations, gate waits and final states (default: not counted). */
+  metrics?: Metrics;
 }
 
 export interface UpgradeEngine {
@@ -83,6 +86,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     controls: createJobControlsStore(redis, keys),
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),
+    metrics: opts.metrics ?? noMetrics,
   };
   const control = createQueueUpgradeControl({
     queue,

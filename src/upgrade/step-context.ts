@@ -1,3 +1,4 @@
+import type { Metrics } from '../ports/metrics.js';
 import type { ClusterConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../ports/clock.js';
@@ -28,6 +29,8 @@ export interface StepContext {
   readonly logger: Logger;
   readonly pollIntervalMs: number;
   readonly gates: GateStore;
+  /** Step, gate and upgrade metrics (optional: step tests leave it out). */
+  readonly metrics?: Metrics;
   /** Appends to the timeline and posts to the thread under `${jobId}:${stepId}:${suffix}` (once per key). */
   emit(suffix: string, event: TimelineEvent): Promise<void>;
   /** Same, with explicit keys: the thread key (a gate card's) and the key in the timeline log. */
