@@ -96,6 +96,13 @@ function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams 
   return 'ec2';
 }
 
+function invalidToken(service: AwsService): AwsApiError {
+  const message = 'The security token included in the request is invalid.';
+  if (service === 'ec2') return new AwsApiError(401, 'AuthFailure', 'AWS was not able to validate the provided access credentials');
+  if (service === 'sts' || service === 'autoscaling') return new AwsApiError(403, 'InvalidClientTokenId', message);
+  return new AwsApiError(403, 'UnrecognizedClientException', message);
+}
+
 /** The region in a SigV4 Authorization header's credential scope (…/20250101/us-west-2/eks/aws4_request). */
 function regionOf(req: IncomingMessage): string | undefined {
   return /Credential=[^/]+\/\d{8}\/([a-z0-9-]+)\//.exec(String(req.headers.authorization ?? ''))?.[1];
@@ -154,6 +161,9 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         service === 'ssm' ? String(target).split('.').pop() ?? ''
         : isQuery ? form?.get('Action') ?? ''
         : matchEksRoute(method, url.pathname)?.route.operation ?? '';
+      // A session key the simulator never issued (or that expired): what each service says of a bad token.
+      const key = accessKeyOf(String(req.headers.authorization ?? ''));
+      if (key && identities.isUnknownSessionKey(key)) throw invalidToken(service);
       if (opts.iamPolicy && caller) {
         authorizeAwsCall(iamPolicy!, world, caller, { service, operation, region: region ?? 'us-west-2', method, path: url.pathname, form, body });
       }

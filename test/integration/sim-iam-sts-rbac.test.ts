@@ -48,6 +48,11 @@ describe('STS on the simulator', () => {
     expect((await asRole.send(new GetCallerIdentityCommand({}))).Arn).toBe('arn:aws:sts::111122223333:assumed-role/eks-upgrade-bot-demo/eks-upgrade-bot');
 
     await expect(sts.send(new AssumeRoleCommand({ RoleArn: 'not-a-role', RoleSessionName: 'x1' }))).rejects.toMatchObject({ name: 'ValidationError' });
+    const forged = { accessKeyId: 'ASIANEVERISSUED0001', secretAccessKey: 'x', sessionToken: 'x' };
+    await expect(new EKSClient({ ...simClientConfig(s), credentials: forged }).send(new ListClustersCommand({}))).rejects.toMatchObject({
+      name: 'UnrecognizedClientException',
+      message: 'The security token included in the request is invalid.',
+    });
   });
 });
 
