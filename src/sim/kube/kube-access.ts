@@ -7,8 +7,9 @@ import { accessKeyOf, type CallerIdentities } from '../iam/caller-identities.js'
  * `k8s-aws-v1.<base64url presigned STS GetCallerIdentity URL>` is the AWS identity that presigned it, and an access
  * entry maps that identity to the Kubernetes user named by its ARN (an assumed role's session ARN) with the entry's
  * groups. RBAC then authorizes each request against the ClusterRoles bound to the user or its groups, the way the
- * RBAC authorizer does (rules: apiGroups × resources[/subresource] × verbs, optional resourceNames). Any other
- * token (kubectl with the simulator's kubeconfig) is the cluster admin (system:masters), so tools keep working.
+ * RBAC authorizer does (rules: apiGroups × resources[/subresource] × verbs, optional resourceNames). A request
+ * without an EKS token is the cluster admin (system:masters): kubectl sends no bearer token over plain HTTP, and the
+ * simulator's kubeconfig must keep working for people looking at the cluster while the bot is held to RBAC.
  */
 export interface KubeAccessOptions {
   /** ClusterRole and ClusterRoleBinding objects, e.g. parsed from deploy/kubernetes/rbac/cluster-role.yaml. */
