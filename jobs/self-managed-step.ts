@@ -1,10 +1,10 @@
-import { describeError } from '../src/upgrade/classify-error.js';
-import { checkKubeletSkew, describeKubeletMinors, nodeVersionsOf } from '../src/upgrade/kubelet-skew.js';
+import { describeError } from './classify-error.js';
+import { checkKubeletSkew, describeKubeletMinors, nodeVersionsOf } from '../src/planning/kubelet-skew.js';
 import type { KubeObject } from '../src/ports/kube-port.js';
 import { amiParameter, archOfNode, familyOfNode } from '../src/planning/ami-parameters.js';
 import { computeOfNode } from '../src/planning/compute-groups.js';
 import type { AmiArch, AmiFamily } from '../src/planning/cluster-snapshot.js';
-import type { Step } from '../src/upgrade/step-context.js';
+import type { Step } from './step-context.js';
 
 /**
  * Self-managed node groups are not automated yet: the step finds their nodes (neither a managed node group's, nor

@@ -3,7 +3,8 @@
  * sight. The Prometheus adapter (src/prometheus/prom-client-metrics.ts) turns these into the series README.md
  * lists; `noMetrics` is for tests and tools that do not export any.
  */
-export type CommandOutcome = 'ok' | 'rejected' | 'error';
+
+import type { CommandOutcome } from './slash-command.js';
 
 export interface Metrics {
   countCommand(subcommand: string, outcome: CommandOutcome): void;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../ports/kube-port.js';
+import type { KubeObject } from '../kube-types/kube-object.js';
 import { parsePolicyDocument, type PolicyDocument } from './iam/policy-document.js';
 
 /**

@@ -1,4 +1,9 @@
-import type { BotDeps } from '../bot-deps.js';
+/**
+ * Reads one cluster into a ClusterSnapshot through the ports: DescribeCluster first (everything else needs its
+ * version and subnets), then EKS, EC2, Kubernetes and SSM areas in parallel with at most `concurrency` AWS calls in
+ * flight. Every area's failure is recorded in the snapshot, never thrown, so status shows what it could read.
+ */
+
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
@@ -21,22 +26,13 @@ import { amisWanted, lookupAmis } from './collect-amis.js';
 import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
 
-/**
- * Reads one cluster into a ClusterSnapshot through the ports: DescribeCluster first (everything else needs its
- * version and subnets), then EKS, EC2, Kubernetes and SSM areas in parallel with at most `concurrency` AWS calls in
- * flight. Every area's failure is recorded in the snapshot, never thrown, so status shows what it could read.
- */
+/** The ports a snapshot is read through; the bot's BotDeps is one (Slack commands read as the engine does). */
 export interface SnapshotSources {
   eks: EksPortFactory;
   ec2: Ec2PortFactory;
   ssm: SsmPortFactory;
   kube: KubePortFactory;
   clock: Clock;
-}
-
-/** The bot's ports as snapshot sources (Slack commands read clusters through the same wiring as the engine). */
-export function sourcesFromBotDeps(deps: Pick<BotDeps, 'eks' | 'ec2' | 'ssm' | 'kube' | 'clock'>): SnapshotSources {
-  return { eks: deps.eks, ec2: deps.ec2, ssm: deps.ssm, kube: deps.kube, clock: deps.clock };
 }
 
 export interface SnapshotRequest {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import type { PolicyDocument, PolicyStatement } from '../../src/sim/iam/policy-document.js';
+import type { PolicyDocument, PolicyStatement } from '@eks-upgrade-bot/sim';
 import { DEPLOY_IAM_POLICY, DEPLOY_RBAC, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { answerGatesUntilSummary, blocksJson, repliesOf } from '../support/e2e-thread.js';
 

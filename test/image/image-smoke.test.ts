@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 /**

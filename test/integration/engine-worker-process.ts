@@ -4,7 +4,7 @@ import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
-import { createUpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { createRecordingThreadPort } from '../support/recording-thread-port.js';
 import { demoConfig } from './engine-harness.js';
 

@@ -7,8 +7,7 @@ import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk
 import { describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
-import { loadIamPolicyFile, loadRbacFile } from '../../src/sim/access-files.js';
-import type { PolicyDocument } from '../../src/sim/iam/policy-document.js';
+import { loadIamPolicyFile, loadRbacFile, type PolicyDocument } from '@eks-upgrade-bot/sim';
 import { SIM_CREDENTIALS, simClientConfig, simEnv, useSim } from '../support/start-sim.js';
 
 /**

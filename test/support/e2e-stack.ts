@@ -4,10 +4,7 @@ import { parseClustersConfig, type ClustersConfig } from '../../src/config/clust
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { loadIamPolicyFile, loadRbacFile } from '../../src/sim/access-files.js';
-import type { PolicyDocument } from '../../src/sim/iam/policy-document.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { type FakeSlack, loadIamPolicyFile, loadRbacFile, type PolicyDocument, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 

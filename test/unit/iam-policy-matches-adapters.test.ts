@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadIamPolicyFile } from '../../src/sim/access-files.js';
-import { allowedActions } from '../../src/sim/iam/policy-document.js';
+import { allowedActions, loadIamPolicyFile } from '@eks-upgrade-bot/sim';
 
 /**
  * deploy/iam-policy.json must allow exactly what the product calls: the actions are derived from the SDK command

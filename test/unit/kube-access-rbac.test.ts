@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KUBE_RESOURCES } from '../../src/kube/kube-resources.js';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
 import { checkKubeAccess, REQUIRED_KUBE_ACCESS } from '../../src/planning/checks/kube-access-check.js';
-import { loadRbacFile } from '../../src/sim/access-files.js';
+import { loadRbacFile } from '@eks-upgrade-bot/sim';
 import { healthySnapshot } from './check-snapshot-fixture.js';
 
 /**

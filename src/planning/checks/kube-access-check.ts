@@ -1,6 +1,6 @@
 import type { AccessQuestion, KubeResource } from '../../ports/kube-port.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../ports/finding.js';
 
 /**
  * ACC001 — the bot's own Kubernetes access on the target cluster. Every permission the job uses is asked of the

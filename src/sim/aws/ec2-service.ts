@@ -1,12 +1,13 @@
-import { AwsApiError } from './aws-error.js';
-import { availableIps } from './node-factory.js';
-import type { SimLaunchTemplate, SimSubnet, SimWorld } from './world-types.js';
-
 /**
  * EC2's query protocol (form-encoded `Action=…`, XML answers in the 2016-11-15 namespace), for the calls the
  * product and a custom-AMI node group upgrade need: DescribeSubnets (free IPs per subnet), and launch template
  * versions (DescribeLaunchTemplateVersions, CreateLaunchTemplateVersion) so a new AMI can be rolled out.
  */
+
+import { AwsApiError } from './aws-error.js';
+import { availableIps } from './node-factory.js';
+import type { SimLaunchTemplate, SimSubnet, SimWorld } from './world-types.js';
+
 const XMLNS = 'http://ec2.amazonaws.com/doc/2016-11-15/';
 
 export function xmlEscape(text: string): string {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { accessKeyOf, type CallerIdentities } from '../iam/caller-identities.js';
 
 /**
