@@ -47,6 +47,7 @@ export const planCommand: CommandHandler = async (context) => {
       targetMinors: hopsBetweenText(current, to),
       // Half the read deadline at most for an insights refresh, so a slow one still leaves time to read the rest.
       ...preflightReads(cluster, PLAN_READ_TIMEOUT_MS / 2),
+      askAccess: true,
     }),
     PLAN_READ_TIMEOUT_MS,
     `Reading ${cluster.name}`,

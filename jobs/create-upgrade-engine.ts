@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { noMetrics, type Metrics } from '../src/ports/metrics.js';
 import type { ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { AuditLog } from '../src/ports/audit-port.js';
@@ -52,6 +53,8 @@ export interface UpgradeEngineOptions {
   auditRetentionDays?: number;
   /** Worker lock tuning; the defaults suit production (tests shorten them to exercise stalled-job recovery). */
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
+  /** Step durations, gate waits and final states (default: not counted). */
+  metrics?: Metrics;
 }
 
 export interface UpgradeEngine {
@@ -101,6 +104,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     controls: createJobControlsStore(redis, keys),
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),
+    metrics: opts.metrics ?? noMetrics,
   };
   const control = createQueueUpgradeControl({
     queue,

@@ -43,6 +43,8 @@ export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeT
     run.durationMs = now - run.startedAt;
     run.outcome = state === 'aborted' ? 'aborted' : 'failed';
   }
+  // Counted once: a job finished again after a crash in the middle of this function already has finishedAt.
+  if (data.finishedAt === undefined) deps.metrics.countUpgrade(state);
   data.state = state;
   data.finishedAt ??= now;
   data.outcomeText ??= outcomeText;

@@ -81,6 +81,7 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
 
   if (record?.state === 'answered' && record.answer && record.gate.revision === revision) {
     const { action, by, at, reason } = record.answer;
+    ctx.metrics?.observeGateWaitSeconds(Math.max(0, at - openedAt) / 1000);
     // Same thread key as the gate card: the thread turns this into an update of that card (buttons gone).
     await ctx.emitKeyed(threadKey, `${threadKey}:answered`, { kind: 'gate-answered', at, gate: record.gate, action, by, reason });
     if (action === 'abort' || action === 'timeout') {

@@ -1,3 +1,4 @@
+import type { Metrics } from '../src/ports/metrics.js';
 import type { Job } from 'bullmq';
 import { findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
@@ -38,6 +39,7 @@ export interface EngineDeps {
   controls: JobControlsStore;
   timeline: TimelineLog;
   lock: ClusterLock;
+  metrics: Metrics;
 }
 
 export interface JobRuntime {
@@ -124,6 +126,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         pollIntervalMs: deps.pollIntervalMs,
         gates: deps.gates,
         waivers: deps.waivers,
+        metrics: deps.metrics,
         kube() {
           // A failed build (cluster unreachable) is not cached: the next call tries again.
           kube ??= deps.kube(target).catch((error) => {

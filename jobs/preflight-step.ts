@@ -21,7 +21,7 @@ async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFind
   const { data, step } = ctx;
   const snapshot = await collectSnapshot(
     { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, kube: () => ctx.kube(), clock: ctx.clock },
-    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to], ...preflightReads(ctx.clusterConfig) },
+    { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to], ...preflightReads(ctx.clusterConfig), askAccess: true },
   );
   const slack = await readWaiversForPlan(ctx.waivers, data.cluster);
   const policy = policyFromConfig(ctx.clusterConfig, slack.waivers, slack.note);

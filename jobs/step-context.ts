@@ -1,3 +1,4 @@
+import type { Metrics } from '../src/ports/metrics.js';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { Clock } from '../src/ports/clock.js';
@@ -32,6 +33,8 @@ export interface StepContext {
   readonly gates: GateStore;
   /** Slack waivers (Redis) the preflight counts besides clusters.yaml's. */
   readonly waivers?: WaiverStore;
+  /** Step, gate and upgrade metrics (optional: step tests leave it out). */
+  readonly metrics?: Metrics;
   /** Appends to the timeline and posts to the thread under `${jobId}:${stepId}:${suffix}` (once per key). */
   emit(suffix: string, event: TimelineEvent): Promise<void>;
   /** Same, with explicit keys: the thread key (a gate card's) and the key in the timeline log. */

@@ -1,3 +1,4 @@
+import { accessDeniedRemedy } from '../src/aws/describe-aws-error.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { backoffMs } from '../src/domain/backoff.js';
 import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
@@ -187,6 +188,7 @@ async function runStep(runtime: JobRuntime, step: PlannedStep, signal: AbortSign
   const now = deps.clock.now();
   const run = data.stepRuns[step.id];
   Object.assign(run, { finishedAt: now, durationMs: now - started, outcome: result.outcome, summary: result.summary });
+  deps.metrics.observeStepSeconds(step.kind, result.outcome, (now - started) / 1000);
   data.stepIndex += 1;
   data.state = 'running';
   data.progress = undefined;
@@ -224,7 +226,7 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
       ? error.remedy
       : isTransientError(error)
         ? `AWS kept failing after ${MAX_TRANSIENT_RETRIES} retries; check the service health, then start the upgrade again (it resumes from the cluster's state)`
-        : 'check the error above, fix its cause, then start the upgrade again';
+        : (accessDeniedRemedy(error) ?? 'check the error above, fix its cause, then start the upgrade again');
   deps.logger.error({ err: error, jobId: data.jobId, step: stepId }, 'upgrade step failed');
   if (step) {
     // Put back what the step changed for the upgrade only (Karpenter budgets); best effort, the failure stands.
@@ -233,6 +235,8 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
     );
   }
   if (step) {
+    const startedAt = data.stepRuns[step.id]?.startedAt;
+    if (startedAt !== undefined) deps.metrics.observeStepSeconds(step.kind, 'failed', (deps.clock.now() - startedAt) / 1000);
     await runtime.emitKeyed(`${data.jobId}:${step.id}:failed`, `${data.jobId}:${step.id}:failed`, {
       kind: 'step-failed', at: deps.clock.now(), step: step.id, title: step.title, error: message, remedy,
     });

@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const logger = createLogger({ level: env.LOG_LEVEL });
   const config = await loadClustersConfig(env.CLUSTERS_FILE);
-  const bot = await startBot({ env, config, logger });
+  // Under IRSA a cluster's roleArn is assumed straight from the pod's web identity (see aws-client-config.ts).
+  const bot = await startBot({ env, config, logger, aws: { webIdentityTokenFile: process.env.AWS_WEB_IDENTITY_TOKEN_FILE || undefined } });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -12,6 +12,8 @@ import type { EnvConfig } from './config/env-config.js';
 import { createKubePortFactory } from './kube/client-node-adapter.js';
 import type { Logger } from './log/logger.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import { createPrometheusMetrics } from './prometheus/prom-client-metrics.js';
+import { startMetricsServer } from './prometheus/metrics-server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
@@ -24,11 +26,11 @@ export interface StartBotOptions {
   logger: Logger;
   clock?: Clock;
   /** Explicit AWS endpoint and credentials (the demo's simulator); otherwise the SDK's standard chain and env. */
-  aws?: { endpoint?: string; credentials?: AwsCredentialIdentity };
+  aws?: { endpoint?: string; credentials?: AwsCredentialIdentity; webIdentityTokenFile?: string };
 }
 
 export interface RunningBot {
-  /** HTTP port of /slack/events, /healthz and /metrics when ROLE serves the web side. */
+  /** HTTP port: /slack/events, /healthz and /metrics for web and all; /healthz and /metrics for workers. */
   port?: number;
   stop(): Promise<void>;
 }
@@ -40,11 +42,13 @@ export interface RunningBot {
 export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const { env, config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const sdkOptions = { endpoint: options.aws?.endpoint, credentials: options.aws?.credentials };
+  // One metrics registry per process, served at /metrics by the Slack app (web, all) or the worker's own server.
+  const metrics = createPrometheusMetrics({ defaultLabels: { role: env.ROLE } });
+  const sdkOptions = { endpoint: options.aws?.endpoint, credentials: options.aws?.credentials, webIdentityTokenFile: options.aws?.webIdentityTokenFile, metrics };
   const eks = createEksPortFactory(sdkOptions);
   const ssm = createSsmPortFactory(sdkOptions);
   const ec2 = createEc2PortFactory(sdkOptions);
-  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, clock, logger });
+  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, aws: sdkOptions, clock, logger, metrics });
 
   // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
   const client = new WebClient(env.SLACK_BOT_TOKEN, {
@@ -52,7 +56,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     retryConfig: { retries: 0 },
   });
   const connection = { url: env.REDIS_URL };
-  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock });
+  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics });
   const engine = createUpgradeEngine({
     connection,
     prefix: env.QUEUE_PREFIX,
@@ -66,6 +70,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     logger: logger.child({ part: 'engine' }),
     pollIntervalMs: env.AWS_POLL_SECONDS * 1000,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    metrics,
   });
 
   const stops: Array<() => Promise<void>> = [];
@@ -90,10 +95,14 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         logger,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
       };
-      const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }) });
+      const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });
       await slack.start();
       port = slack.port;
       stops.push(() => slack.stop(), async () => void (await waiverRedis.quit().catch(() => undefined)));
+    } else {
+      const server = await startMetricsServer({ port: env.PORT, metrics, logger, role: env.ROLE });
+      port = server.port;
+      stops.push(() => server.close());
     }
   } catch (error) {
     await Promise.allSettled([engine.close(), thread.close()]);

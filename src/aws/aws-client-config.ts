@@ -1,5 +1,6 @@
-import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
+import { fromNodeProviderChain, fromTemporaryCredentials, fromTokenFile } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type { Metrics } from '../ports/metrics.js';
 
 /**
  * What every AWS adapter (EKS, SSM, EC2, the Kubernetes token) needs to build an SDK client for one configured
@@ -13,6 +14,14 @@ export interface AwsAdapterOptions {
   credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
   maxAttempts?: number;
   retryMode?: string;
+  /**
+   * The projected service-account token (AWS_WEB_IDENTITY_TOKEN_FILE under IRSA): a cluster's roleArn is then
+   * assumed with AssumeRoleWithWebIdentity straight from the pod's identity, instead of AssumeRole on top of the
+   * default chain. Only used when no explicit credentials are given.
+   */
+  webIdentityTokenFile?: string;
+  /** Counts every call and failure by service and operation (eks_upgrade_aws_calls_total / _errors_total). */
+  metrics?: Metrics;
 }
 
 export interface ClusterAwsTarget {
@@ -43,14 +52,39 @@ function assumedRole(target: Required<ClusterAwsTarget>, options: AwsAdapterOpti
   const key = `${target.roleArn}|${target.region}|${options.endpoint ?? ''}`;
   let provider = byRole.get(key);
   if (!provider) {
-    provider = fromTemporaryCredentials({
-      params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME },
-      masterCredentials: options.credentials,
-      clientConfig: { region: target.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) },
-    });
+    const clientConfig = { region: target.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
+    provider = sharedSession(
+      options.webIdentityTokenFile && !options.credentials
+        ? fromTokenFile({ roleArn: target.roleArn, roleSessionName: ROLE_SESSION_NAME, webIdentityTokenFile: options.webIdentityTokenFile, clientConfig })
+        : fromTemporaryCredentials({ params: { RoleArn: target.roleArn, RoleSessionName: ROLE_SESSION_NAME }, masterCredentials: options.credentials, clientConfig }),
+    );
     byRole.set(key, provider);
   }
   return provider;
+}
+
+// Renew a role session this long before it expires, so no request is signed with credentials about to lapse.
+const RENEW_BEFORE_MS = 5 * 60_000;
+
+/**
+ * The STS providers call STS every time they are asked, and each SDK client asks once: without sharing, EKS, SSM,
+ * EC2 and the Kubernetes token would each start their own session. One session per role, renewed near expiry;
+ * concurrent first calls wait for the same AssumeRole, and a failed one is retried by the next call.
+ */
+function sharedSession(provider: AwsCredentialIdentityProvider): AwsCredentialIdentityProvider {
+  let session: Promise<AwsCredentialIdentity> | undefined;
+  const fresh = (c: AwsCredentialIdentity) => !c.expiration || c.expiration.getTime() - Date.now() > RENEW_BEFORE_MS;
+  return async () => {
+    for (let attempt = 0; ; attempt++) {
+      const current = (session ??= provider().catch((error: unknown) => {
+        session = undefined;
+        throw error;
+      }));
+      const credentials = await current;
+      if (fresh(credentials) || attempt > 0) return credentials;
+      if (session === current) session = undefined;
+    }
+  };
 }
 
 /**
@@ -92,4 +126,31 @@ export function clientCache<C>(create: (target: ClusterAwsTarget) => C): (target
     if (!client) clients.set(key, (client = create(target)));
     return client;
   };
+}
+
+interface MiddlewareClient {
+  middlewareStack: { add(middleware: unknown, options: { step: 'initialize'; name: string }): void };
+}
+
+/**
+ * Counts the client's calls by operation (the command name without "Command"), and failures by error name, after
+ * the SDK's own retries: one count per call the product made, however many attempts it took.
+ */
+export function instrumented<C extends MiddlewareClient>(client: C, service: string, metrics: Metrics | undefined): C {
+  if (!metrics) return client;
+  client.middlewareStack.add(
+    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
+      try {
+        const result = await next(args);
+        metrics.countAwsCall(service, operation);
+        return result;
+      } catch (error) {
+        metrics.countAwsCall(service, operation, (error as { name?: string } | null)?.name ?? 'Error');
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'eksUpgradeBotMetrics' },
+  );
+  return client;
 }

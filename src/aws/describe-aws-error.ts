@@ -41,6 +41,18 @@ export function describeAwsError(operation: string, error: unknown): string {
   return maskSecrets(advice ? `${headline} ${advice}` : headline);
 }
 
+/**
+ * What to do about a call AWS refused for lack of permission, naming the IAM action from AWS's own message
+ * ("… is not authorized to perform: eks:UpdateClusterVersion …"); undefined for any other error.
+ */
+export function accessDeniedRemedy(error: unknown): string | undefined {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as AwsLikeError;
+  const code = errorCode(e);
+  if (!code || !ACCESS_DENIED.has(code)) return undefined;
+  const action = /perform: ([a-z0-9-]+:[A-Za-z0-9]+)/.exec(e.message ?? '')?.[1];
+  return `grant the bot's IAM role ${action ? `the ${action} permission` : 'the permission this call needs'} (deploy/iam-policy.json lists every action the bot uses), then start the upgrade again: it resumes from the cluster's state`;
+}
+
 function errorCode(e: AwsLikeError): string | undefined {
   const network = networkCode(e);
   if (network) return network;

@@ -1,6 +1,6 @@
 import { DescribeLaunchTemplateVersionsCommand, DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Ec2Port, Ec2PortFactory, SubnetInfo } from '../ports/ec2-port.js';
-import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
+import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**
  * Ec2Port over @aws-sdk/client-ec2: DescribeSubnets for the cluster's subnets, to count free IPs before a
@@ -8,7 +8,7 @@ import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-clie
  * pass through unchanged.
  */
 export function createEc2PortFactory(opts: AwsAdapterOptions = {}): Ec2PortFactory {
-  return clientCache((target) => ec2Port(new EC2Client(sdkClientConfig(target, opts))));
+  return clientCache((target) => ec2Port(instrumented(new EC2Client(sdkClientConfig(target, opts)), 'ec2', opts.metrics)));
 }
 
 function ec2Port(client: EC2Client): Ec2Port {

@@ -24,7 +24,7 @@ import {
   type Category,
 } from '@aws-sdk/client-eks';
 import type { EksPort, EksPortFactory } from '../ports/eks-port.js';
-import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
+import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 import { collectPages } from './collect-pages.js';
 
 /**
@@ -34,7 +34,7 @@ import { collectPages } from './collect-pages.js';
  * endpoint, reported as such rather than handed on as undefined.
  */
 export function createEksPortFactory(opts: AwsAdapterOptions = {}): EksPortFactory {
-  return clientCache((target) => eksPort(new EKSClient(sdkClientConfig(target, opts))));
+  return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig(target, opts)), 'eks', opts.metrics)));
 }
 
 function eksPort(client: EKSClient): EksPort {

@@ -109,7 +109,7 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
   const hops = hopsBetweenText(current, to);
   const reads = preflightReads(target.config, (command.timeoutSeconds * 1000) / 2);
-  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
+  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads, askAccess: true }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
   const problem = offeredProblem(snapshot, to);
   if (problem) throw new PlanRequestError(problem);
   const slack = await slackWaivers(deps, target.name);

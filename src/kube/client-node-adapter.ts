@@ -6,9 +6,10 @@
 
 import { PatchStrategy, Watch } from '@kubernetes/client-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { credentialProviderFor } from '../aws/aws-client-config.js';
+import { credentialProviderFor, type AwsAdapterOptions } from '../aws/aws-client-config.js';
 import { createEksTokenSource } from '../aws/eks-token.js';
 import type { Logger } from '../log/logger.js';
+import type { Metrics } from '../ports/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
 import type { KubeList, KubeObject, KubePort, KubePortFactory, KubeResource, ListOptions, PatchType } from '../ports/kube-port.js';
@@ -22,11 +23,15 @@ export interface KubePortFactoryOptions {
   eks: EksPortFactory;
   /** Base credentials for the token (default: the SDK's default chain); a cluster's roleArn is assumed on top. */
   credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
+  /** STS endpoint and web identity token for assuming a cluster's roleArn: the same options the AWS adapters get. */
+  aws?: Pick<AwsAdapterOptions, 'endpoint' | 'webIdentityTokenFile'>;
   clock?: Clock;
   logger?: Logger;
   /** Replaces the STS-presigned token (tests, or a cluster reached another way). */
   tokenSourceFor?: (cluster: KubeClusterTarget) => { token(): Promise<string> };
   watchBackoff?: WatchBackoff;
+  /** Counts every request and failure by verb and resource (eks_upgrade_kube_calls_total / _errors_total). */
+  metrics?: Metrics;
 }
 
 type KubeClusterTarget = { name: string; region: string; roleArn?: string };
@@ -68,7 +73,7 @@ async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions)
     createEksTokenSource({
       clusterName: cluster.name,
       region: cluster.region,
-      credentials: credentialProviderFor(cluster, { credentials: opts.credentials }),
+      credentials: credentialProviderFor(cluster, { ...opts.aws, credentials: opts.credentials }),
       clock,
     });
   const kc = createEksKubeConfig({
@@ -77,7 +82,8 @@ async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions)
     caData: described.certificateAuthority?.data,
     token: () => tokens.token(),
   });
-  return kubePort({ clusterName: cluster.name, request: createKubeRequester(kc), watcher: new Watch(kc), clock, opts });
+  const request = opts.metrics ? countedRequests(createKubeRequester(kc), opts.metrics) : createKubeRequester(kc);
+  return kubePort({ clusterName: cluster.name, request, watcher: new Watch(kc), clock, opts });
 }
 
 function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: Watch; clock: Clock; opts: KubePortFactoryOptions }): KubePort {
@@ -150,6 +156,21 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
       );
     },
 
+    canI: (question) =>
+      call(`asking whether the bot may ${question.verb} ${question.subresource ? `${question.resource}/${question.subresource}` : question.resource}`, async () => {
+        const info = KUBE_RESOURCES[question.resource];
+        const review = await request<{ status?: { allowed?: boolean } }>({
+          method: 'POST',
+          path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { verb: question.verb, group: info.group, resource: info.plural, subresource: question.subresource, namespace: question.namespace } },
+          },
+        });
+        return review?.status?.allowed === true;
+      }),
+
     evictPod: (namespace, name) =>
       call(`evicting pod ${namespace}/${name}`, async () => {
         await request({
@@ -170,8 +191,9 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
       }
     },
 
-    watch: (resource, options, handlers) =>
-      startResilientWatch({
+    watch: (resource, options, handlers) => {
+      deps.opts.metrics?.countKubeCall('watch', resource);
+      return startResilientWatch({
         description: `watching ${describeTarget(resource, options)} ${inCluster}`,
         path: resourcePath(resource, { namespace: options.namespace }),
         query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
@@ -182,6 +204,38 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
         clock: deps.clock,
         logger: deps.opts.logger,
         backoff: deps.opts.watchBackoff,
-      }),
+      });
+    },
+  };
+}
+
+/** The RBAC-style verb and resource of a request path, for metric labels (bounded: resources come from our code). */
+export function kubeRequestLabels(method: string, path: string): { verb: string; resource: string } {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  const plurals = new Set(Object.values(KUBE_RESOURCES).map((r) => r.plural).concat('selfsubjectaccessreviews'));
+  let at = -1;
+  segments.forEach((segment, index) => {
+    if (plurals.has(segment)) at = index;
+  });
+  if (at < 0) return { verb: method.toLowerCase(), resource: segments.join('/') || '/' };
+  const named = at < segments.length - 1;
+  const subresource = segments[at + 2];
+  const resource = subresource ? `${segments[at]}/${subresource}` : segments[at];
+  const verb = method === 'GET' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : method.toLowerCase();
+  return { verb, resource };
+}
+
+function countedRequests(request: KubeRequester, metrics: Metrics): KubeRequester {
+  return async <T>(req: Parameters<KubeRequester>[0]): Promise<T> => {
+    const { verb, resource } = kubeRequestLabels(req.method, req.path);
+    try {
+      const result = await request<T>(req);
+      metrics.countKubeCall(verb, resource);
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      metrics.countKubeCall(verb, resource, typeof code === 'number' ? code : 0);
+      throw error;
+    }
   };
 }

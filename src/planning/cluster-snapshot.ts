@@ -166,6 +166,8 @@ export interface KubeSnapshot {
   eniConfigs?: Read<KubeObject[]>;
   /** Only when `checks.helmReleases` is on (it needs `list` on Secrets). */
   helmReleases?: Read<HelmRelease[]>;
+  /** The bot's own RBAC, asked per permission it needs (SelfSubjectAccessReview); unset when not asked. */
+  access?: Read<Array<{ verb: string; resource: import('../ports/kube-port.js').KubeResource; subresource?: string; allowed: boolean }>>;
 }
 
 export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';

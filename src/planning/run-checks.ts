@@ -8,6 +8,7 @@ import { checkInsights } from './checks/insight-checks.js';
 import { checkKarpenter } from './checks/karpenter-checks.js';
 import { checkKarpenterPitfalls } from './checks/karpenter-pitfall-checks.js';
 import { checkBudgetWindows } from './checks/karpenter-budget-window-checks.js';
+import { checkKubeAccess } from './checks/kube-access-check.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
 import { checkHelmReleases } from './checks/helm-release-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
@@ -46,6 +47,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'Helm releases', check: checkHelmReleases },
   { area: 'Fargate', check: checkFargate },
   { area: 'GitOps and IaC', check: checkGitOps },
+  { area: 'Kubernetes access', check: (snapshot) => checkKubeAccess(snapshot) },
   { area: 'read coverage', check: (snapshot) => checkReadCoverage(snapshot) },
 ];
 

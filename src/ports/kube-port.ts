@@ -62,6 +62,14 @@ export class KubeApiError extends Error {
   }
 }
 
+/** "May I <verb> <resource>[/<subresource>] (in <namespace>)?", asked of the apiserver for the bot's own identity. */
+export interface AccessQuestion {
+  verb: string;
+  resource: KubeResource;
+  subresource?: string;
+  namespace?: string;
+}
+
 export interface KubePort {
   /** gitVersion of the apiserver, e.g. v1.30.14-eks-f69f56f. */
   serverVersion(): Promise<string>;
@@ -74,6 +82,8 @@ export interface KubePort {
     patch: unknown,
     options: { namespace?: string; type: PatchType },
   ): Promise<T>;
+  /** SelfSubjectAccessReview: whether RBAC lets the bot's own identity do this (what `kubectl auth can-i` asks). */
+  canI(question: AccessQuestion): Promise<boolean>;
   /** POST …/pods/{name}/eviction. A PDB refusal throws KubeApiError with code 429. */
   evictPod(namespace: string, name: string): Promise<void>;
   /**

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
+import { loadIamPolicyFile, loadRbacFile } from './access-files.js';
 import { startSimulator } from './sim-server.js';
 import { parseFaultFlags } from './aws/parse-fault-flags.js';
 
@@ -23,6 +24,9 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
                 for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
   --error-rate  share (0..1) of AWS calls answered 500/503, for all services or per service like --throttle-rate
+  --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam-policy.json)
+  --rbac        enforce these ClusterRoles/ClusterRoleBindings on EKS-token requests (e.g. deploy/rbac/cluster-role.yaml)
+  --access-entry-group  Kubernetes group EKS gives every AWS identity when --rbac is on (default eks-upgrade-bot)
   --quiet       do not print controller log lines`;
 
 function fail(message: string): never {
@@ -44,6 +48,9 @@ function parse() {
         'latency-ms': { type: 'string' },
         'throttle-rate': { type: 'string' },
         'error-rate': { type: 'string' },
+        'iam-policy': { type: 'string' },
+        rbac: { type: 'string' },
+        'access-entry-group': { type: 'string', multiple: true },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -72,14 +79,20 @@ async function main(): Promise<void> {
   if (args['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(args['public-url'])) fail(`--public-url must look like http://host:port, got "${args['public-url']}"`);
 
   let faults;
+  let iamPolicy;
+  let rbacObjects;
   try {
     faults = parseFaultFlags(args);
+    iamPolicy = args['iam-policy'] ? loadIamPolicyFile(args['iam-policy']) : undefined;
+    rbacObjects = args.rbac ? loadRbacFile(args.rbac) : undefined;
   } catch (error) {
     fail((error as Error).message);
   }
   let sim;
   try {
     sim = await startSimulator({
+      iamPolicy,
+      rbac: rbacObjects && { objects: rbacObjects, accessEntryGroups: args['access-entry-group'] },
       scenario: args.scenario,
       port,
       host: args.host,

@@ -29,6 +29,10 @@ export { loadScenario, scenarioNames, validateScenario, ScenarioError, SCENARIOS
 export type { Scenario } from './scenario/scenario-schema.js';
 export { createSimClock, createManualClock, type SimClock } from './sim-clock.js';
 
+// The access the simulated AWS and Kubernetes enforce: an IAM policy and RBAC objects (deploy/ ships both).
+export { loadIamPolicyFile, loadRbacFile } from './access-files.js';
+export { allowedActions, parsePolicyDocument, type PolicyDocument, type PolicyStatement } from './iam/policy-document.js';
+
 // Changes to a running world that a real cluster would see happen on its own.
 export { removeNode } from './aws/node-factory.js';
 

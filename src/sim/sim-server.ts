@@ -13,6 +13,11 @@ import { closeWatches, handleKubeRequest } from './kube/index.js';
 import { loadScenario } from './scenario/load-scenario.js';
 import { createSimClock, type SimClock } from './sim-clock.js';
 import { handleControl } from './sim-control.js';
+import { accessKeyOf, createCallerIdentities, signedServiceOf, type CallerIdentity } from './iam/caller-identities.js';
+import { authorizeAwsCall, type AwsService } from './iam/aws-request-authorization.js';
+import { parsePolicyDocument } from './iam/policy-document.js';
+import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam/sts-service.js';
+import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
 
 /**
  * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 (query protocol,
@@ -34,6 +39,17 @@ export interface StartSimulatorOptions {
    * docker-compose); DescribeCluster endpoints and the kubeconfig use it.
    */
   publicUrl?: string;
+  /**
+   * An IAM identity policy (JSON document, e.g. deploy/iam-policy.json) every signed AWS caller is held to: a call
+   * it does not allow answers as the service does (AccessDeniedException, UnauthorizedOperation, AccessDenied).
+   * Unset: every call is allowed, as before.
+   */
+  iamPolicy?: object;
+  /**
+   * Kubernetes RBAC for the identities in EKS tokens (the bot's): the ClusterRole(s) and ClusterRoleBinding(s) of
+   * e.g. deploy/kubernetes/rbac/cluster-role.yaml. Unset: every request is allowed, as before.
+   */
+  rbac?: KubeAccessOptions;
   /** Controller log lines (node group phases, Fargate, Karpenter), also kept for GET /_sim/log. */
   log?: (line: Record<string, unknown>) => void;
   /** Faults on top of the scenario's own (`npm run sim -- --throttle-rate …`). */
@@ -68,6 +84,28 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+/**
+ * Which AWS service a request is for: SSM by its X-Amz-Target, the query protocols (EC2, STS, Auto Scaling) by the
+ * service of the SigV4 credential scope (unsigned web-identity calls by their Action), everything else is EKS.
+ */
+function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams | undefined): AwsService {
+  if (typeof target === 'string') return 'ssm';
+  const action = form?.get('Action');
+  if (!action) return 'eks';
+  const signed = signedServiceOf(req.headers.authorization);
+  if (signed === 'sts' || signed === 'autoscaling') return signed;
+  if (!signed && UNSIGNED_STS_ACTIONS.has(action)) return 'sts';
+  if (!signed && STS_ACTIONS.has(action)) return 'sts';
+  return 'ec2';
+}
+
+function invalidToken(service: AwsService): AwsApiError {
+  const message = 'The security token included in the request is invalid.';
+  if (service === 'ec2') return new AwsApiError(401, 'AuthFailure', 'AWS was not able to validate the provided access credentials');
+  if (service === 'sts' || service === 'autoscaling') return new AwsApiError(403, 'InvalidClientTokenId', message);
+  return new AwsApiError(403, 'UnrecognizedClientException', message);
+}
+
 /** The region in a SigV4 Authorization header's credential scope (…/20250101/us-west-2/eks/aws4_request). */
 function regionOf(req: IncomingMessage): string | undefined {
   return /Credential=[^/]+\/\d{8}\/([a-z0-9-]+)\//.exec(String(req.headers.authorization ?? ''))?.[1];
@@ -87,6 +125,14 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     },
   });
   if (opts.faults) applyFaults(world.faults, opts.faults);
+  const identities = createCallerIdentities({ accountId: world.accountId, now: () => clock.now() });
+  const iamPolicy = opts.iamPolicy ? parsePolicyDocument(opts.iamPolicy, 'iamPolicy') : undefined;
+  const kubeAccess = createKubeAccess(identities, opts.rbac);
+  /** The signer of a request (Authorization header, or a presigned query), undefined when unsigned. */
+  const callerOf = (req: IncomingMessage, form: URLSearchParams | undefined): CallerIdentity | undefined => {
+    const key = accessKeyOf(String(req.headers.authorization ?? '')) ?? accessKeyOf(form?.get('X-Amz-Credential'));
+    return key ? identities.identityOf(key) : undefined;
+  };
   let requestCounter = 0;
   const requestId = () => `${(++requestCounter).toString(16).padStart(8, '0')}-5e1a-4c0d-9b1e-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
 
@@ -94,52 +140,79 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const raw = await readBody(req);
     const target = req.headers['x-amz-target'];
     const contentType = String(req.headers['content-type'] ?? '');
-    const isEc2 = !target && contentType.includes('x-www-form-urlencoded') && /(^|&)Action=/.test(raw);
+    const form = contentType.includes('x-www-form-urlencoded') ? new URLSearchParams(raw) : undefined;
+    const service = serviceOf(req, target, form);
+    const isQuery = service === 'ec2' || service === 'sts' || service === 'autoscaling';
     const id = requestId();
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     const region = regionOf(req);
+    const caller = callerOf(req, form);
+    const method = req.method ?? 'GET';
     try {
-      const fault = pickFault(world.faults, Math.random, typeof target === 'string' ? 'ssm' : isEc2 ? 'ec2' : 'eks');
-      if (fault?.kind === 'throttle') throw isEc2 ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : throttling();
+      const fault = pickFault(world.faults, Math.random, service);
+      if (fault?.kind === 'throttle') throw service === 'ec2' ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : throttling();
       if (fault?.kind === 'error') throw serverError(fault.status);
 
-      if (typeof target === 'string') {
-        const body = raw ? JSON.parse(raw) : {};
-        return sendJson(res, 200, handleSsm(target, body, region ?? 'us-west-2'), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+      let body: Record<string, any> = {};
+      if (!isQuery) {
+        try {
+          body = raw ? JSON.parse(raw) : {};
+        } catch {
+          throw new AwsApiError(400, service === 'ssm' ? 'SerializationException' : 'InvalidRequestException', 'The request body is not valid JSON.');
+        }
       }
-      if (isEc2) {
-        const result = handleEc2(world, new URLSearchParams(raw), region, id);
+      const operation =
+        service === 'ssm' ? String(target).split('.').pop() ?? ''
+        : isQuery ? form?.get('Action') ?? ''
+        : matchEksRoute(method, url.pathname)?.route.operation ?? '';
+      // A session key the simulator never issued (or that expired): what each service says of a bad token.
+      const key = accessKeyOf(String(req.headers.authorization ?? ''));
+      if (key && identities.isUnknownSessionKey(key)) throw invalidToken(service);
+      if (opts.iamPolicy && caller) {
+        authorizeAwsCall(iamPolicy!, world, caller, { service, operation, region: region ?? 'us-west-2', method, path: url.pathname, form, body });
+      }
+
+      if (service === 'ssm') {
+        return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2'), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+      }
+      if (service === 'sts') {
+        const xml = handleSts(identities, caller, form!, id);
+        if (operation.startsWith('AssumeRole')) world.record({ service: 'sts', operation, target: form?.get('RoleArn') ?? undefined });
+        res.writeHead(200, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
+        return void res.end(xml);
+      }
+      if (isQuery) {
+        const result = handleEc2(world, form!, region, id);
         if (result.mutation) world.record({ service: 'ec2', ...result.mutation });
         res.writeHead(200, { 'Content-Type': 'text/xml;charset=UTF-8' });
         return void res.end(result.xml);
-      }
-      const method = req.method ?? 'GET';
-      const operation = matchEksRoute(method, url.pathname)?.route.operation;
-      let body: Record<string, any> = {};
-      try {
-        body = raw ? JSON.parse(raw) : {};
-      } catch {
-        throw new AwsApiError(400, 'InvalidRequestException', 'The request body is not valid JSON.');
       }
       try {
         const result = handleEksRequest(world, { method, path: url.pathname, query: url.searchParams, body });
         if (result.mutation) world.record({ service: 'eks', ...result.mutation });
         return sendJson(res, result.status, result.body, { 'x-amzn-RequestId': id });
       } catch (error) {
-        if (operation && MUTATING.has(operation) && error instanceof AwsApiError) {
+        if (MUTATING.has(operation) && error instanceof AwsApiError) {
           const cluster = decodeURIComponent(url.pathname.split('/')[2] ?? '');
           world.record({ service: 'eks', operation, cluster, error: error.type });
         }
         throw error;
       }
     } catch (error) {
-      const awsError = error instanceof AwsApiError ? error : new AwsApiError(500, isEc2 ? 'InternalError' : 'ServerException', `Simulator error: ${(error as Error).message}`);
+      const awsError = error instanceof AwsApiError ? error : new AwsApiError(500, service === 'ec2' ? 'InternalError' : 'ServerException', `Simulator error: ${(error as Error).message}`);
       if (!(error instanceof AwsApiError)) opts.log?.({ level: 'error', message: 'simulator AWS handler failed', error: String((error as Error).stack ?? error) });
-      if (isEc2) {
+      if (awsError.type === 'AccessDeniedException' || awsError.type === 'AccessDenied' || awsError.type === 'UnauthorizedOperation') {
+        world.record({ service, operation: form?.get('Action') ?? matchEksRoute(method, url.pathname)?.route.operation ?? String(target ?? ''), error: awsError.type, denied: awsError.message });
+      }
+      if (service === 'sts') {
+        res.writeHead(awsError.status, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
+        return void res.end(stsErrorXml(awsError, id));
+      }
+      if (isQuery) {
         res.writeHead(awsError.status, { 'Content-Type': 'text/xml;charset=UTF-8' });
         return void res.end(ec2ErrorXml(awsError, id));
       }
-      if (typeof target === 'string') {
+      if (service === 'ssm') {
         return sendJson(res, awsError.status, { __type: awsError.type, message: awsError.message }, { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
       }
       return sendJson(res, awsError.status, { message: awsError.message, ...awsError.fields }, { 'x-amzn-errortype': awsError.type, 'x-amzn-RequestId': id });
@@ -157,7 +230,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     }
     // An unreachable API server: the connection drops, as when its endpoint is firewalled off.
     if (cluster.unreachable) return void req.socket.destroy();
-    await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`);
+    await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`, {
+      ...kubeAccess.userOf(req, name),
+      onForbidden: (message) => world.record({ service: 'kubernetes', operation: `${req.method ?? 'GET'} ${path.split('?')[0]}`, cluster: name, error: 'Forbidden', denied: message }),
+    });
   };
 
   const server = createServer((req, res) => {

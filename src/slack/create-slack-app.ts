@@ -8,7 +8,8 @@ import type { Logger } from '../log/logger.js';
 import type { CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
-import { createSlackMetrics, type SlackMetrics } from './metrics.js';
+import type { Metrics, MetricsExposition } from '../ports/metrics.js';
+import type { SlackMetrics } from './metrics.js';
 import { slackLoggerFrom } from './slack-logger.js';
 import { guardSlackRequests, SLACK_BODY_LIMIT_BYTES } from './request-guard.js';
 
@@ -20,6 +21,8 @@ export interface SlackAppOptions {
   host?: string;
   /** The slash command and its subcommands (commands/slash-command-router.ts), handed in by the entry point. */
   commands: SlashCommandRouter;
+  /** The process's metrics (src/prometheus/prom-client-metrics.ts, built by the entry point), served at GET /metrics. */
+  metrics: Metrics & MetricsExposition;
 }
 
 export interface SlackApp {
@@ -40,11 +43,11 @@ export interface SlackApp {
  */
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { env, deps, logger } = opts;
-  const metrics = createSlackMetrics();
+  const metrics = opts.metrics;
   const boltLogger = slackLoggerFrom(logger, { part: 'bolt' });
   const customRoutes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => reply(res, 200, 'application/json', '{"ok":true}') },
-    { path: '/metrics', method: ['GET'], handler: (_req, res) => reply(res, 200, 'text/plain; version=0.0.4', metrics.render()) },
+    { path: '/metrics', method: ['GET'], handler: (_req, res) => void serveMetrics(metrics, res, logger) },
   ];
   const socketMode = env.SLACK_APP_TOKEN !== undefined;
   const receiver = socketMode
@@ -132,6 +135,16 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     },
   };
   return slack;
+}
+
+export async function serveMetrics(metrics: MetricsExposition, res: ServerResponse, logger: Logger): Promise<void> {
+  try {
+    const { contentType, body } = await metrics.render();
+    reply(res, 200, contentType, body);
+  } catch (error) {
+    logger.warn({ err: error }, 'rendering /metrics failed');
+    reply(res, 500, 'text/plain', 'rendering the metrics failed; see the bot log\n');
+  }
 }
 
 function reply(res: ServerResponse, status: number, contentType: string, body: string): void {

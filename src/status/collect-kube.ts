@@ -1,11 +1,14 @@
 import { KubeApiError, type KubeObject, type KubePort, type KubeResource } from '../ports/kube-port.js';
 import { readFailed, readOk, type HelmRelease, type KarpenterObjects, type KubeSnapshot, type Read } from '../planning/cluster-snapshot.js';
 import { decodeHelmReleases } from './decode-helm-release.js';
+import { REQUIRED_KUBE_ACCESS } from '../planning/checks/kube-access-check.js';
 import { describeReadError, isNotFound } from './read-error.js';
 
 /** Reads only some checks need, switched on in clusters.yaml (`checks.helmReleases` needs `list` on Secrets). */
 export interface KubeOptIn {
   helmReleases?: boolean;
+  /** Ask the apiserver which of the job's permissions the bot has (SelfSubjectAccessReview). */
+  askAccess?: boolean;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     if (error instanceof KubeApiError && (error.code === 0 || error.code === 401)) return allFailed(describeReadError(`Reaching the Kubernetes API of ${cluster}`, error));
     nodes = readFailed(describeReadError(`Listing nodes of ${cluster}`, error));
   }
-  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, replicasets, daemonsets, services, webhooks, eniConfigs, helmReleases] = await Promise.all([
+  const [pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, replicasets, daemonsets, services, webhooks, eniConfigs, helmReleases, access] = await Promise.all([
     list('pods'),
     list('deployments'),
     list('statefulsets'),
@@ -58,10 +61,12 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     collectWebhooks(kube, cluster),
     optionalList(kube, 'eniconfigs', cluster),
     optIn.helmReleases ? collectHelmReleases(kube, cluster) : Promise.resolve(undefined),
+    optIn.askAccess ? collectAccess(kube, cluster) : Promise.resolve(undefined),
   ]);
   return {
     nodes, pods, deployments, statefulsets, pdbs, pvcs, hpas, karpenter, replicasets, daemonsets, services, webhooks, eniConfigs,
     ...(helmReleases ? { helmReleases } : {}),
+    ...(access ? { access } : {}),
   };
 }
 
@@ -114,5 +119,17 @@ async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<K
     return readOk({ nodePools, nodeClaims: nodeClaims ?? [], nodeClasses: nodeClasses ?? [] });
   } catch (error) {
     return readFailed(describeReadError(`Listing Karpenter objects of ${cluster}`, error));
+  }
+}
+
+/** The bot's own permissions on the cluster, one SelfSubjectAccessReview per permission the job uses. */
+async function collectAccess(kube: KubePort, cluster: string): Promise<NonNullable<KubeSnapshot['access']>> {
+  try {
+    const answers = await Promise.all(
+      REQUIRED_KUBE_ACCESS.map(async ({ verb, resource, subresource }) => ({ verb, resource, subresource, allowed: await kube.canI({ verb, resource, subresource }) })),
+    );
+    return readOk(answers);
+  } catch (error) {
+    return readFailed(describeReadError(`Asking the Kubernetes API of ${cluster} what the bot may do`, error));
   }
 }

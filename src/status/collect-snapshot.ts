@@ -48,6 +48,8 @@ export interface SnapshotRequest {
   insightsFreshness?: InsightsFreshness;
   /** Read what the opt-in checks need (Helm release secrets: `checks.helmReleases`). */
   optIn?: KubeOptIn;
+  /** Ask the apiserver which of the job's permissions the bot has (plan and preflight; status does not need it). */
+  askAccess?: boolean;
 }
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
@@ -96,7 +98,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       return readInsights(eks, name, run, describeReadError, summaries);
     }),
     area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => sources.kube({ name, region, roleArn }), name, request.optIn),
+    collectKube(() => sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess }),
   ]);
 
   const subnetIds = [

@@ -69,6 +69,33 @@ afterAll(async () => {
 });
 
 describe('karpenter-lab 1.30 → 1.31 from Slack with upgradeBudget "1"', () => {
+  it('runs under deploy/iam-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
+    expect(stack.deniedCalls()).toEqual([]);
+  });
+
+  it('exports what it did at /metrics: the upgrade, its steps, and its AWS and Kubernetes calls', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    // The sample whose name matches and whose labels include `labels` (label order is the library's business).
+    const value = (name: string, labels: Record<string, string> = {}) => {
+      for (const line of text.split('\n')) {
+        const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+        if (!match || match[1] !== name) continue;
+        const has = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+        if (Object.entries(labels).every(([k, v]) => has[k] === v)) return Number(match[3]);
+      }
+      return Number.NaN;
+    };
+    expect(value('eks_upgrade_upgrades_total', { state: 'succeeded', role: 'all' })).toBe(1);
+    expect(value('eks_upgrade_commands_total', { subcommand: 'start', outcome: 'ok' })).toBe(1);
+    expect(value('eks_upgrade_step_duration_seconds_count', { kind: 'karpenter', outcome: 'done' })).toBe(1);
+    expect(value('eks_upgrade_aws_calls_total', { service: 'eks', operation: 'UpdateClusterVersion' })).toBe(1);
+    expect(value('eks_upgrade_kube_calls_total', { verb: 'patch', resource: 'nodepools' })).toBeGreaterThanOrEqual(2); // budget set, then restored
+    expect(value('eks_upgrade_gate_wait_seconds_count')).toBe(gates.length);
+    expect(value('eks_upgrade_outbox_send_seconds_count', { outcome: 'ok' })).toBeGreaterThan(5);
+    expect(value('eks_upgrade_outbox_depth')).toBe(0);
+    expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
   it('succeeds, with the control plane updated once', async () => {
     expect(summary.text).toMatch(/^Upgrade 1\.30 → 1\.31: ✅ Succeeded/);
     expect(gates.map((g) => g.gateId)).toContain('h1-control-plane');

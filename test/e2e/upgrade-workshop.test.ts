@@ -59,6 +59,12 @@ beforeAll(async () => {
   replies = repliesOf(stack.fake, CHANNEL);
 }, 150_000);
 
+describe('deployment permissions', () => {
+  it('ran the whole upgrade under deploy/iam-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
+    expect(stack.deniedCalls()).toEqual([]);
+  });
+});
+
 afterAll(async () => {
   if (process.env.E2E_PRINT) console.log(stack?.fake.renderConversation({ showTimes: true }));
   await stack?.close();

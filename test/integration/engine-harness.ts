@@ -7,7 +7,7 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Queue } from 'bullmq';
 import { systemClock } from '../../src/ports/clock.js';
-import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
+import { loadIamPolicyFile, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
 import type { StartRequest } from '../../src/ports/upgrade-control.js';
 import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
@@ -41,8 +41,12 @@ export const demoConfig: ClustersConfig = parseClustersConfig({
   clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
 });
 
+const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam-policy.json');
+
 export async function startEngineHarness(opts: { scenario?: string; speed?: number; config?: ClustersConfig; stepKinds?: UpgradeEngineOptions['stepKinds'] } = {}): Promise<EngineHarness> {
-  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600 });
+  // The engine runs under the IAM policy deploy/ ships, as in the end-to-end stacks: an AWS call the job makes that
+  // the policy does not allow fails the test with the service's AccessDenied sentence.
+  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600, iamPolicy: DEPLOY_IAM_POLICY });
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
   const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });

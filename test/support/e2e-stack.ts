@@ -4,7 +4,8 @@ import * as k8s from '@kubernetes/client-node';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { type FakeSlack, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
+import type { KubeObject } from '../../src/ports/kube-port.js';
+import { type FakeSlack, loadIamPolicyFile, loadRbacFile, type PolicyDocument, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 
@@ -35,7 +36,17 @@ export interface E2eStackOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** 'sim': the bot runs on the simulator's clock (its Clock port), so POST /_sim/jump moves the bot's time too. */
   botClock?: 'system' | 'sim';
+  /**
+   * The access the simulator enforces: by default the IAM policy and the ClusterRole that deploy/ ships, so every
+   * end-to-end upgrade proves them sufficient. Tests that show a denial pass a narrower copy.
+   */
+  access?: { iamPolicy?: PolicyDocument; rbac?: KubeObject[]; accessEntryGroups?: string[] };
+  /** The bot's AWS wiring, when a test needs other than static credentials (web identity). */
+  aws?: { credentials?: { accessKeyId: string; secretAccessKey: string }; webIdentityTokenFile?: string };
 }
+
+export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam-policy.json');
+export const DEPLOY_RBAC = loadRbacFile('deploy/rbac/cluster-role.yaml');
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */
 export interface SimCall {
@@ -55,6 +66,8 @@ export interface E2eStack {
   prefix: string;
   /** The accepted mutating calls, read over HTTP from the simulator's control API (optionally one operation). */
   acceptedCalls(operation?: string): Promise<SimCall[]>;
+  /** Every AWS call IAM refused and every Kubernetes request RBAC refused, as the simulator's messages. */
+  deniedCalls(): string[];
   /** The real EKS SDK client against the simulator, for DescribeAddon / ListNodegroups as an operator would. */
   eksClient(): EKSClient;
   /** A client-node KubeConfig for one simulated cluster's API (`${url}/k8s/<cluster>`, token "sim"). */
@@ -63,7 +76,14 @@ export interface E2eStack {
 }
 
 export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
-  const sim = await startSimulator({ scenario: opts.scenario, port: 0, host: '127.0.0.1', speed: opts.speed ?? 600 });
+  const sim = await startSimulator({
+    scenario: opts.scenario,
+    port: 0,
+    host: '127.0.0.1',
+    speed: opts.speed ?? 600,
+    iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
+    rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
+  });
   const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
   const prefix = opts.prefix ?? freshPrefix('e2e');
   const env: EnvConfig = {
@@ -90,7 +110,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       logger: opts.logLines
         ? createLogger({ level: 'debug', destination: new Writable({ write: (chunk, _encoding, done) => void (opts.logLines!.push(...String(chunk).split('\n').filter(Boolean)), done()) }) })
         : createLogger({ level: (process.env.E2E_LOG as 'info' | undefined) ?? 'silent' }),
-      aws: { endpoint: sim.url, credentials: opts.credentials ?? E2E_CREDENTIALS },
+      aws: { endpoint: sim.url, ...(opts.aws ?? { credentials: opts.credentials ?? E2E_CREDENTIALS }) },
       ...(opts.botClock === 'sim' ? { clock: sim.clock } : {}),
     });
   } catch (error) {
@@ -112,6 +132,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       if (!res.ok) throw new Error(`GET /_sim/calls answered ${res.status}`);
       return ((await res.json()) as { calls: SimCall[] }).calls;
     },
+    deniedCalls: () => sim.world.rejectedCalls.flatMap((call) => (call.denied ? [call.denied] : [])),
     eksClient: () => new EKSClient({ endpoint: sim.url, region: 'us-west-2', credentials: E2E_CREDENTIALS, maxAttempts: 3 }),
     kubeConfig(cluster) {
       // client-node refuses plain http unless TLS checks are off; the simulator speaks http on 127.0.0.1.

@@ -5,6 +5,7 @@ import { parseClustersConfig, type ClustersConfig } from '../../src/config/clust
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
+import { createPrometheusMetrics } from '../../src/prometheus/prom-client-metrics.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
@@ -83,7 +84,7 @@ export async function startSlackHarness(
     clock: systemClock,
     logger,
   };
-  const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger, host: '127.0.0.1' });
+  const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger, host: '127.0.0.1', metrics: createPrometheusMetrics() });
   resolver = createUsergroupResolver(slack.client, systemClock, 60_000);
   await slack.start();
   const eventsUrl = `http://127.0.0.1:${slack.port}/slack/events`;

@@ -1,3 +1,4 @@
+import type { AwsService } from './aws-service.js';
 import type { ScenarioFaults } from '../scenario/scenario-schema.js';
 
 /**
@@ -16,8 +17,6 @@ export interface FaultState {
   /** How many calls were answered with an injected error (for tests). */
   injected: { throttled: number; errors: number };
 }
-
-export type AwsService = 'eks' | 'ssm' | 'ec2' | 'autoscaling' | 'sts';
 
 export function createFaultState(initial: ScenarioFaults = {}): FaultState {
   const state: FaultState = {

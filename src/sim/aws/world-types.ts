@@ -140,13 +140,15 @@ export interface SimSubnet {
 }
 
 export interface SimCall {
-  service: 'eks' | 'ssm' | 'ec2';
+  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling' | 'kubernetes';
   operation: string;
   cluster?: string;
   target?: string;
   at: number;
   /** Set when AWS refused the call (the error type, e.g. ResourceInUseException); the world did not change. */
   error?: string;
+  /** The access-denied message, when the simulator's IAM policy refused the call. */
+  denied?: string;
 }
 
 export interface EksSettings {

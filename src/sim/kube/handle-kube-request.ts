@@ -15,19 +15,25 @@ import { serveGet, serveList } from './serve-read.js';
 import { serveBinding, serveEviction, serveScale } from './serve-subresource.js';
 import { serveWatch } from './serve-watch.js';
 import { serveCreate, serveDelete, serveDeleteCollection, servePatch, serveUpdate } from './serve-write.js';
+import { forbiddenMessage, type KubeRequestAccess, type ResourceAttributes } from './kube-access.js';
+import { serveSelfSubjectAccessReview } from './self-subject-access-review.js';
 
 /**
  * One cluster's Kubernetes API over HTTP, mounted by the simulator server under /k8s/<cluster>. `path` is what
- * follows that prefix, query string included. Any bearer token is accepted (the bot sends an EKS
- * `k8s-aws-v1.` token, kubectl a dummy); every answer is JSON, errors are metav1.Status.
+ * follows that prefix, query string included. `access` (see kube-access.ts) says who the bearer token is and what
+ * RBAC allows them; without it every request is allowed. Every answer is JSON, errors are metav1.Status.
  */
-export async function handleKubeRequest(store: SimKubeStore, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleKubeRequest(store: SimKubeStore, req: IncomingMessage, res: ServerResponse, path: string, access?: KubeRequestAccess): Promise<void> {
   const impl = store as SimKubeStoreImpl;
   if (typeof impl.historySince !== 'function') {
     throw new Error(`handleKubeRequest: the store of cluster ${store.clusterName} was not made by createSimKubeStore; build it with createSimKubeStore()`);
   }
   try {
-    await route(impl, req, res, path);
+    if (access && !access.user) {
+      req.resume();
+      return sendStatus(res, kubeStatus(401, 'Unauthorized', 'Unauthorized'));
+    }
+    await route(impl, req, res, path, access);
   } catch (error) {
     if (res.headersSent) {
       res.end();
@@ -39,7 +45,17 @@ export async function handleKubeRequest(store: SimKubeStore, req: IncomingMessag
   }
 }
 
-async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+/** The RBAC verb of a request (k8s.io/apiserver RequestInfoFactory): watch, list, get, create, update, patch, delete, deletecollection. */
+function verbOf(method: string, named: boolean, watch: boolean): string {
+  if (method === 'GET') return watch ? 'watch' : named ? 'get' : 'list';
+  if (method === 'POST') return 'create';
+  if (method === 'PUT') return 'update';
+  if (method === 'PATCH') return 'patch';
+  if (method === 'DELETE') return named ? 'delete' : 'deletecollection';
+  return method.toLowerCase();
+}
+
+async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerResponse, path: string, access?: KubeRequestAccess): Promise<void> {
   const url = new URL(path || '/', 'http://sim.invalid');
   const pathname = url.pathname.replace(/\/+$/, '') || '/';
   const method = req.method ?? 'GET';
@@ -79,6 +95,10 @@ async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerR
     }
   }
 
+  if (method === 'POST' && pathname === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews') {
+    return serveSelfSubjectAccessReview(req, res, access);
+  }
+
   const resourcePath = parseResourcePath(pathname, git);
   if (!resourcePath) {
     req.resume();
@@ -87,6 +107,28 @@ async function route(store: SimKubeStoreImpl, req: IncomingMessage, res: ServerR
   const ctx: RequestContext = { store, req, res, path: resourcePath, query: url.searchParams, minor: minorOf(git) };
   const watch = resourcePath.watchPrefix || ['true', '1'].includes(url.searchParams.get('watch') ?? '');
   const { name, subresource } = resourcePath;
+  if (access) {
+    const attributes: ResourceAttributes = {
+      verb: verbOf(method, name !== undefined, watch),
+      group: resourcePath.group,
+      resource: resourcePath.type.plural,
+      subresource,
+      namespace: resourcePath.namespace,
+      name,
+    };
+    if (!access.allows(attributes)) {
+      req.resume();
+      access.onForbidden?.(forbiddenMessage(access.user!, attributes));
+      return sendStatus(
+        res,
+        kubeStatus(403, 'Forbidden', forbiddenMessage(access.user!, attributes), {
+          ...(name ? { name } : {}),
+          ...(resourcePath.group ? { group: resourcePath.group } : {}),
+          kind: resourcePath.type.plural,
+        }),
+      );
+    }
+  }
 
   if (subresource === 'eviction') return serveEviction(ctx);
   if (subresource === 'binding') return serveBinding(ctx);

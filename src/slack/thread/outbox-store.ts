@@ -116,6 +116,8 @@ export interface OutboxStore {
   renewLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   releaseLock(channel: string, token: string): Promise<void>;
   busyChannels(): Promise<string[]>;
+  /** Entries queued or in flight across every channel (for the outbox depth gauge). */
+  depth(): Promise<number>;
 }
 
 export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
@@ -216,6 +218,14 @@ export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
     },
     async busyChannels() {
       return redis.smembers(k.channels);
+    },
+    async depth() {
+      const channels = await redis.smembers(k.channels);
+      if (channels.length === 0) return 0;
+      const pipeline = redis.pipeline();
+      for (const channel of channels) pipeline.llen(k.queue(channel)).llen(k.inflight(channel));
+      const results = (await pipeline.exec()) ?? [];
+      return results.reduce((sum, [, count]) => sum + (typeof count === 'number' ? count : 0), 0);
     },
   };
 }

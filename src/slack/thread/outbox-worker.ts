@@ -1,7 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { deliverEntry, findDelivered, postsMessage, recordPosted, type DeliveryMode, type DeliveryProgress } from './deliver-entry.js';
 import { describeEntry, parseOutboxEntry, type OutboxEntry } from './outbox-entry.js';
 import type { ClaimedEntry, OutboxStore } from './outbox-store.js';
@@ -18,6 +20,8 @@ export interface OutboxWorkerOptions {
   pollIntervalMs: number;
   /** Lease on a channel; renewed by a heartbeat while this worker delivers it, so a dead worker frees it quickly. */
   lockTtlMs: number;
+  /** Latency of each Slack call by outcome (eks_upgrade_outbox_send_seconds). */
+  metrics?: Metrics;
 }
 
 export interface OutboxWorker {
@@ -119,14 +123,17 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         }
       }
       const progress: DeliveryProgress = { postSent: false };
+      const sentAt = performance.now();
       try {
         await deliverEntry(client, store, entry, mode, progress);
+        opts.metrics?.observeOutboxSendSeconds('ok', (performance.now() - sentAt) / 1000);
         await holdFor(opts.minIntervalMs);
         await store.complete(channel, raw);
         if (attempt > 0) log.info({ ...describeEntry(entry), attempts: attempt + 1 }, 'Slack accepted the post after retrying');
         return true;
       } catch (error) {
         const verdict = slackErrorVerdict(error, failures, opts.retry);
+        opts.metrics?.observeOutboxSendSeconds(verdict.action, (performance.now() - sentAt) / 1000);
         if (verdict.action === 'retry' && verdict.backoff) failures++;
         if (progress.postSent && mayHaveTakenEffect(error)) checkFirst = true;
         await holdFor(verdict.action === 'retry' ? verdict.afterMs : opts.minIntervalMs);

@@ -33,6 +33,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
 import type { ThreadPort } from '../../ports/thread-port.js';
 import { describeEntry, type OutboxEntry } from './outbox-entry.js';
@@ -59,6 +60,8 @@ export interface SlackThreadPortOptions {
   pollIntervalMs?: number;
   lockTtlMs?: number;
   requestTimeoutMs?: number;
+  /** Send latency and the queue's depth (read from Redis at scrape time). */
+  metrics?: Metrics;
 }
 
 export type SlackThreadPort = ThreadPort & {
@@ -99,7 +102,9 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
     retry,
     pollIntervalMs: opts.pollIntervalMs ?? 500,
     lockTtlMs: opts.lockTtlMs ?? 30_000,
+    metrics: opts.metrics,
   });
+  opts.metrics?.trackOutboxDepth(() => store.depth());
   let closed = false;
 
   async function enqueue(entry: Exclude<OutboxEntry, { op: 'card' }>, namespace: DedupeNamespace): Promise<void> {

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import type { KubeObject } from '../kube-types/kube-object.js';
+import { parsePolicyDocument, type PolicyDocument } from './iam/policy-document.js';
+
+/**
+ * Reads the access documents the simulator can enforce — an IAM policy (JSON) and Kubernetes RBAC objects (YAML,
+ * several documents) — failing with a sentence that names the file and what is wrong with it.
+ */
+export function loadIamPolicyFile(path: string): PolicyDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`reading the IAM policy ${path} failed: ${(error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the IAM policy ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return parsePolicyDocument(json, path);
+}
+
+export function loadRbacFile(path: string): KubeObject[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`reading the RBAC file ${path} failed: ${(error as Error).message}`, { cause: error });
+  }
+  const objects = parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length) throw new Error(`the RBAC file ${path} is not valid YAML: ${doc.errors[0].message}`);
+      return doc.toJS() as KubeObject | null;
+    })
+    .filter((o): o is KubeObject => o !== null);
+  const known = objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding');
+  if (!known.some((o) => o.kind === 'ClusterRole')) throw new Error(`the RBAC file ${path} has no ClusterRole`);
+  return known;
+}

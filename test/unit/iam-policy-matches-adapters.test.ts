@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allowedActions, loadIamPolicyFile } from '@eks-upgrade-bot/sim';
+
+/**
+ * deploy/iam-policy.json must allow exactly what the product calls: the actions are derived from the SDK command
+ * classes (and paginators) the AWS adapters in src/aws/ import, plus the permissions AWS checks alongside a call
+ * (CreateNodegroup passes the node role: iam:PassRole) and the role assumption behind `roleArn`.
+ */
+const AWS_ADAPTERS = 'src/aws';
+const SERVICE_PREFIX: Record<string, string> = { eks: 'eks', ssm: 'ssm', ec2: 'ec2', sts: 'sts', 'auto-scaling': 'autoscaling' };
+const IMPLIED: Record<string, string[]> = { 'eks:CreateNodegroup': ['iam:PassRole'] };
+/**
+ * Issue 13 (self-managed node groups, on its own branch) adds the Auto Scaling adapter and EC2 instance and launch
+ * template calls; the policy already grants them. Once that adapter is merged these are derived too, and this list
+ * can go.
+ */
+const PENDING_FROM_ISSUE_13 = [
+  'autoscaling:DescribeAutoScalingGroups',
+  'autoscaling:DescribeInstanceRefreshes',
+  'autoscaling:StartInstanceRefresh',
+  'autoscaling:TerminateInstanceInAutoScalingGroup',
+  'autoscaling:UpdateAutoScalingGroup',
+  'ec2:DescribeLaunchTemplateVersions',
+  'ec2:CreateLaunchTemplateVersion',
+  'ec2:ModifyLaunchTemplate',
+  'ec2:DescribeInstances',
+];
+
+function actionsCalledByAdapters(): string[] {
+  const actions = new Set<string>();
+  for (const file of readdirSync(AWS_ADAPTERS).filter((f) => f.endsWith('.ts'))) {
+    const source = readFileSync(join(AWS_ADAPTERS, file), 'utf8');
+    for (const [, names, pkg] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@aws-sdk\/client-([a-z0-9-]+)'/g)) {
+      const prefix = SERVICE_PREFIX[pkg];
+      if (!prefix) throw new Error(`${file} imports @aws-sdk/client-${pkg}: add its IAM prefix to SERVICE_PREFIX`);
+      for (const raw of names.split(',')) {
+        const name = raw.replace(/^\s*type\s+/, '').trim().split(/\s+as\s+/)[0];
+        const operation = /^(\w+)Command$/.exec(name)?.[1] ?? /^paginate(\w+)$/.exec(name)?.[1];
+        if (!operation) continue;
+        actions.add(`${prefix}:${operation}`);
+        for (const implied of IMPLIED[`${prefix}:${operation}`] ?? []) actions.add(implied);
+      }
+    }
+    // roleArn: the credentials come from STS AssumeRole (web identity needs no identity-policy permission).
+    if (/\bfromTemporaryCredentials\(/.test(source)) actions.add('sts:AssumeRole');
+  }
+  return [...actions];
+}
+
+describe('deploy/iam-policy.json', () => {
+  const policy = loadIamPolicyFile('deploy/iam-policy.json');
+  const granted = allowedActions(policy);
+
+  it('has no wildcard actions (least privilege names every action)', () => {
+    expect(granted.filter((a) => a.includes('*'))).toEqual([]);
+  });
+
+  it('allows every action the AWS adapters can call and nothing else', () => {
+    const derived = actionsCalledByAdapters();
+    expect(derived).toContain('eks:UpdateClusterVersion'); // the derivation itself found the adapters
+    const expected = new Set([...derived, ...PENDING_FROM_ISSUE_13]);
+    expect({ missingFromPolicy: [...expected].filter((a) => !granted.includes(a)).sort(), notCalledByAnyAdapter: granted.filter((a) => !expected.has(a)).sort() }).toEqual({
+      missingFromPolicy: [],
+      notCalledByAnyAdapter: [],
+    });
+  });
+});
