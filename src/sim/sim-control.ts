@@ -14,6 +14,7 @@ import type { SimWorld } from './aws/world-types.js';
  *   DELETE /_sim/faults                       → no faults
  *   GET    /_sim/state                        → clock, offered versions, every cluster with node groups, add-ons, updates, nodes
  *   GET    /_sim/log[?since=N]                → controller log lines (node group phases, Fargate, Karpenter)
+ *   GET    /_sim/pdb-minimums                 → per PDB (cluster/namespace/name) the fewest healthy pods it ever covered
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
  *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}]}
  */
@@ -39,6 +40,11 @@ export function worldState(world: SimWorld): Record<string, unknown> {
       updates: c.updates.map((u) => ({ id: u.id, type: u.type, status: u.status, scope: u.scope, params: u.params, errors: u.errors })),
       nodegroups: [...c.nodegroups.values()].map((ng) => ({ name: ng.name, status: ng.status, version: ng.version, releaseVersion: ng.releaseVersion, scaling: ng.scaling, health: ng.healthIssues })),
       addons: [...c.addons.values()].map((a) => ({ name: a.name, version: a.version, status: a.status })),
+      autoScalingGroups: [...world.autoScalingGroups.values()].filter((g) => g.clusterName === c.name).map((g) => ({
+        name: g.name, launchTemplate: g.launchTemplate, minSize: g.minSize, maxSize: g.maxSize, desiredCapacity: g.desiredCapacity,
+        instances: [...g.instances.values()].map((i) => ({ instanceId: i.instanceId, node: i.nodeName, imageId: i.imageId, lifecycleState: i.lifecycleState, launchTemplateVersion: i.launchTemplateVersion })),
+        refreshes: g.refreshes.map((r) => ({ id: r.id, status: r.status, replaced: r.replaced, total: r.total })),
+      })),
       nodes: c.store.list('nodes').map((n) => ({
         name: n.metadata.name,
         kubeletVersion: n.status?.nodeInfo?.kubeletVersion,
@@ -77,6 +83,7 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     return { status: 200, body: describeFaults(world.faults) };
   }
   if (route === 'GET /_sim/state') return { status: 200, body: worldState(world) };
+  if (route === 'GET /_sim/pdb-minimums') return { status: 200, body: Object.fromEntries(world.pdbMinimums) };
   if (route === 'GET /_sim/log') {
     const since = Number(url.searchParams.get('since') ?? 0);
     return { status: 200, body: { lines: logLines.slice(since), next: logLines.length } };

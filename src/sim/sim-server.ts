@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
+import { autoScalingErrorXml, handleAutoScaling } from './aws/autoscaling-service.js';
 import { AwsApiError, serverError, throttling } from './aws/aws-error.js';
 import { createWorld } from './aws/create-world.js';
 import { ec2ErrorXml, handleEc2 } from './aws/ec2-service.js';
@@ -14,8 +15,8 @@ import { createSimClock, type SimClock } from './sim-clock.js';
 import { handleControl } from './sim-control.js';
 
 /**
- * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 (query protocol,
- * Action=…), each cluster's Kubernetes API under /k8s/<cluster>, and the control API under /_sim. SigV4 headers
+ * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 and Auto Scaling
+ * (query protocol, Action=…, told apart by Version), each cluster's Kubernetes API under /k8s/<cluster>, and the control API under /_sim. SigV4 headers
  * are accepted and not checked; the region of a call is read from its credential scope.
  */
 export interface StartSimulatorOptions {
@@ -90,18 +91,34 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const raw = await readBody(req);
     const target = req.headers['x-amz-target'];
     const contentType = String(req.headers['content-type'] ?? '');
-    const isEc2 = !target && contentType.includes('x-www-form-urlencoded') && /(^|&)Action=/.test(raw);
+    const isQuery = !target && contentType.includes('x-www-form-urlencoded') && /(^|&)Action=/.test(raw);
+    // EC2 and Auto Scaling share the query protocol; the API version in each request tells them apart.
+    const isAutoScaling = isQuery && /(^|&)Version=2011-01-01(&|$)/.test(raw);
+    const isEc2 = isQuery && !isAutoScaling;
     const id = requestId();
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     const region = regionOf(req);
     try {
       const fault = pickFault(world.faults, Math.random);
-      if (fault?.kind === 'throttle') throw isEc2 ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : throttling();
+      if (fault?.kind === 'throttle') throw isEc2 ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : isAutoScaling ? new AwsApiError(400, 'Throttling', 'Rate exceeded') : throttling();
       if (fault?.kind === 'error') throw serverError(fault.status);
 
       if (typeof target === 'string') {
         const body = raw ? JSON.parse(raw) : {};
-        return sendJson(res, 200, handleSsm(target, body, region ?? 'us-west-2'), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+        return sendJson(res, 200, handleSsm(target, body, region ?? 'us-west-2', world.ssmParameters), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+      }
+      if (isAutoScaling) {
+        const form = new URLSearchParams(raw);
+        try {
+          const result = handleAutoScaling(world, form, id);
+          if (result.mutation) world.record({ service: 'autoscaling', ...result.mutation });
+          res.writeHead(200, { 'Content-Type': 'text/xml;charset=UTF-8', 'x-amzn-RequestId': id });
+          return void res.end(result.xml);
+        } catch (error) {
+          const operation = form.get('Action') ?? '';
+          if (error instanceof AwsApiError && !/^Describe/.test(operation)) world.record({ service: 'autoscaling', operation, target: form.get('AutoScalingGroupName') ?? form.get('InstanceId') ?? undefined, error: error.type });
+          throw error;
+        }
       }
       if (isEc2) {
         const result = handleEc2(world, new URLSearchParams(raw), region, id);
@@ -129,8 +146,12 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         throw error;
       }
     } catch (error) {
-      const awsError = error instanceof AwsApiError ? error : new AwsApiError(500, isEc2 ? 'InternalError' : 'ServerException', `Simulator error: ${(error as Error).message}`);
+      const awsError = error instanceof AwsApiError ? error : new AwsApiError(500, isEc2 || isAutoScaling ? 'InternalFailure' : 'ServerException', `Simulator error: ${(error as Error).message}`);
       if (!(error instanceof AwsApiError)) opts.log?.({ level: 'error', message: 'simulator AWS handler failed', error: String((error as Error).stack ?? error) });
+      if (isAutoScaling) {
+        res.writeHead(awsError.status, { 'Content-Type': 'text/xml;charset=UTF-8', 'x-amzn-RequestId': id });
+        return void res.end(autoScalingErrorXml(awsError, id));
+      }
       if (isEc2) {
         res.writeHead(awsError.status, { 'Content-Type': 'text/xml;charset=UTF-8' });
         return void res.end(ec2ErrorXml(awsError, id));
