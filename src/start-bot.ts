@@ -1,5 +1,6 @@
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { WebClient } from '@slack/web-api';
+import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
@@ -57,6 +58,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     kube,
     ssm,
     ec2,
+    autoScaling: createAutoScalingPortFactory(sdkOptions),
     thread,
     clock,
     logger: logger.child({ part: 'engine' }),

@@ -5,7 +5,23 @@ export interface SubnetInfo {
   availableIpAddressCount: number;
   cidrBlock?: string;
 }
+
+/** One version of a launch template, as far as an AMI rollout cares. */
+export interface LaunchTemplateVersionInfo {
+  version: number;
+  imageId?: string;
+  isDefault: boolean;
+  createdAt?: number;
+  description?: string;
+}
+
 export interface Ec2Port {
   describeSubnets(subnetIds: string[]): Promise<SubnetInfo[]>;
+  /** Every version of the template, oldest first. */
+  describeLaunchTemplateVersions(launchTemplateId: string): Promise<LaunchTemplateVersionInfo[]>;
+  /** A new version copied from `sourceVersion` with only the image id changed; returns its number. */
+  createLaunchTemplateVersion(launchTemplateId: string, input: { sourceVersion: string; imageId: string; description?: string }): Promise<number>;
+  /** ModifyLaunchTemplate --default-version. */
+  setDefaultLaunchTemplateVersion(launchTemplateId: string, version: number): Promise<void>;
 }
 export type Ec2PortFactory = (cluster: { region: string; roleArn?: string }) => Ec2Port;

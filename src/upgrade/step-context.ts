@@ -1,6 +1,7 @@
 import type { ClusterConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../ports/clock.js';
+import type { AutoScalingPort } from '../ports/autoscaling-port.js';
 import type { Ec2Port } from '../ports/ec2-port.js';
 import type { EksPort } from '../ports/eks-port.js';
 import type { KubePort } from '../ports/kube-port.js';
@@ -24,6 +25,7 @@ export interface StepContext {
   kube(): Promise<KubePort>;
   readonly ssm: SsmPort;
   readonly ec2: Ec2Port;
+  readonly autoScaling: AutoScalingPort;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly pollIntervalMs: number;

@@ -1,3 +1,4 @@
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -37,6 +38,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
+  const autoScaling = createAutoScalingPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const kube = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
   const thread = createRecordingThreadPort();
   latestThread = thread;
@@ -49,7 +51,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     prefix,
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
-        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, thread,
+        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
         clock: systemClock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);

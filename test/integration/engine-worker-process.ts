@@ -1,3 +1,4 @@
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -23,6 +24,7 @@ const engine = createUpgradeEngine({
   eks,
   ssm: createSsmPortFactory({ endpoint: url, credentials }),
   ec2: createEc2PortFactory({ endpoint: url, credentials }),
+  autoScaling: createAutoScalingPortFactory({ endpoint: url, credentials }),
   kube: createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) }),
   thread: createRecordingThreadPort(),
   clock: systemClock,
