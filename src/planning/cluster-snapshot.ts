@@ -140,6 +140,8 @@ export interface KubeSnapshot {
 
 export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';
 export type AmiArch = 'x86_64' | 'arm64';
+/** The EKS-optimized image flavours: plain, NVIDIA GPU drivers (AL2 "gpu"), AWS Neuron (Inferentia/Trainium). */
+export type AmiVariant = 'standard' | 'nvidia' | 'neuron';
 
 /** One SSM public-parameter lookup of an EKS-optimized AMI. imageId undefined + no error: AWS publishes none. */
 export interface AmiLookup {
