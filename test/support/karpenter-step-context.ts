@@ -35,7 +35,7 @@ export interface StepRig {
   texts(): string[];
 }
 
-export async function createStepRig(sim: SimServer, opts: { cluster: string; kind: StepKind; from: string; to: string; upgradeBudget?: string; dryRun?: boolean; pollIntervalMs?: number }): Promise<StepRig> {
+export async function createStepRig(sim: SimServer, opts: { cluster: string; kind: StepKind; from: string; to: string; upgradeBudget?: string; dryRun?: boolean; pollIntervalMs?: number; clusterYaml?: Record<string, unknown> }): Promise<StepRig> {
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
   const eksFactory = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 })({ region: 'us-west-2' });
@@ -44,7 +44,7 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
   const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 })({ region: 'us-west-2' });
   const autoScaling = createAutoScalingPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 })({ region: 'us-west-2' });
   const clusterConfig: ClusterConfig = parseClustersConfig({
-    clusters: [{ name: opts.cluster, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], karpenter: { upgradeBudget: opts.upgradeBudget ?? '1' } }],
+    clusters: [{ name: opts.cluster, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], karpenter: { upgradeBudget: opts.upgradeBudget ?? '1' }, ...opts.clusterYaml }],
   }).clusters[0];
   const step: PlannedStep = { id: `h1-${opts.kind}`, kind: opts.kind, hop: 1, from: opts.from, to: opts.to, title: `${opts.kind} to ${opts.to}` };
   const data = {
