@@ -4,7 +4,9 @@ import { describeBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blo
 import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
 import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
+import { customAmiLaunchTemplateVersion } from './custom-ami-version.js';
 import { applyRemedy, inspectDrain } from './drain-inspection.js';
+import { amiSourceHint } from '../src/planning/ami-source.js';
 import { formatDuration } from './follow-update.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch, type SettleResult } from './nodegroup-watch.js';
 import { safePoint } from './safe-point.js';
@@ -123,7 +125,13 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     }
 
     const ng = await eks.describeNodegroup(data.cluster, name);
-    const target = targetRequest(ng, step.to, policy.launchTemplateVersion);
+    // A custom-AMI group with an AMI source in clusters.yaml gets its launch template version made here (issue 13).
+    const customAmi = ng.amiType === 'CUSTOM' && !policy.launchTemplateVersion ? await customAmiLaunchTemplateVersion(ctx, ng, policy) : undefined;
+    if (customAmi && data.dryRun) {
+      lines.push(`${name}: would ${customAmi.version === '(new)' ? 'create a launch template version' : `use launch template version ${customAmi.version}`} with ${customAmi.imageId} and call UpdateNodegroupVersion with it`);
+      return undefined;
+    }
+    const target = targetRequest(ng, step.to, policy.launchTemplateVersion ?? customAmi?.version);
     if (!target && data.dryRun) {
       lines.push(`${name}: pinned to a custom AMI (launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`);
       return undefined;
@@ -134,7 +142,7 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
         title: `Node group ${name} is pinned to a custom AMI. Skip it, or abort?`,
         details: [
           `${name} uses launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'} version ${ng.launchTemplate?.version ?? '?'} with its own AMI; a version bump does not upgrade it.`,
-          `What to do: build a ${step.to} AMI, add a launch template version with it, and set nodegroups.${name}.launchTemplateVersion in clusters.yaml — or Force to skip it for now.`,
+          `What to do: ${amiSourceHint('nodegroups', name, step.to)} (the bot then adds the launch template version itself), or set nodegroups.${name}.launchTemplateVersion to a version you made, and start again — or Force to skip it for now.`,
         ],
         actions: ['force', 'abort'],
       });

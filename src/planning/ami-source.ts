@@ -17,7 +17,7 @@ export interface AmiPolicy {
   ami?: Record<string, string>;
 }
 
-export function configuredAmiSource(policy: AmiPolicy | undefined, target: string): AmiSource | undefined {
+export function configuredAmiSource(policy: AmiPolicy | undefined, target: string): Exclude<AmiSource, { kind: 'none' }> | undefined {
   const fixed = policy?.ami?.[target];
   if (fixed) return { kind: 'image', imageId: fixed, from: 'clusters.yaml', label: `${fixed} (clusters.yaml ami."${target}")` };
   if (policy?.amiParameter) {
