@@ -17,7 +17,7 @@ import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 async function planFindings(ctx: StepContext): Promise<PreflightFinding[]> {
   const { data, step } = ctx;
   const snapshot = await collectSnapshot(
-    { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, kube: () => ctx.kube(), clock: ctx.clock },
+    { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, autoScaling: () => ctx.autoScaling, kube: () => ctx.kube(), clock: ctx.clock },
     { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to] },
   );
   return fromPlanFindings(runChecks(snapshot, step.to, policyFromConfig(ctx.clusterConfig)));

@@ -1,5 +1,6 @@
 import type { ClustersConfig } from './config/clusters-config.js';
 import type { Logger } from './log/logger.js';
+import type { AutoScalingPortFactory } from './ports/autoscaling-port.js';
 import type { Clock } from './ports/clock.js';
 import type { Ec2PortFactory } from './ports/ec2-port.js';
 import type { EksPortFactory } from './ports/eks-port.js';
@@ -18,6 +19,8 @@ export interface BotDeps {
   eks: EksPortFactory;
   ssm: SsmPortFactory;
   ec2: Ec2PortFactory;
+  /** Auto Scaling for the self-managed groups' preflight checks (optional: without it they are not run). */
+  autoScaling?: AutoScalingPortFactory;
   kube: KubePortFactory;
   control: UpgradeControl;
   usergroups: UsergroupResolver;

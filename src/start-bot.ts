@@ -41,6 +41,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const eks = createEksPortFactory(sdkOptions);
   const ssm = createSsmPortFactory(sdkOptions);
   const ec2 = createEc2PortFactory(sdkOptions);
+  const autoScaling = createAutoScalingPortFactory(sdkOptions);
   const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, clock, logger });
 
   // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
@@ -58,7 +59,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     kube,
     ssm,
     ec2,
-    autoScaling: createAutoScalingPortFactory(sdkOptions),
+    autoScaling,
     thread,
     clock,
     logger: logger.child({ part: 'engine' }),
@@ -78,6 +79,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         eks,
         ssm,
         ec2,
+        autoScaling,
         kube,
         control: engine.control,
         usergroups: createUsergroupResolver(client, clock, 5 * 60_000),

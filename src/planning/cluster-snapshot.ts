@@ -153,6 +153,19 @@ export interface AmiLookup {
   error?: string;
 }
 
+/** A self-managed node group's Auto Scaling group, as the preflight checks need it (issue 13). */
+export interface AsgSnapshot {
+  name: string;
+  minSize: number;
+  maxSize: number;
+  desiredCapacity: number;
+  instanceIds: string[];
+  protectedInstances: string[];
+  launchTemplate?: { id: string; name: string; groupVersion: string; defaultVersion?: number; latestVersion?: number; error?: string };
+  /** The EKS-optimized AMI of the group's own family/arch/variant per target minor (no family: none to look up). */
+  amis: Array<{ minor: string; parameter?: string; imageId?: string; error?: string; why?: string }>;
+}
+
 export interface ClusterSnapshot {
   name: string;
   region: string;
@@ -169,6 +182,8 @@ export interface ClusterSnapshot {
   subnets: Read<SubnetInfo[]>;
   kube: KubeSnapshot;
   amis: AmiLookup[];
+  /** Self-managed groups; absent when the snapshot was read without Auto Scaling (then their checks do not run). */
+  autoScalingGroups?: Read<AsgSnapshot[]>;
 }
 
 /** Every area a snapshot reads, with its read result, for "could not read …" lines. */

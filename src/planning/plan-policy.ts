@@ -1,4 +1,4 @@
-import { nodegroupPolicyFor, type ClusterConfig, type NodegroupPolicy } from '../config/clusters-config.js';
+import { nodegroupPolicyFor, selfManagedPolicyFor, type ClusterConfig, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
 
 /**
  * What clusters.yaml says about how to upgrade one cluster, reduced to what checks and plans need: each node
@@ -7,6 +7,8 @@ import { nodegroupPolicyFor, type ClusterConfig, type NodegroupPolicy } from '..
  */
 export interface PlanPolicy {
   nodegroup(name: string): NodegroupPolicy;
+  /** How a self-managed group (Auto Scaling group) is rolled, and where its AMI comes from. */
+  selfManaged?(name: string): SelfManagedPolicy;
   /** Karpenter disruption budget during the upgrade, e.g. "1" or "10%". */
   upgradeBudget: string;
   /** UpdateAddon resolveConflicts (clusters.yaml addons.resolveConflicts). */
@@ -17,6 +19,7 @@ export interface PlanPolicy {
 
 export const DEFAULT_POLICY: PlanPolicy = {
   nodegroup: () => ({ strategy: 'in-place' }),
+  selfManaged: () => ({ strategy: 'rolling', minHealthyPercentage: 90 }),
   upgradeBudget: '1',
   resolveConflicts: 'PRESERVE',
   source: 'defaults',
@@ -26,6 +29,7 @@ export function policyFromConfig(cluster: ClusterConfig | undefined): PlanPolicy
   if (!cluster) return DEFAULT_POLICY;
   return {
     nodegroup: (name) => nodegroupPolicyFor(cluster, name),
+    selfManaged: (name) => selfManagedPolicyFor(cluster, name),
     upgradeBudget: cluster.karpenter.upgradeBudget,
     resolveConflicts: cluster.addons.resolveConflicts,
     source: 'clusters.yaml',

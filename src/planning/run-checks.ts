@@ -7,6 +7,7 @@ import { checkKarpenter } from './checks/karpenter-checks.js';
 import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
+import { checkSelfManaged } from './checks/self-managed-checks.js';
 import { checkSubnets } from './checks/subnet-checks.js';
 import { checkWorkloads } from './checks/workload-checks.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
@@ -27,6 +28,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'add-ons', check: checkAddons },
   { area: 'insights', check: checkInsights },
   { area: 'node groups', check: checkNodegroups },
+  { area: 'self-managed groups', check: checkSelfManaged },
   { area: 'Karpenter', check: checkKarpenter },
   { area: 'workloads', check: checkWorkloads },
   { area: 'Fargate', check: checkFargate },

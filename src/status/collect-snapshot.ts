@@ -1,4 +1,5 @@
 import type { BotDeps } from '../bot-deps.js';
+import type { AutoScalingPortFactory } from '../ports/autoscaling-port.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
@@ -18,6 +19,7 @@ import { formatMinor, parseMinor } from '../domain/minor-version.js';
 import { createLimiter } from './bounded.js';
 import { collectKube } from './collect-kube.js';
 import { amisWanted, lookupAmis } from './collect-amis.js';
+import { readAutoScalingGroups } from './collect-asgs.js';
 import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
 
@@ -32,11 +34,13 @@ export interface SnapshotSources {
   ssm: SsmPortFactory;
   kube: KubePortFactory;
   clock: Clock;
+  /** Self-managed node groups' Auto Scaling groups; without it their checks do not run. */
+  autoScaling?: AutoScalingPortFactory;
 }
 
 /** The bot's ports as snapshot sources (Slack commands read clusters through the same wiring as the engine). */
-export function sourcesFromBotDeps(deps: Pick<BotDeps, 'eks' | 'ec2' | 'ssm' | 'kube' | 'clock'>): SnapshotSources {
-  return { eks: deps.eks, ec2: deps.ec2, ssm: deps.ssm, kube: deps.kube, clock: deps.clock };
+export function sourcesFromBotDeps(deps: Pick<BotDeps, 'eks' | 'ec2' | 'ssm' | 'kube' | 'clock' | 'autoScaling'>): SnapshotSources {
+  return { eks: deps.eks, ec2: deps.ec2, ssm: deps.ssm, kube: deps.kube, clock: deps.clock, autoScaling: deps.autoScaling };
 }
 
 export interface SnapshotRequest {
@@ -100,7 +104,8 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
     ]),
   ];
   const wanted = amisWanted(valueOr(nodegroups, []), kube, current, targets);
-  const [subnets, amis] = await Promise.all([
+  const autoScaling = sources.autoScaling;
+  const [subnets, amis, autoScalingGroups] = await Promise.all([
     area(`DescribeSubnets for ${name}`, () => run(() => sources.ec2(target).describeSubnets(subnetIds))),
     (async () => lookupAmis(sources.ssm(target), wanted, run, describeReadError))().catch((error) =>
       // The SSM client itself could not be built: every lookup carries that reason.
@@ -108,8 +113,13 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
         amiMinors.map((minor) => ({ minor, family, arch, parameter: amiParameter(minor, family, arch), error: describeReadError('GetParameter', error) })),
       ),
     ),
+    autoScaling
+      ? area(`Reading the Auto Scaling groups of ${name}`, () =>
+          readAutoScalingGroups({ autoScaling: autoScaling(target), ec2: sources.ec2(target), ssm: sources.ssm(target) }, { cluster: name, kube, targets, run, describe: describeReadError }),
+        )
+      : Promise.resolve(undefined),
   ]);
-  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, fargateProfiles, subnets, kube, amis };
+  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, fargateProfiles, subnets, kube, amis, ...(autoScalingGroups ? { autoScalingGroups } : {}) };
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */
