@@ -112,8 +112,8 @@ export function nodeClassAmi(nodeClass: KubeObject): NodeClassAmi {
   return { selection: 'none', pinned: [], family, arch };
 }
 
-export function findAmi(snapshot: ClusterSnapshot, minor: string, family: AmiFamily, arch: AmiArch): AmiLookup | undefined {
-  return snapshot.amis.find((ami) => ami.minor === minor && ami.family === family && ami.arch === arch);
+export function findAmi(snapshot: ClusterSnapshot, minor: string, family: AmiFamily, arch: AmiArch, variant: AmiVariant = 'standard'): AmiLookup | undefined {
+  return snapshot.amis.find((ami) => ami.minor === minor && ami.family === family && ami.arch === arch && (ami.variant ?? 'standard') === variant);
 }
 
 /**
@@ -132,7 +132,7 @@ export const FAMILY_LABELS: Record<AmiFamily, string> = { AL2: 'AL2', AL2023: 'A
 
 /** "ami-0abc (the 1.26 AL2023 x86_64 AMI, SSM /aws/…)" or a sentence saying why it is not known. */
 export function describeTargetAmi(lookup: AmiLookup | undefined, minor: string, family: AmiFamily, arch: AmiArch): string {
-  const parameter = lookup?.parameter ?? amiParameter(minor, family, arch);
+  const parameter = lookup?.parameter ?? amiParameter(minor, family, arch, lookup?.variant);
   if (lookup?.imageId) return `${lookup.imageId} (the ${minor} ${FAMILY_LABELS[family]} ${arch} AMI, SSM ${parameter})`;
   if (lookup && !lookup.error) return `no ${FAMILY_LABELS[family]} AMI: AWS publishes none for ${minor} (SSM ${parameter} does not exist)`;
   return `the ${minor} ${FAMILY_LABELS[family]} ${arch} AMI from SSM ${parameter}${lookup?.error ? ` (could not read it: ${lookup.error})` : ''}`;

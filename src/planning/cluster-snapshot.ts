@@ -148,6 +148,8 @@ export interface AmiLookup {
   minor: string;
   family: AmiFamily;
   arch: AmiArch;
+  /** Absent: standard. */
+  variant?: AmiVariant;
   parameter: string;
   imageId?: string;
   error?: string;

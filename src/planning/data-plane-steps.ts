@@ -1,4 +1,5 @@
-import { archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi } from './ami-parameters.js';
+import { archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, variantOfNode } from './ami-parameters.js';
+import { configuredAmiSource } from './ami-source.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { driftBudget } from './checks/karpenter-checks.js';
 import { fargateRestarts } from './checks/fargate-checks.js';
@@ -29,15 +30,20 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
         const arch = archOfAmiType(ng?.amiType);
         const lookup = family ? findAmi(snapshot, to, family, arch) : undefined;
         const amiText = lookup?.imageId ?? `an AMI built for ${to}`;
+        // Issue 13: with an AMI source in clusters.yaml the job makes the launch template version itself.
+        const source = configuredAmiSource(chosen, to);
+        const automated = Boolean(chosen.launchTemplateVersion || source);
         return [
           {
             ...base,
             kind: 'managed-nodegroup',
-            strategy: chosen.launchTemplateVersion ? 'in-place' : 'manual',
-            manual: !chosen.launchTemplateVersion,
+            strategy: automated ? 'in-place' : 'manual',
+            manual: !automated,
             title: chosen.launchTemplateVersion
               ? `Roll custom-AMI node group ${unit.name} to launch template ${lt} version ${chosen.launchTemplateVersion}`
-              : `Custom-AMI node group ${unit.name}: supply a launch template version with ${amiText}, then roll it`,
+              : source
+                ? `Roll custom-AMI node group ${unit.name} to a new launch template ${lt} version with ${source.label}`
+                : `Custom-AMI node group ${unit.name}: supply a launch template version with ${amiText}, then roll it`,
             gate: `Roll node group ${unit.name} (${plural(unit.nodes, 'node')}) to launch template version ${chosen.launchTemplateVersion ?? '<new>'}?`,
             estimateMinutes: inPlaceMinutes(unit.nodes, perBatch),
             details: [
@@ -141,17 +147,23 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
       const node = unit.sampleNode;
       const family = node ? familyOfNode(node) : undefined;
       const arch = node ? archOfNode(node) : 'x86_64';
-      const ami = family ? describeTargetAmi(findAmi(snapshot, to, family, arch), to, family, arch) : `an AMI built for ${to}`;
+      const ami = family ? describeTargetAmi(findAmi(snapshot, to, family, arch, node ? variantOfNode(node) : 'standard'), to, family, arch) : `an AMI built for ${to}`;
+      // Issue 13: the job rolls self-managed groups itself, through their Auto Scaling group.
+      const rules = policy.selfManaged?.(unit.name) ?? { strategy: 'rolling' as const, minHealthyPercentage: 90 };
+      const configured = configuredAmiSource(rules, to);
       return [
         {
           ...base,
           kind: 'self-managed',
-          strategy: 'manual',
-          manual: true,
-          title: `Self-managed group ${unit.name} (${plural(unit.nodes, 'node')}): roll it to ${to} by hand`,
-          gate: `Self-managed group ${unit.name} upgraded to ${to}?`,
+          strategy: 'in-place',
+          title: `Self-managed group ${unit.name} (${plural(unit.nodes, 'node')}): new launch template version with ${configured?.label ?? ami}, then ${rules.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${rules.minHealthyPercentage})` : 'nodes replaced one at a time'}`,
           estimateMinutes: Math.max(1, unit.nodes) * MINUTES.selfManagedPerNode,
-          details: [`New launch template version with ${ami}, then an Auto Scaling instance refresh (or surge, cordon, drain, terminate).`, 'The job reports the group and waits for your Continue.'],
+          details: [
+            rules.strategy === 'instance-refresh'
+              ? 'A lifecycle hook holds each instance the refresh takes out of service until the bot has drained its node (PDBs honoured).'
+              : 'Cordon, drain through the Eviction API (PDBs honoured), TerminateInstanceInAutoScalingGroup keeping the desired capacity, wait for the replacement Ready, next.',
+            'Pause stops between nodes; Abort before any node moved restores the previous launch template version.',
+          ],
           commands: [
             `aws ec2 create-launch-template-version --launch-template-id <its template> --source-version '$Latest' --launch-template-data '{"ImageId":"${findAmi(snapshot, to, family ?? 'AL2', arch)?.imageId ?? `<${to} AMI>`}"}'`,
             'aws autoscaling start-instance-refresh --auto-scaling-group-name <its ASG>',

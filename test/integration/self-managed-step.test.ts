@@ -125,6 +125,14 @@ describe('self-managed step: the workshop carts group', () => {
     expect(groupKubelets()).toEqual(['v1.26.', 'v1.26.']);
   }, 90_000);
 
+  it('in a dry run says what it would do and changes nothing', async () => {
+    sim = await startSimulator({ scenario: 'workshop', port: 0, host: '127.0.0.1', speed: 600 });
+    const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'self-managed', from: '1.25', to: '1.26', dryRun: true });
+    const result = await selfManagedStep(rig.context());
+    expect(result).toEqual({ outcome: 'dry-run', summary: `${GROUP}: would add a launch template version with ${AMI_126} (the 1.26 AL2 x86_64 AMI (SSM /aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id)) and replace its 2 instance(s) by the bot, one node at a time (cordon, drain, terminate, wait for the replacement)` });
+    expect(sim.world.calls).toEqual([]);
+  });
+
   it('with strategy instance-refresh, drains each instance the refresh takes out of service on a lifecycle hook', async () => {
     const rig = await workshopAt126({ selfManaged: { 'default-selfmng*': { strategy: 'instance-refresh', minHealthyPercentage: 50 } } });
     const { result } = await rig.runUntilSettled(selfManagedStep, { timeoutMs: 60_000 });

@@ -66,6 +66,8 @@ describe('node group checks (NG0xx)', () => {
     });
     s.kube = { ...s.kube, nodes: readOk([...(s.kube.nodes as any).value, ...selfManaged]) };
     s.amis = [{ minor: '1.31', family: 'AL2', arch: 'x86_64', parameter: '/p', imageId: 'ami-0aaa' }];
+    // Auto Scaling was read and holds none of these nodes: nothing upgrades them.
+    s.autoScalingGroups = readOk([]);
     const found = checkNodegroups(s, '1.31');
     expect(codes(found)).toEqual(['NG004:warning']);
     expect(found[0].title).toBe('Self-managed node group carts (2 nodes, kubelet 1.30) has no Auto Scaling group the bot can see, so nothing upgrades it');

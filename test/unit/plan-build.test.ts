@@ -45,7 +45,11 @@ describe('buildPlan', () => {
     expect(proxy).toMatchObject({ from: 'v1.30.9-eksbuild.3', to: 'v1.31.3-eksbuild.2', title: 'Update add-on kube-proxy v1.30.9-eksbuild.3 → v1.31.3-eksbuild.2' });
     expect(proxy.commands[0]).toContain('--resolve-conflicts OVERWRITE');
     expect(steps.find((s) => s.kind === 'gate')?.gate).toBe('Upgrade the control plane of demo to 1.31?');
-    expect(steps.find((s) => s.kind === 'self-managed')).toMatchObject({ manual: true, strategy: 'manual' });
+    // Issue 13: the job rolls self-managed groups itself (one node at a time by default), no manual step.
+    const selfManaged = steps.find((s) => s.kind === 'self-managed')!;
+    expect(selfManaged).toMatchObject({ strategy: 'in-place' });
+    expect(selfManaged.manual).toBeFalsy();
+    expect(selfManaged.title).toMatch(/then nodes replaced one at a time$/);
     expect(plan.policySource).toBe('clusters.yaml');
   });
 
