@@ -61,9 +61,11 @@ describe('aws autoscaling and aws ec2 against the simulated self-managed group',
     expect(kubelets(s)).toEqual(['v1.25.16-eks-2d5f260', 'v1.26.15-eks-59bf375']);
 
     // The commands the README and the bot's remedies quote.
-    const versions = await aws(s, 'ec2', 'describe-launch-template-versions', '--launch-template-id', ltId, '--query', 'LaunchTemplateVersions[].[VersionNumber,LaunchTemplateData.ImageId,DefaultVersion]');
+    const [versions, activities] = await Promise.all([
+      aws(s, 'ec2', 'describe-launch-template-versions', '--launch-template-id', ltId, '--query', 'LaunchTemplateVersions[].[VersionNumber,LaunchTemplateData.ImageId,DefaultVersion]'),
+      aws(s, 'autoscaling', 'describe-scaling-activities', '--auto-scaling-group-name', GROUP, '--query', 'Activities[].[Description,StatusCode]'),
+    ]);
     expect(versions.json).toEqual(expect.arrayContaining([[1, 'ami-0078a0f78fafda978', false], [2, ami, true]]));
-    const activities = await aws(s, 'autoscaling', 'describe-scaling-activities', '--auto-scaling-group-name', GROUP, '--query', 'Activities[].[Description,StatusCode]');
     expect(activities.json).toEqual([[`Terminating EC2 instance: ${victim}`, 'Successful']]);
     const survivor = after.Instances.find((i: any) => i.LaunchTemplate.Version === '1').InstanceId;
     expect((await aws(s, 'autoscaling', 'set-instance-protection', '--auto-scaling-group-name', GROUP, '--protected-from-scale-in', '--instance-ids', survivor)).ok).toBe(true);
