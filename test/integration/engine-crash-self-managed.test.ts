@@ -54,7 +54,14 @@ describe('upgrade engine: crash safety in a self-managed group', () => {
     // The workshop's preflight has errors (the v2beta2 HPA, orders' PDB): forced with a reason, as a person would.
     await waitForJobState(web, job.jobId, ['waiting-approval'], 30_000);
     expect(await web.control.answerGate({ jobId: job.jobId, gateId: 'h1-preflight', revision: 1, action: 'force', userId: 'U0APP', reason: 'known, handled in Git' })).toEqual({ outcome: 'accepted' });
-    await until(() => h.thread.events('gate-opened').some((e) => e.kind === 'gate-opened' && e.gate.gateId === 'h1-control-plane'), 'the control-plane gate');
+    // The worker process posts to a thread of its own: the job's state says when it waits at the next gate.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const current = await web.control.getJob(job.jobId);
+      if (current?.state === 'waiting-approval' && /control plane/.test(current.currentStep ?? '')) break;
+      if (Date.now() > deadline) throw new Error(`the job never reached the control-plane gate; it is ${current?.state} at ${current?.currentStep}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(await web.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' })).toEqual({ outcome: 'accepted' });
 
     await until(() => h.calls('TerminateInstanceInAutoScalingGroup').length === 1, 'the first termination', 60_000);
