@@ -9,8 +9,8 @@ import { awaitGate, reopenGate } from './gate-step.js';
 /**
  * Cordon and drain one node of a self-managed group through the Eviction API, as `kubectl drain` does: every pod
  * but DaemonSet and mirror pods is evicted, a PodDisruptionBudget refusal (429) is retried as the budget frees up,
- * and the pods on the node come from a watch, not a polling loop. A drain blocked for DRAIN_BLOCKED_MS opens the
- * same card as a managed node group's PodEvictionFailure: the pods and PDBs that block it, the safe remedy where
+ * and the pods on the node come from a watch, not a polling loop. A drain blocked for DRAIN_BLOCKED_MS — or at once,
+ * when a PDB demands every replica of its workload so waiting cannot help — opens the same card as a managed node group's PodEvictionFailure: the pods and PDBs that block it, the safe remedy where
  * one exists ("Scale orders to 2 replicas"), Force (delete the blocking pods) and Abort.
  */
 export const DRAIN_BLOCKED_MS = 10 * 60_000;
@@ -58,7 +58,9 @@ export async function drainNode(ctx: StepContext, input: { group: string; node: 
         const since = saved.blockedSince ?? ctx.clock.now();
         if (saved.blockedSince === undefined) await ctx.saveStepState({ [input.stateKey]: { blockedSince: since } });
         await ctx.setProgress(`${input.group}: draining ${input.node}, ${blocked.length} pod(s) wait for their PodDisruptionBudget`);
-        if (ctx.clock.now() - since >= DRAIN_BLOCKED_MS) {
+        // A PDB that demands every replica (1 replica, minAvailable 1) never frees up by waiting: ask at once.
+        const hopeless = ctx.clock.now() - since < DRAIN_BLOCKED_MS && (await inspectDrain(ctx, [input.node])).remedy !== undefined;
+        if (hopeless || ctx.clock.now() - since >= DRAIN_BLOCKED_MS) {
           const answer = await blockedGate(ctx, gateId, input);
           if (answer) return { drained: false, result: answer };
           await ctx.saveStepState({ [input.stateKey]: {} });
@@ -80,7 +82,7 @@ async function blockedGate(ctx: StepContext, gateId: string, input: { group: str
     gateId,
     title: `Self-managed group ${input.group} could not drain ${input.node}. Force the drain, or abort?`,
     details: [
-      `Draining ${input.node} has waited ${Math.round(DRAIN_BLOCKED_MS / 60_000)} minutes for PodDisruptionBudgets.`,
+      `Draining ${input.node} waits for PodDisruptionBudgets${drain.remedy ? ' that cannot allow an eviction as they are' : ` (${Math.round(DRAIN_BLOCKED_MS / 60_000)} minutes so far)`}.`,
       ...details,
       `What to do: ${drain.remedy ? `${drain.remedy.label}, or ` : ''}Force (deletes the blocking pods, ignoring the PDBs).`,
     ],
