@@ -10,7 +10,7 @@ import { awaitGate } from './gate-step.js';
 import { safePoint } from './safe-point.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { followRefresh, startOrAdoptRefresh } from './self-managed-refresh.js';
-import { waitForReplacement, waitForGroupChange } from './self-managed-wait.js';
+import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, readGroupView } from './self-managed-world.js';
 
 /**
@@ -78,6 +78,7 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
     return undefined;
   }
 
+  let waitingSince: number | undefined;
   for (;;) {
     const current = (await (await ctx.kube()).list('nodes')).items;
     const { view, info } = await readGroupView(ctx, { group: name, nodes: current, strategy: policy.strategy, targetImageId: state.targetImageId, state });
@@ -88,6 +89,7 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
     const { atTarget, total } = countAtTarget(view);
     await ctx.setProgress(`${name}: ${atTarget}/${Math.max(total, view.desiredCapacity)} nodes at ${step.to}`);
     const action = decideSelfManagedAction(view);
+    if (action.kind !== 'wait') waitingSince = undefined;
     switch (action.kind) {
       case 'create-version': {
         const version = await ctx.ec2.createLaunchTemplateVersion(view.launchTemplateId, { sourceVersion: action.sourceVersion, imageId: action.imageId, description: `eks-upgrade-bot ${data.jobId}: ${step.to}` });
@@ -134,8 +136,14 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
         break;
       }
       case 'wait':
+        waitingSince ??= ctx.clock.now();
+        if (ctx.clock.now() - waitingSince > REPLACEMENT_TIMEOUT_MS) {
+          throw new StepFailure(`self-managed group ${name}: still waiting after ${REPLACEMENT_TIMEOUT_MS / 60_000} minutes: ${action.reason}`, {
+            remedy: `look at the group (aws autoscaling describe-scaling-activities --auto-scaling-group-name ${name}) and its nodes (kubectl get nodes -o wide), then start the upgrade again`,
+          });
+        }
         await waitForGroupChange(ctx, name, action.reason);
-        break;
+        continue;
       case 'done': {
         const moved = (state.replaced?.length ?? 0) > 0 || state.refreshId;
         Object.assign(state, { final: moved ? 'updated' : 'unchanged', note: `${action.upgraded}/${action.total} nodes at ${step.to}${moved ? ` (launch template version ${state.newVersion}, ${policy.strategy})` : ' already'}, desired capacity ${info.desiredCapacity}` });
