@@ -1,6 +1,7 @@
 import { createChangeSignal, startWatchCaches } from '../src/upgrade/karpenter/watch-cache.js';
 import { StepFailure, type StepContext } from '../src/upgrade/step-context.js';
-import { instanceIdOfNode, isReady, minorOfKubelet } from './self-managed-world.js';
+import { instanceIdOfNode } from '../src/planning/compute-groups.js';
+import { isReady, minorOfKubelet } from './self-managed-world.js';
 
 /**
  * Waiting after a termination: until the old node is gone, the group is back at its desired capacity with every

@@ -1,6 +1,6 @@
 import { archOfNode, familyOfNode, variantOfNode } from '../src/planning/ami-parameters.js';
 import type { GroupImage } from '../src/planning/ami-source.js';
-import { computeOfNode } from '../src/planning/compute-groups.js';
+import { computeOfNode, instanceIdOfNode } from '../src/planning/compute-groups.js';
 import type { GroupInstanceView, SelfManagedGroupState, SelfManagedView } from '../src/planning/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../src/ports/autoscaling-port.js';
 import type { KubeObject } from '../src/ports/kube-port.js';
@@ -11,10 +11,6 @@ import type { StepContext } from '../src/upgrade/step-context.js';
  * kubernetes.io/cluster/<name>, or holding an instance that is one of the cluster's self-managed nodes), each
  * instance's node (by the instance id in its providerID), the group's launch template versions and latest refresh.
  */
-export function instanceIdOfNode(node: KubeObject): string | undefined {
-  return /\/(i-[0-9a-f]+)$/.exec(String(node.spec?.providerID ?? ''))?.[1];
-}
-
 export function minorOfKubelet(version: string | undefined): string | undefined {
   return /^v?(\d+\.\d+)\./.exec(version ?? '')?.[1];
 }
@@ -24,7 +20,7 @@ export function isReady(node: KubeObject): boolean {
 }
 
 export async function findClusterGroups(ctx: StepContext, nodes: KubeObject[]): Promise<AutoScalingGroupInfo[]> {
-  const selfManagedInstances = new Set(nodes.filter((n) => computeOfNode(n).type === 'self-managed').map(instanceIdOf).filter(Boolean));
+  const selfManagedInstances = new Set(nodes.filter((n) => computeOfNode(n).type === 'self-managed').map(instanceIdOfNode).filter(Boolean));
   const groups = await ctx.autoScaling.describeGroups();
   const clusterTag = `kubernetes.io/cluster/${ctx.data.cluster}`;
   return groups
@@ -33,8 +29,6 @@ export async function findClusterGroups(ctx: StepContext, nodes: KubeObject[]): 
     .filter((g) => !g.tags['eks:nodegroup-name'])
     .sort((a, b) => a.name.localeCompare(b.name));
 }
-
-const instanceIdOf = (node: KubeObject) => instanceIdOfNode(node);
 
 export function instanceViews(group: AutoScalingGroupInfo, nodes: KubeObject[]): GroupInstanceView[] {
   const byInstance = new Map(nodes.map((node) => [instanceIdOfNode(node), node]));

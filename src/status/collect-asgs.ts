@@ -1,10 +1,9 @@
 import { archOfNode, familyOfNode, variantOfNode } from '../planning/ami-parameters.js';
 import { selfManagedAmiSource } from '../planning/ami-source.js';
 import type { AsgSnapshot, KubeSnapshot } from '../planning/cluster-snapshot.js';
-import { computeOfNode } from '../planning/compute-groups.js';
+import { computeOfNode, instanceIdOfNode } from '../planning/compute-groups.js';
 import type { AutoScalingPort } from '../ports/autoscaling-port.js';
 import type { Ec2Port } from '../ports/ec2-port.js';
-import type { KubeObject } from '../ports/kube-port.js';
 import type { SsmPort } from '../ports/ssm-port.js';
 import type { Limiter } from './bounded.js';
 
@@ -14,14 +13,13 @@ import type { Limiter } from './bounded.js';
  * providerID), their launch template versions, protected instances, and the EKS-optimized AMI of their own
  * family/arch/variant for each target minor. Per-group failures are kept on the group, not thrown.
  */
-const instanceOf = (node: KubeObject) => /\/(i-[0-9a-f]+)$/.exec(String(node.spec?.providerID ?? ''))?.[1];
 
 export async function readAutoScalingGroups(
   ports: { autoScaling: AutoScalingPort; ec2: Ec2Port; ssm: SsmPort },
   input: { cluster: string; kube: KubeSnapshot; targets: string[]; run: Limiter; describe: (op: string, e: unknown) => string },
 ): Promise<AsgSnapshot[]> {
   const nodes = input.kube.nodes.ok ? input.kube.nodes.value : [];
-  const selfManaged = new Map(nodes.filter((n) => computeOfNode(n).type === 'self-managed').map((n) => [instanceOf(n), n]));
+  const selfManaged = new Map(nodes.filter((n) => computeOfNode(n).type === 'self-managed').map((n) => [instanceIdOfNode(n), n]));
   const groups = (await input.run(() => ports.autoScaling.describeGroups())).filter(
     (g) => !g.tags['eks:nodegroup-name'] && (['owned', 'shared'].includes(g.tags[`kubernetes.io/cluster/${input.cluster}`] ?? '') || g.instances.some((i) => selfManaged.has(i.instanceId))),
   );
@@ -36,7 +34,7 @@ export async function readAutoScalingGroups(
           launchTemplate = { ...g.launchTemplate, groupVersion: g.launchTemplate.version, error: input.describe(`DescribeLaunchTemplateVersions ${g.launchTemplate.id}`, error) };
         }
       }
-      const node = g.instances.map((i) => selfManaged.get(i.instanceId) ?? nodes.find((n) => instanceOf(n) === i.instanceId)).find(Boolean);
+      const node = g.instances.map((i) => selfManaged.get(i.instanceId) ?? nodes.find((n) => instanceIdOfNode(n) === i.instanceId)).find(Boolean);
       const image = node ? { family: familyOfNode(node), arch: archOfNode(node), variant: variantOfNode(node), osImage: String(node.status?.nodeInfo?.osImage ?? '') } : undefined;
       const amis = await Promise.all(
         input.targets.map(async (minor) => {

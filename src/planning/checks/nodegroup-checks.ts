@@ -1,6 +1,6 @@
 import { amiParameter, archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, isCustomAmiNodegroup, variantOfNode } from '../ami-parameters.js';
 import type { AmiFamily, ClusterSnapshot, NodegroupInfo } from '../cluster-snapshot.js';
-import { computeGroups, kubeletOf } from '../compute-groups.js';
+import { computeGroups, instanceIdOfNode, kubeletOf } from '../compute-groups.js';
 import { plural, type Finding } from '../finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { kubeletMinor, minorAtLeast, upgradePath } from '../upgrade-path.js';
@@ -61,7 +61,7 @@ export function checkNodegroups(snapshot: ClusterSnapshot, target: string, polic
     const arch = archOfNode(group.nodes[0]);
     const ami = family ? describeTargetAmi(findAmi(snapshot, path.to, family, arch, variantOfNode(group.nodes[0])), path.to, family, arch) : `an AMI built for ${path.to}`;
     // Issue 13: the job rolls self-managed groups itself once it sees their Auto Scaling group.
-    const ids = new Set(group.nodes.map((node) => /\/(i-[0-9a-f]+)$/.exec(String(node.spec?.providerID ?? ''))?.[1]));
+    const ids = new Set(group.nodes.map(instanceIdOfNode));
     const asg = (snapshot.autoScalingGroups?.ok ? snapshot.autoScalingGroups.value : []).find((g) => g.instanceIds.some((id) => ids.has(id)));
     // Auto Scaling not read (a plan without it): the job still looks the group up when it runs.
     const unread = !snapshot.autoScalingGroups?.ok;
