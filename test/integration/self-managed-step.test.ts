@@ -125,6 +125,16 @@ describe('self-managed step: the workshop carts group', () => {
     expect(groupKubelets()).toEqual(['v1.26.', 'v1.26.']);
   }, 90_000);
 
+  it('stops with what to do when the AMI clusters.yaml names does not exist, changing nothing', async () => {
+    const rig = await workshopAt126({ selfManaged: { 'default-selfmng*': { amiParameter: '/nope/{minor}/image_id' } } });
+    await expect(selfManagedStep(rig.context())).rejects.toMatchObject({
+      name: 'StepFailure',
+      message: `self-managed group ${GROUP}: no AMI for 1.26: SSM parameter /nope/1.26/image_id does not exist`,
+      remedy: `publish the 1.26 AMI id under that parameter, or set selfManaged.${GROUP}.ami."1.26" in clusters.yaml`,
+    });
+    expect(sim!.world.calls.filter((c) => c.service !== 'eks')).toEqual([]);
+  });
+
   it('in a dry run says what it would do and changes nothing', async () => {
     sim = await startSimulator({ scenario: 'workshop', port: 0, host: '127.0.0.1', speed: 600 });
     const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'self-managed', from: '1.25', to: '1.26', dryRun: true });
