@@ -61,10 +61,14 @@ describe('aws autoscaling and aws ec2 against the simulated self-managed group',
     expect(kubelets(s)).toEqual(['v1.25.16-eks-2d5f260', 'v1.26.15-eks-59bf375']);
 
     // The commands the README and the bot's remedies quote.
-    const [versions, activities] = await Promise.all([
+    const [versions, activities, tagged, untagged] = await Promise.all([
       aws(s, 'ec2', 'describe-launch-template-versions', '--launch-template-id', ltId, '--query', 'LaunchTemplateVersions[].[VersionNumber,LaunchTemplateData.ImageId,DefaultVersion]'),
       aws(s, 'autoscaling', 'describe-scaling-activities', '--auto-scaling-group-name', GROUP, '--query', 'Activities[].[Description,StatusCode]'),
+      aws(s, 'autoscaling', 'describe-auto-scaling-groups', '--filters', 'Name=tag:kubernetes.io/cluster/eksworkshop-eksctl,Values=owned', '--query', 'AutoScalingGroups[].AutoScalingGroupName'),
+      aws(s, 'autoscaling', 'describe-auto-scaling-groups', '--filters', 'Name=tag-key,Values=kubernetes.io/cluster/other', '--query', 'AutoScalingGroups[].AutoScalingGroupName'),
     ]);
+    expect(tagged.json).toEqual([GROUP]);
+    expect(untagged.json).toEqual([]);
     expect(versions.json).toEqual(expect.arrayContaining([[1, 'ami-0078a0f78fafda978', false], [2, ami, true]]));
     expect(activities.json).toEqual([[`Terminating EC2 instance: ${victim}`, 'Successful']]);
     const survivor = after.Instances.find((i: any) => i.LaunchTemplate.Version === '1').InstanceId;

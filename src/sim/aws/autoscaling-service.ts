@@ -28,6 +28,20 @@ function required(form: URLSearchParams, name: string): string {
   return value;
 }
 
+/** DescribeAutoScalingGroups Filters: tag-key, tag-value, tag:<key> (values OR-ed, filters AND-ed). */
+function groupFilters(form: URLSearchParams): Array<(g: SimAutoScalingGroup) => boolean> {
+  const out: Array<(g: SimAutoScalingGroup) => boolean> = [];
+  for (let i = 1; form.has(`Filters.member.${i}.Name`); i++) {
+    const name = form.get(`Filters.member.${i}.Name`)!;
+    const values = listParam(form, `Filters.member.${i}.Values`);
+    if (name === 'tag-key') out.push((g) => values.some((v) => v in g.tags));
+    else if (name === 'tag-value') out.push((g) => Object.values(g.tags).some((v) => values.includes(v)));
+    else if (name.startsWith('tag:')) out.push((g) => values.includes(g.tags[name.slice(4)] ?? '\u0000'));
+    else throw new AwsApiError(400, 'ValidationError', `Filter name ${name} is invalid. Valid filter names are: tag-key, tag-value, tag:<key>.`);
+  }
+  return out;
+}
+
 function findGroup(world: SimWorld, name: string): { asg: SimAutoScalingGroup; cluster: SimCluster } {
   const asg = world.autoScalingGroups.get(name);
   const cluster = asg && world.cluster(asg.clusterName);
@@ -136,7 +150,7 @@ export function handleAutoScaling(world: SimWorld, form: URLSearchParams, reques
   switch (action) {
     case 'DescribeAutoScalingGroups': {
       const names = listParam(form, 'AutoScalingGroupNames');
-      const groups = [...world.autoScalingGroups.values()].filter((g) => names.length === 0 || names.includes(g.name));
+      const groups = [...world.autoScalingGroups.values()].filter((g) => (names.length === 0 || names.includes(g.name)) && groupFilters(form).every((f) => f(g)));
       return { xml: respond(`<AutoScalingGroups>${members(groups.map((g) => groupXml(world, g)))}</AutoScalingGroups>`) };
     }
     case 'DescribeAutoScalingInstances': {
