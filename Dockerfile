@@ -2,7 +2,9 @@
 # Multi-stage: install production dependencies in one stage, run as a non-root user in the next.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
+# The simulator is an npm workspace (src/sim): npm ci needs its package.json to link it.
 COPY package.json package-lock.json ./
+COPY src/sim/package.json ./src/sim/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime

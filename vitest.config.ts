@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/sim/test/**/*.test.ts'],
     // End-to-end tests run whole upgrades, whose threads the outbox paces at ~1 post/s per channel (Slack's limit):
     // generous limits keep them from failing on a busy 2-core machine. Speed is measured in bench/, not here.
     testTimeout: 180_000,

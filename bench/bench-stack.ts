@@ -4,8 +4,7 @@ import { parseClustersConfig, type ClustersConfig } from '../src/config/clusters
 import { parseEnv } from '../src/config/env-config.js';
 import { ensureRedis } from '../src/demo/ensure-redis.js';
 import { createLogger } from '../src/log/logger.js';
-import { startFakeSlack, type FakeSlack } from '../src/sim/slack/fake-slack.js';
-import { startSimulator, type SimServer } from '../src/sim/sim-server.js';
+import { type FakeSlack, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot } from '../src/start-bot.js';
 
 export interface BenchStack {

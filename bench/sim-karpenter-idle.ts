@@ -1,7 +1,4 @@
-import { createWorld } from '../src/sim/aws/create-world.js';
-import { loadScenario } from '../src/sim/scenario/load-scenario.js';
-import { createSimClock } from '../src/sim/sim-clock.js';
-import { startSimulator } from '../src/sim/sim-server.js';
+import { createSimClock, createWorld, loadScenario, startSimulator } from '@eks-upgrade-bot/sim';
 
 /**
  * What an idle simulator costs at high speed: starts the workshop and karpenter-lab scenarios at --speed 600 (the

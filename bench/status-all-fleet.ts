@@ -4,7 +4,7 @@ import { createEksPortFactory } from '../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../src/kube/client-node-adapter.js';
 import { systemClock } from '../src/ports/clock.js';
-import { startSimulator } from '../src/sim/sim-server.js';
+import { startSimulator } from '@eks-upgrade-bot/sim';
 import { collectStatuses } from '../src/status/collect-statuses.js';
 import { printRow } from './bench-stack.js';
 

@@ -1,6 +1,6 @@
-import type { BotDeps } from '../src/bot-deps.js';
+import type { BotDeps } from '../src/ports/bot-deps.js';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 
 /**
  * What every subcommand handler gets. The router (commands/route-command.ts) has already acked the slash command

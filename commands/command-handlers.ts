@@ -1,3 +1,5 @@
+/** Subcommand → handler, as the Slack app routes them. */
+
 import { planCommand } from './plan.js';
 import { abortCommand } from './abort.js';
 import { helpCommand } from './help.js';
@@ -8,7 +10,6 @@ import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
 
-/** Subcommand → handler, as the Slack app routes them. */
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
   status: statusCommand,

@@ -1,4 +1,4 @@
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 import { problemMessage } from './command-usage.js';
 
 /**

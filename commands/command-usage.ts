@@ -1,9 +1,10 @@
-import type { SlackMessage } from '../src/slack/slack-message.js';
-
 /**
  * The grammar of `/eks-upgrade`, as users read it. `help` prints all of it; every rejected command prints the
  * entry of the subcommand it was meant to be, so the right usage is always one glance away.
  */
+
+import type { SlackMessage } from '../src/ports/slack-message.js';
+
 export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 

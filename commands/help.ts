@@ -1,9 +1,10 @@
+/** `/eks-upgrade help [<subcommand>]`: every subcommand with its options and examples, or one of them. */
+
 import type { KnownBlock } from '@slack/types';
 import type { CommandHandler } from './command-context.js';
 import { COMMAND, SUBCOMMANDS, USAGE, isSubcommand, usageLine, type Subcommand } from './command-usage.js';
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 
-/** `/eks-upgrade help [<subcommand>]`: every subcommand with its options and examples, or one of them. */
 export const helpCommand: CommandHandler = async (context) => {
   const topic = context.args[0]?.toLowerCase();
   await context.respond(topic && isSubcommand(topic) ? renderSubcommandHelp(topic) : renderHelp());

@@ -1,6 +1,6 @@
 import { findCluster } from '../src/config/clusters-config.js';
-import { authorizeJobControl, type JobControlAction } from '../src/slack/authorize.js';
-import type { JobSummary } from '../src/upgrade/upgrade-control.js';
+import { authorizeJobControl, type JobControlAction } from '../src/domain/authorize.js';
+import type { JobSummary } from '../src/ports/upgrade-control.js';
 import { attempt } from './command-failure.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';

@@ -1,12 +1,11 @@
-import type { UpgradeState } from '../src/upgrade/timeline-event.js';
-import type { JobSummary } from '../src/upgrade/upgrade-control.js';
-import type { SlackMessage } from '../src/slack/slack-message.js';
+import type { UpgradeState } from '../src/ports/timeline-event.js';
+import type { JobSummary } from '../src/ports/upgrade-control.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
 import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { readArgs } from './parse-command.js';
 import { threadLink } from './thread-link.js';
 
-/** How many jobs `jobs` lists: running ones always, then the most recent finished ones. */
 export const JOBS_LIMIT = 15;
 
 /** `/eks-upgrade jobs [<cluster>]`: running and recent upgrade jobs of this channel's clusters. */

@@ -1,12 +1,13 @@
-import { formatMinor, parseMinor } from '../src/domain/minor-version.js';
-import { COMMAND, SUBCOMMANDS, escapeAngles, isSubcommand, type Subcommand } from './command-usage.js';
-import { tokenizeCommand } from './tokenize-command.js';
-
 /**
  * Parses the text after `/eks-upgrade` into a command, or says precisely what is wrong with it. Pure and
  * synchronous (it runs before the ack). It checks the grammar only; whether the cluster exists and who may use it
  * is the router's business.
  */
+
+import { formatMinor, parseMinor } from '../src/domain/minor-version.js';
+import { COMMAND, SUBCOMMANDS, escapeAngles, isSubcommand, type Subcommand } from './command-usage.js';
+import { tokenizeCommand } from './tokenize-command.js';
+
 export interface ParsedCommand {
   subcommand: Subcommand;
   /** The positional argument: a cluster, a job id or cluster (pause/resume/abort), a subcommand (help). */

@@ -1,5 +1,6 @@
+/** `/eks-upgrade pause <job-id | cluster>`: see job-control-command.ts. */
+
 import type { CommandHandler } from './command-context.js';
 import { jobControlCommand } from './job-control-command.js';
 
-/** `/eks-upgrade pause <job-id | cluster>`: see job-control-command.ts. */
 export const pauseCommand: CommandHandler = jobControlCommand('pause');

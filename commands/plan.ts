@@ -1,22 +1,23 @@
-import { findCluster } from '../src/config/clusters-config.js';
-import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
-import { policyFromConfig } from '../src/planning/plan-policy.js';
-import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
-import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
-import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot, sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
-import { hopsBetweenText, offeredProblem } from '../src/status/plan-request.js';
-import { attempt } from './command-failure.js';
-import type { CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { readArgs } from './parse-command.js';
-
 /**
  * `/eks-upgrade plan <cluster> [--to <minor>]`: preflight findings and the hop-by-hop steps, read-only. The target
  * defaults to the next minor; a downgrade, the current version or a target EKS does not offer is refused with a
  * sentence. The plan goes out as up to 3 ephemeral messages; whatever does not fit is counted and the CLI command
  * that prints it all is named.
  */
+
+import { findCluster } from '../src/config/clusters-config.js';
+import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
+import { policyFromConfig } from '../src/planning/plan-policy.js';
+import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
+import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
+import { withDeadline } from '../src/status/bounded.js';
+import { collectSnapshot } from '../src/status/collect-snapshot.js';
+import { hopsBetweenText, offeredProblem } from '../src/status/plan-request.js';
+import { attempt } from './command-failure.js';
+import type { CommandHandler } from './command-context.js';
+import { CommandRejected } from './command-rejected.js';
+import { readArgs } from './parse-command.js';
+
 export const PLAN_READ_TIMEOUT_MS = 60_000;
 
 export const planCommand: CommandHandler = async (context) => {
@@ -37,7 +38,7 @@ export const planCommand: CommandHandler = async (context) => {
     );
   }
   const snapshot = await withDeadline(
-    collectSnapshot(sourcesFromBotDeps(deps), { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
+    collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(current, to) }),
     PLAN_READ_TIMEOUT_MS,
     `Reading ${cluster.name}`,
     deps.clock,

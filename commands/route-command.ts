@@ -1,19 +1,20 @@
-import type { BotDeps } from '../src/bot-deps.js';
-import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
-import type { CommandOutcome } from '../src/slack/metrics.js';
-import { authorizeStart } from '../src/slack/authorize.js';
-import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
-import { describeFailure } from './command-failure.js';
-import { CommandRejected } from './command-rejected.js';
-import { problemMessage, usageProblem, type Subcommand } from './command-usage.js';
-import { quoteInput, type ParseResult } from './parse-command.js';
-
 /**
  * Everything between the ack and a subcommand's work: answers a malformed command with its usage, checks that the
  * cluster exists and may be driven from this channel, that the user may start upgrades, then runs the handler.
  * Every refusal is an ephemeral sentence; nothing is changed on bad input. Job-level checks of pause / resume /
  * abort (which job, whose cluster) happen in their handler, once the job is known.
  */
+
+import type { BotDeps } from '../src/ports/bot-deps.js';
+import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
+import type { CommandOutcome } from '../src/ports/slash-command.js';
+import { authorizeStart } from '../src/domain/authorize.js';
+import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
+import { describeFailure } from './command-failure.js';
+import { CommandRejected } from './command-rejected.js';
+import { problemMessage, usageProblem, type Subcommand } from './command-usage.js';
+import { quoteInput, type ParseResult } from './parse-command.js';
+
 export type CommandHandlers = Record<Subcommand, CommandHandler>;
 
 export interface CommandRequest {

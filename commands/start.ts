@@ -1,24 +1,31 @@
+/**
+ * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
+ * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
+ */
+
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
-import { compareMinor, formatMinor, hopsBetween, minorDistance, nextMinor, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
-import type { JobSummary } from '../src/upgrade/upgrade-control.js';
+import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
+import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
+import { policyFromConfig } from '../src/planning/plan-policy.js';
+import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
+import type { JobSummary } from '../src/ports/upgrade-control.js';
+import { withDeadline } from '../src/status/bounded.js';
+import { collectSnapshot } from '../src/status/collect-snapshot.js';
+import { hopsBetweenText } from '../src/status/plan-request.js';
+import { PLAN_READ_TIMEOUT_MS } from './plan.js';
 import { attempt } from './command-failure.js';
-import type { CommandHandler } from './command-context.js';
+import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
 import { COMMAND } from './command-usage.js';
 import { readArgs } from './parse-command.js';
 import { threadLink } from './thread-link.js';
 
 /**
- * Whether the engine runs a multi-minor target hop after hop (EKS itself never moves the control plane more than one
- * minor per update; the job plans one hop per minor, each with its own preflight, gate, control plane, add-ons and
- * data plane). When false, `start` asks for one minor at a time.
- */
-export const MULTI_HOP_SUPPORTED = true;
-
-/**
  * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
- * EKS offers, then hands the job to the engine. The router has already checked the cluster, channel and requester.
+ * EKS offers, reads the cluster and builds the same plan `plan` shows, then hands that plan to the engine, which runs
+ * exactly its steps (one hop per minor: EKS moves the control plane one minor per update). The router has already
+ * checked the cluster, channel and requester.
  */
 export const startCommand: CommandHandler = async (context) => {
   const { deps } = context;
@@ -39,9 +46,14 @@ export const startCommand: CommandHandler = async (context) => {
 
   const from = formatMinor(current);
   const to = formatMinor(target);
+  // A running upgrade is answered at once, before the cluster is read for a plan that would not be used.
+  const running = await deps.control.findActive(cluster.name);
+  if (running) throw new CommandRejected(alreadyRunning(running));
+  const plan = await planFor(context.deps, cluster, from, to);
   const result = await deps.control.start(
     { cluster: cluster.name, region: cluster.region, to, requestedBy: context.userId, channel: context.channelId, dryRun: command.dryRun },
     from,
+    plan,
   );
   if (!result.ok) throw new CommandRejected(alreadyRunning(result.job));
   deps.logger.info({ audit: 'start', user: context.userId, cluster: cluster.name, from, to, dryRun: command.dryRun, job: result.job.jobId }, 'upgrade started');
@@ -70,14 +82,25 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
       `(the control plane moves one minor at a time; it offers ${offered.map(formatMinor).join(', ')}).`
     );
   }
-  if (distance > 1 && !MULTI_HOP_SUPPORTED) {
-    const next = formatMinor(nextMinor(current));
-    return (
-      `${cluster} is at ${formatMinor(current)}, ${distance} minors below ${formatMinor(target)}; upgrades go one minor at a time for now. ` +
-      `Start with \`${COMMAND} start ${cluster} --to ${next}\`.`
-    );
-  }
   return undefined;
+}
+
+/** The plan the job will run: the cluster read now, planned with its clusters.yaml policy (as `plan` does). */
+async function planFor(deps: CommandContext['deps'], cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
+  const snapshot = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
+    withDeadline(
+      collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
+      PLAN_READ_TIMEOUT_MS,
+      `Reading ${cluster.name}`,
+      deps.clock,
+    ),
+  );
+  try {
+    return buildPlan(snapshot, to, policyFromConfig(cluster));
+  } catch (error) {
+    if (error instanceof PlanRequestError) throw new CommandRejected(`${error.message}. Nothing was started.`);
+    throw error;
+  }
 }
 
 /** Outside the cluster's maintenanceWindow (clusters.yaml) only a dry run may start; says when the window opens. */

@@ -1,14 +1,3 @@
-import { findCluster } from '../src/config/clusters-config.js';
-import { renderStatusMessages } from '../src/report/render-status-blocks.js';
-import type { BotDeps } from '../src/bot-deps.js';
-import type { ActiveJobStatus } from '../src/status/cluster-status.js';
-import { sourcesFromBotDeps } from '../src/status/collect-snapshot.js';
-import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/status/collect-statuses.js';
-import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
-import { attempt } from './command-failure.js';
-import { readArgs } from './parse-command.js';
-import { threadPermalink } from './thread-link.js';
-
 /**
  * `/eks-upgrade status [<cluster> | --all]`: one card per cluster — versions, support, nodes by compute type with
  * kubelet skew, add-ons against the current and next minor, insights, the running job. `--all` (or no cluster)
@@ -16,6 +5,17 @@ import { threadPermalink } from './thread-link.js';
  * error row, never a failed command (a single named cluster EKS cannot describe fails the command with a sentence).
  * The router has already checked the cluster and the channel.
  */
+
+import { findCluster } from '../src/config/clusters-config.js';
+import { renderStatusMessages } from '../src/report/render-status-blocks.js';
+import type { BotDeps } from '../src/ports/bot-deps.js';
+import type { ActiveJobStatus } from '../src/report/cluster-status.js';
+import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/status/collect-statuses.js';
+import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
+import { attempt } from './command-failure.js';
+import { readArgs } from './parse-command.js';
+import { threadPermalink } from './thread-link.js';
+
 export const statusCommand: CommandHandler = async (context) => {
   const { deps } = context;
   const command = readArgs('status', context.args);
@@ -26,7 +26,7 @@ export const statusCommand: CommandHandler = async (context) => {
     await attempt(`DescribeCluster for ${cluster.name}`, () => deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name));
   }
   const statuses = await collectStatuses(
-    sourcesFromBotDeps(deps),
+    deps,
     clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),
     { concurrency: DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
   );

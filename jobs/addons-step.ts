@@ -1,6 +1,9 @@
-import { planAddonUpdate } from '../src/upgrade/plan-addon-update.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
-import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
+import type { AddonInfo } from '@aws-sdk/client-eks';
+import { addonOrder, planAddonUpdate } from '../src/planning/plan-addon-update.js';
+import type { WorldDecision } from '../src/planning/plan-vs-world.js';
+import { resourcesToAct } from './plan-check.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
+import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { followUpdate } from './follow-update.js';
 import { safePoint } from './safe-point.js';
@@ -23,33 +26,43 @@ interface AddonState {
   failed?: { updateId: string; error: string; remedy: string; code?: string; version: string };
 }
 
-// The VPC CNI first (pods need IPs), then DNS and kube-proxy, then the rest by name.
-const PRIORITY = ['vpc-cni', 'coredns', 'kube-proxy'];
-function addonOrder(a: string, b: string): number {
-  const rank = (name: string) => (PRIORITY.includes(name) ? PRIORITY.indexOf(name) : PRIORITY.length);
-  return rank(a) - rank(b) || a.localeCompare(b);
-}
-
 export const addonsStep: Step = async (ctx) => {
   const { data, eks } = ctx;
-  const names = (await eks.listAddons(data.cluster)).sort(addonOrder);
+  const installed = (await eks.listAddons(data.cluster)).sort(addonOrder);
+  // Without planned actions (a schema 1 job) every installed add-on is looked at, as before plans were stored.
+  // What EKS offers for the target does not change while the step runs: read it once per add-on and run.
+  const catalogs = new Map<string, Promise<AddonInfo[]>>();
+  const catalog = (name: string) => catalogs.get(name) ?? catalogs.set(name, ctx.eks.describeAddonVersions(name, ctx.step.to)).get(name)!;
+  const act = ctx.step.actions ? await resourcesToAct(ctx, () => Promise.all(installed.map((name) => decideFromWorld(ctx, name, catalog)))) : undefined;
+  // Add-ons this step already worked on stay in the list even once they read as done.
+  const names = act ? installed.filter((name) => act.has(`addon/${name}`) || ctx.stepState()[`addon:${name}`]) : installed;
   const lines: string[] = [];
   for (const name of names) {
     const final = (ctx.stepState()[`addon:${name}`] as AddonState | undefined)?.final;
     const stop = final || data.dryRun ? undefined : await safePoint(ctx, `add-on ${name}`);
     if (stop) return stop;
-    const result = await upgradeAddon(ctx, name, lines);
+    const result = await upgradeAddon(ctx, name, lines, catalog);
     if (result) return result;
   }
-  if (names.length === 0) return { outcome: 'skipped', summary: `${data.cluster} has no EKS-managed add-ons` };
+  if (installed.length === 0) return { outcome: 'skipped', summary: `${data.cluster} has no EKS-managed add-ons` };
+  if (names.length === 0) return { outcome: 'skipped', summary: 'no add-on needs an update (see the note above for what changed since the plan)' };
   return { outcome: data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
 };
+
+/** The add-on decider over the add-on as it is now (the planner runs the same one over the snapshot). */
+async function decideFromWorld(ctx: StepContext, name: string, catalog: Catalog): Promise<WorldDecision> {
+  const addon = await ctx.eks.describeAddon(ctx.data.cluster, name);
+  const decision = planAddonUpdate(name, addon.addonVersion ?? 'unknown', ctx.step.to, await catalog(name));
+  return { resource: `addon/${name}`, action: decision.next ? 'update-addon' : 'at-target', reason: decision.reason };
+}
 
 async function save(ctx: StepContext, name: string, state: AddonState): Promise<void> {
   await ctx.saveStepState({ [`addon:${name}`]: state });
 }
 
-async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Promise<StepResult | undefined> {
+type Catalog = (name: string) => Promise<AddonInfo[]>;
+
+async function upgradeAddon(ctx: StepContext, name: string, lines: string[], catalog: Catalog): Promise<StepResult | undefined> {
   const { data, step, eks } = ctx;
   const state: AddonState = { ...((ctx.stepState()[`addon:${name}`] ?? {}) as AddonState) };
   const gateId = `h${step.hop}-addon-${name}`;
@@ -74,6 +87,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
         await reopenGate(ctx, gateId);
       } else {
         Object.assign(state, { final: 'forced', note: `forced past by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+        ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: failed.version, outcome: 'skipped', note: state.note });
       }
       await save(ctx, name, state);
       continue;
@@ -81,7 +95,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
 
     const addon = await eks.describeAddon(data.cluster, name);
     const current = addon.addonVersion ?? 'unknown';
-    const plan = planAddonUpdate(name, current, step.to, await eks.describeAddonVersions(name, step.to));
+    const plan = planAddonUpdate(name, current, step.to, await catalog(name));
     if (!plan.next) {
       Object.assign(state, { final: state.from ? 'updated' : 'unchanged', note: plan.reason });
       if (!data.dryRun) await save(ctx, name, state);
@@ -111,6 +125,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[]): Pr
     const final = await followUpdate(ctx, { cluster: data.cluster, updateId, scope: { addonName: name }, label: `add-on ${name} update to ${plan.next}` });
     if (final.status === 'Successful') {
       Object.assign(state, { from: state.from ?? current, to: plan.next });
+      ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: plan.next, outcome: 'done' });
       await save(ctx, name, state);
       continue;
     }

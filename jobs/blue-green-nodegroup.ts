@@ -1,11 +1,14 @@
 import type { CreateNodegroupRequest, Nodegroup } from '@aws-sdk/client-eks';
-import { describeBlocker } from '../src/upgrade/find-drain-blockers.js';
-import { StepFailure, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
-import { kubeletMinorOf } from '../src/upgrade/kubelet-skew.js';
-import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/upgrade/nodegroup-rollout.js';
+import { decideBlueGreenPhase } from '../src/planning/decide-blue-green-phase.js';
+import { greenNameFor } from '../src/planning/decide-nodegroup-action.js';
+import { describeBlocker } from '../src/planning/find-drain-blockers.js';
+import { StepFailure, type StepContext, type StepResult } from './step-context.js';
+import { kubeletMinorOf } from '../src/planning/kubelet-skew.js';
+import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/planning/nodegroup-rollout.js';
 import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
-import { awaitGate } from './gate-step.js';
-import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './managed-nodegroups-step.js';
+import { awaitGate, reopenGate } from './gate-step.js';
+import { formatDuration } from '../src/report/format-text.js';
+import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 
 /**
@@ -13,9 +16,9 @@ import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilR
  * (same labels, taints, subnets, instance types, sizes), wait until it is ACTIVE with its nodes Ready, ask, then
  * delete the blue group and follow its drain until its nodes are gone, and report where the pods landed. AWS state
  * (DescribeNodegroup) is read at the bounded poll rate; the nodes of both groups and the pods on them come from a
- * watch. Every phase reads the world first — the green group is found by the name stored in job.data before it was
- * created, the blue group's deletion is seen in its status — so a resumed job neither creates two greens nor
- * deletes twice. A drain blocked by a PDB (EKS reports PodEvictionFailure on the group) stops at a gate with the
+ * watch. Each turn reads both groups, asks the pure decider (src/planning/decide-blue-green-phase.ts) for the one next
+ * thing, does it and saves — the green group is found by the name stored in job.data before it was created, the
+ * blue group's deletion is seen in its status — so a resumed job neither creates two greens nor deletes twice. A drain blocked by a PDB (EKS reports PodEvictionFailure on the group) stops at a gate with the
  * blocking pods, the safe remedy and Force (delete the blocking pods; EKS's drain keeps retrying and then finishes).
  */
 interface BlueGreenState extends NodegroupState {
@@ -27,7 +30,17 @@ interface BlueGreenState extends NodegroupState {
   forced?: ForcedDrain & { revision: number };
   /** When DescribeNodegroup first answered that blue is gone (its Node objects get a bounded wait after that). */
   blueGoneAt?: number;
+  /** Blue's deletion was followed to its end (the group and its Node objects gone, or given up on with a warning). */
+  blueGone?: boolean;
+  /** The last answer at the drain gate: if the block outlasts DRAIN_RECHECK_MS after it, the gate is offered again. */
+  drainAnswer?: { revision: number; at: number; action: string };
 }
+
+/**
+ * How long a drain may stay blocked after an answer before the choice is offered again (EKS keeps retrying the
+ * evictions meanwhile). An object, as NODEGROUP_SETTLE, so a test on the real clock can shorten it.
+ */
+export const DRAIN_RECHECK = { ms: 5 * 60_000 };
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
 
@@ -38,11 +51,6 @@ async function describeOrUndefined(ctx: StepContext, name: string): Promise<Node
     if (isNotFound(error)) return undefined;
     throw error;
   }
-}
-
-export function greenNameFor(blue: string, to: string): string {
-  const base = blue.replace(/-?1-\d+$/, '');
-  return `${base}-${to.replace('.', '-')}`.slice(0, 63);
 }
 
 export function cloneRequest(blue: Nodegroup, green: string, to: string, token: string): CreateNodegroupRequest {
@@ -74,80 +82,95 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
     lines.push(state.note ?? `${blueName}: ${state.final}`);
     return undefined;
   }
-  const blue = await describeOrUndefined(ctx, blueName);
-  if (blue && blue.version === step.to && !state.green) {
-    lines.push(`${blueName}: already at ${step.to}`);
-    if (!data.dryRun) await saveNodegroupState(ctx, blueName, { ...state, final: 'unchanged', note: `${blueName}: already at ${step.to}` });
-    return undefined;
-  }
-  const green = state.green ?? greenNameFor(blueName, step.to);
   if (data.dryRun) {
+    const blue = await describeOrUndefined(ctx, blueName);
+    if (blue && blue.version === step.to) {
+      lines.push(`${blueName}: already at ${step.to}`);
+      return undefined;
+    }
     // A later hop of a dry run starts from the green group the previous hop would have created.
     const from = step.hop > 1 ? greenNameFor(blueName, step.from) : blueName;
     lines.push(`would create ${greenNameFor(blueName, step.to)} as a ${step.to} clone of ${from}, wait until Ready, ask, then delete ${from}`);
     return undefined;
   }
-  if (!state.green) {
-    state.green = green;
-    await saveNodegroupState(ctx, blueName, state);
-  }
-
-  // 1. The green clone.
-  let greenGroup = await describeOrUndefined(ctx, green);
-  if (!greenGroup) {
-    if (!blue) throw new StepFailure(`Blue/green upgrade of ${blueName}: both ${blueName} and ${green} are gone`, { remedy: 'check the node groups with `aws eks list-nodegroups`; the workloads may have nowhere to run' });
-    try {
-      greenGroup = await eks.createNodegroup(cloneRequest(blue, green, step.to, `${data.jobId}-${green}`.slice(0, 64)));
-    } catch (error) {
-      if ((error as Error).name !== 'ResourceInUseException') throw error;
-    }
-    await ctx.recordUpdate(`${blueName}:create`, { updateId: green, operation: 'CreateNodegroup', target: `${green} ${step.to}`, at: ctx.clock.now(), adopted: false });
-    await ctx.emit(`bg:${blueName}:create`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `CreateNodegroup ${green}: a ${step.to} clone of ${blueName} (same labels, taints, subnets, instance types and sizes).` });
-  }
-  const watch = lazyNodegroupWatch(ctx, [blueName, green]);
+  const greenName = state.green ?? greenNameFor(blueName, step.to);
+  const watch = lazyNodegroupWatch(ctx, [blueName, greenName]);
   try {
-    if (!state.greenReady) {
-      await waitForGreen(ctx, await watch.get(), green);
-      state.greenReady = true;
-      await saveNodegroupState(ctx, blueName, state);
-    }
-
-    // 2. Ask, then delete blue and follow its drain until its nodes are gone.
-    if (blue) {
-      const outcome = await awaitGate(ctx, {
-        gateId: `h${step.hop}-bg-${blueName}`,
-        title: `${green} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?`,
-        details: [`Pods on ${blueName} move to ${green} as EKS drains ${blueName}; PDBs are respected.`],
-        actions: ['continue', 'abort'],
-      });
-      if (outcome.kind === 'result') return outcome.result;
-      if (!state.deleteIssued && blue.status !== 'DELETING') {
-        await eks.deleteNodegroup(data.cluster, blueName);
-        state.deleteIssued = true;
-        await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
-        await saveNodegroupState(ctx, blueName, state);
-        await ctx.emit(`bg:${blueName}:delete`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `DeleteNodegroup ${blueName}: EKS cordons and drains its nodes.` });
+    // Read the world, decide the one next thing (decide-blue-green-phase.ts), do it, save, and look again.
+    for (;;) {
+      const blue = await describeOrUndefined(ctx, blueName);
+      const green = state.green ? await describeOrUndefined(ctx, state.green) : undefined;
+      const phase = decideBlueGreenPhase({ saved: state, blue, green, to: step.to });
+      switch (phase) {
+        case 'already-at-target':
+          lines.push(`${blueName}: already at ${step.to}`);
+          await saveNodegroupState(ctx, blueName, { ...state, final: 'unchanged', note: `${blueName}: already at ${step.to}` });
+          return undefined;
+        case 'both-gone':
+          throw new StepFailure(`Blue/green upgrade of ${blueName}: both ${blueName} and ${greenName} are gone`, { remedy: 'check the node groups with `aws eks list-nodegroups`; the workloads may have nowhere to run' });
+        case 'create-green':
+          // The name is in job.data before the call, so a re-run finds the clone instead of creating a second one.
+          Object.assign(state, { green: greenName, greenReady: undefined });
+          await saveNodegroupState(ctx, blueName, state);
+          try {
+            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, `${data.jobId}-${greenName}`.slice(0, 64)));
+          } catch (error) {
+            if ((error as Error).name !== 'ResourceInUseException') throw error;
+          }
+          await ctx.recordUpdate(`${blueName}:create`, { updateId: greenName, operation: 'CreateNodegroup', target: `${greenName} ${step.to}`, at: ctx.clock.now(), adopted: false });
+          await ctx.emit(`bg:${blueName}:create`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `CreateNodegroup ${greenName}: a ${step.to} clone of ${blueName} (same labels, taints, subnets, instance types and sizes).` });
+          continue;
+        case 'wait-green':
+          await waitForGreen(ctx, await watch.get(), greenName);
+          state.greenReady = true;
+          await saveNodegroupState(ctx, blueName, state);
+          continue;
+        case 'delete-blue': {
+          const outcome = await awaitGate(ctx, {
+            gateId: `h${step.hop}-bg-${blueName}`,
+            title: `${greenName} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?`,
+            details: [`Pods on ${blueName} move to ${greenName} as EKS drains ${blueName}; PDBs are respected.`],
+            actions: ['continue', 'abort'],
+          });
+          if (outcome.kind === 'result') return outcome.result;
+          await eks.deleteNodegroup(data.cluster, blueName);
+          state.deleteIssued = true;
+          await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
+          await saveNodegroupState(ctx, blueName, state);
+          await ctx.emit(`bg:${blueName}:delete`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `DeleteNodegroup ${blueName}: EKS cordons and drains its nodes.` });
+          continue;
+        }
+        case 'follow-deletion': {
+          const blocked = await followDeletion(ctx, await watch.get(), blueName, greenName, state);
+          if (blocked) return blocked;
+          state.blueGone = true;
+          await saveNodegroupState(ctx, blueName, state);
+          continue;
+        }
+        case 'finish':
+          return await finish(ctx, await watch.get(), blueName, greenName, green?.scalingConfig?.desiredSize ?? 0, state, lines, watch.get);
       }
     }
-    const blocked = await followDeletion(ctx, await watch.get(), blueName, green, state);
-    if (blocked) return blocked;
-
-    // 3. Every green node at the target and Ready; where the pods landed.
-    state.settleFrom ??= ctx.clock.now();
-    await saveNodegroupState(ctx, blueName, state);
-    const report = createRolloutReporter(ctx, watch.get, { group: green, key: () => `bg:${blueName}`, desired: () => greenGroup?.scalingConfig?.desiredSize ?? 0 });
-    const settle = await waitUntilRolledOut(ctx, await watch.get(), { group: green, key: `bg:${blueName}`, deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
-    const lagging = settle.settled ? undefined : await reportUnsettled(ctx, green, settle);
-    const greenNodes = (await watch.get()).nodes(green).map((node) => node.metadata.name);
-    const landed = describeLanding(greenNodes, (await watch.get()).pods());
-    await ctx.emit(`bg:${blueName}:landed`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `Pods of ${blueName} now run on ${green}: ${landed.text}.` });
-    const note = `${blueName} → ${green} at ${step.to} (blue/green; ${landed.count} pods now on ${green}${lagging ? `; ${lagging}` : ''})`;
-    await saveNodegroupState(ctx, blueName, { ...state, final: 'updated', note });
-    lines.push(note);
-    return undefined;
   } finally {
     watch.stop();
   }
+}
+
+/** Every green node at the target and Ready (or a warning naming those that are not); where the pods landed. */
+async function finish(ctx: StepContext, watch: NodegroupWatch, blueName: string, green: string, desired: number, state: BlueGreenState, lines: string[], getWatch: () => Promise<NodegroupWatch>): Promise<undefined> {
+  const { step } = ctx;
+  state.settleFrom ??= ctx.clock.now();
+  await saveNodegroupState(ctx, blueName, state);
+  const report = createRolloutReporter(ctx, getWatch, { group: green, key: () => `bg:${blueName}`, desired: () => desired });
+  const settle = await waitUntilRolledOut(ctx, watch, { group: green, key: `bg:${blueName}`, deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
+  const lagging = settle.settled ? undefined : await reportUnsettled(ctx, green, settle);
+  const landed = describeLanding(watch.nodes(green).map((node) => node.metadata.name), watch.pods());
+  await ctx.emit(`bg:${blueName}:landed`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `Pods of ${blueName} now run on ${green}: ${landed.text}.` });
+  const note = `${blueName} → ${green} at ${step.to} (blue/green; ${landed.count} pods now on ${green}${lagging ? `; ${lagging}` : ''})`;
+  ctx.recordActed({ resource: `nodegroup/${blueName}`, action: 'blue-green', to: step.to, outcome: 'done', note: `replaced by ${green}` });
+  await saveNodegroupState(ctx, blueName, { ...state, final: 'updated', note });
+  lines.push(note);
+  return undefined;
 }
 
 /** CreateNodegroup runs for minutes: its status is read at the poll interval, its nodes' readiness from the watch. */
@@ -180,10 +203,23 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
   for (;;) {
     const blue = await describeOrUndefined(ctx, blueName);
     const evictionIssue = blue?.health?.issues?.find((issue) => issue.code === 'PodEvictionFailure');
+    const gateId = `h${ctx.step.hop}-bg-${blueName}-drain`;
+    if (evictionIssue && state.drainAnswer && ctx.clock.now() - state.drainAnswer.at >= DRAIN_RECHECK.ms) {
+      // The answer did not clear the block (Continue while PDBs still block, a remedy that was not enough): a fresh
+      // card offers the choice again, so the job never waits with no way forward.
+      const { action, revision } = state.drainAnswer;
+      await reopenGate(ctx, gateId);
+      state.drainAnswer = undefined;
+      await saveNodegroupState(ctx, blueName, state);
+      drain = undefined;
+      await ctx.emit(`bg:${blueName}:still-blocked:${revision}`, {
+        kind: 'note', at: ctx.clock.now(), level: 'warning',
+        text: `The drain of ${blueName} is still blocked ${formatDuration(DRAIN_RECHECK.ms)} after ${action === 'continue' ? 'Continue' : action === 'force' ? 'Force' : 'the remedy'}; the choice is offered again below.`,
+      });
+    }
     if (evictionIssue) {
       drain ??= await inspectDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name));
       const fix = drain.remedy && !(state.remedied ?? []).includes(drain.remedy.label) ? drain.remedy : undefined;
-      const gateId = `h${ctx.step.hop}-bg-${blueName}-drain`;
       const outcome = await awaitGate(ctx, {
         gateId,
         title: `Deleting ${blueName} is blocked: pods cannot be evicted. ${fix ? `${fix.label}, or force?` : 'Force, keep waiting, or abort?'}`,
@@ -197,6 +233,10 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
       });
       if (outcome.kind === 'result') return outcome.result;
       const revision = (ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined)?.revision ?? 1;
+      if (state.drainAnswer?.revision !== revision) {
+        state.drainAnswer = { revision, at: ctx.clock.now(), action: outcome.action };
+        await saveNodegroupState(ctx, blueName, state);
+      }
       if (outcome.action === 'force' && state.forced?.revision !== revision) {
         const forced = await forceDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name), outcome);
         state.forced = { ...forced, revision };

@@ -1,8 +1,9 @@
 import type { Update } from '@aws-sdk/client-eks';
-import { decideControlPlaneAction, type ControlPlaneAction } from '../src/upgrade/decide-control-plane-action.js';
-import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
-import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
-import { followUpdate, formatDuration } from './follow-update.js';
+import { decideControlPlaneAction, type ControlPlaneAction } from '../src/planning/decide-control-plane-action.js';
+import { StepFailure, type Step, type StepContext, type StepResult } from './step-context.js';
+import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
+import { formatDuration } from '../src/report/format-text.js';
+import { followUpdate } from './follow-update.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 
 /**
@@ -60,6 +61,11 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
     const decision = await decide(ctx);
     switch (decision.action) {
       case 'done':
+        // Done by an update this job issued (recorded) or already there before the step ran.
+        if (!data.dryRun) {
+          const ours = ctx.recordedUpdate(RECORD);
+          ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: ours ? 'done' : 'already', note: decision.reason });
+        }
         return { outcome: 'done', summary: `${decision.reason}; nothing to do` };
       case 'failed':
         throw failedUpdate(ctx, decision.update);
@@ -109,6 +115,7 @@ async function follow(ctx: StepContext, updateId: string, startedAt: number): Pr
     );
   }
   await ctx.setProgress(undefined);
+  ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: 'done' });
   return {
     outcome: 'done',
     summary: `control plane of ${data.cluster} at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,

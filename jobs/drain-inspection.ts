@@ -1,7 +1,7 @@
-import { describeError, isTransientError } from '../src/upgrade/classify-error.js';
-import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
-import { createChangeSignal, startWatchCache } from '../src/upgrade/karpenter/watch-cache.js';
-import { StepFailure, type StepContext } from '../src/upgrade/step-context.js';
+import { describeError, isTransientError } from './classify-error.js';
+import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } from '../src/planning/find-drain-blockers.js';
+import { createChangeSignal, startWatchCache } from './watch-cache.js';
+import { StepFailure, type StepContext } from './step-context.js';
 
 /**
  * Reads what a blocked drain needs explained (pods on the nodes, PDBs, ReplicaSets, Deployments) and applies the

@@ -1,7 +1,10 @@
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import type { KubePort } from '../src/ports/kube-port.js';
-import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/upgrade/fargate/fargate-workloads.js';
-import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from '../src/upgrade/fargate/follow-fargate-rollout.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/planning/fargate-workloads.js';
+import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from './follow-fargate-rollout.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
+import { resourcesToAct } from './plan-check.js';
+import { safePoint } from './safe-point.js';
 
 /**
  * Fargate workloads of one hop. A Fargate pod keeps its node's kubelet for life, so the workloads whose pods sit
@@ -15,7 +18,6 @@ export interface FargateStepOptions extends Partial<RolloutFollowOptions> {
 }
 
 const DEFAULTS: RolloutFollowOptions = { windowMs: 3 * 60_000, slowMs: 15 * 60_000 };
-const PAUSE_RECHECK_MS = 10 * 60_000;
 
 function readState(ctx: StepContext): FargateStepState | undefined {
   const saved = ctx.stepState<Record<string, unknown>>();
@@ -31,7 +33,10 @@ async function plan(ctx: StepContext, kube: KubePort): Promise<StepResult | Farg
   if (nodes.items.length === 0) return { outcome: 'skipped', summary: 'no Fargate nodes' };
   const namespaces = [...new Set(pods.items.filter((p) => nodes.items.some((n) => n.metadata.name === p.spec?.nodeName)).map((p) => p.metadata.namespace ?? 'default'))];
   const replicaSets = (await Promise.all(namespaces.map((namespace) => kube.list('replicasets', { namespace })))).flatMap((list) => list.items);
-  const found = planFargateRestarts({ nodes: nodes.items, pods: pods.items, replicaSets, target: ctx.step.to });
+  const decided = planFargateRestarts({ nodes: nodes.items, pods: pods.items, replicaSets, target: ctx.step.to });
+  // The planner runs the same decider over the snapshot; act on the workloads the approved plan names.
+  const act = await resourcesToAct(ctx, () => decided.workloads.map((w) => ({ resource: workloadKey(w), action: 'restart-workload' as const, reason: `${w.pods.length} pod(s) on old Fargate nodes` })));
+  const found = { ...decided, workloads: decided.workloads.filter((w) => act.has(workloadKey(w))) };
   if (found.workloads.length === 0 && found.manual.length === 0) {
     return { outcome: 'skipped', summary: `all ${found.fargateNodes} Fargate node(s) already at ${ctx.step.to}` };
   }
@@ -83,11 +88,14 @@ export function createFargateStep(options: FargateStepOptions = {}): Step {
     const deadline = ctx.clock.now() + follow.windowMs;
     for (;;) {
       const record = state.workloads.find((w) => w.doneAt === undefined);
-      if (!record) return { outcome: 'done', summary: summaryOf(ctx, state) };
+      if (!record) {
+        for (const w of state.workloads) ctx.recordActed({ resource: workloadKey(w), action: 'restart-workload', to: ctx.step.to, outcome: 'done' });
+        return { outcome: 'done', summary: summaryOf(ctx, state) };
+      }
       if (!record.patched) {
-        const controls = await ctx.controls();
-        if (controls.abort) return { outcome: 'abort', by: controls.abort.by, reason: `<@${controls.abort.by}> aborted before restarting ${describeWorkload(record)}` };
-        if (controls.paused) return { outcome: 'wait', delayMs: PAUSE_RECHECK_MS, wakeEarly: async () => !(await ctx.controls()).paused };
+        // The shared safe point: Pause parks here (and wakes on Resume or Abort), Abort ends here.
+        const stop = await safePoint(ctx, `restarting ${describeWorkload(record)}`);
+        if (stop) return stop;
         await restart(ctx, kube, state, record);
       }
       const end = await followFargateRollout(ctx, kube, state, record, deadline, follow);

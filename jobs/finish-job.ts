@@ -1,7 +1,8 @@
-import { exportTimeline } from '../src/upgrade/export-timeline.js';
-import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
-import type { UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import { exportTimeline } from '../src/store/export-timeline.js';
+import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import type { UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { JobRuntime } from './job-runtime.js';
+import { planVersusJobLines } from '../src/report/plan-vs-job.js';
 
 /**
  * The end of a job, whichever way it ends: final state in job.data, the summary card (per-step durations), the
@@ -26,6 +27,7 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
       `AWS updates: ${issued.map((u) => `${u.operation} → ${u.target} (${u.updateId}${u.adopted ? ', adopted' : ''})`).join('; ')}.`,
     );
   }
+  lines.push(...planVersusJobLines(data));
   const notRun = data.steps.length - steps.length;
   if (notRun > 0 && data.state !== 'succeeded') lines.push(`${notRun} step(s) did not run.`);
   return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines };

@@ -1,5 +1,5 @@
 import type { Update } from '@aws-sdk/client-eks';
-import type { StepContext } from '../src/upgrade/step-context.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * Follows an EKS update (cluster version, add-on, node group) with DescribeUpdate at the engine's poll interval —
@@ -14,14 +14,6 @@ export interface FollowOptions {
   label: string;
   /** Called with each InProgress read, e.g. to report node-group progress. */
   onPoll?: (update: Update) => Promise<void>;
-}
-
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
 
 export async function followUpdate(ctx: StepContext, options: FollowOptions): Promise<Update> {

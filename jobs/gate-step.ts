@@ -1,5 +1,6 @@
-import type { GateAction, GateModel } from '../src/upgrade/timeline-event.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+import type { GateAction, GateModel } from '../src/ports/timeline-event.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
+import { hopPlanLines } from '../src/report/plan-vs-job.js';
 
 /**
  * Approval gates. The gate is recorded in Redis (gate-store.ts) and announced once (key
@@ -122,7 +123,11 @@ export async function abortOpenGates(ctx: StepContext, by: string, at: number): 
   }
 }
 
-/** The approval before the control-plane upgrade of each hop. */
+function withHeading(heading: string, lines: string[]): string[] {
+  return lines.length ? [heading, ...lines] : [];
+}
+
+/** The approval before the control-plane upgrade of each hop, listing what the approved plan does in it. */
 export const gateStep: Step = async (ctx) => {
   const { data, step } = ctx;
   const spec: GateSpec = {
@@ -131,6 +136,7 @@ export const gateStep: Step = async (ctx) => {
     details: [
       `${data.cluster} goes from ${step.from} to ${step.to}${data.hops.length > 1 ? ` (hop ${step.hop} of ${data.hops.length})` : ''}.`,
       'The update takes about 10 minutes; AWS cannot pause or stop it once it has started.',
+      ...withHeading('The approved plan for this hop:', hopPlanLines(data.steps, step.hop)),
     ],
     actions: ['continue', 'abort'],
   };

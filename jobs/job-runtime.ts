@@ -8,13 +8,15 @@ import type { EksPortFactory } from '../src/ports/eks-port.js';
 import type { KubePort, KubePortFactory } from '../src/ports/kube-port.js';
 import type { SsmPortFactory } from '../src/ports/ssm-port.js';
 import type { ThreadPort } from '../src/ports/thread-port.js';
-import type { ClusterLock } from '../src/upgrade/cluster-lock.js';
-import type { GateStore } from '../src/upgrade/gate-store.js';
-import type { JobControlsStore } from '../src/upgrade/job-controls-store.js';
-import type { StepContext } from '../src/upgrade/step-context.js';
-import type { TimelineLog } from '../src/upgrade/timeline-log.js';
-import type { TimelineEvent, UpgradeState } from '../src/upgrade/timeline-event.js';
-import { statusCardOf, type PlannedStep, type UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import type { ClusterLock } from '../src/ports/cluster-lock.js';
+import type { GateStore } from '../src/ports/gate-store.js';
+import type { JobControlsStore } from '../src/ports/job-controls.js';
+import type { StepContext } from './step-context.js';
+import type { TimelineLog } from '../src/ports/timeline-log.js';
+import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import { readJobData } from './job-data-schema.js';
+import { statusCardOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 
 /**
  * What one run of the processor works with: the job, its data (written back with job.updateData), and the
@@ -85,8 +87,11 @@ function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): Cluster
   );
 }
 
+/** Throws when the job's data has a shape this build cannot read (the processor checks readJobData first). */
 export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): JobRuntime {
-  const data: UpgradeJobData = structuredClone(job.data);
+  const reading = readJobData(job.data);
+  if (!reading.ok) throw new Error(reading.reason);
+  const data: UpgradeJobData = reading.data;
   const clusterConfig = clusterConfigFor(deps.config, data);
   const target = { name: data.cluster, region: data.region, roleArn: data.roleArn ?? clusterConfig.roleArn };
   const eks = deps.eks(target);
@@ -151,6 +156,9 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           await runtime.save();
         },
         recordedUpdate: (name) => data.updates[step.id]?.[name],
+        recordActed(acted) {
+          (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
+        },
         controls: () => deps.controls.read(data.jobId),
         sleep: (ms) => abortableSleep(deps.clock, ms, signal),
       };

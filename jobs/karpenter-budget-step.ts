@@ -1,16 +1,17 @@
-import { applyBudgets } from '../src/upgrade/karpenter/apply-karpenter-changes.js';
-import type { BudgetHoldState } from '../src/upgrade/karpenter/budget-hold.js';
-import { describeBudgets } from '../src/upgrade/karpenter/disruption-budget.js';
-import { readKarpenterState, saveKarpenterState } from '../src/upgrade/karpenter/karpenter-step-state.js';
-import { readKarpenterPlan } from '../src/upgrade/karpenter/read-karpenter-plan.js';
-import type { Step } from '../src/upgrade/step-context.js';
+import { applyBudgets } from './apply-karpenter-changes.js';
+import type { BudgetHoldState } from './karpenter-budget-hold.js';
+import { describeBudgets } from '../src/planning/disruption-budget.js';
+import { readKarpenterState, saveKarpenterState } from './karpenter-step-state.js';
+import { readKarpenterPlan } from './read-karpenter-plan.js';
+import { resourcesToAct } from './plan-check.js';
+import type { Step } from './step-context.js';
 
 /**
  * Before the control plane of a hop moves: the NodePools whose EC2NodeClass follows the cluster version (an
  * `al2023@latest` alias) start drifting the moment it does, so they get the upgrade budget (clusters.yaml
  * karpenter.upgradeBudget) now rather than in the Karpenter step. Pinned classes move only when the Karpenter step
  * points them at the target AMI, so their pools are left to it. The originals are saved first; the hold lives in
- * this step's state until the hop's Karpenter step adopts it (src/upgrade/karpenter/budget-hold.ts), and the
+ * this step's state until the hop's Karpenter step adopts it (jobs/karpenter-budget-hold.ts), and the
  * registry restores it on abort or failure and applies Pause/Resume to it whatever step is current.
  */
 export const karpenterBudgetStep: Step = async (ctx) => {
@@ -26,7 +27,9 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     if (reading.kind === 'nothing') return { outcome: 'skipped', summary: reading.summary };
     const { plan } = reading;
     const following = new Set(Object.entries(plan.classes).filter(([, c]) => c.action === 'follows-version').map(([name]) => name));
-    const pools = Object.fromEntries(Object.entries(plan.pools).filter(([, pool]) => following.has(pool.nodeClass)));
+    // Only the pools the approved plan holds (nodepool/*), as they read now.
+    const act = await resourcesToAct(ctx, () => plan.decisions.filter((decision) => decision.resource.startsWith('nodepool/')));
+    const pools = Object.fromEntries(Object.entries(plan.pools).filter(([name, pool]) => following.has(pool.nodeClass) && act.has(`nodepool/${name}`)));
     if (Object.keys(pools).length === 0) {
       return { outcome: 'skipped', summary: 'no NodePool with nodes to replace follows the cluster version; pinned EC2NodeClasses change only in the Karpenter step' };
     }
@@ -36,6 +39,7 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     }
     state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [], notices: [] };
     // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
+    for (const name of Object.keys(pools)) ctx.recordActed({ resource: `nodepool/${name}`, action: 'hold-budget', to: ctx.clusterConfig.karpenter.upgradeBudget, outcome: 'done' });
     await saveKarpenterState(ctx, state);
   }
   const controls = await ctx.controls();

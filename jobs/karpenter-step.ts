@@ -1,13 +1,14 @@
 import type { KubePort } from '../src/ports/kube-port.js';
-import type { JobControls } from '../src/upgrade/job-controls-store.js';
-import { applyBudgets, pointNodeClasses, type Controls } from '../src/upgrade/karpenter/apply-karpenter-changes.js';
-import { heldOriginals, releaseHold } from '../src/upgrade/karpenter/budget-hold.js';
-import { describeBudgets } from '../src/upgrade/karpenter/disruption-budget.js';
-import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from '../src/upgrade/karpenter/follow-drift.js';
-import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from '../src/upgrade/karpenter/karpenter-step-state.js';
-import { readKarpenterPlan } from '../src/upgrade/karpenter/read-karpenter-plan.js';
-import { describeVerification } from '../src/upgrade/karpenter/verify-pool.js';
-import type { Step, StepContext, StepResult } from '../src/upgrade/step-context.js';
+import type { JobControls } from '../src/ports/job-controls.js';
+import { applyBudgets, pointNodeClasses, type Controls } from './apply-karpenter-changes.js';
+import { heldOriginals, releaseHold } from './karpenter-budget-hold.js';
+import { describeBudgets } from '../src/planning/disruption-budget.js';
+import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from './follow-drift.js';
+import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
+import { keepPlanned, readKarpenterPlan } from './read-karpenter-plan.js';
+import { resourcesToAct } from './plan-check.js';
+import { describeVerification } from '../src/planning/verify-pool.js';
+import type { Step, StepContext, StepResult } from './step-context.js';
 
 /**
  * Karpenter-managed nodes of one hop (seed 000, the drift lab), for every NodePool at once:
@@ -38,6 +39,15 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
         return { outcome: 'skipped', summary: reading.summary };
       }
       const { plan } = reading;
+      // Only the classes the approved plan names, needing what it said (the step's own decisions, ec2nodeclass/*).
+      const act = await resourcesToAct(ctx, () => plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/')));
+      keepPlanned(plan, act);
+      if (!ctx.data.dryRun) {
+        // Classes on an alias whose nodes drifted already, when the control plane moved: followed as planned.
+        for (const decision of plan.decisions.filter((d) => d.action === 'follow-alias' && act.has(d.resource) && !plan.classes[d.resource.slice('ec2nodeclass/'.length)])) {
+          ctx.recordActed({ resource: decision.resource, action: 'follow-alias', to: ctx.step.to, outcome: 'done', note: 'its nodes drifted when the control plane moved' });
+        }
+      }
       // Pools the budget step held before the control plane moved carry our budget now: their originals are the
       // ones it saved.
       for (const [name, original] of heldOriginals(ctx)) if (plan.pools[name]) plan.pools[name].original = original;
@@ -88,6 +98,10 @@ async function drive(ctx: StepContext, kube: KubePort, state: KarpenterStepState
     return { outcome: 'wait', delayMs: resumeDelayMs };
   }
   await restoreBudgets(ctx, kube, state);
+  for (const [name, nodeClass] of Object.entries(state.classes)) {
+    const action = ctx.step.actions?.find((a) => a.resource === `ec2nodeclass/${name}`)?.action ?? (nodeClass.action === 'pin' ? 'pin-ami' : 'follow-alias');
+    ctx.recordActed({ resource: `ec2nodeclass/${name}`, action, to: ctx.step.to, outcome: 'done' });
+  }
   return { outcome: 'done', summary: summaryOf(ctx, state) };
 }
 

@@ -1,14 +1,16 @@
 import type { Nodegroup } from '@aws-sdk/client-eks';
 import { nodegroupPolicyFor } from '../src/config/clusters-config.js';
-import { describeBlocker, type DrainRemedy } from '../src/upgrade/find-drain-blockers.js';
-import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
-import { remedyForUpdate } from '../src/upgrade/update-error-remedies.js';
+import { decideNodegroupAction, NEW_LAUNCH_TEMPLATE_VERSION, type NodegroupDecision, type NodegroupFacts } from '../src/planning/decide-nodegroup-action.js';
+import { describeBlocker } from '../src/planning/find-drain-blockers.js';
+import { StepFailure, type Step, type StepContext, type StepResult } from './step-context.js';
+import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
-import { customAmiLaunchTemplateVersion } from './custom-ami-version.js';
+import { createCustomAmiVersion, findCustomAmiVersion } from './custom-ami-version.js';
 import { applyRemedy, inspectDrain } from './drain-inspection.js';
 import { amiSourceHint } from '../src/planning/ami-source.js';
-import { formatDuration } from './follow-update.js';
-import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch, type SettleResult } from './nodegroup-watch.js';
+import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
+import { resourcesToAct } from './plan-check.js';
+import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
@@ -23,56 +25,39 @@ import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './rea
  * one exists, the safe remedy (scale the deployment, then retry). Blue/green groups are handed to
  * blue-green-nodegroup.ts.
  */
-export interface NodegroupState {
-  final?: 'updated' | 'unchanged' | 'skipped';
-  from?: string;
-  note?: string;
-  attempt?: number;
-  force?: boolean;
-  failed?: { updateId: string; error: string; remedy: string; details: string[]; fix?: DrainRemedy };
-  /** The group's size before the update: the denominator of the progress line. */
-  desired?: number;
-  /** EKS reported the update Successful; the step now waits for the group's nodes. */
-  succeeded?: boolean;
-  /** When that wait began (so a re-run keeps the same deadline). */
-  settleFrom?: number;
-  [key: string]: unknown;
-}
-
 export const managedNodegroupsStep: Step = async (ctx) => {
   // Groups with saved state are kept even once gone (a blue group deleted by this step still has its line).
   const saved = Object.keys(ctx.stepState()).filter((key) => key.startsWith('ng:')).map((key) => key.slice(3));
-  const names = [...new Set([...(await ctx.eks.listNodegroups(ctx.data.cluster)), ...saved])].sort();
-  if (names.length === 0) return { outcome: 'skipped', summary: `${ctx.data.cluster} has no managed node groups` };
-  const lines: string[] = [];
+  const listed = await ctx.eks.listNodegroups(ctx.data.cluster);
+  const all = [...new Set([...listed, ...saved])].sort();
+  if (all.length === 0) return { outcome: 'skipped', summary: `${ctx.data.cluster} has no managed node groups` };
   // Green groups this step created are the new home of a blue group, not groups to upgrade in their own right.
-  const greens = new Set(names.map((name) => nodegroupStateOf(ctx, name).green).filter((green): green is string => typeof green === 'string'));
+  const greens = new Set(all.map((name) => nodegroupStateOf(ctx, name).green).filter((green): green is string => typeof green === 'string'));
+  // Read, then decide with the planner's decider: what each group needs now, against the approved plan.
+  const decisions = new Map<string, NodegroupDecision>();
+  for (const name of listed.filter((group) => !greens.has(group))) {
+    const ng = await ctx.eks.describeNodegroup(ctx.data.cluster, name);
+    const policy = nodegroupPolicyFor(ctx.clusterConfig, name);
+    decisions.set(name, decideNodegroupAction(factsOf(ng), policy, ctx.step.to, (await findCustomAmiVersion(ctx, ng, policy))?.version));
+  }
+  const act = await resourcesToAct(ctx, () => [...decisions].map(([name, decision]) => ({ resource: `nodegroup/${name}`, action: decision.action, reason: decision.reason })));
+  const names = all.filter((name) => !greens.has(name) && (!ctx.step.actions || act.has(`nodegroup/${name}`) || saved.includes(name)));
+  if (names.length === 0) return { outcome: 'skipped', summary: 'no managed node group needs an update (see the note above for what changed since the plan)' };
+  const lines: string[] = [];
   for (const name of names) {
-    if (greens.has(name)) continue;
-    const stop = nodegroupStateOf(ctx, name).final || ctx.data.dryRun ? undefined : await safePoint(ctx, `node group ${name}`);
+    const state = nodegroupStateOf(ctx, name);
+    const stop = state.final || ctx.data.dryRun ? undefined : await safePoint(ctx, `node group ${name}`);
     if (stop) return stop;
-    const strategy = nodegroupPolicyFor(ctx.clusterConfig, name).strategy;
-    const result = strategy === 'blue-green' ? await upgradeBlueGreen(ctx, name, lines) : await upgradeInPlace(ctx, name, lines);
+    const blueGreen = state.green !== undefined || decisions.get(name)?.action === 'blue-green';
+    const result = blueGreen ? await upgradeBlueGreen(ctx, name, lines) : await upgradeInPlace(ctx, name, lines);
     if (result) return result;
   }
   return { outcome: ctx.data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
 };
 
-export function nodegroupStateOf(ctx: StepContext, name: string): NodegroupState {
-  return { ...((ctx.stepState()[`ng:${name}`] ?? {}) as NodegroupState) };
-}
-
-export async function saveNodegroupState(ctx: StepContext, name: string, state: NodegroupState): Promise<void> {
-  await ctx.saveStepState({ [`ng:${name}`]: state });
-}
-
-function targetRequest(ng: Nodegroup, to: string, launchTemplateVersion?: string) {
-  if (ng.amiType === 'CUSTOM') {
-    if (!launchTemplateVersion) return undefined;
-    const done = ng.launchTemplate?.version === launchTemplateVersion;
-    return { done, request: { launchTemplate: { id: ng.launchTemplate?.id, name: ng.launchTemplate?.id ? undefined : ng.launchTemplate?.name, version: launchTemplateVersion } } };
-  }
-  return { done: ng.version === to, request: { version: to } };
+/** DescribeNodegroup's answer, as the node-group decider reads it. */
+export function factsOf(ng: Nodegroup): NodegroupFacts {
+  return { name: ng.nodegroupName ?? '', version: ng.version, amiType: ng.amiType, releaseVersion: ng.releaseVersion, launchTemplate: ng.launchTemplate };
 }
 
 async function upgradeInPlace(ctx: StepContext, name: string, lines: string[]): Promise<StepResult | undefined> {
@@ -120,23 +105,25 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       const settle = await waitUntilRolledOut(ctx, watch, { group: name, key: progressKey(), deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
       if (!settle.settled) state.note = await reportUnsettled(ctx, name, settle);
       state.final = 'updated';
+      ctx.recordActed({ resource: `nodegroup/${name}`, action: state.lt ? 'roll-launch-template' : 'update-in-place', to: step.to, outcome: 'done' });
       await saveNodegroupState(ctx, name, state);
       continue;
     }
 
     const ng = await eks.describeNodegroup(data.cluster, name);
-    // A custom-AMI group with an AMI source in clusters.yaml gets its launch template version made here (issue 13).
-    const customAmi = ng.amiType === 'CUSTOM' && !policy.launchTemplateVersion ? await customAmiLaunchTemplateVersion(ctx, ng, policy) : undefined;
-    if (customAmi && data.dryRun) {
-      lines.push(`${name}: would ${customAmi.version === '(new)' ? 'create a launch template version' : `use launch template version ${customAmi.version}`} with ${customAmi.imageId} and call UpdateNodegroupVersion with it`);
+    // A custom-AMI group with an AMI source in clusters.yaml rolls to a launch template version with the target AMI:
+    // the one that already carries it, or one made here once the group is to be acted on (issue 13).
+    const customAmi = await findCustomAmiVersion(ctx, ng, policy);
+    const decision = decideNodegroupAction(factsOf(ng), policy, step.to, customAmi?.version);
+    if (customAmi && decision.action === 'roll-launch-template' && data.dryRun) {
+      lines.push(`${name}: would ${customAmi.version ? `use launch template version ${customAmi.version}` : 'create a launch template version'} with ${customAmi.imageId} and call UpdateNodegroupVersion with it`);
       return undefined;
     }
-    const target = targetRequest(ng, step.to, policy.launchTemplateVersion ?? customAmi?.version);
-    if (!target && data.dryRun) {
+    if (decision.action === 'custom-ami-gate' && data.dryRun) {
       lines.push(`${name}: pinned to a custom AMI (launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`);
       return undefined;
     }
-    if (!target) {
+    if (decision.action === 'custom-ami-gate') {
       const outcome = await awaitGate(ctx, {
         gateId: `${gateId}-custom-ami`,
         title: `Node group ${name} is pinned to a custom AMI. Skip it, or abort?`,
@@ -148,10 +135,14 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       });
       if (outcome.kind === 'result') return outcome.result;
       Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+      ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
       await saveNodegroupState(ctx, name, state);
       continue;
     }
-    if (target.done && !inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { nodegroupName: name } }))) {
+    if (decision.action === 'blue-green') {
+      throw new StepFailure(`Node group ${name} reads as blue/green now, but this step began updating it in place`, { remedy: 'let the in-place update finish (or abort), then start the upgrade again' });
+    }
+    if (decision.action === 'at-target' && !inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { nodegroupName: name } }))) {
       // `from` is saved before the first update is issued, so a group this job updated is recognised even when the
       // worker died between the update's end and its recording.
       if (state.from) state.succeeded = true;
@@ -165,11 +156,17 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       return undefined;
     }
     if (!state.from) {
-      Object.assign(state, { from: ng.version, desired: ng.scalingConfig?.desiredSize ?? 0 });
+      Object.assign(state, { from: ng.version, desired: ng.scalingConfig?.desiredSize ?? 0, lt: decision.action === 'roll-launch-template' || undefined });
       await saveNodegroupState(ctx, name, state);
     }
     const attempt = state.attempt ?? 0;
-    const updateId = await issueOrAdopt(ctx, name, attempt, { ...target.request, force: state.force || policy.force });
+    let request = decision.action === 'at-target' ? { version: step.to } : decision.request;
+    if (decision.action === 'roll-launch-template' && decision.request.launchTemplate.version === NEW_LAUNCH_TEMPLATE_VERSION) {
+      // Crash-safe: a re-run finds the version this made (it carries the target AMI) and rolls to it instead.
+      const version = await createCustomAmiVersion(ctx, ng, customAmi!);
+      request = { launchTemplate: { ...decision.request.launchTemplate, version } };
+    }
+    const updateId = await issueOrAdopt(ctx, name, attempt, { ...request, force: state.force || policy.force });
     if (!updateId) continue;
     const watch = await nodeWatch();
     const final = await followNodegroupUpdate(ctx, watch, { updateId, group: name, label: `node-group ${name} update to ${step.to}`, report });
@@ -187,23 +184,6 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     await saveNodegroupState(ctx, name, state);
     await ctx.emit(`ng:${name}:${updateId}:failed`, { kind: 'note', at: ctx.clock.now(), level: 'warning', text: [error, ...details].join('\n') });
   }
-}
-
-/** The warning when a group's nodes did not all reach the target in time; returns the note for the step's line. */
-export async function reportUnsettled(ctx: StepContext, group: string, settle: Extract<SettleResult, { settled: false }>): Promise<string> {
-  const { laggards } = settle.counts;
-  const behind = `${laggards.length} node(s) not at ${ctx.step.to} and Ready`;
-  if (settle.why === 'aborted') return `${behind} when the job was aborted`;
-  const waited = formatDuration(NODEGROUP_SETTLE.timeoutMs);
-  await ctx.emit(`ng:${group}:unsettled`, {
-    kind: 'note', at: ctx.clock.now(), level: 'warning',
-    text: [
-      `Node group ${group}: EKS reports it at ${ctx.step.to}, but ${waited} later ${behind}:`,
-      ...laggards.slice(0, 20).map((node) => `• ${node}`),
-      `What to do: look at them with \`kubectl get nodes -l eks.amazonaws.com/nodegroup=${group} -o wide\`. A Node whose instance is gone can be deleted (\`kubectl delete node <name>\`); an old instance still running needs \`aws eks update-nodegroup-version --cluster-name ${ctx.data.cluster} --nodegroup-name ${group}\` again. Verify reports these nodes.`,
-    ].join('\n'),
-  });
-  return `${behind} after ${waited}`;
 }
 
 /** Follows an update already recorded or running for the group; otherwise issues one and records it first. */

@@ -1,6 +1,6 @@
 import type { Update } from '@aws-sdk/client-eks';
 import type { KubeObject } from '../src/ports/kube-port.js';
-import { createChangeSignal, startWatchCaches } from '../src/upgrade/karpenter/watch-cache.js';
+import { createChangeSignal, startWatchCaches } from './watch-cache.js';
 import {
   countRollout,
   describeRollout,
@@ -10,8 +10,8 @@ import {
   oldNodesOf,
   podsByNode,
   type RolloutCounts,
-} from '../src/upgrade/nodegroup-rollout.js';
-import type { StepContext } from '../src/upgrade/step-context.js';
+} from '../src/planning/nodegroup-rollout.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * A managed node group's progress as Kubernetes tells it, from watches (never by listing in a loop): the Nodes of

@@ -1,9 +1,9 @@
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { runChecks } from '../src/planning/run-checks.js';
 import { collectSnapshot } from '../src/status/collect-snapshot.js';
-import { imageInventory } from '../src/upgrade/image-inventory.js';
-import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../src/upgrade/preflight-checks.js';
-import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
+import { imageInventory } from '../src/planning/image-inventory.js';
+import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../src/planning/preflight-checks.js';
+import { StepFailure, type Step, type StepContext } from './step-context.js';
 import { awaitGate } from './gate-step.js';
 import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 

@@ -1,12 +1,11 @@
-import type { StepContext, StepResult } from '../src/upgrade/step-context.js';
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
+import type { StepContext, StepResult } from './step-context.js';
 
 /**
  * A safe point inside a step that works through several items (add-ons, node groups): between two items nothing
  * is in flight, so a Pause parks the job here and an Abort ends it here, instead of waiting for the whole step.
  * Items already done are recorded in job.data, so the step picks up at the next one when resumed.
  */
-export const PAUSE_RECHECK_MS = 10 * 60_000;
-
 export async function safePoint(ctx: StepContext, before: string): Promise<StepResult | undefined> {
   const controls = await ctx.controls();
   if (controls.abort) {

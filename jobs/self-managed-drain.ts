@@ -1,8 +1,8 @@
 import { isEvictablePod, podRef } from '../src/planning/compute-groups.js';
 import { KubeApiError, type KubeObject } from '../src/ports/kube-port.js';
-import { describeBlocker } from '../src/upgrade/find-drain-blockers.js';
-import { createChangeSignal, startWatchCaches } from '../src/upgrade/karpenter/watch-cache.js';
-import type { StepContext, StepResult } from '../src/upgrade/step-context.js';
+import { describeBlocker } from '../src/planning/find-drain-blockers.js';
+import { createChangeSignal, startWatchCaches } from './watch-cache.js';
+import type { StepContext, StepResult } from './step-context.js';
 import { applyRemedy, forceDrain, inspectDrain } from './drain-inspection.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 

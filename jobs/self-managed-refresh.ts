@@ -1,7 +1,7 @@
 import type { SelfManagedGroupState, SelfManagedView } from '../src/planning/decide-self-managed-action.js';
 import { countAtTarget } from '../src/planning/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../src/ports/autoscaling-port.js';
-import { StepFailure, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
+import { StepFailure, type StepContext, type StepResult } from './step-context.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { instanceViews } from './self-managed-world.js';
 

@@ -1,17 +1,18 @@
 import { selfManagedPolicyFor } from '../src/config/clusters-config.js';
 import { amiSourceHint, selfManagedAmiSource } from '../src/planning/ami-source.js';
 import { computeOfNode } from '../src/planning/compute-groups.js';
-import { countAtTarget, decideAbortRestore, decideSelfManagedAction, type SelfManagedGroupState, type SelfManagedView } from '../src/planning/decide-self-managed-action.js';
+import { countAtTarget, decideAbortRestore, decideSelfManagedAction, selfManagedWorldDecision, type SelfManagedGroupState, type SelfManagedView } from '../src/planning/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../src/ports/autoscaling-port.js';
 import type { KubeObject } from '../src/ports/kube-port.js';
-import { describeError } from '../src/upgrade/classify-error.js';
-import { StepFailure, type Step, type StepContext, type StepResult } from '../src/upgrade/step-context.js';
+import { describeError } from './classify-error.js';
+import { StepFailure, type Step, type StepContext, type StepResult } from './step-context.js';
 import { awaitGate } from './gate-step.js';
+import { resourcesToAct } from './plan-check.js';
 import { safePoint } from './safe-point.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { followRefresh, startOrAdoptRefresh } from './self-managed-refresh.js';
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
-import { findClusterGroups, groupImage, readGroupView } from './self-managed-world.js';
+import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
 
 /**
  * Self-managed node groups (Auto Scaling groups whose instances join the cluster), one group at a time. For each:
@@ -20,11 +21,14 @@ import { findClusterGroups, groupImage, readGroupView } from './self-managed-wor
  * one at a time (cordon, drain through the Eviction API, TerminateInstanceInAutoScalingGroup keeping the desired
  * capacity, wait for the replacement Ready at N+1 with the pods scheduled), or by an instance refresh whose
  * terminations wait on a lifecycle hook while the bot drains each node. Every decision comes from
- * decideSelfManagedAction over the world read afresh; each termination is recorded before it is issued.
+ * decideSelfManagedAction over the world read afresh; each termination is recorded before it is issued. Only the
+ * Auto Scaling groups the approved plan names (`asg/<name>` roll-self-managed) are acted on (jobs/plan-check.ts).
  */
 type GroupState = SelfManagedGroupState & { targetImageId?: string; hook?: boolean };
 
 const stateKey = (group: string) => `smg:${group}`;
+/** The group in the plan's actions and the job's acted record. */
+const resourceOf = (group: string) => `asg/${group}`;
 export const groupStateOf = (ctx: StepContext, group: string): GroupState => ({ ...((ctx.stepState()[stateKey(group)] ?? {}) as GroupState) });
 export const saveGroupState = (ctx: StepContext, group: string, state: GroupState) => ctx.saveStepState({ [stateKey(group)]: state });
 
@@ -35,11 +39,16 @@ export const selfManagedStep: Step = async (ctx) => {
   } catch (error) {
     throw new Error(`reading the nodes to find self-managed groups: ${describeError(error)}`, { cause: error });
   }
-  const groups = await findClusterGroups(ctx, nodes);
-  if (groups.length === 0) {
+  const found = await findClusterGroups(ctx, nodes);
+  if (found.length === 0) {
     const orphans = nodes.filter((n) => computeOfNode(n).type === 'self-managed').length;
     return { outcome: 'skipped', summary: orphans ? `${orphans} self-managed node(s) belong to no Auto Scaling group the bot can see; replace them by hand` : 'no self-managed node groups' };
   }
+  // Decide with the planner's rule what each group needs now, against the approved plan; groups with saved state
+  // (a re-run after a crash) carry on whatever the plan check says now.
+  const act = await resourcesToAct(ctx, () => found.map((group) => selfManagedWorldDecision(group.name, instanceViews(group, nodes), ctx.step.to)));
+  const groups = found.filter((group) => !ctx.step.actions || act.has(resourceOf(group.name)) || ctx.stepState()[stateKey(group.name)] !== undefined);
+  if (groups.length === 0) return { outcome: 'skipped', summary: 'no self-managed group needs a roll (see the note above for what changed since the plan)' };
   const lines: string[] = [];
   for (const group of groups) {
     const result = await upgradeGroup(ctx, group, nodes, lines);
@@ -147,6 +156,7 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
       case 'done': {
         const moved = (state.replaced?.length ?? 0) > 0 || state.refreshId;
         Object.assign(state, { final: moved ? 'updated' : 'unchanged', note: `${action.upgraded}/${action.total} nodes at ${step.to}${moved ? ` (launch template version ${state.newVersion}, ${policy.strategy})` : ' already'}, desired capacity ${info.desiredCapacity}` });
+        ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: step.to, outcome: moved ? 'done' : 'already', note: state.note });
         await saveGroupState(ctx, name, state);
         lines.push(`${name}: ${state.note}`);
         return undefined;
@@ -208,6 +218,7 @@ async function skipGate(ctx: StepContext, name: string, state: GroupState, why: 
   });
   if (outcome.kind === 'result') return outcome.result;
   Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+  ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: ctx.step.to, outcome: 'skipped', note: state.note });
   await saveGroupState(ctx, name, state);
   lines.push(`${name}: ${state.note}`);
   return undefined;

@@ -1,7 +1,7 @@
-import { createChangeSignal, startWatchCaches } from '../src/upgrade/karpenter/watch-cache.js';
-import { StepFailure, type StepContext } from '../src/upgrade/step-context.js';
+import { createChangeSignal, startWatchCaches } from './watch-cache.js';
+import { StepFailure, type StepContext } from './step-context.js';
 import { instanceIdOfNode } from '../src/planning/compute-groups.js';
-import { isReady, minorOfKubelet } from './self-managed-world.js';
+import { isNodeReady, kubeletMinorOf } from '../src/domain/node-status.js';
 
 /**
  * Waiting after a termination: until the old node is gone, the group is back at its desired capacity with every
@@ -31,9 +31,9 @@ export async function waitForReplacement(ctx: StepContext, input: { group: strin
         const live = (info?.instances ?? []).filter((i) => i.lifecycleState === 'InService' || i.lifecycleState === 'Pending');
         const readyAtTarget = live.filter((i) => {
           const node = byInstance.get(i.instanceId);
-          return node && isReady(node) && minorOfKubelet(node.status?.nodeInfo?.kubeletVersion) === ctx.step.to;
+          return node && isNodeReady(node) && kubeletMinorOf(node) === ctx.step.to;
         });
-        groupReady = Boolean(info) && live.length >= (info?.desiredCapacity ?? 0) && live.every((i) => byInstance.get(i.instanceId) && isReady(byInstance.get(i.instanceId)!)) && readyAtTarget.length > 0;
+        groupReady = Boolean(info) && live.length >= (info?.desiredCapacity ?? 0) && live.every((i) => byInstance.get(i.instanceId) && isNodeReady(byInstance.get(i.instanceId)!)) && readyAtTarget.length > 0;
         await ctx.setProgress(`${input.group}: ${readyAtTarget.length}/${info?.desiredCapacity ?? live.length} nodes at ${ctx.step.to} (replacing ${input.node})`);
       }
       const namespaces = new Set(input.namespaces ?? []);

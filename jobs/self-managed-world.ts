@@ -1,24 +1,17 @@
+import { isNodeReady, kubeletMinorOf } from '../src/domain/node-status.js';
 import { archOfNode, familyOfNode, variantOfNode } from '../src/planning/ami-parameters.js';
 import type { GroupImage } from '../src/planning/ami-source.js';
 import { computeOfNode, instanceIdOfNode } from '../src/planning/compute-groups.js';
 import type { GroupInstanceView, SelfManagedGroupState, SelfManagedView } from '../src/planning/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../src/ports/autoscaling-port.js';
 import type { KubeObject } from '../src/ports/kube-port.js';
-import type { StepContext } from '../src/upgrade/step-context.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * Reads what the self-managed step decides from: the cluster's Auto Scaling groups (tagged
  * kubernetes.io/cluster/<name>, or holding an instance that is one of the cluster's self-managed nodes), each
  * instance's node (by the instance id in its providerID), the group's launch template versions and latest refresh.
  */
-export function minorOfKubelet(version: string | undefined): string | undefined {
-  return /^v?(\d+\.\d+)\./.exec(version ?? '')?.[1];
-}
-
-export function isReady(node: KubeObject): boolean {
-  return (node.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
-}
-
 export async function findClusterGroups(ctx: StepContext, nodes: KubeObject[]): Promise<AutoScalingGroupInfo[]> {
   const selfManagedInstances = new Set(nodes.filter((n) => computeOfNode(n).type === 'self-managed').map(instanceIdOfNode).filter(Boolean));
   const groups = await ctx.autoScaling.describeGroups();
@@ -38,7 +31,7 @@ export function instanceViews(group: AutoScalingGroupInfo, nodes: KubeObject[]):
       instanceId: i.instanceId,
       lifecycleState: i.lifecycleState,
       ...(i.launchTemplateVersion ? { launchTemplateVersion: i.launchTemplateVersion } : {}),
-      ...(node ? { node: { name: node.metadata.name, minor: minorOfKubelet(node.status?.nodeInfo?.kubeletVersion), ready: isReady(node) } } : {}),
+      ...(node ? { node: { name: node.metadata.name, minor: kubeletMinorOf(node), ready: isNodeReady(node) } } : {}),
     };
   });
 }

@@ -1,12 +1,12 @@
-import type { Step, StepContext } from '../src/upgrade/step-context.js';
-import type { StepKind } from '../src/upgrade/upgrade-job-data.js';
-import type { JobControls } from '../src/upgrade/job-controls-store.js';
+import type { Step, StepContext } from './step-context.js';
+import type { StepKind } from '../src/ports/upgrade-plan.js';
+import type { JobControls } from '../src/ports/job-controls.js';
 import { addonsStep } from './addons-step.js';
 import { controlPlaneStep } from './control-plane-step.js';
 import { fargateStep } from './fargate-step.js';
 import { gateStep } from './gate-step.js';
 import { managedNodegroupsStep } from './managed-nodegroups-step.js';
-import { applyHolds, restoreHolds } from '../src/upgrade/karpenter/budget-hold.js';
+import { applyHolds, restoreHolds } from './karpenter-budget-hold.js';
 import { karpenterBudgetStep } from './karpenter-budget-step.js';
 import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';

@@ -1,12 +1,16 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { backoffMs, describeError, isTransientError } from '../src/upgrade/classify-error.js';
-import { StepFailure, type StepResult } from '../src/upgrade/step-context.js';
-import { isTerminal, type PlannedStep, type UpgradeJobData } from '../src/upgrade/upgrade-job-data.js';
+import { backoffMs } from '../src/domain/backoff.js';
+import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
+import { describeError, isTransientError } from './classify-error.js';
+import { StepFailure, type StepResult } from './step-context.js';
+import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 import { finishJob } from './finish-job.js';
+import { readJobData } from './job-data-schema.js';
 import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
 import { cleanupFor, controlHookFor, stepFor } from './step-registry.js';
-import type { JobControls } from '../src/upgrade/job-controls-store.js';
+import type { JobControls } from '../src/ports/job-controls.js';
 
 /**
  * The BullMQ processor of an upgrade job: runs the planned steps from job.data.stepIndex on, checking pause and
@@ -15,7 +19,8 @@ import type { JobControls } from '../src/upgrade/job-controls-store.js';
  * any worker — to carry on from job.data.
  */
 export const MAX_TRANSIENT_RETRIES = 8;
-export const PAUSE_RECHECK_MS = 10 * 60_000;
+/** The engine's own retries of transient AWS and Kubernetes failures: 2 s, 4 s, 8 s … up to 2 minutes. */
+export const TRANSIENT_BACKOFF = { baseMs: 2_000, maxMs: 120_000 };
 
 export interface UpgradeJobResult {
   state: UpgradeJobData['state'];
@@ -23,6 +28,7 @@ export interface UpgradeJobResult {
 }
 
 export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) {
+  const refuse = (job: Job<UpgradeJobData>, token: string | undefined, reason: string) => refuseJob(deps, job, token, reason);
   return async function processUpgrade(job: Job<UpgradeJobData>, token?: string, cancel?: AbortSignal): Promise<UpgradeJobResult> {
     // One signal per run, linked to the worker's shutdown and BullMQ's cancel and unlinked afterwards, so the
     // long-lived shutdown signal does not collect a listener per run (AbortSignal.any would).
@@ -40,6 +46,9 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
   };
 
   async function runJob(job: Job<UpgradeJobData>, token: string | undefined, signal: AbortSignal): Promise<UpgradeJobResult> {
+    const reading = readJobData(job.data);
+    if (!reading.ok) return refuse(job, token, reading.reason);
+    if (reading.upgradedFrom !== undefined) deps.logger.info({ jobId: job.id, from: reading.upgradedFrom }, 'job data upgraded from an older worker\'s schema');
     const runtime = createJobRuntime(job, deps);
     const { data } = runtime;
     if (isTerminal(data.state)) {
@@ -122,6 +131,26 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
   }
 }
 
+/** How long a job this worker cannot read waits before a worker (hopefully of the right version) looks again. */
+export const UNREADABLE_RECHECK_MS = 60_000;
+
+/**
+ * A job whose data this worker cannot read (written by a newer version mid-deploy): say so once in its thread, touch
+ * nothing, and hand it back to the queue for another worker.
+ */
+async function refuseJob(deps: EngineDeps, job: Job<UpgradeJobData>, token: string | undefined, reason: string): Promise<never> {
+  const raw = job.data as Partial<UpgradeJobData>;
+  deps.logger.warn({ jobId: job.id, schema: raw.schema }, 'upgrade job written by another worker version; leaving it alone');
+  if (raw.thread?.ts) {
+    const key = `${job.id}:schema:${String(raw.schema)}`;
+    await deps.thread
+      .postEvent(raw.thread, key, { kind: 'note', at: deps.clock.now(), level: 'warning', text: `A worker of another version picked this job up and left it alone: ${reason}.` })
+      .catch((error: unknown) => deps.logger.warn({ err: error, jobId: job.id }, 'posting the schema refusal failed'));
+  }
+  await job.moveToDelayed(Date.now() + UNREADABLE_RECHECK_MS, token);
+  throw new DelayedError();
+}
+
 async function markPaused(runtime: JobRuntime, controls: JobControls, step: PlannedStep | undefined): Promise<void> {
   const { data, deps } = runtime;
   if (data.state === 'paused' && data.pauseSeq >= controls.pauseSeq) return;
@@ -178,7 +207,7 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
     const attempt = (data.retries[stepId] ?? 0) + 1;
     if (attempt <= MAX_TRANSIENT_RETRIES) {
       data.retries[stepId] = attempt;
-      const delay = backoffMs(attempt);
+      const delay = backoffMs(attempt - 1, TRANSIENT_BACKOFF);
       deps.logger.warn({ err: error, jobId: data.jobId, step: stepId, attempt, delay }, 'transient failure; retrying the step');
       if (attempt === 3) {
         await runtime.emitKeyed(`${data.jobId}:${stepId}:transient`, `${data.jobId}:${stepId}:transient`, {

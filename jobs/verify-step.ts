@@ -1,7 +1,7 @@
-import { describeError } from '../src/upgrade/classify-error.js';
-import { describeImageDiff, diffImages, imageInventory } from '../src/upgrade/image-inventory.js';
-import { checkKubeletSkew, describeKubeletMinors, kubeletMinorOf, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/upgrade/kubelet-skew.js';
-import { StepFailure, type Step, type StepContext } from '../src/upgrade/step-context.js';
+import { describeError } from './classify-error.js';
+import { describeImageDiff, diffImages, imageInventory } from '../src/planning/image-inventory.js';
+import { checkKubeletSkew, describeKubeletMinors, kubeletMinorOf, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/planning/kubelet-skew.js';
+import { StepFailure, type Step, type StepContext } from './step-context.js';
 
 /**
  * Verify a hop: the control plane is at the target and ACTIVE, every node's kubelet is within the skew policy and,

@@ -1,10 +1,11 @@
 import type { AwsCredentialIdentity } from '@smithy/types';
+import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
 import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
-import type { BotDeps } from './bot-deps.js';
+import type { BotDeps } from './ports/bot-deps.js';
 import type { ClustersConfig } from './config/clusters-config.js';
 import type { EnvConfig } from './config/env-config.js';
 import { createKubePortFactory } from './kube/client-node-adapter.js';
@@ -13,7 +14,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
-import { createUpgradeEngine } from './upgrade/create-upgrade-engine.js';
+import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -86,7 +87,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         clock,
         logger,
       };
-      const slack = await createSlackApp({ env, deps, logger: logger.child({ part: 'slack' }) });
+      const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }) });
       await slack.start();
       port = slack.port;
       stops.push(() => slack.stop());

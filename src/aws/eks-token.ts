@@ -1,9 +1,3 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
-import { SignatureV4 } from '@smithy/signature-v4';
-import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import { systemClock, type Clock } from '../ports/clock.js';
-
 /**
  * Bearer tokens for the Kubernetes API of an EKS cluster, the same ones `aws eks get-token` prints:
  * `k8s-aws-v1.` + base64url (no padding) of an STS GetCallerIdentity URL presigned with SigV4, with the signed
@@ -12,6 +6,13 @@ import { systemClock, type Clock } from '../ports/clock.js';
  * STS ignores X-Amz-Expires for this purpose: EKS accepts the token for 15 minutes from X-Amz-Date. We reuse a
  * token for 14 minutes (the CLI reports the same expiry) so a request never carries one about to lapse.
  */
+
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
+import { systemClock, type Clock } from '../ports/clock.js';
+
 export interface EksTokenSource {
   token(): Promise<string>;
 }

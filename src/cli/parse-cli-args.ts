@@ -1,10 +1,11 @@
-import { formatMinor, parseMinor } from '../domain/minor-version.js';
-
 /**
  * The terminal grammar: `eks-upgrade status <cluster>|--all` and `eks-upgrade plan <cluster> [--to <minor>]`, with
  * `--output text|json|markdown`, `--region`, `--clusters-file`, `--endpoint-url` and `--timeout`. Pure; a mistake
  * throws CliUsageError with one sentence and the usage.
  */
+
+import { formatMinor, parseMinor } from '../domain/minor-version.js';
+
 export type OutputFormat = 'text' | 'json' | 'markdown';
 
 export interface CliCommand {

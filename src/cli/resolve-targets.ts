@@ -1,13 +1,14 @@
-import { existsSync } from 'node:fs';
-import { findCluster, loadClustersConfig, type ClusterConfig, type ClustersConfig } from '../config/clusters-config.js';
-import type { CliCommand } from './parse-cli-args.js';
-import { CliUsageError } from './parse-cli-args.js';
-
 /**
  * Which clusters a CLI command is about, in which region and with which clusters.yaml policy. The clusters file is
  * optional for the terminal: `--clusters-file` (or CLUSTERS_FILE) must exist when given; ./clusters.yaml is read
  * when present. A cluster found in the file uses its region and role; any other needs --region or AWS_REGION.
  */
+
+import { existsSync } from 'node:fs';
+import { findCluster, loadClustersConfig, type ClusterConfig, type ClustersConfig } from '../config/clusters-config.js';
+import type { CliCommand } from './parse-cli-args.js';
+import { CliUsageError } from './parse-cli-args.js';
+
 export interface CliTarget {
   name: string;
   region: string;

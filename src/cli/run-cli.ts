@@ -1,3 +1,9 @@
+/**
+ * The CLI's work, with its outside world injected (ports, output streams, environment) so tests can run it in
+ * process; src/cli/main.ts wires the real SDK adapters. Returns the exit code: 0 fine, 2 blocking findings,
+ * 1 errors — each error reported as one line, never a stack.
+ */
+
 import { ConfigError } from '../config/clusters-config.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
@@ -14,11 +20,6 @@ import { renderStatusText } from '../report/render-status-text.js';
 import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
 
-/**
- * The CLI's work, with its outside world injected (ports, output streams, environment) so tests can run it in
- * process; src/cli/main.ts wires the real SDK adapters. Returns the exit code: 0 fine, 2 blocking findings,
- * 1 errors — each error reported as one line, never a stack.
- */
 export interface CliDeps {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;

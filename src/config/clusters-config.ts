@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
-
 /**
  * clusters.yaml: which clusters the bot may drive, from which Slack channels, by whom. Validated at start-up;
  * an invalid file stops the bot with one line naming the bad field.
  */
+
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
 const slackIds = z.array(
   z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'must be a Slack user ID (U…/W…) or user-group ID (S…)'),
 );

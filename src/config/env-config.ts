@@ -1,7 +1,8 @@
+/** The bot's environment (README "Configuration"). Missing or malformed values stop start-up with one line. */
+
 import { z } from 'zod';
 import { ConfigError } from './clusters-config.js';
 
-/** The bot's environment (README "Configuration"). Missing or malformed values stop start-up with one line. */
 const envSchema = z.object({
   SLACK_BOT_TOKEN: z.string().regex(/^xox[bp]-/, 'must be a bot token starting with xoxb-'),
   SLACK_SIGNING_SECRET: z.string().min(8, 'must be the app\'s signing secret'),

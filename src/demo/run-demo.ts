@@ -1,19 +1,19 @@
+/**
+ * `npm run demo`: the simulator (scenario demo), a Redis, the bot in HTTP mode with its worker, and a local fake
+ * Slack, in one process tree. A scripted engineer asks for status, starts an upgrade to 1.31, the approver clicks
+ * Continue, and the conversation is printed as it would look in Slack. Exits 0 once the control plane is at 1.31.
+ */
+
 import '../log/quiet-node-version-warning.js';
 import { randomBytes } from 'node:crypto';
 import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { parseClustersConfig } from '../config/clusters-config.js';
 import { parseEnv } from '../config/env-config.js';
 import { createLogger } from '../log/logger.js';
-import { startFakeSlack, type FakeMessage, type FakeSlack } from '../sim/slack/fake-slack.js';
-import { startSimulator } from '../sim/sim-server.js';
+import { type FakeMessage, type FakeSlack, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../start-bot.js';
 import { ensureRedis, type RedisHandle } from './ensure-redis.js';
 
-/**
- * `npm run demo`: the simulator (scenario demo), a Redis, the bot in HTTP mode with its worker, and a local fake
- * Slack, in one process tree. A scripted engineer asks for status, starts an upgrade to 1.31, the approver clicks
- * Continue, and the conversation is printed as it would look in Slack. Exits 0 once the control plane is at 1.31.
- */
 const CHANNEL = 'C0DEMO';
 const REQUESTER = 'U0REQ';
 const APPROVER = 'U0APP';

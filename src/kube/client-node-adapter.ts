@@ -1,3 +1,9 @@
+/**
+ * KubePortFactory over @kubernetes/client-node 1.4: DescribeCluster gives the endpoint and CA, an EKS token
+ * (presigned STS GetCallerIdentity, refreshed at 14 minutes) authenticates every request and watch. One KubePort
+ * per cluster is built once and reused.
+ */
+
 import { PatchStrategy, Watch } from '@kubernetes/client-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { credentialProviderFor } from '../aws/aws-client-config.js';
@@ -12,11 +18,6 @@ import { createKubeRequester, type KubeRequester } from './kube-request.js';
 import { describeTarget, KUBE_RESOURCES, resourcePath } from './kube-resources.js';
 import { startResilientWatch, type WatchBackoff } from './resilient-watch.js';
 
-/**
- * KubePortFactory over @kubernetes/client-node 1.4: DescribeCluster gives the endpoint and CA, an EKS token
- * (presigned STS GetCallerIdentity, refreshed at 14 minutes) authenticates every request and watch. One KubePort
- * per cluster is built once and reused.
- */
 export interface KubePortFactoryOptions {
   eks: EksPortFactory;
   /** Base credentials for the token (default: the SDK's default chain); a cluster's roleArn is assumed on top. */

@@ -1,12 +1,13 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import { KubeConfig, type User } from '@kubernetes/client-node';
-
 /**
  * A client-node KubeConfig for one EKS cluster, built in memory from DescribeCluster (endpoint and CA) — no
  * kubeconfig file and no `aws eks get-token` exec plugin. Each request (typed calls, our plain-JSON requests and
  * watches alike) asks the authenticator for the current token, so a token refreshed at 14 minutes is picked up
  * without rebuilding anything. user.token stays unset: client-node would send it instead of ours.
  */
+
+import type { OutgoingHttpHeaders } from 'node:http';
+import { KubeConfig, type User } from '@kubernetes/client-node';
+
 const USER_NAME = 'eks-upgrade-bot';
 
 export interface EksKubeConfigInput {

@@ -1,6 +1,3 @@
-import { STATUS_CODES } from 'node:http';
-import { KubeApiError } from '../ports/kube-port.js';
-
 /**
  * Builds the KubeApiError for a failed Kubernetes call: which operation, the HTTP code, the apiserver's Status
  * reason and message, and what to do about the usual causes, chained to the client-node error.
@@ -10,6 +7,10 @@ import { KubeApiError } from '../ports/kube-port.js';
  *
  * Network failures (no HTTP answer) get code 0 and reason "Unreachable".
  */
+
+import { STATUS_CODES } from 'node:http';
+import { KubeApiError } from '../ports/kube-port.js';
+
 interface StatusBody {
   code?: number;
   reason?: string;

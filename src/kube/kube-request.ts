@@ -1,5 +1,3 @@
-import { ApiException, HttpMethod, type Configuration, type KubeConfig } from '@kubernetes/client-node';
-
 /**
  * Plain-JSON requests through client-node's own transport: the Configuration that `kc.makeApiClient` builds
  * (server URL, TLS agent with the cluster CA, our bearer-token authenticator, node-fetch). We do not use the typed
@@ -7,6 +5,9 @@ import { ApiException, HttpMethod, type Configuration, type KubeConfig } from '@
  * Date objects and fields the model does not know are dropped — while the KubePort contract is the JSON the
  * apiserver sent. Failures are client-node's ApiException (code, raw Status body), as from the typed APIs.
  */
+
+import { ApiException, HttpMethod, type Configuration, type KubeConfig } from '@kubernetes/client-node';
+
 export interface KubeRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;

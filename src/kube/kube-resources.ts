@@ -1,10 +1,11 @@
-import type { KubeResource } from '../ports/kube-port.js';
-
 /**
  * Where each resource the product touches lives in the Kubernetes API. Fixed rather than discovered: these are
  * the stable versions on every EKS version we support (1.28+: policy/v1 PDBs, autoscaling/v2 HPAs) and Karpenter
  * v1, and skipping discovery saves a round trip per call. A cluster without Karpenter answers 404 for its kinds.
  */
+
+import type { KubeResource } from '../ports/kube-port.js';
+
 export interface ResourceInfo {
   /** '' for the core group (served under /api/v1). */
   group: string;

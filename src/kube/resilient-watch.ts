@@ -1,8 +1,3 @@
-import type { Watch } from '@kubernetes/client-node';
-import type { Logger } from '../log/logger.js';
-import type { Clock } from '../ports/clock.js';
-import type { KubeList, KubeObject, KubeWatchHandle, WatchEventType } from '../ports/kube-port.js';
-
 /**
  * List, then watch from the list's resourceVersion, for as long as the caller wants — the informer pattern, with
  * the two things client-node 1.4 leaves to us:
@@ -12,6 +7,13 @@ import type { KubeList, KubeObject, KubeWatchHandle, WatchEventType } from '../p
  *   backoff (client-node reconnects at once, which spins against a server that keeps closing the stream).
  * The first list happens before this resolves, so a caller learns at once about a 403 or an unknown resource.
  */
+
+import type { Watch } from '@kubernetes/client-node';
+import { backoffMs } from '../domain/backoff.js';
+import type { Logger } from '../log/logger.js';
+import type { Clock } from '../ports/clock.js';
+import type { KubeList, KubeObject, KubeWatchHandle, WatchEventType } from '../ports/kube-port.js';
+
 export interface WatchBackoff {
   initialMs: number;
   maxMs: number;
@@ -102,7 +104,7 @@ export async function startResilientWatch<T extends KubeObject>(opts: ResilientW
     let needsList = false;
     while (!stopping.signal.aborted) {
       if (failures > 0) {
-        const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** (failures - 1));
+        const delay = backoffMs(failures - 1, { baseMs: backoff.initialMs, maxMs: backoff.maxMs });
         opts.logger?.debug({ delayMs: delay, failures }, `${opts.description}: reconnecting after backoff`);
         try {
           await opts.clock.sleep(delay, stopping.signal);

@@ -1,3 +1,4 @@
+import { isCustomAmi } from './decide-nodegroup-action.js';
 import type { KubeObject } from '../ports/kube-port.js';
 import type { AmiArch, AmiFamily, AmiLookup, AmiVariant, ClusterSnapshot, NodegroupInfo } from './cluster-snapshot.js';
 
@@ -62,9 +63,9 @@ export function archOfAmiType(amiType: string | undefined): AmiArch {
   return amiType && /ARM/.test(amiType) ? 'arm64' : 'x86_64';
 }
 
-/** A node group pinned to its own AMI: EKS will not move it on a version bump. */
+/** A node group pinned to its own AMI: EKS will not move it on a version bump (the node-group decider's rule). */
 export function isCustomAmiNodegroup(ng: NodegroupInfo): boolean {
-  return ng.amiType === 'CUSTOM' || (!!ng.launchTemplate && /^ami-/.test(ng.releaseVersion ?? ''));
+  return isCustomAmi(ng);
 }
 
 /** Family of a node from its OS image (self-managed nodes carry no amiType). */

@@ -1,14 +1,15 @@
-import { SKEW_RULE_TEXT } from '../upgrade/kubelet-skew.js';
-import { addonRoute } from './checks/addon-checks.js';
+import { decideAddonUpdate, addonOrder } from './plan-addon-update.js';
+import { greenNameFor } from './decide-nodegroup-action.js';
+import { SKEW_RULE_TEXT } from './kubelet-skew.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { dataPlaneSteps } from './data-plane-steps.js';
 import { dataPlaneUnits } from './data-plane-units.js';
-import { isBlocking, plural, type Finding } from './finding.js';
+import { isBlocking, plural, type Finding } from '../ports/finding.js';
 import { describeIncremental, planDeferral } from './incremental-strategy.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 import { runChecks } from './run-checks.js';
 import { MINUTES } from './step-estimates.js';
-import type { PlanHop, PlanStep, UpgradePlan } from './upgrade-plan.js';
+import { HOP_STEP_ORDER, type PlanHop, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
 import { minorsBetween, upgradePath } from './upgrade-path.js';
 import { VPC_CNI } from './addon-version.js';
 
@@ -40,28 +41,36 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
   const findings = runChecks(snapshot, path.to, policy);
   const units = dataPlaneUnits(snapshot);
   const deferral = planDeferral(units, path.hops);
-  const addonVersions = new Map((snapshot.addons.ok ? snapshot.addons.value : []).map((a) => [a.name, addonRoute(a, path.hops)]));
+  const addons = (snapshot.addons.ok ? snapshot.addons.value : []).slice().sort((a, b) => addonOrder(a.name, b.name));
+  const addonAt = new Map(addons.map((addon) => [addon.name, addon.version]));
+  // A blue/green group is replaced by its green clone each hop; later hops act on the clone.
+  const unitNames = new Map(units.map((unit) => [unit.ref, unit.name]));
 
   let saved = 0;
   const hops: PlanHop[] = path.hops.map((to, index) => {
     const hopFrom = index === 0 ? path.from : path.hops[index - 1];
     const steps: PlanStep[] = [preflightStep(snapshot, hopFrom, to, index === 0 ? findings : []), gateStep(snapshot.name, hopFrom, to), controlPlaneStep(snapshot.name, hopFrom, to)];
-    for (const [name, route] of addonVersions) {
-      const hop = route.hops[index];
-      let version = [route.installed, ...route.hops.slice(0, index).flatMap((h) => h.versions)].at(-1)!;
-      if (route.unknownOn !== undefined && hop && !(snapshot.addons.ok && snapshot.addons.value.find((a) => a.name === name)?.catalog[to])) {
+    for (const addon of addons) {
+      let version = addonAt.get(addon.name)!;
+      const catalog = addon.catalog[to];
+      if (!catalog) {
         // The versions for this minor could not be read: the step stays, with the version to be chosen then.
-        steps.push(addonStep(snapshot.name, name, version, `the default for ${to}`, to, policy));
+        steps.push(addonStep(snapshot.name, addon.name, version, `the default for ${to}`, to, policy, `the versions EKS offers for ${to} could not be read; the job picks the default then`));
         continue;
       }
-      for (const next of hop?.versions ?? []) {
-        steps.push(addonStep(snapshot.name, name, version, next, to, policy));
-        version = next;
+      // The same decider the add-ons step runs, one update at a time (the VPC CNI one minor per update).
+      for (let decision = decideAddonUpdate(addon.name, version, to, catalog); decision.next; decision = decideAddonUpdate(addon.name, version, to, catalog)) {
+        steps.push(addonStep(snapshot.name, addon.name, version, decision.next, to, policy, decision.reason));
+        version = decision.next;
       }
+      addonAt.set(addon.name, version);
     }
     for (const unit of units) {
       if (!unit.minor || minorsBetween(unit.minor, to) <= 0) continue;
-      for (const step of dataPlaneSteps(snapshot, { ...unit, minor: index === 0 ? unit.minor : maxMinor(unit.minor, hopFrom) }, to, policy)) {
+      const name = unitNames.get(unit.ref) ?? unit.name;
+      for (const step of dataPlaneSteps(snapshot, { ...unit, minor: index === 0 ? unit.minor : maxMinor(unit.minor, hopFrom) }, to, policy, name)) {
+        const greens = step.actions.filter((action) => action.action === 'blue-green');
+        if (greens.length > 0) unitNames.set(unit.ref, greenNameFor(name, to));
         const laterHop = deferral.deferrableTo.get(unit.ref)?.get(to);
         if (laterHop) {
           step.deferrableTo = laterHop;
@@ -71,6 +80,8 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
       }
     }
     steps.push(verifyStep(snapshot.name, to));
+    // The job runs a hop's steps in HOP_STEP_ORDER (a Karpenter budget line goes before the control plane).
+    steps.sort((a, b) => HOP_STEP_ORDER.indexOf(a.kind) - HOP_STEP_ORDER.indexOf(b.kind));
     return { from: hopFrom, to, steps, estimateMinutes: steps.reduce((sum, s) => sum + s.estimateMinutes, 0) };
   });
 
@@ -106,6 +117,7 @@ function preflightStep(snapshot: ClusterSnapshot, from: string, to: string, find
     from,
     to,
     estimateMinutes: MINUTES.preflight,
+    actions: [],
     details: ['Errors stop the hop (an approver can Force with a reason); warnings are shown on the gate card.'],
     commands: [`npx eks-upgrade plan ${snapshot.name} --to ${to}`],
   };
@@ -121,6 +133,7 @@ function gateStep(cluster: string, from: string, to: string): PlanStep {
     to,
     gate: `Upgrade the control plane of ${cluster} to ${to}?`,
     estimateMinutes: 0,
+    actions: [],
     details: ['Waits for an approver (Continue / Abort); a control-plane update cannot be paused once started.'],
     commands: [],
   };
@@ -135,15 +148,17 @@ function controlPlaneStep(cluster: string, from: string, to: string): PlanStep {
     from,
     to,
     estimateMinutes: MINUTES.controlPlane,
+    actions: [{ resource: `cluster/${cluster}`, action: 'update-control-plane', from, to, reason: `EKS moves the control plane one minor per update: ${from} → ${to}` }],
     details: ['UpdateClusterVersion, followed with DescribeUpdate until it ends (~10 minutes); an update already in progress is adopted. Pods are not restarted.'],
     commands: [`aws eks update-cluster-version --name ${cluster} --kubernetes-version ${to}`, `aws eks wait cluster-active --name ${cluster}`],
   };
 }
 
-function addonStep(cluster: string, addon: string, from: string, to: string, minor: string, policy: PlanPolicy): PlanStep {
+function addonStep(cluster: string, addon: string, from: string, to: string, minor: string, policy: PlanPolicy, reason: string): PlanStep {
   const conflicts = policy.resolveConflicts;
   return {
-    kind: 'addon',
+    kind: 'addons',
+    actions: [{ resource: `addon/${addon}`, action: 'update-addon', from, to: to.startsWith('v') ? to : undefined, reason }],
     phase: 'addons',
     title: `Update add-on ${addon} ${from} → ${to}`,
     resource: `addon/${addon}`,
@@ -163,6 +178,7 @@ function verifyStep(cluster: string, to: string): PlanStep {
     resource: `cluster/${cluster}`,
     to,
     estimateMinutes: MINUTES.verify,
+    actions: [],
     details: ['Compares container images before and after (the workshop\'s 1.25.txt / 1.26.txt diff).'],
     commands: ['kubectl get nodes -o wide', 'kubectl get deploy,sts,pdb -A', "kubectl get pods -A -o jsonpath='{.items[*].spec.containers[*].image}' | tr -s '[[:space:]]' '\\n' | sort | uniq -c"],
   };

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../ports/kube-port.js';
 import { isCustomAmiNodegroup, nodeClassAmi, type NodeClassAmi } from './ami-parameters.js';
+import { archesOfNodePool, decideAmiAction, type AmiAction } from './decide-ami-action.js';
 import { valueOr, type ClusterSnapshot, type NodegroupInfo } from './cluster-snapshot.js';
 import { computeGroups, kubeletOf, type ComputeType } from './compute-groups.js';
 import { nodePoolsOfClass } from './checks/karpenter-checks.js';
@@ -22,6 +23,8 @@ export interface DataPlaneUnit {
   customAmi?: boolean;
   nodeClass?: KubeObject;
   ami?: NodeClassAmi;
+  /** What the EC2NodeClass needs for a target minor: the same decider the Karpenter step runs. */
+  amiAction?: (target: string) => AmiAction;
   nodePools?: KubeObject[];
   sampleNode?: KubeObject;
 }
@@ -61,6 +64,7 @@ export function dataPlaneUnits(snapshot: ClusterSnapshot): DataPlaneUnit[] {
         nodes: nodes.length,
         nodeClass,
         ami: nodeClassAmi(nodeClass),
+        amiAction: (target) => decideAmiAction(nodeClass, { target, arches: [...new Set(pools.flatMap((pool) => archesOfNodePool(pool, poolGroups.get(pool.metadata.name)?.nodes ?? [])))].sort() }),
         nodePools: pools,
         sampleNode: nodes[0],
       });
@@ -81,5 +85,5 @@ export function dataPlaneUnits(snapshot: ClusterSnapshot): DataPlaneUnit[] {
  * after each control-plane upgrade, so only budgets (not the plan) could hold them.
  */
 export function canDefer(unit: DataPlaneUnit): boolean {
-  return !(unit.type === 'karpenter' && unit.ami?.selection === 'alias');
+  return !(unit.type === 'karpenter' && unit.amiAction?.(unit.minor ?? '').kind === 'follows-version');
 }

@@ -116,3 +116,14 @@ export function decideAbortRestore(view: Pick<SelfManagedView, 'instances' | 'st
   const moved = view.instances.some((i) => i.launchTemplateVersion === String(newVersion) || i.node?.minor === view.target);
   return moved ? undefined : previous;
 }
+
+/**
+ * What a self-managed group needs for a hop, the way the plan names it (`asg/<name>` roll-self-managed): a roll
+ * while any live instance's node runs another minor. The planner names the Auto Scaling groups holding a group's
+ * nodes below the target (src/planning/data-plane-steps.ts); the step checks the world against that with this.
+ */
+export function selfManagedWorldDecision(group: string, instances: GroupInstanceView[], target: string): { resource: string; action: 'roll-self-managed' | 'at-target'; reason: string } {
+  const behind = instances.filter((i) => LIVE.has(i.lifecycleState) && i.node?.minor !== undefined && i.node.minor !== target);
+  if (behind.length === 0) return { resource: `asg/${group}`, action: 'at-target', reason: `every node of Auto Scaling group ${group} runs ${target}` };
+  return { resource: `asg/${group}`, action: 'roll-self-managed', reason: `${behind.length} node(s) of Auto Scaling group ${group} below ${target}` };
+}

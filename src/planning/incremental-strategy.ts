@@ -1,6 +1,6 @@
-import { maxKubeletLag, SKEW_RULE_TEXT } from '../upgrade/kubelet-skew.js';
+import { maxKubeletLag, SKEW_RULE_TEXT } from './kubelet-skew.js';
 import { canDefer, type DataPlaneUnit } from './data-plane-units.js';
-import { formatMinutes, type IncrementalStrategy } from './upgrade-plan.js';
+import { formatMinutes, type IncrementalStrategy } from '../ports/upgrade-plan.js';
 import { minorsBetween } from './upgrade-path.js';
 
 /**

@@ -11,7 +11,7 @@ import { checkSelfManaged } from './checks/self-managed-checks.js';
 import { checkSubnets } from './checks/subnet-checks.js';
 import { checkWorkloads } from './checks/workload-checks.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
-import { sortFindings, type Finding } from './finding.js';
+import { sortFindings, type Finding } from '../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 
 /**

@@ -4,6 +4,11 @@
  * simulator's Kubernetes API over HTTP. Objects are plain JSON as the apiserver returns them (client-node's
  * V1Node, V1Pod … types fit them).
  */
+
+import type { KubeObject } from '../kube-types/kube-object.js';
+
+export type { KubeObject };
+
 export type KubeResource =
   | 'namespaces'
   | 'nodes'
@@ -19,26 +24,6 @@ export type KubeResource =
   | 'nodepools'
   | 'nodeclaims'
   | 'ec2nodeclasses';
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    creationTimestamp?: string;
-    ownerReferences?: Array<{ kind: string; name: string; uid?: string; controller?: boolean }>;
-    deletionTimestamp?: string;
-    [key: string]: unknown;
-  };
-  spec?: any;
-  status?: any;
-  [key: string]: unknown;
-}
 
 export interface ListOptions {
   namespace?: string; // omitted: all namespaces (or cluster-scoped)

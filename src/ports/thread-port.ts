@@ -1,4 +1,4 @@
-import type { StatusCardModel, TimelineEvent } from '../upgrade/timeline-event.js';
+import type { StatusCardModel, TimelineEvent } from './timeline-event.js';
 
 export interface ThreadRef {
   channel: string;

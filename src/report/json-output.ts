@@ -1,5 +1,5 @@
-import type { UpgradePlan } from '../planning/upgrade-plan.js';
-import type { ClusterStatus } from '../status/cluster-status.js';
+import type { UpgradePlan } from '../ports/upgrade-plan.js';
+import type { ClusterStatus } from './cluster-status.js';
 
 /**
  * The JSON the CLI prints (`--output json`), documented in README: a plan is

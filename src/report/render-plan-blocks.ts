@@ -1,16 +1,17 @@
-import type { KnownBlock } from '@slack/types';
-import { SEVERITY_ORDER, countBySeverity, describeCounts, type Finding, type Severity } from '../planning/finding.js';
-import { formatMinutes, type PlanStep, type UpgradePlan } from '../planning/upgrade-plan.js';
-import { escapeMrkdwn } from '../slack/render/format-text.js';
-import type { SlackMessage } from '../slack/slack-message.js';
-import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
-
 /**
  * `plan` in Slack: a headline that says whether the upgrade is blocked, the findings grouped by severity (each with
  * its resources and fix), then the steps of each hop with gates (:raised_hand:), manual steps (:wrench:) and steps
  * that can wait for a later hop (:hourglass:). Split over up to `maxMessages` messages; anything beyond says how
  * many findings/steps were left out and names the CLI command that prints them all.
  */
+
+import type { KnownBlock } from '@slack/types';
+import { SEVERITY_ORDER, countBySeverity, describeCounts, type Finding, type Severity } from '../ports/finding.js';
+import { formatMinutes, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
+import { escapeMrkdwn } from './format-text.js';
+import type { SlackMessage } from '../ports/slack-message.js';
+import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
+
 export interface PlanBlocksOptions {
   maxMessages?: number;
 }

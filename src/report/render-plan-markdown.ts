@@ -1,11 +1,12 @@
-import { SEVERITY_ORDER, describeCounts, type Severity } from '../planning/finding.js';
-import { formatMinutes, type UpgradePlan } from '../planning/upgrade-plan.js';
-
 /**
  * The plan as a playbook a team pastes into a change ticket (the eksup "create playbook" idea, with this product's
  * findings and hops): what blocks and how to fix it, as checkboxes; then every step numbered per hop, with its
  * gate, who acts, a rough duration and the commands to run by hand. Pure.
  */
+
+import { SEVERITY_ORDER, describeCounts, type Severity } from '../ports/finding.js';
+import { formatMinutes, type UpgradePlan } from '../ports/upgrade-plan.js';
+
 const HEADINGS: Record<Severity, string> = { error: 'Blocking (errors)', warning: 'Warnings', info: 'For information' };
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;

@@ -1,11 +1,12 @@
-import { countBySeverity, describeCounts } from '../planning/finding.js';
-import { formatMinutes, type PlanStep, type UpgradePlan } from '../planning/upgrade-plan.js';
-import { wrapText } from './text-table.js';
-
 /**
  * `eks-upgrade plan` in a terminal: a headline that says whether the plan is blocked, the findings (errors first)
  * with resources and fixes, then each hop's numbered steps with gates, manual steps and durations. Pure.
  */
+
+import { countBySeverity, describeCounts } from '../ports/finding.js';
+import { formatMinutes, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
+import { wrapText } from './text-table.js';
+
 const WIDTH = 110;
 
 export function stepMarks(step: PlanStep): string {

@@ -1,8 +1,14 @@
+/**
+ * `status` in Slack: one cluster as a card (versions, support, nodes by compute type with skew, add-ons, insights,
+ * running job); several as a compact list, one line per cluster, error rows included. Pure; split over several
+ * messages when a fleet does not fit in one.
+ */
+
 import type { KnownBlock } from '@slack/types';
-import { fallbackText } from '../slack/render/block-kit-limits.js';
-import { escapeMrkdwn } from '../slack/render/format-text.js';
-import type { SlackMessage } from '../slack/slack-message.js';
-import type { ClusterStatus } from '../status/cluster-status.js';
+import { fallbackText } from './block-kit-limits.js';
+import { escapeMrkdwn } from './format-text.js';
+import type { SlackMessage } from '../ports/slack-message.js';
+import type { ClusterStatus } from './cluster-status.js';
 import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
 import {
   addonSummary,
@@ -18,11 +24,6 @@ import {
   worstSkew,
 } from './status-words.js';
 
-/**
- * `status` in Slack: one cluster as a card (versions, support, nodes by compute type with skew, add-ons, insights,
- * running job); several as a compact list, one line per cluster, error rows included. Pure; split over several
- * messages when a fleet does not fit in one.
- */
 export interface StatusBlocksOptions {
   maxMessages?: number;
 }

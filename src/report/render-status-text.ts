@@ -1,4 +1,4 @@
-import type { ClusterStatus } from '../status/cluster-status.js';
+import type { ClusterStatus } from './cluster-status.js';
 import { textTable } from './text-table.js';
 import {
   addonSummary,

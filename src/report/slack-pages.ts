@@ -1,12 +1,13 @@
-import type { KnownBlock } from '@slack/types';
-import type { SlackMessage } from '../slack/slack-message.js';
-
 /**
  * Fits report blocks into Slack's limits (≤50 blocks per message, ≤3000 characters per section text): lines are
  * packed into sections, sections into messages, and when even `maxMessages` messages cannot hold everything the
  * last one says exactly what was left out and where to read it — never a silent cut. `response_url` allows 5 posts
  * per command, so callers keep `maxMessages` below that.
  */
+
+import type { KnownBlock } from '@slack/types';
+import type { SlackMessage } from '../ports/slack-message.js';
+
 export const MAX_BLOCKS = 50;
 export const MAX_SECTION_CHARS = 3000;
 

@@ -1,5 +1,5 @@
 import { COMPUTE_LABELS } from '../planning/compute-groups.js';
-import type { AddonStatus, ClusterStatus, NodeGroupStatus, SupportStatus } from '../status/cluster-status.js';
+import type { AddonStatus, ClusterStatus, NodeGroupStatus, SupportStatus } from './cluster-status.js';
 
 /**
  * The phrases every status renderer shares (Slack, terminal), so a support line or a skew reads the same

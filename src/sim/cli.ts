@@ -1,14 +1,14 @@
-import '../log/quiet-node-version-warning.js';
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
-import { startSimulator } from './sim-server.js';
-
 /**
  * `npm run sim -- --scenario demo --port 4566 --speed 60 [--kubeconfig /tmp/sim.kubeconfig] [--clusters N]`:
  * runs the simulator standalone, prints how to point the aws CLI, kubectl and the bot at it, and stops cleanly on
  * SIGINT/SIGTERM.
  */
+
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
+import { startSimulator } from './sim-server.js';
+
 const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--quiet]
 
   --scenario    one of: ${scenarioNames().join(', ')} (or a path to a scenario YAML file)

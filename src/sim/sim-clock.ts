@@ -1,11 +1,12 @@
-import type { Clock } from '../ports/clock.js';
-
 /**
  * The simulator's clock: simulated time runs `speed` times faster than real time, so a 10-minute control-plane
  * update takes 10 s at --speed 60. Controllers schedule work with `after(simMs, fn)`; tests may use a manual
  * clock and `advance()` to run controllers on virtual time with no real waiting.
  */
-export interface SimClock extends Clock {
+export interface SimClock {
+  /** Simulated epoch milliseconds. Together with sleep() this is the product's Clock port, by shape. */
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   readonly speed: number;
   /** Runs fn once `simMs` of simulated time have passed; returns a cancel function. */
   after(simMs: number, fn: () => void): () => void;

@@ -1,18 +1,15 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inspect } from 'node:util';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type CustomRoute, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { COMMAND_HANDLERS } from '../../commands/command-handlers.js';
-import { COMMAND } from '../../commands/command-usage.js';
-import { parseCommand } from '../../commands/parse-command.js';
-import { routeCommand, type CommandHandlers } from '../../commands/route-command.js';
-import type { BotDeps } from '../bot-deps.js';
+import type { BotDeps } from '../ports/bot-deps.js';
 import type { EnvConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
+import type { CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
-import { createSlackMetrics, type CommandOutcome, type SlackMetrics } from './metrics.js';
+import { createSlackMetrics, type SlackMetrics } from './metrics.js';
+import { slackLoggerFrom } from './slack-logger.js';
 
 export interface SlackAppOptions {
   env: EnvConfig;
@@ -20,8 +17,8 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Interface to listen on in HTTP mode; all interfaces when omitted (tests pass 127.0.0.1). */
   host?: string;
-  /** Subcommand handlers; the real ones unless a test swaps one. */
-  handlers?: CommandHandlers;
+  /** The slash command and its subcommands (commands/slash-command-router.ts), handed in by the entry point. */
+  commands: SlashCommandRouter;
 }
 
 export interface SlackApp {
@@ -43,7 +40,7 @@ export interface SlackApp {
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { env, deps, logger } = opts;
   const metrics = createSlackMetrics();
-  const boltLogger = toBoltLogger(logger);
+  const boltLogger = slackLoggerFrom(logger, { part: 'bolt' });
   const customRoutes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => reply(res, 200, 'application/json', '{"ok":true}') },
     { path: '/metrics', method: ['GET'], handler: (_req, res) => reply(res, 200, 'text/plain; version=0.0.4', metrics.render()) },
@@ -81,21 +78,24 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     deferInitialization: true,
   });
 
-  const handlers = opts.handlers ?? COMMAND_HANDLERS;
-  app.command(COMMAND, async ({ command, ack, respond, context }) => {
+  app.command(opts.commands.command, async ({ command, ack, respond, context }) => {
     // Parsing is synchronous and cheap; nothing else may come before the ack (Slack gives up after 3 s).
-    const parsed = parseCommand(command.text ?? '');
+    const prepared = opts.commands.prepare({
+      text: command.text ?? '',
+      userId: command.user_id,
+      channelId: command.channel_id,
+      respond: (message) => respond(message).then(() => undefined),
+    });
     await ack();
     observeAck(metrics, context);
-    const subcommand = parsed.ok ? parsed.command.subcommand : (parsed.subcommand ?? 'unknown');
     let outcome: CommandOutcome = 'error';
     try {
-      outcome = await routeCommand({ parsed, userId: command.user_id, channelId: command.channel_id, respond: (message) => respond(message).then(() => undefined) }, deps, handlers);
+      outcome = await prepared.run();
     } catch (error) {
       // Only the response_url itself failing gets here; the router turns everything else into a reply.
-      logger.error({ err: error, subcommand, user: command.user_id }, 'could not answer a slash command');
+      logger.error({ err: error, subcommand: prepared.subcommand, user: command.user_id }, 'could not answer a slash command');
     } finally {
-      metrics.countCommand(subcommand, outcome);
+      metrics.countCommand(prepared.subcommand, outcome);
     }
   });
   registerActions(app, { deps, metrics, logger });
@@ -134,28 +134,4 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
 function reply(res: ServerResponse, status: number, contentType: string, body: string): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(body);
-}
-
-/**
- * Bolt (and the WebClient it builds) log through this: lines go to our pino logger, whose hooks mask anything
- * shaped like a token. Bolt may not change our level: setLevel is ignored.
- */
-function toBoltLogger(logger: Logger): BoltLogger {
-  const child = logger.child({ part: 'bolt' });
-  const line = (parts: unknown[]) => parts.map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 3, breakLength: Infinity }))).join(' ');
-  return {
-    debug: (...parts) => child.debug(line(parts)),
-    info: (...parts) => child.info(line(parts)),
-    warn: (...parts) => child.warn(line(parts)),
-    error: (...parts) => child.error(line(parts)),
-    setLevel: () => {},
-    getLevel: () => {
-      const level = child.level;
-      if (level === 'debug' || level === 'trace') return LogLevel.DEBUG;
-      if (level === 'info') return LogLevel.INFO;
-      if (level === 'warn') return LogLevel.WARN;
-      return LogLevel.ERROR;
-    },
-    setName: () => {},
-  };
 }

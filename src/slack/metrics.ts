@@ -3,7 +3,10 @@
  * outcome, interactive actions by action and outcome, and a histogram of how long Slack waited for our ack —
  * the number that must stay well under Slack's 3 s. Small on purpose: no client library for five series.
  */
-export type CommandOutcome = 'ok' | 'rejected' | 'error';
+
+import type { CommandOutcome } from '../ports/slash-command.js';
+
+export type { CommandOutcome };
 
 export interface SlackMetrics {
   countCommand(subcommand: string, outcome: CommandOutcome): void;

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { UsergroupResolver } from '../bot-deps.js';
+import type { UsergroupResolver } from '../ports/bot-deps.js';
 import type { Clock } from '../ports/clock.js';
 
 /**

@@ -1,10 +1,11 @@
-import type { Clock } from '../ports/clock.js';
-
 /**
  * Bounded concurrency and deadlines for reads that fan out: `status --all` over hundreds of clusters, and the
  * describe-each calls within one cluster. Without a bound a fleet would open hundreds of connections and trip
  * AWS throttling; without a deadline one unreachable API server would hold the whole answer.
  */
+
+import type { Clock } from '../ports/clock.js';
+
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 
 export function createLimiter(limit: number): Limiter {

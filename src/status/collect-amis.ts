@@ -1,14 +1,15 @@
+/**
+ * Which EKS-optimized AMIs a plan needs to name, and their ids from SSM: for Karpenter classes that pin an AMI and
+ * for custom-AMI node groups, the current minor (to recognise what is pinned) and each target minor; for
+ * self-managed nodes, each target minor. Only what is in use is looked up.
+ */
+
 import type { SsmPort } from '../ports/ssm-port.js';
 import { amiParameter, archOfAmiType, archOfNode, familyOfNode, isCustomAmiNodegroup, nodeClassAmi, variantOfNode } from '../planning/ami-parameters.js';
 import type { AmiArch, AmiFamily, AmiLookup, AmiVariant, KubeSnapshot, NodegroupInfo } from '../planning/cluster-snapshot.js';
 import { computeOfNode } from '../planning/compute-groups.js';
 import type { Limiter } from './bounded.js';
 
-/**
- * Which EKS-optimized AMIs a plan needs to name, and their ids from SSM: for Karpenter classes that pin an AMI and
- * for custom-AMI node groups, the current minor (to recognise what is pinned) and each target minor; for
- * self-managed nodes, each target minor. Only what is in use is looked up.
- */
 export interface AmiWanted {
   family: AmiFamily;
   arch: AmiArch;
@@ -31,7 +32,7 @@ export function amisWanted(nodegroups: NodegroupInfo[], kube: KubeSnapshot, curr
   const karpenter = kube.karpenter.ok ? kube.karpenter.value : undefined;
   for (const nodeClass of karpenter?.nodeClasses ?? []) {
     const ami = nodeClassAmi(nodeClass);
-    if ((ami.selection === 'id' || ami.selection === 'name') && ami.family) want(ami.family, ami.arch, [current, ...targets]);
+    if ((ami.selection === 'id' || ami.selection === 'name' || ami.selection === 'ssm') && ami.family) want(ami.family, ami.arch, [current, ...targets]);
   }
   for (const node of kube.nodes.ok ? kube.nodes.value : []) {
     if (computeOfNode(node).type !== 'self-managed') continue;

@@ -1,4 +1,9 @@
-import type { BotDeps } from '../bot-deps.js';
+/**
+ * Reads one cluster into a ClusterSnapshot through the ports: DescribeCluster first (everything else needs its
+ * version and subnets), then EKS, EC2, Kubernetes and SSM areas in parallel with at most `concurrency` AWS calls in
+ * flight. Every area's failure is recorded in the snapshot, never thrown, so status shows what it could read.
+ */
+
 import type { AutoScalingPortFactory } from '../ports/autoscaling-port.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
@@ -23,11 +28,7 @@ import { readAutoScalingGroups } from './collect-asgs.js';
 import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
 
-/**
- * Reads one cluster into a ClusterSnapshot through the ports: DescribeCluster first (everything else needs its
- * version and subnets), then EKS, EC2, Kubernetes and SSM areas in parallel with at most `concurrency` AWS calls in
- * flight. Every area's failure is recorded in the snapshot, never thrown, so status shows what it could read.
- */
+/** The ports a snapshot is read through; the bot's BotDeps is one (Slack commands read as the engine does). */
 export interface SnapshotSources {
   eks: EksPortFactory;
   ec2: Ec2PortFactory;
@@ -36,11 +37,6 @@ export interface SnapshotSources {
   clock: Clock;
   /** Self-managed node groups' Auto Scaling groups; without it their checks do not run. */
   autoScaling?: AutoScalingPortFactory;
-}
-
-/** The bot's ports as snapshot sources (Slack commands read clusters through the same wiring as the engine). */
-export function sourcesFromBotDeps(deps: Pick<BotDeps, 'eks' | 'ec2' | 'ssm' | 'kube' | 'clock' | 'autoScaling'>): SnapshotSources {
-  return { eks: deps.eks, ec2: deps.ec2, ssm: deps.ssm, kube: deps.kube, clock: deps.clock, autoScaling: deps.autoScaling };
 }
 
 export interface SnapshotRequest {

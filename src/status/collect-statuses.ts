@@ -1,13 +1,14 @@
-import { mapBounded, withDeadline } from './bounded.js';
-import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from './cluster-status.js';
-import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
-import { describeReadError } from './read-error.js';
-
 /**
  * `status --all`: every cluster read concurrently (at most `concurrency` at once), each under its own deadline, so
  * one unreachable or slow cluster becomes an error row instead of holding up or sinking the rest. Rows come back in
  * the order the clusters were given.
  */
+
+import { mapBounded, withDeadline } from './bounded.js';
+import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '../report/cluster-status.js';
+import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
+import { describeReadError } from './read-error.js';
+
 export interface StatusTarget {
   name: string;
   region: string;

@@ -1,7 +1,7 @@
 import { DescribeClusterCommand, DescribeNodegroupCommand } from '@aws-sdk/client-eks';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../src/sim/slack/fake-slack.js';
+import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { answerGatesUntilSummary, blocksJson, statusCard, type AnsweredGate } from '../support/e2e-thread.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 
 /**

@@ -4,8 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
-import { startFakeSlack, type FakeMessage, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { type FakeMessage, type FakeSlack, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 
 /**
  * The AWS adapters through the real SDK clients (restJson1 EKS, awsJson1_1 SSM, query-protocol EC2) against the

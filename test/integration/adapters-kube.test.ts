@@ -3,8 +3,7 @@ import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { KubeObject, KubePort } from '../../src/ports/kube-port.js';
 import { KubeApiError } from '../../src/ports/kube-port.js';
-import { closeWatches, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { closeWatches, startSimulator, type SimKubeStoreImpl, type SimServer } from '@eks-upgrade-bot/sim';
 
 /**
  * The Kubernetes adapter through the real @kubernetes/client-node against the simulator's Kubernetes API over
@@ -114,8 +113,15 @@ describe('Kubernetes adapter against the simulator', () => {
       handle.stop();
     }
     const seen = events.length;
-    store.mutate('nodes', (await kube.list('nodes')).items[0].metadata.name, undefined, (node) => void (node.metadata.labels!['watch-test'] = 'stopped'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A second watch, still open, sees the next change: by then the stopped one would have seen it too.
+    const witnessed: string[] = [];
+    const witness = await kube.watch('nodes', {}, { onEvent: (type, node) => witnessed.push(`${type} ${node.metadata.labels?.['watch-test'] ?? '-'}`) });
+    try {
+      store.mutate('nodes', (await kube.list('nodes')).items[0].metadata.name, undefined, (node) => void (node.metadata.labels!['watch-test'] = 'stopped'));
+      await eventually(() => witnessed, (w) => w.includes('MODIFIED stopped'), 'the change on the open watch');
+    } finally {
+      witness.stop();
+    }
     expect(events).toHaveLength(seen);
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
 import { simEnv, startSim } from '../support/start-sim.js';
 import { settled } from './read-path-harness.js';
 

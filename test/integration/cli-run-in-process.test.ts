@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
 import { startSim } from '../support/start-sim.js';
 import { settled, simSources } from './read-path-harness.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GateModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { GateModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import type { StepKind } from '../../src/upgrade/upgrade-job-data.js';
+import type { StepKind } from '../../src/ports/upgrade-plan.js';
 import { redisUrl } from '../support/redis-url.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
-import { addonVersionsFor } from '../../src/upgrade/plan-addon-update.js';
+import { addonVersionsFor } from '../../src/planning/plan-addon-update.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
@@ -61,9 +61,12 @@ describe('upgrade engine: add-ons and managed node groups', () => {
     expect(paused).toMatchObject({ ok: true, message: expect.stringMatching(/AWS cannot pause an in-flight add-on update; it will finish, then the job waits\.$/) });
     await waitForJobState(engine, job.jobId, ['paused']);
     await h.thread.waitFor((posts) => posts.some((p) => p.key === `${job.jobId}:pause:1`), 20_000, 'the pause note');
-    const issuedWhilePaused = h.calls('UpdateAddon').length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(h.calls('UpdateAddon')).toHaveLength(issuedWhilePaused);
+    const issuedWhenPaused = h.calls('UpdateAddon').length;
+    expect(issuedWhenPaused).toBeGreaterThan(0);
+    await h.parked(job.jobId);
+    // Parked: the add-on update that was in flight has finished, and nothing was started since the pause.
+    expect(h.sim.world.cluster('demo')!.updates.filter((u) => u.type === 'AddonUpdate').map((u) => u.status)).not.toContain('InProgress');
+    expect(h.calls('UpdateAddon')).toHaveLength(issuedWhenPaused);
     expect(h.calls('UpdateNodegroupVersion')).toHaveLength(0);
 
     await engine.control.resume(job.jobId, 'U0APP');

@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClusterLock, type StartIntent } from '../../src/upgrade/cluster-lock.js';
-import { engineKeys } from '../../src/upgrade/engine-keys.js';
-import { createGateStore, type GateStore } from '../../src/upgrade/gate-store.js';
-import { createJobControlsStore } from '../../src/upgrade/job-controls-store.js';
-import { createTimelineLog } from '../../src/upgrade/timeline-log.js';
-import type { GateModel } from '../../src/upgrade/timeline-event.js';
+import { createClusterLock, type StartIntent } from '../../src/store/cluster-lock.js';
+import { engineKeys } from '../../src/store/engine-keys.js';
+import { createGateStore, type GateStore } from '../../src/store/gate-store.js';
+import { createJobControlsStore } from '../../src/store/job-controls-store.js';
+import { createTimelineLog } from '../../src/store/timeline-log.js';
+import type { GateModel } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });

@@ -1,14 +1,17 @@
 import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
+import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
+import { Queue } from 'bullmq';
 import { systemClock } from '../../src/ports/clock.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
-import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../src/upgrade/create-upgrade-engine.js';
-import type { StartRequest } from '../../src/upgrade/upgrade-control.js';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
+import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
+import type { StartRequest } from '../../src/ports/upgrade-control.js';
+import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -23,8 +26,15 @@ export interface EngineHarness {
   prefix: string;
   engine(overrides?: Partial<UpgradeEngineOptions>): UpgradeEngine;
   request(overrides?: Partial<StartRequest>): StartRequest;
+  /** The read side the bot's `plan` and `start` use, over the same simulator. */
+  sources: SnapshotSources;
   /** Mutating calls the simulator received, e.g. calls('UpdateClusterVersion'). */
   calls(operation: string): Array<{ operation: string; cluster?: string; error?: string }>;
+  /**
+   * Resolves once BullMQ holds the job as delayed: the worker let go of it (a pause, a gate or a backoff parked it),
+   * so none of its code runs until something promotes it. What a test waits for before "nothing happened meanwhile".
+   */
+  parked(jobId: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,10 +55,12 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const prefix = freshPrefix('engine');
   const engines: UpgradeEngine[] = [];
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
+  let queue: Queue | undefined;
   return {
     sim,
     thread,
     prefix,
+    sources: { eks, ssm, ec2, kube, autoScaling, clock: systemClock },
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
         connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
@@ -59,7 +71,18 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     },
     request: (overrides = {}) => ({ cluster: 'demo', region: 'us-west-2', to: '1.31', requestedBy: 'U0REQ', channel: 'C0DEMO', dryRun: false, ...overrides }),
     calls: (operation) => sim.world.calls.filter((call) => call.operation === operation),
+    async parked(jobId, timeoutMs = 20_000) {
+      queue ??= new Queue(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix });
+      const deadline = Date.now() + timeoutMs;
+      let state = await (await queue.getJob(jobId))?.getState();
+      while (state !== 'delayed') {
+        if (Date.now() > deadline) throw new Error(`job ${jobId} was not parked within ${timeoutMs} ms; BullMQ has it ${state}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        state = await (await queue.getJob(jobId))?.getState();
+      }
+    },
     async close() {
+      await queue?.close();
       for (const engine of engines.splice(0)) await engine.close().catch(() => undefined);
       await sim.close();
       await deleteKeys(`${prefix}:*`);

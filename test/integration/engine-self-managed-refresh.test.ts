@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { amiIdFor } from '../../src/sim/aws/version-catalog.js';
+import { amiIdFor } from '@eks-upgrade-bot/sim';
 import { simEnv } from '../support/start-sim.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import type { GateAction, GateModel } from '../../src/upgrade/timeline-event.js';
-import type { UpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
+import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

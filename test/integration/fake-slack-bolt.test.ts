@@ -2,8 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, LogLevel, type BlockAction, type ButtonAction, type Logger } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
-import { buildSlashCommandBody } from '../../src/sim/slack/interaction-payloads.js';
+import { buildSlashCommandBody, type FakeSlack, startFakeSlack } from '@eks-upgrade-bot/sim';
 
 // A real Bolt app (HTTP receiver on an ephemeral port) driven through the fake exactly as Slack would drive it.
 const SECRET = 'bolt-test-signing-secret';

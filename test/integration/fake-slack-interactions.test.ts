@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { verifySlackRequest } from '@slack/bolt';
 import { LogLevel, WebClient, type WebAPIPlatformError } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 
 // A bare HTTP "bot" that records exactly what the fake sends and answers as each test tells it to: the wire format
 // and Slack's limits (response_url uses and lifetime, trigger_id lifetime, the 3-second ack) without Bolt in between.

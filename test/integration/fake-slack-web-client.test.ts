@@ -1,6 +1,6 @@
 import { LogLevel, WebClient, WebClientEvent, type WebAPIPlatformError } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 
 // The real @slack/web-api client against the fake: what the bot's WebClient (and Bolt's app.client) will see.
 let fake: FakeSlack;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFargateStep } from '../../jobs/fargate-step.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane } from '../support/karpenter-step-context.js';
 
 /**
@@ -84,6 +84,23 @@ describe('Fargate step: the workshop assets', () => {
     expect(last.metadata.generation).toBe(first.metadata.generation);
     expect(rig.texts().filter((t) => t.startsWith('Restarted deployment assets/assets'))).toHaveLength(1);
   }, 60_000);
+
+  it('paused before a restart, parks at the shared safe point, whose early wake-up honours an Abort', async () => {
+    const rig = await workshopAt126();
+    const before = assetsPods().map((p) => p.metadata.name);
+    rig.controls.paused = true;
+    const step = createFargateStep();
+    const parked = await step(rig.context());
+    expect(parked.outcome).toBe('wait');
+    if (parked.outcome !== 'wait') return;
+    // Still paused: nothing to wake for. Aborted while paused: wake now, so the job can end instead of waiting.
+    expect(await parked.wakeEarly?.()).toBe(false);
+    rig.controls.abort = { by: 'U0APP', at: sim!.clock.now() };
+    expect(await parked.wakeEarly?.()).toBe(true);
+    const ended = await step(rig.context());
+    expect(ended).toMatchObject({ outcome: 'abort', by: 'U0APP' });
+    expect(assetsPods().map((p) => p.metadata.name)).toEqual(before);
+  });
 
   it('in a dry run says what it would restart and changes nothing', async () => {
     const rig = await workshopAt126({ dryRun: true });

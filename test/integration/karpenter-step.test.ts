@@ -3,9 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createKarpenterStep, karpenterCleanup } from '../../jobs/karpenter-step.js';
 import type { KubeObject, KubeWatchHandle } from '../../src/ports/kube-port.js';
-import { amiIdFor } from '../../src/sim/aws/version-catalog.js';
-import { SCENARIOS_DIR } from '../../src/sim/scenario/load-scenario.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
+import { amiIdFor, SCENARIOS_DIR, type SimServer, startSimulator } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';
 
 /**

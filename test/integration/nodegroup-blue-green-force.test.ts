@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import type { GateModel } from '../../src/upgrade/timeline-event.js';
+import type { GateModel } from '../../src/ports/timeline-event.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
 import { countingKube, simAdapters } from '../support/counting-kube-port.js';
-import { removeNode } from '../../src/sim/aws/node-factory.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
+import { makeNode, removeNode } from '@eks-upgrade-bot/sim';
 import { NODEGROUP_SETTLE } from '../../jobs/nodegroup-watch.js';
-import type { UpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
@@ -69,6 +68,14 @@ async function startAndApprove(engine: UpgradeEngine): Promise<string> {
   return job.jobId;
 }
 
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const nodegroupUpdate = () => h.sim.world.cluster('demo')!.updates.find((u) => u.scope.nodegroupName === 'demo-ng');
 const stepFinished = (step: string) => h.thread.events('step-finished').find((e) => e.kind === 'step-finished' && e.step === step);
 
@@ -87,7 +94,14 @@ describe('managed node group in place: done when the nodes say so', () => {
     const until = Date.now() + 5_000;
     while (h.thread.lastCard()?.progress !== waiting && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(h.thread.lastCard()?.progress).toBe(waiting);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The step re-reads the group on every watch event and keeps waiting while an old node is there: the old node
+    // coming back Ready and schedulable shows on the card, and the step has still not finished.
+    h.sim.world.cluster('demo')!.store.mutate('nodes', STRAY, undefined, (node) => {
+      node.spec.unschedulable = false;
+      node.status.conditions = node.status.conditions.map((c: { type: string }) => (c.type === 'Ready' ? { ...c, status: 'True', reason: 'KubeletReady' } : c));
+    });
+    const back = 'Node group demo-ng: 2/2 nodes at 1.31 (1 old node waiting)';
+    await waitUntil(() => h.thread.lastCard()?.progress === back, 'the card to show the old node back');
     expect(stepFinished('h1-managed-nodegroups')).toBeUndefined();
 
     const removedAt = Date.now();

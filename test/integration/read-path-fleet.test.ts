@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
 import { collectStatuses, type StatusTarget } from '../../src/status/collect-statuses.js';
 import { renderStatusMessages } from '../../src/report/render-status-blocks.js';
 import { startSim } from '../support/start-sim.js';

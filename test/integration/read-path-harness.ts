@@ -4,7 +4,7 @@ import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { systemClock } from '../../src/ports/clock.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
 import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { SIM_CREDENTIALS, waitFor } from '../support/start-sim.js';
 

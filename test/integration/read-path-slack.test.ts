@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planCommand } from '../../commands/plan.js';
 import { CommandRejected } from '../../commands/command-rejected.js';
-import type { BotDeps } from '../../src/bot-deps.js';
+import type { BotDeps } from '../../src/ports/bot-deps.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
-import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
-import type { SlackMessage } from '../../src/slack/slack-message.js';
+import { checkMessageBlocks, type SimServer } from '@eks-upgrade-bot/sim';
+import type { SlackMessage } from '../../src/ports/slack-message.js';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 import { startSim } from '../support/start-sim.js';

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/planning/build-plan.js';
-import type { UpgradePlan } from '../../src/planning/upgrade-plan.js';
+import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import { planJson } from '../../src/report/json-output.js';
-import { defaultAddonVersion } from '../../src/sim/aws/addon-catalog.js';
-import { amiIdFor } from '../../src/sim/aws/version-catalog.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
-import { buildClusterStatus } from '../../src/status/cluster-status.js';
+import { amiIdFor, defaultAddonVersion, type SimServer } from '@eks-upgrade-bot/sim';
+import { buildClusterStatus } from '../../src/report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../../src/status/plan-request.js';
 import { startSim } from '../support/start-sim.js';
@@ -69,7 +67,7 @@ describe('plan eksworkshop-eksctl --to 1.26 against the workshop scenario', () =
     const proxy = defaultAddonVersion('kube-proxy', '1.26')!;
     expect(finding('ADD001', 'coredns')?.title).toContain(`→ ${coredns} (1.26)`);
     expect(finding('ADD001', 'kube-proxy')?.title).toContain(`→ ${proxy} (1.26)`);
-    const addonSteps = plan.hops[0].steps.filter((s) => s.kind === 'addon').map((s) => [s.resource, s.from, s.to]);
+    const addonSteps = plan.hops[0].steps.filter((s) => s.kind === 'addons').map((s) => [s.resource, s.from, s.to]);
     expect(addonSteps).toEqual([
       ['addon/coredns', 'v1.8.7-eksbuild.10', coredns],
       ['addon/kube-proxy', 'v1.25.16-eksbuild.8', proxy],
@@ -106,7 +104,7 @@ describe('plan eksworkshop-eksctl --to 1.26 against the workshop scenario', () =
     expect(phases.indexOf('data-plane')).toBeGreaterThan(last('addons'));
     expect(phases.at(-1)).toBe('verify');
     expect(plan.hops[0].steps.filter((s) => s.phase === 'data-plane').map((s) => s.kind)).toEqual([
-      'managed-nodegroup', 'managed-nodegroup', 'managed-nodegroup', 'karpenter', 'self-managed', 'fargate',
+      'managed-nodegroups', 'managed-nodegroups', 'managed-nodegroups', 'karpenter', 'self-managed', 'fargate',
     ]);
   });
 });

@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-eks';
 import { GetParameterCommand, GetParametersByPathCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createManualClock } from '@eks-upgrade-bot/sim';
 import { simClientConfig, simControl, useSim, waitFor } from '../support/start-sim.js';
 
 /**

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/sim/sim-clock.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
+import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { simControl, simEnv, useSim } from '../support/start-sim.js';
 
 /**

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { SimServer } from '../../src/sim/sim-server.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { simControl, simEnv, useSim } from '../support/start-sim.js';
 
 /**

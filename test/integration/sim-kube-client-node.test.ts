@@ -1,8 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeWatches, createSimKubeStore, makeNode, startKubeControllers, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
-import { startStandaloneKubeServer, type StandaloneKubeServer } from '../../src/sim/kube/standalone-kube-server.js';
-import { createSimClock, type SimClock } from '../../src/sim/sim-clock.js';
+import { closeWatches, createSimClock, createSimKubeStore, makeNode, type SimClock, type SimKubeStoreImpl, type StandaloneKubeServer, startKubeControllers, startStandaloneKubeServer } from '@eks-upgrade-bot/sim';
 
 /**
  * The real @kubernetes/client-node 1.4 against the simulated apiserver over HTTP: typed and custom-object calls,

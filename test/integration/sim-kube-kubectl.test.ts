@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendDeploymentLog, createSimKubeStore, makeNode, startKubeControllers, type SimKubeStoreImpl } from '../../src/sim/kube/index.js';
-import { startStandaloneKubeServer, type StandaloneKubeServer } from '../../src/sim/kube/standalone-kube-server.js';
-import { createSimClock } from '../../src/sim/sim-clock.js';
+import { appendDeploymentLog, createSimClock, createSimKubeStore, makeNode, type SimKubeStoreImpl, type StandaloneKubeServer, startKubeControllers, startStandaloneKubeServer } from '@eks-upgrade-bot/sim';
 
 /**
  * The real kubectl 1.32 against the simulated apiserver: what the workshop does with it (get with server-side

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import { buildSlashCommandBody } from '../../src/sim/slack/interaction-payloads.js';
-import { signSlackRequest } from '../../src/sim/slack/sign-slack-request.js';
+import { buildSlashCommandBody, signSlackRequest } from '@eks-upgrade-bot/sim';
 import { BOT_TOKEN, SIGNING_SECRET, ephemeralTexts, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 
 /**
@@ -96,9 +95,11 @@ describe('slash commands through Bolt', () => {
     const stale = await harness.fake.sendRaw({ body, headers: { ...staleHeaders } });
     const unsigned = await harness.fake.sendRaw({ body, headers: {} });
     expect([forged.status, stale.status, unsigned.status]).toEqual([401, 401, 401]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A genuine command sent after them is answered: by then the refused ones have had every chance to act.
+    await harness.fake.sendSlashCommand({ text: 'help', userId: 'U0REQ', channelId: 'C0DEMO' });
+    await harness.fake.waitFor((fake) => fake.ephemerals('U0REQ').length > 0);
     expect(harness.control.calls).toEqual([]);
-    expect(harness.fake.entries.filter((entry) => entry.kind === 'ephemeral')).toEqual([]);
+    expect(harness.fake.ephemerals().map((ephemeral) => ephemeral.text)).toEqual([expect.stringContaining('/eks-upgrade help')]);
   });
 
   it('serves /healthz and /metrics, and never logs the bot token', async () => {

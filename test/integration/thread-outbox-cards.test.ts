@@ -2,9 +2,9 @@ import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
-import { startFakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack } from '@eks-upgrade-bot/sim';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 const TOKEN = 'xoxb-3333-4444-cards-token';

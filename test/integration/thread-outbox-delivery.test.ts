@@ -4,9 +4,9 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import type { ThreadRef } from '../../src/ports/thread-port.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import type { StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 const TOKEN = 'xoxb-1111-2222-secret-outbox-token';
@@ -140,7 +140,8 @@ describe('Slack thread outbox: delivery', () => {
     const started = Date.now();
     for (let i = 2; i <= 5; i++) await port.postEvent(thread, `n${i}`, note(i));
     expect(Date.now() - started).toBeLessThan(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The outbox keeps trying during the outage (Slack answers 503) and nothing gets through.
+    await fake.waitFor((f) => f.calls.filter((c) => c.method === 'chat.postMessage' && c.status === 503).length >= 2, { timeoutMs: 10_000 });
     expect(replies(fake, thread)).toEqual([]);
     fake.clearOutage();
     await port.drained();
@@ -198,14 +199,16 @@ describe('Slack thread outbox: delivery', () => {
     await port.postEvent(thread, 'n1', note(1));
     // What a SIGKILLed worker leaves behind: its lease on the channel, never released.
     const redis = new Redis(redisUrl);
+    const leasedAt = Date.now();
     await redis.set(`${prefix}:thread:lock:${CHANNEL}`, 'dead-worker', 'PX', 400);
     await redis.quit();
     const survivor = makePort({ lockTtlMs: 400 });
     await survivor.start();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(replies(fake, thread)).toEqual([]);
     await survivor.drained();
     expect(replies(fake, thread)).toEqual(['ℹ️ event number 1']);
+    // Not before the dead worker's lease ran out: the survivor's first reply in the thread came after it.
+    const firstReply = fake.calls.find((c) => c.method === 'chat.postMessage' && c.body.thread_ts)!;
+    expect(firstReply.at).toBeGreaterThanOrEqual(leasedAt + 400);
   });
 
   it('with two workers on the same queue, each reply is posted once and in order', async () => {

@@ -4,11 +4,11 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import type { ThreadRef } from '../../src/ports/thread-port.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { outboxMetadata } from '../../src/slack/thread/find-posted-message.js';
 import type { OutboxEntry } from '../../src/slack/thread/outbox-entry.js';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 /**

@@ -3,8 +3,7 @@ import * as k8s from '@kubernetes/client-node';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { startSimulator, type SimServer } from '../../src/sim/sim-server.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { type FakeSlack, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 

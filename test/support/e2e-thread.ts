@@ -1,4 +1,4 @@
-import type { FakeMessage, FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
 
 /**
  * Reading an upgrade thread in the fake Slack the way a person scrolls it — the status card on top, the replies

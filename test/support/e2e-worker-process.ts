@@ -9,7 +9,7 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import { createUpgradeEngine } from '../../src/upgrade/create-upgrade-engine.js';
+import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 
 /**
  * The bot's worker role (upgrade jobs + the thread outbox) in a process of its own, for the e2e crash tests to

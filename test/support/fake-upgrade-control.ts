@@ -1,4 +1,4 @@
-import type { UpgradeState } from '../../src/upgrade/timeline-event.js';
+import type { UpgradeState } from '../../src/ports/timeline-event.js';
 import type {
   ControlResult,
   GateAnswer,
@@ -7,7 +7,7 @@ import type {
   StartRequest,
   StartResult,
   UpgradeControl,
-} from '../../src/upgrade/upgrade-control.js';
+} from '../../src/ports/upgrade-control.js';
 
 /**
  * An in-memory UpgradeControl for Slack-surface tests: it keeps the engine's state rules (one active upgrade per

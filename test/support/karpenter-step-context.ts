@@ -8,12 +8,13 @@ import { createLogger } from '../../src/log/logger.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
-import type { SimServer } from '../../src/sim/sim-server.js';
-import type { GateStore } from '../../src/upgrade/gate-store.js';
-import type { JobControls } from '../../src/upgrade/job-controls-store.js';
-import type { Step, StepContext, StepResult } from '../../src/upgrade/step-context.js';
-import type { TimelineEvent } from '../../src/upgrade/timeline-event.js';
-import type { PlannedStep, StepKind, UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import type { SimServer } from '@eks-upgrade-bot/sim';
+import type { GateStore } from '../../src/ports/gate-store.js';
+import type { JobControls } from '../../src/ports/job-controls.js';
+import type { Step, StepContext, StepResult } from '../../jobs/step-context.js';
+import type { TimelineEvent } from '../../src/ports/timeline-event.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
+import type { PlannedStep, StepKind } from '../../src/ports/upgrade-plan.js';
 
 /**
  * Runs one data-plane step (Karpenter, Fargate) directly against the simulator through the real adapters (SDK,
@@ -48,9 +49,9 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
   }).clusters[0];
   const step: PlannedStep = { id: `h1-${opts.kind}`, kind: opts.kind, hop: 1, from: opts.from, to: opts.to, title: `${opts.kind} to ${opts.to}` };
   const data = {
-    schema: 1, jobId: 'job-1', cluster: opts.cluster, region: 'us-west-2', from: opts.from, to: opts.to, hops: [opts.to], requestedBy: 'U0REQ',
+    schema: 2, jobId: 'job-1', cluster: opts.cluster, region: 'us-west-2', from: opts.from, to: opts.to, hops: [opts.to], requestedBy: 'U0REQ',
     channel: 'C0OPS', thread: { channel: 'C0OPS', ts: '1.0' }, dryRun: opts.dryRun ?? false, startedAt: sim.clock.now(), state: 'running',
-    steps: [step], stepIndex: 0, stepRuns: {}, updates: {}, stepState: {}, retries: {}, pauseSeq: 0,
+    steps: [step], stepIndex: 0, stepRuns: {}, updates: {}, stepState: {}, retries: {}, pauseSeq: 0, acted: {},
   } as unknown as UpgradeJobData;
   const posts: StepRig['posts'] = [];
   const progress: string[] = [];
@@ -75,6 +76,9 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
           if (text !== undefined && progress.at(-1) !== text) progress.push(text);
         },
         setState: async () => undefined,
+        recordActed(acted) {
+          (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
+        },
         stepState: <T extends Record<string, unknown>>() => structuredClone(stored()) as Partial<T>,
         async saveStepState(patch) {
           Object.assign(stored(), structuredClone(patch));

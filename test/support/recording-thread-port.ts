@@ -1,5 +1,5 @@
 import type { ThreadPort, ThreadRef } from '../../src/ports/thread-port.js';
-import type { StatusCardModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import type { StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 
 /**
  * An in-memory ThreadPort that records what the engine asked the thread to show, with the same dedupe rule as the

@@ -1,12 +1,13 @@
 import { Writable } from 'node:stream';
-import type { BotDeps } from '../../src/bot-deps.js';
+import { createSlashCommandRouter } from '../../commands/slash-command-router.js';
+import type { BotDeps } from '../../src/ports/bot-deps.js';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
-import { startFakeSlack, type FakeSlack } from '../../src/sim/slack/fake-slack.js';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl, type FakeUpgradeControl } from './fake-upgrade-control.js';
 
 /**
@@ -74,7 +75,7 @@ export async function startSlackHarness(
     clock: systemClock,
     logger,
   };
-  const slack = await createSlackApp({ env, deps, logger, host: '127.0.0.1' });
+  const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger, host: '127.0.0.1' });
   resolver = createUsergroupResolver(slack.client, systemClock, 60_000);
   await slack.start();
   const eventsUrl = `http://127.0.0.1:${slack.port}/slack/events`;

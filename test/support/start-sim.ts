@@ -1,9 +1,5 @@
 import { afterEach } from 'vitest';
-import { createWorld } from '../../src/sim/aws/create-world.js';
-import type { SimCluster, SimWorld } from '../../src/sim/aws/world-types.js';
-import { loadScenario } from '../../src/sim/scenario/load-scenario.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
-import { startSimulator, type SimServer, type StartSimulatorOptions } from '../../src/sim/sim-server.js';
+import { startSimulator, type SimServer, type StartSimulatorOptions } from '@eks-upgrade-bot/sim';
 
 /**
  * Starting a simulator in a test: on an ephemeral 127.0.0.1 port, fast by default (speed 600: a 10-minute
@@ -71,41 +67,4 @@ export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 10_0
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
-}
-
-/**
- * For unit tests of the simulator's controllers: the world of a scenario on a manual clock (no HTTP), stopped after
- * the test. `advance(ms)` moves simulated time and runs every controller due meanwhile.
- */
-export function useWorld(): (scenario?: string | object, options?: { clusters?: number; karpenter?: boolean }) => Promise<TestWorld> {
-  const started: SimWorld[] = [];
-  afterEach(() => {
-    for (const world of started.splice(0)) world.stop();
-  });
-  return async (scenario = 'demo', options = {}) => {
-    const clock = createManualClock(Date.UTC(2026, 10, 1));
-    const world = await createWorld(loadScenario(scenario, { clusters: options.clusters }), { clock, karpenter: options.karpenter });
-    started.push(world);
-    const first = [...world.clusters.values()][0];
-    return {
-      world,
-      clock,
-      cluster: (name?: string) => {
-        const found = name ? world.cluster(name) : first;
-        if (!found) throw new Error(`test world has no cluster ${name}`);
-        return found;
-      },
-      advance: async (ms: number, stepMs = 5_000) => {
-        // Step so controllers that chain timers (drain retries, waits) get to run at each stop.
-        for (let left = ms; left > 0; left -= stepMs) await clock.advance(Math.min(stepMs, left));
-      },
-    };
-  };
-}
-
-export interface TestWorld {
-  world: SimWorld;
-  clock: ReturnType<typeof createManualClock>;
-  cluster(name?: string): SimCluster;
-  advance(ms: number, stepMs?: number): Promise<void>;
 }

@@ -2,9 +2,9 @@ import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { parseClustersConfig, type ClusterConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { authorizeGate, authorizeJobControl, authorizeStart, type AuthDeps } from '../../src/slack/authorize.js';
+import { authorizeGate, authorizeJobControl, authorizeStart, type AuthDeps } from '../../src/domain/authorize.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
-import { createManualClock } from '../../src/sim/sim-clock.js';
+import { createManualClock } from '@eks-upgrade-bot/sim';
 
 const config = parseClustersConfig({
   clusters: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeOfNode, kubeletOf } from '../../src/planning/compute-groups.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
+import { makeNode } from '@eks-upgrade-bot/sim';
 
 describe('compute type of a node', () => {
   it('tells managed node groups, Karpenter NodePools, Fargate and self-managed nodes apart by their labels', () => {

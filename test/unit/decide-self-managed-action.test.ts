@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAbortRestore, decideSelfManagedAction, type GroupInstanceView, type SelfManagedView } from '../../src/planning/decide-self-managed-action.js';
+import { decideAbortRestore, decideSelfManagedAction, selfManagedWorldDecision, type GroupInstanceView, type SelfManagedView } from '../../src/planning/decide-self-managed-action.js';
 
 /** The self-managed decider: from what AWS and Kubernetes say plus the job's record, the one next action. */
 const OLD = 'ami-0078a0f78fafda978';
@@ -75,5 +75,12 @@ describe('decideAbortRestore', () => {
     const moved = withNewVersion({ instances: [instance('i-a', '1', '1.25'), instance('i-c', '2', '1.26')] });
     expect(decideAbortRestore({ ...moved, state: { previous, newVersion: 2 } })).toBeUndefined();
     expect(decideAbortRestore({ ...withNewVersion(), state: { previous, newVersion: 2, replaced: ['i-x'] } })).toBeUndefined();
+  });
+});
+
+describe('selfManagedWorldDecision (what the plan names, checked by the step)', () => {
+  it('a group with a live node below the target needs a roll; one whose nodes are all there is at target', () => {
+    expect(selfManagedWorldDecision('carts', [instance('i-a', '1', '1.25'), instance('i-b', '2', '1.26')], '1.26')).toMatchObject({ resource: 'asg/carts', action: 'roll-self-managed' });
+    expect(selfManagedWorldDecision('carts', [instance('i-b', '2', '1.26'), instance('i-a', '1', '1.25', 'Terminated')], '1.26')).toMatchObject({ resource: 'asg/carts', action: 'at-target' });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { makeNode } from '../../src/sim/kube/make-node.js';
-import { countRollout, describeLanding, describeRollout, isRolledOut, oldNodesOf, podsByNode } from '../../src/upgrade/nodegroup-rollout.js';
+import { makeNode } from '@eks-upgrade-bot/sim';
+import { countRollout, describeLanding, describeRollout, isRolledOut, oldNodesOf, podsByNode } from '../../src/planning/nodegroup-rollout.js';
 
 /**
  * What the node-group step tells people about a rollout, from the Node and Pod objects its watches hold: new nodes

@@ -24,9 +24,9 @@ describe('buildPlan', () => {
       'preflight cluster/demo',
       'gate cluster/demo',
       'control-plane cluster/demo',
-      'addon addon/kube-proxy',
-      'managed-nodegroup nodegroup/ng-a',
-      'managed-nodegroup nodegroup/orders',
+      'addons addon/kube-proxy',
+      'managed-nodegroups nodegroup/ng-a',
+      'managed-nodegroups nodegroup/orders',
       'karpenter ec2nodeclass/default',
       'self-managed selfmanaged/carts',
       'fargate fargate',
@@ -41,7 +41,7 @@ describe('buildPlan', () => {
   it('add-on steps go from → to with the configured resolveConflicts; gates and manual steps are marked', () => {
     const plan = buildPlan(mixedCluster(), '1.31', policyFromConfig(clusters.clusters[0]));
     const steps = plan.hops[0].steps;
-    const proxy = steps.find((s) => s.kind === 'addon')!;
+    const proxy = steps.find((s) => s.kind === 'addons')!;
     expect(proxy).toMatchObject({ from: 'v1.30.9-eksbuild.3', to: 'v1.31.3-eksbuild.2', title: 'Update add-on kube-proxy v1.30.9-eksbuild.3 → v1.31.3-eksbuild.2' });
     expect(proxy.commands[0]).toContain('--resolve-conflicts OVERWRITE');
     expect(steps.find((s) => s.kind === 'gate')?.gate).toBe('Upgrade the control plane of demo to 1.31?');
@@ -50,6 +50,12 @@ describe('buildPlan', () => {
     expect(selfManaged).toMatchObject({ strategy: 'in-place' });
     expect(selfManaged.manual).toBeFalsy();
     expect(selfManaged.title).toMatch(/then nodes replaced one at a time$/);
+    // The plan names the Auto Scaling group holding the nodes, as the step acts on it.
+    expect(selfManaged.actions).toEqual([expect.objectContaining({ resource: 'asg/carts', action: 'roll-self-managed', to: '1.31' })]);
+    // Read without Auto Scaling, the plan names no group to roll: the job reports it for a person.
+    const unread = { ...mixedCluster(), autoScalingGroups: undefined };
+    const manual = buildPlan(unread, '1.31', policyFromConfig(clusters.clusters[0])).hops[0].steps.find((s) => s.kind === 'self-managed')!;
+    expect(manual).toMatchObject({ manual: true, actions: [{ resource: 'selfmanaged/carts', action: 'report-manual' }] });
     expect(plan.policySource).toBe('clusters.yaml');
   });
 
@@ -82,7 +88,7 @@ describe('buildPlan', () => {
     const plan = buildPlan(s, '1.32');
     expect(plan.hops.map((h) => `${h.from}→${h.to}`)).toEqual(['1.30→1.31', '1.31→1.32']);
     for (const hop of plan.hops) expect(hop.steps.filter((st) => st.kind === 'control-plane' || st.kind === 'gate')).toHaveLength(2);
-    const cni = plan.hops.flatMap((h) => h.steps.filter((st) => st.kind === 'addon').map((st) => `${h.to}: ${st.from} → ${st.to}`));
+    const cni = plan.hops.flatMap((h) => h.steps.filter((st) => st.kind === 'addons').map((st) => `${h.to}: ${st.from} → ${st.to}`));
     expect(cni).toEqual(['1.31: v1.17.1-eksbuild.1 → v1.18.6-eksbuild.1', '1.32: v1.18.6-eksbuild.1 → v1.19.6-eksbuild.7']);
     // The second hop's data plane starts where the first left it.
     expect(plan.hops[1].steps.find((st) => st.resource === 'nodegroup/ng-a')).toMatchObject({ from: '1.31', to: '1.32' });

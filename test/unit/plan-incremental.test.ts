@@ -24,7 +24,7 @@ describe('incremental strategy (data plane waits while the skew policy allows)',
   });
 
   it('a Karpenter class on an alias cannot wait: it drifts after every control-plane upgrade', () => {
-    const alias = unit('1.25', { type: 'karpenter', ref: 'ec2nodeclass/default', ami: { selection: 'alias', alias: 'al2023@latest', pinned: [], arch: 'x86_64' } });
+    const alias = unit('1.25', { type: 'karpenter', ref: 'ec2nodeclass/default', ami: { selection: 'alias', alias: 'al2023@latest', pinned: [], arch: 'x86_64' }, amiAction: () => ({ kind: 'follows-version', family: 'AL2023', alias: 'al2023@latest', lookups: [] }) });
     expect(planDeferral([alias], ['1.26', '1.27', '1.28']).movesIn.get('ec2nodeclass/default')).toEqual(['1.26', '1.27', '1.28']);
   });
 

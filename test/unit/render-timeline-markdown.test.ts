@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderTimelineMarkdown } from '../../src/upgrade/render-timeline-markdown.js';
-import type { GateModel, TimelineEvent } from '../../src/upgrade/timeline-event.js';
+import { renderTimelineMarkdown } from '../../src/slack/render/render-timeline-markdown.js';
+import type { GateModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 
 const t0 = Date.UTC(2024, 4, 1, 13, 50, 37);
 const job = { cluster: 'prod-eu', from: '1.30', to: '1.31', jobId: 'job-7f3a', requestedBy: 'U0REQ', startedAt: t0 };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/planning/build-plan.js';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
-import type { Finding } from '../../src/planning/finding.js';
+import type { Finding } from '../../src/ports/finding.js';
 import { planJson } from '../../src/report/json-output.js';
 import { renderPlanMessages } from '../../src/report/render-plan-blocks.js';
-import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
+import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { renderPlanMarkdown } from '../../src/report/render-plan-markdown.js';
 import { renderPlanText } from '../../src/report/render-plan-text.js';
 import { deployment, deploymentPod, mixedCluster, pdb, withKube } from './check-snapshot-fixture.js';

@@ -3,8 +3,8 @@ import { readFailed } from '../../src/planning/cluster-snapshot.js';
 import { statusJson } from '../../src/report/json-output.js';
 import { renderStatusMessages } from '../../src/report/render-status-blocks.js';
 import { renderStatusText } from '../../src/report/render-status-text.js';
-import { checkMessageBlocks } from '../../src/sim/slack/block-kit-rules.js';
-import { buildClusterStatus, type ClusterStatus } from '../../src/status/cluster-status.js';
+import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
+import { buildClusterStatus, type ClusterStatus } from '../../src/report/cluster-status.js';
 import { DAY, healthySnapshot, mixedCluster, NOW } from './check-snapshot-fixture.js';
 
 /** Status renderers: snapshot-tested output, plus Slack's limits on a fleet. */

@@ -2,8 +2,8 @@ import type { Update } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { controlPlaneStep } from '../../jobs/control-plane-step.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import { StepFailure } from '../../src/upgrade/step-context.js';
-import type { UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import { StepFailure } from '../../jobs/step-context.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import { fakeStepContext } from './step-fake-context.js';
 
 /** A tiny EKS: one cluster; an update ends `polls` DescribeUpdate calls after it starts, Successful or with `fail`. */

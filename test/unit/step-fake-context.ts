@@ -1,11 +1,12 @@
 import { parseClustersConfig, type ClusterConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
-import type { GateRecord, GateStore } from '../../src/upgrade/gate-store.js';
-import type { JobControls } from '../../src/upgrade/job-controls-store.js';
-import type { StepContext } from '../../src/upgrade/step-context.js';
-import type { TimelineEvent } from '../../src/upgrade/timeline-event.js';
-import type { IssuedUpdate, PlannedStep, UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import type { GateRecord, GateStore } from '../../src/ports/gate-store.js';
+import type { JobControls } from '../../src/ports/job-controls.js';
+import type { StepContext } from '../../jobs/step-context.js';
+import type { TimelineEvent } from '../../src/ports/timeline-event.js';
+import type { IssuedUpdate, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
+import type { PlannedStep } from '../../src/ports/upgrade-plan.js';
 
 /**
  * A StepContext for unit tests of steps: job data in memory, an in-memory gate store with the same rules as the
@@ -50,7 +51,7 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
   const clock = { at: 1_000_000 };
   const controls: JobControls = { paused: false, pauseSeq: 0 };
   const gates = inMemoryGateStore();
-  const data = { jobId: 'j1', cluster: 'demo', dryRun: false, hops: ['1.31'], updates: {}, stepState: {}, state: 'running', ...opts.data } as UpgradeJobData;
+  const data = { jobId: 'j1', cluster: 'demo', dryRun: false, hops: ['1.31'], updates: {}, stepState: {}, acted: {}, steps: [], state: 'running', ...opts.data } as UpgradeJobData;
   const step: PlannedStep = { id: 'h1-control-plane', kind: 'control-plane', hop: 1, from: '1.30', to: '1.31', title: 'control plane to 1.31', ...opts.step };
   const base = parseClustersConfig({ clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }] }).clusters[0];
   const stepState = () => (data.stepState[step.id] ??= {});
@@ -69,6 +70,9 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
     logger: createLogger({ level: 'silent' }),
     pollIntervalMs: 1,
     gates,
+    recordActed(acted) {
+      (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
+    },
     emit: async (suffix, event) => void events.push({ key: `${data.jobId}:${step.id}:${suffix}`, event }),
     emitKeyed: async (key, _log, event) => void events.push({ key, event }),
     setProgress: async () => undefined,

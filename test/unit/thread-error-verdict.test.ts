@@ -1,6 +1,7 @@
 import { WebAPIHTTPError, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIRequestError } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, mayHaveTakenEffect, slackErrorVerdict } from '../../src/slack/thread/slack-error-verdict.js';
+import { backoffMs } from '../../src/domain/backoff.js';
+import { mayHaveTakenEffect, slackErrorVerdict } from '../../src/slack/thread/slack-error-verdict.js';
 
 const policy = { baseMs: 1000, maxMs: 60_000 };
 

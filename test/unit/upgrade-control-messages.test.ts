@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { abortMessage, pauseMessage, positionOf } from '../../src/upgrade/control-messages.js';
-import { backoffMs, isTransientError } from '../../src/upgrade/classify-error.js';
-import { planUpgradeSteps } from '../../src/upgrade/plan-upgrade-steps.js';
-import type { UpgradeJobData } from '../../src/upgrade/upgrade-job-data.js';
+import { abortMessage, pauseMessage, positionOf } from '../../src/report/control-messages.js';
+import { backoffMs } from '../../src/domain/backoff.js';
+import { isTransientError } from '../../jobs/classify-error.js';
+import { TRANSIENT_BACKOFF } from '../../jobs/upgrade-processor.js';
+import { jobSteps } from '../../src/planning/job-steps.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
 function jobAt(stepId: string, updates: UpgradeJobData['updates'] = {}): UpgradeJobData {
-  const { hops, steps } = planUpgradeSteps('demo', '1.30', '1.31', ['preflight', 'gate', 'control-plane', 'verify']);
+  const { hops, steps } = jobSteps({ cluster: 'demo', from: '1.30', to: '1.31', kinds: ['preflight', 'gate', 'control-plane', 'verify'] });
   return { jobId: 'j1', cluster: 'demo', from: '1.30', to: '1.31', hops, steps, stepIndex: steps.findIndex((s) => s.id === stepId), updates } as UpgradeJobData;
 }
 
@@ -32,7 +34,7 @@ describe('error classification', () => {
     expect(isTransientError(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(true);
     expect(isTransientError(Object.assign(new Error('no'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } }))).toBe(false);
     expect(isTransientError(Object.assign(new Error('bad'), { name: 'InvalidParameterException', $fault: 'client' }))).toBe(false);
-    expect(backoffMs(1)).toBe(2000);
-    expect(backoffMs(20)).toBe(120_000);
+    expect(backoffMs(0, TRANSIENT_BACKOFF)).toBe(2000);
+    expect(backoffMs(19, TRANSIENT_BACKOFF)).toBe(120_000);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { findDrainBlockers, safeRemedy, selectorMatches } from '../../src/upgrade/find-drain-blockers.js';
+import { findDrainBlockers, safeRemedy } from '../../src/planning/find-drain-blockers.js';
+import { matchesSelector } from '../../src/planning/label-selector.js';
 
 const pod = (name: string, node: string, labels: Record<string, string>, owner?: { kind: string; name: string }): KubeObject => ({
   metadata: { name, namespace: 'orders', labels, ownerReferences: owner ? [owner] : [] },
@@ -38,9 +39,9 @@ describe('findDrainBlockers / safeRemedy (the workshop orders-pdb case)', () => 
   });
 
   it('matches label selectors with expressions', () => {
-    expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] }, { tier: 'api' })).toBe(true);
-    expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['api'] }] }, { tier: 'api' })).toBe(false);
-    expect(selectorMatches({ matchLabels: { app: 'a' }, matchExpressions: [{ key: 'canary', operator: 'DoesNotExist' }] }, { app: 'a' })).toBe(true);
-    expect(selectorMatches(undefined, { app: 'a' })).toBe(false);
+    expect(matchesSelector({ matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] }, { tier: 'api' })).toBe(true);
+    expect(matchesSelector({ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['api'] }] }, { tier: 'api' })).toBe(false);
+    expect(matchesSelector({ matchLabels: { app: 'a' }, matchExpressions: [{ key: 'canary', operator: 'DoesNotExist' }] }, { app: 'a' })).toBe(true);
+    expect(matchesSelector(undefined, { app: 'a' })).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hopsOf, planUpgradeSteps, PlanError } from '../../src/upgrade/plan-upgrade-steps.js';
+import { hopsOf, jobSteps, PlanError } from '../../src/planning/job-steps.js';
 
-describe('planUpgradeSteps', () => {
+describe('jobSteps', () => {
   it('plans one hop as preflight → gate → control plane → verify, with stable ids', () => {
-    const { hops, steps } = planUpgradeSteps('demo', '1.30', '1.31', ['preflight', 'gate', 'control-plane', 'verify']);
+    const { hops, steps } = jobSteps({ cluster: 'demo', from: '1.30', to: '1.31', kinds: ['preflight', 'gate', 'control-plane', 'verify'] });
     expect(hops).toEqual(['1.31']);
     expect(steps.map((step) => step.id)).toEqual(['h1-preflight', 'h1-gate-control-plane', 'h1-control-plane', 'h1-verify']);
     expect(steps.every((step) => step.from === '1.30' && step.to === '1.31')).toBe(true);
@@ -11,7 +11,7 @@ describe('planUpgradeSteps', () => {
   });
 
   it('runs hop after hop for a target more than one minor ahead, each hop starting where the last ended', () => {
-    const { hops, steps } = planUpgradeSteps('prod', '1.29', '1.31', ['preflight', 'gate', 'control-plane', 'addons', 'verify']);
+    const { hops, steps } = jobSteps({ cluster: 'prod', from: '1.29', to: '1.31', kinds: ['preflight', 'gate', 'control-plane', 'addons', 'verify'] });
     expect(hops).toEqual(['1.30', '1.31']);
     expect(steps.map((step) => `${step.id} ${step.from}→${step.to}`)).toEqual([
       'h1-preflight 1.29→1.30',
@@ -29,7 +29,7 @@ describe('planUpgradeSteps', () => {
   });
 
   it('keeps the hop order whatever order the kinds are given in', () => {
-    const { steps } = planUpgradeSteps('demo', '1.30', '1.31', ['verify', 'control-plane', 'preflight']);
+    const { steps } = jobSteps({ cluster: 'demo', from: '1.30', to: '1.31', kinds: ['verify', 'control-plane', 'preflight'] });
     expect(steps.map((step) => step.kind)).toEqual(['preflight', 'control-plane', 'verify']);
   });
 
@@ -40,7 +40,7 @@ describe('planUpgradeSteps', () => {
   });
 });
 
-import { describeImageDiff, diffImages, imageInventory } from '../../src/upgrade/image-inventory.js';
+import { describeImageDiff, diffImages, imageInventory } from '../../src/planning/image-inventory.js';
 
 describe('image inventory', () => {
   it('lists unique images and diffs before against after, as the workshop 1.25.txt / 1.26.txt', () => {

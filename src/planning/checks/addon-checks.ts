@@ -1,6 +1,6 @@
 import { addonMinorGap, addonPathFor, defaultAddonVersion, isCompatible, VPC_CNI } from '../addon-version.js';
 import type { AddonInfo, ClusterSnapshot } from '../cluster-snapshot.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { currentMinor, upgradePath } from '../upgrade-path.js';
 

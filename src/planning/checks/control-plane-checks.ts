@@ -1,6 +1,6 @@
 import { formatMinor, parseMinor } from '../../domain/minor-version.js';
 import type { ClusterSnapshot, OfferedVersion } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { currentMinor, upgradePath } from '../upgrade-path.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
 import { computeOfNode, indexNodes, kubeletOf, podRef, workloadOfPod } from '../compute-groups.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { kubeletMinor, minorsBetween, upgradePath } from '../upgrade-path.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { nodeClassAmi } from '../ami-parameters.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { upgradePath } from '../upgrade-path.js';
 import { fargateRestarts } from './fargate-checks.js';
 import { checkWorkloads } from './workload-checks.js';

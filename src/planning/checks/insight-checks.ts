@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { valueOr, type ClusterSnapshot, type InsightInfo } from '../cluster-snapshot.js';
-import { plural, type Finding, type Severity } from '../finding.js';
+import { plural, type Finding, type Severity } from '../../ports/finding.js';
 import { minorAtLeast } from '../upgrade-path.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { describeTargetAmi, findAmi, minorOfPinnedAmi, nodeClassAmi } from '../ami-parameters.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
 import { al2Finding } from './nodegroup-checks.js';
@@ -80,9 +80,12 @@ export function checkKarpenter(snapshot: ClusterSnapshot, target: string, policy
     const pools = nodePoolsOfClass(karpenter.nodePools, nodeClass.metadata.name).map((p) => p.metadata.name);
     const users = pools.length > 0 ? ` (NodePool ${pools.join(', ')})` : '';
     if (!path) continue;
-    if (ami.selection === 'id' || ami.selection === 'name') {
+    // Same classification as the Karpenter step (decide-ami-action.ts): id, name and SSM-parameter terms are pinned
+    // and the job points them at the target AMI id; tag selectors are left to the operator.
+    if (ami.selection === 'id' || ami.selection === 'name' || ami.selection === 'ssm') {
       const pinnedMinors = ami.pinned.map((p) => minorOfPinnedAmi(snapshot, nodeClass, p));
-      const pinnedText = ami.pinned.map((p, i) => `${p}${pinnedMinors[i] ? ` (the ${pinnedMinors[i]} AMI)` : ''}`).join(', ');
+      const parameters = ((nodeClass.spec?.amiSelectorTerms ?? []) as Array<Record<string, unknown>>).filter((t) => typeof t.ssmParameter === 'string').map((t) => `SSM parameter ${String(t.ssmParameter)}`);
+      const pinnedText = [...ami.pinned.map((p, i) => `${p}${pinnedMinors[i] ? ` (the ${pinnedMinors[i]} AMI)` : ''}`), ...parameters].join(', ');
       const next = ami.family ? describeTargetAmi(findAmi(snapshot, path.to, ami.family, ami.arch), path.to, ami.family, ami.arch) : `an AMI built for ${path.to}`;
       findings.push({
         code: 'KAR002',
@@ -100,13 +103,13 @@ export function checkKarpenter(snapshot: ClusterSnapshot, target: string, policy
         resources: [ref, ...pools.map((p) => `nodepool/${p}`)],
         remedy: `Nothing to change; the pace is the NodePool budget (the job sets nodes: "${policy.upgradeBudget}" while it watches). To hold nodes back, set the budget to nodes: "0" before the control-plane upgrade.`,
       });
-    } else if (ami.selection === 'tags' || ami.selection === 'ssm') {
+    } else if (ami.selection === 'tags') {
       findings.push({
         code: 'KAR003',
         severity: 'info',
-        title: `EC2NodeClass ${nodeClass.metadata.name}${users} selects its AMI by ${ami.selection === 'ssm' ? 'an SSM parameter' : 'tags'}: make sure it resolves to an AMI built for ${path.to}`,
+        title: `EC2NodeClass ${nodeClass.metadata.name}${users} selects its AMI by tags: the job leaves it to you; make sure it resolves to an AMI built for ${path.to}`,
         resources: [ref],
-        remedy: `Publish or tag the ${path.to} AMI so the selector finds it; Karpenter then drifts the nodes.`,
+        remedy: `Tag the ${path.to} AMI so the selector finds it (or pin its id); Karpenter then drifts the nodes.`,
       });
     }
     if (ami.family === 'AL2') findings.push(...al2Finding(ref, `EC2NodeClass ${nodeClass.metadata.name} uses amiFamily AL2`, path.to, 'KAR004'));

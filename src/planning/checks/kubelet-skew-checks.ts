@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../ports/kube-port.js';
-import { maxKubeletLag, SKEW_RULE_TEXT } from '../../upgrade/kubelet-skew.js';
+import { maxKubeletLag, SKEW_RULE_TEXT } from '../kubelet-skew.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
 import { computeOfNode, kubeletOf } from '../compute-groups.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { currentMinor, kubeletMinor, minorsBetween, nextMinorOf } from '../upgrade-path.js';
 
 /**

@@ -1,7 +1,7 @@
 import { amiParameter, archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, isCustomAmiNodegroup, variantOfNode } from '../ami-parameters.js';
 import type { AmiFamily, ClusterSnapshot, NodegroupInfo } from '../cluster-snapshot.js';
 import { computeGroups, instanceIdOfNode, kubeletOf } from '../compute-groups.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { kubeletMinor, minorAtLeast, upgradePath } from '../upgrade-path.js';
 

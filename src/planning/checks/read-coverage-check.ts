@@ -1,5 +1,5 @@
 import { unreadAreas, type ClusterSnapshot } from '../cluster-snapshot.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../ports/finding.js';
 
 /**
  * EKS090 — what could not be read. A check that lacks its data stays silent rather than guessing, so the plan must

@@ -1,6 +1,6 @@
-import { configuredAmiSource } from '../ami-source.js';
+import { configuredAmiSource } from '../configured-ami-source.js';
 import type { AsgSnapshot, ClusterSnapshot } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
 

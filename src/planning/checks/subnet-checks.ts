@@ -1,6 +1,6 @@
 import type { SubnetInfo } from '../../ports/ec2-port.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 
 /**
  * NET0xx — free IP addresses. A control-plane update needs up to 5 free IPs in the cluster's subnets, in at least

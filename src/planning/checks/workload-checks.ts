@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../ports/kube-port.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
 import { computeOfNode, indexNodes, isEvictablePod, kubeletOf, podRef, workloadOfPod, zoneOf, type ComputeRef } from '../compute-groups.js';
-import { plural, type Finding } from '../finding.js';
+import { plural, type Finding } from '../../ports/finding.js';
 import { matchesSelector } from '../label-selector.js';
 import { kubeletMinor, minorsBetween, upgradePath } from '../upgrade-path.js';
 

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { ScenarioCluster, ScenarioNodegroup } from '../scenario/scenario-schema.js';
 import { seedKarpenter } from './karpenter-seed.js';
 import { seedManifests } from './kube-seed.js';
 import { buildSelfManagedGroup } from './build-self-managed.js';
+import { hexOf } from './hex-of.js';
 import { launchNodegroupNode, nodegroupImage } from './nodegroup-nodes.js';
 import { latestPlatformVersionFor, minorOfAmi, releaseVersionFor } from './version-catalog.js';
 import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-types.js';
@@ -13,10 +13,6 @@ import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-type
  * self-managed instances, Fargate profiles, add-ons, launch templates) and its Kubernetes store with the lab's
  * objects. Ids are derived from names so the same scenario always yields the same ids.
  */
-export function hexOf(seed: string, length: number): string {
-  return createHash('sha256').update(seed).digest('hex').slice(0, length);
-}
-
 export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimKubeStore): SimCluster {
   const { accountId } = world;
   const region = spec.region;

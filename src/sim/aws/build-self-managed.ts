@@ -1,6 +1,6 @@
 import type { ScenarioSelfManaged } from '../scenario/scenario-schema.js';
 import { launchAsgInstance } from './asg-instances.js';
-import { hexOf } from './build-cluster.js';
+import { hexOf } from './hex-of.js';
 import { amiIdFor } from './version-catalog.js';
 import type { SimAutoScalingGroup, SimCluster, SimSubnet, SimWorld } from './world-types.js';
 

@@ -1,14 +1,15 @@
-import { AwsApiError } from './aws-error.js';
-import { availableIps } from './node-factory.js';
-import { describeInstances } from './ec2-instances.js';
-import type { SimLaunchTemplate, SimSubnet, SimWorld } from './world-types.js';
-
 /**
  * EC2's query protocol (form-encoded `Action=…`, XML answers in the 2016-11-15 namespace), for the calls the
  * product and a node group upgrade need: DescribeSubnets (free IPs per subnet), launch templates and their versions
  * (DescribeLaunchTemplates, DescribeLaunchTemplateVersions, CreateLaunchTemplateVersion, ModifyLaunchTemplate for
  * the default version) so a new AMI can be rolled out, and DescribeInstances for self-managed groups' instances.
  */
+
+import { AwsApiError } from './aws-error.js';
+import { availableIps } from './node-factory.js';
+import { describeInstances } from './ec2-instances.js';
+import type { SimLaunchTemplate, SimSubnet, SimWorld } from './world-types.js';
+
 const XMLNS = 'http://ec2.amazonaws.com/doc/2016-11-15/';
 
 export function xmlEscape(text: string): string {

@@ -1,11 +1,12 @@
-import type { SimInsight } from './insights.js';
-import { latestPlatformVersionFor, patchVersionFor, supportCalendarFor } from './version-catalog.js';
-import type { SimAddon, SimCluster, SimFargateProfile, SimNodegroup, SimUpdate, SimWorld } from './world-types.js';
-
 /**
  * The JSON EKS puts on the wire (restJson1): field names as in @aws-sdk/client-eks's shapes, timestamps as epoch
  * seconds with fractions (e.g. 1700000000.123).
  */
+
+import type { SimInsight } from './insights.js';
+import { latestPlatformVersionFor, patchVersionFor, supportCalendarFor } from './version-catalog.js';
+import type { SimAddon, SimCluster, SimFargateProfile, SimNodegroup, SimUpdate, SimWorld } from './world-types.js';
+
 export const epochSeconds = (ms: number) => Math.round(ms) / 1000;
 
 export function wireCluster(world: SimWorld, cluster: SimCluster): Record<string, unknown> {

@@ -1,9 +1,3 @@
-import type { KubeObject } from '../../ports/kube-port.js';
-import type { StoreEvent } from '../kube/kube-store.js';
-import { launchNode, removeNode } from './node-factory.js';
-import { kubeletVersionFor } from './version-catalog.js';
-import type { SimCluster, SimFargateProfile, SimWorld } from './world-types.js';
-
 /**
  * Plays EKS's Fargate scheduler: a pod whose namespace and labels match a Fargate profile gets
  * `schedulerName: fargate-scheduler` (EKS's admission webhook does this, so the ordinary scheduler leaves it
@@ -11,6 +5,13 @@ import type { SimCluster, SimFargateProfile, SimWorld } from './world-types.js';
  * pod keeps its node for life, so only a restart moves a workload to a newer kubelet; when the pod goes, so does
  * its node.
  */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import type { StoreEvent } from '../kube/kube-store.js';
+import { launchNode, removeNode } from './node-factory.js';
+import { kubeletVersionFor } from './version-catalog.js';
+import type { SimCluster, SimFargateProfile, SimWorld } from './world-types.js';
+
 export const FARGATE_SCHEDULER = 'fargate-scheduler';
 export const COMPUTE_TYPE_LABEL = 'eks.amazonaws.com/compute-type';
 export const FARGATE_PROFILE_LABEL = 'eks.amazonaws.com/fargate-profile';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { seedKarpenterNodes } from '../karpenter/index.js';
 import type { ScenarioCluster } from '../scenario/scenario-schema.js';
 import type { SimCluster, SimWorld } from './world-types.js';
@@ -24,6 +24,7 @@ export function seedKarpenter(world: SimWorld, cluster: SimCluster, spec: NonNul
       instanceType: node.instanceType,
       zones: [node.zone],
       capacityType: node.capacityType,
+      imageId: node.imageId,
       random: world.random,
     });
   }

@@ -1,12 +1,13 @@
-import type { KubeObject } from '../../ports/kube-port.js';
-import type { SimKubeStore } from '../kube/kube-store.js';
-import { RESOURCES } from '../kube/resource-registry.js';
-import type { ScenarioManifest } from '../scenario/scenario-schema.js';
-
 /**
  * Puts a scenario's Kubernetes manifests into a cluster's store, as `kubectl apply` of the lab's repo would:
  * namespaces first (including any a manifest names but the scenario forgot), then everything else in file order.
  */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import type { SimKubeStore } from '../kube/kube-store.js';
+import { RESOURCES } from '../kube/resource-registry.js';
+import type { ScenarioManifest } from '../scenario/scenario-schema.js';
+
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export function pluralForKind(kind: string): string | undefined {

@@ -1,12 +1,13 @@
-import type { KubeObject } from '../../ports/kube-port.js';
-import { isNodeReady } from './node-factory.js';
-import type { SimCluster, SimWorld } from './world-types.js';
-
 /**
  * Draining nodes the way EKS's node group updater does: evict every pod (DaemonSet pods excepted) through the
  * eviction API, which honours PodDisruptionBudgets with 429s; retry blocked evictions every 5 s; give up after
  * 15 minutes unless `force`, in which case a pod the PDB protects is deleted outright.
  */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { isNodeReady } from './node-factory.js';
+import type { SimCluster, SimWorld } from './world-types.js';
+
 export const DRAIN_TIMEOUT_MS = 15 * 60_000;
 export const EVICTION_RETRY_MS = 5_000;
 

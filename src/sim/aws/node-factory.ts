@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { makeNode } from '../kube/make-node.js';
 import { instanceCapacity } from './instance-types.js';
 import type { SimCluster, SimSubnet, SimWorld } from './world-types.js';

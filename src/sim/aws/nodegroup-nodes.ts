@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { launchNode, osImageFor, type NodeTaint } from './node-factory.js';
 import { imageFacts } from './asg-instances.js';
 import { amiIdFor, kubeletVersionFor, type AmiArch, type AmiFamily } from './version-catalog.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { Offering, PoolOptions } from './offerings.js';
 import { podKey, podRequests } from './pod-facts.js';
 import { addResources, fitsWithin, NO_RESOURCES, subtractResources, type Resources } from './resource-quantity.js';

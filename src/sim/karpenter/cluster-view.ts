@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { NodeSlot, PlannedClaim } from './claim-planner.js';
 import { DISRUPTED_TAINT, INITIALIZED_LABEL, NODEPOOL_LABEL } from './karpenter-keys.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { DisruptionReason } from './karpenter-keys.js';
 import { nextFiring, parseCron, parseGoDuration } from './cron-schedule.js';
 

@@ -1,14 +1,15 @@
-import type { KubeObject } from '../../ports/kube-port.js';
-import type { ClusterView, ManagedNode } from './cluster-view.js';
-import { hasDoNotDisrupt, isReschedulable, podKey } from './pod-facts.js';
-import { selectorMatches } from './scheduling-rules.js';
-
 /**
  * Whether a node may be voluntarily disrupted, and if not the exact DisruptionBlocked message Karpenter v1 puts on
  * the Node and NodeClaim (karpenter.md, Events; pkg/controllers/disruption/types.go NewCandidate and
  * pkg/utils/pdb). A NodeClaim with terminationGracePeriod may be disrupted despite PDBs and do-not-disrupt pods:
  * its drain is bounded, so eventual disruption (drift) goes ahead.
  */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import type { ClusterView, ManagedNode } from './cluster-view.js';
+import { hasDoNotDisrupt, isReschedulable, podKey } from './pod-facts.js';
+import { selectorMatches } from './scheduling-rules.js';
+
 export const MESSAGES = {
   notInitialized: "Node isn't initialized",
   nodeDoNotDisrupt: 'Disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation',

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { SimClock } from '../sim-clock.js';
 import type { DisruptionCommand } from './drift-disruption.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { planPlacement, type PlannedClaim } from './claim-planner.js';
 import { schedulableSlots, type ClusterView, type ManagedNode } from './cluster-view.js';
 import { blockedReason, MESSAGES, poolDisruptionCounts } from './disruption-candidates.js';

@@ -1,4 +1,11 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * The Emptiness method (runs before Drift, as in Karpenter): in pools whose consolidationPolicy allows it, a node
+ * with no reschedulable pods for consolidateAfter is deleted, within the pool's Empty budget. More careful than
+ * Karpenter on purpose: replacements still in flight and nodes a pending pod could use are never taken, so the
+ * sim does not race its own scheduler.
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { ClusterView, ManagedNode } from './cluster-view.js';
 import { parseGoDuration } from './cron-schedule.js';
 import { blockedReason, MESSAGES, poolDisruptionCounts } from './disruption-candidates.js';
@@ -8,12 +15,6 @@ import { isReschedulable } from './pod-facts.js';
 import { podSelectsLabels, toleratesTaints } from './scheduling-rules.js';
 import { getCondition } from './status-conditions.js';
 
-/**
- * The Emptiness method (runs before Drift, as in Karpenter): in pools whose consolidationPolicy allows it, a node
- * with no reschedulable pods for consolidateAfter is deleted, within the pool's Empty budget. More careful than
- * Karpenter on purpose: replacements still in flight and nodes a pending pod could use are never taken, so the
- * sim does not race its own scheduler.
- */
 const POLICIES = new Set(['WhenEmpty', 'WhenEmptyOrUnderutilized', 'WhenUnderutilized']);
 
 function consolidateAfterMs(value: unknown): number | undefined {

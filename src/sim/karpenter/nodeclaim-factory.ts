@@ -1,4 +1,9 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * Builders for the objects Karpenter creates — NodeClaims and the Nodes their instances register — shared by the
+ * live controller and by scenario seeding so both produce identical shapes (karpenter.md, NodeClaim example).
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { describeAmi, kubeletVersionFor, minorOfAmi } from '../aws/version-catalog.js';
 import { makeNode } from '../kube/make-node.js';
 import { nodeClassFamily } from './ami-resolution.js';
@@ -13,10 +18,6 @@ import type { Taint } from './scheduling-rules.js';
 import { setCondition } from './status-conditions.js';
 import { nodeClassHash, nodePoolHash } from './template-hash.js';
 
-/**
- * Builders for the objects Karpenter creates — NodeClaims and the Nodes their instances register — shared by the
- * live controller and by scenario seeding so both produce identical shapes (karpenter.md, NodeClaim example).
- */
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // the apiserver's generateName alphabet
 
 export function randomSuffix(random: () => number, length = 5): string {

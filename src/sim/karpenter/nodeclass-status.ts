@@ -1,15 +1,16 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * Keeps an EC2NodeClass's status current: status.amis from its selector terms (aliases follow the cluster's minor)
+ * and the conditions Karpenter's nodeclass controller maintains. Writes only when something changed, so watchers
+ * see one MODIFIED event per real change.
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import { resolveAmis } from './ami-resolution.js';
 import { NODECLASS_HASH_ANNOTATION, NODECLASS_HASH_VERSION, NODECLASS_HASH_VERSION_ANNOTATION } from './karpenter-keys.js';
 import { refreshRootReady, setCondition } from './status-conditions.js';
 import { nodeClassHash } from './template-hash.js';
 
-/**
- * Keeps an EC2NodeClass's status current: status.amis from its selector terms (aliases follow the cluster's minor)
- * and the conditions Karpenter's nodeclass controller maintains. Writes only when something changed, so watchers
- * see one MODIFIED event per real change.
- */
 const DEPENDENTS = ['AMIsReady', 'SubnetsReady', 'SecurityGroupsReady', 'InstanceProfileReady', 'ValidationSucceeded'];
 
 export function desiredNodeClassStatus(nodeClass: KubeObject, clusterMinor: string, now: number): KubeObject['status'] {

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { ClusterView } from './cluster-view.js';
 import { NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION, NODEPOOL_HASH_VERSION_ANNOTATION } from './karpenter-keys.js';

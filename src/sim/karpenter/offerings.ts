@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { allInstanceTypes, allocatableOf, describeInstanceTypes, instanceTypeLabels, priceOf, type InstanceType } from './instance-types.js';
 import { CAPACITY_TYPE_LABEL, NODECLASS_LABEL, NODEPOOL_LABEL, ZONE_LABEL } from './karpenter-keys.js';
 import { podRequests } from './pod-facts.js';

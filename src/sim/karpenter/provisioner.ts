@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { planPlacement, type PoolLimits } from './claim-planner.js';
 import { inFlightClaims, schedulableSlots, type ClusterView } from './cluster-view.js';
 import { cpuMillis, memoryBytes, readResourceList } from './resource-quantity.js';

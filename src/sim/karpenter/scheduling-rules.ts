@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * The scheduling predicates Karpenter simulates before it launches or replaces a node: node selector requirements

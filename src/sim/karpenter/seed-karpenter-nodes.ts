@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import { minorOf, resolveAmis } from './ami-resolution.js';
 import { NO_RESOURCES } from './resource-quantity.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * status.conditions as Karpenter's operatorpkg writes them: a condition keeps its lastTransitionTime until its

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * The static-drift hashes Karpenter stamps on NodeClaims (karpenter.sh/nodepool-hash,

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * The defaults the apiserver fills in on create, so objects read back as from a real cluster (and controllers

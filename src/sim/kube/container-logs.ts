@@ -1,4 +1,10 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * Container logs for `kubectl logs` (pods/{name}/log: container, tailLines, timestamps, follow). Simulated
+ * components write into them, e.g. the Karpenter sim's controller lines into the karpenter deployment's pods, so
+ * `kubectl -n karpenter logs deployment/karpenter -c controller -f` reads like the seed's.
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from './kube-store.js';
 import { badRequest, notFound } from './kube-status.js';
 import { selectorMatches } from './label-selector.js';
@@ -6,11 +12,6 @@ import { sendStatus } from './http-io.js';
 import type { RequestContext } from './request-context.js';
 import { resourceType } from './resource-registry.js';
 
-/**
- * Container logs for `kubectl logs` (pods/{name}/log: container, tailLines, timestamps, follow). Simulated
- * components write into them, e.g. the Karpenter sim's controller lines into the karpenter deployment's pods, so
- * `kubectl -n karpenter logs deployment/karpenter -c controller -f` reads like the seed's.
- */
 const MAX_LINES = 2000;
 
 interface LogStream {

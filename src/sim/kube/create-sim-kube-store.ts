@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimClock } from '../sim-clock.js';
 import { applyDefaults } from './apply-defaults.js';
 import { cloneJson, deepEqual, deepFreeze } from './deep-equal.js';
@@ -6,7 +6,8 @@ import { evictPod } from './evict-pod.js';
 import { deleteGracefully } from './graceful-delete.js';
 import { randomSuffix, randomUid, type RandomSource } from './kube-names.js';
 import { recordEvent } from './record-event.js';
-import { SimKubeError, type EvictionResult, type SimKubeStore, type StoreEvent } from './kube-store.js';
+import { SimKubeError, type EvictionResult, type HistoryRecord, type SimKubeStore, type SimKubeStoreImpl, type StoreEvent } from './kube-store.js';
+import { isoSeconds } from './iso-seconds.js';
 import type { KubeStatus } from './kube-status.js';
 import { apiVersionOf, resourceType, RESOURCES, type ResourceType } from './resource-registry.js';
 
@@ -16,28 +17,8 @@ import { apiVersionOf, resourceType, RESOURCES, type ResourceType } from './reso
  * Objects kept here are frozen; callers always get copies.
  */
 
-/** One change, with the revision it happened at and (for MODIFIED/DELETED) the object before it. */
-export interface HistoryRecord extends StoreEvent {
-  rv: number;
-  oldObject?: KubeObject;
-}
-
-export interface SimKubeStoreImpl extends SimKubeStore {
-  readonly clock: SimClock;
-  readonly random: RandomSource;
-  /** Changes after `rv`, or 'expired' when the history no longer reaches back that far (watch answers 410). */
-  historySince(rv: number): HistoryRecord[] | 'expired';
-  /** Forgets the history (as etcd compaction does), so watches from older resourceVersions get 410 Expired. */
-  compactHistory(): void;
-  /** Like subscribe, with the frozen record itself (no copy): for the watch endpoint and built-in controllers. */
-  subscribeRecords(listener: (record: HistoryRecord) => void): () => void;
-  /** Pod deletion as the kubelet does it: Terminating (deletionTimestamp) for a short shutdown, then gone. */
-  deleteGracefully(resource: string, name: string, namespace: string | undefined, gracePeriodSeconds?: number): KubeObject | undefined;
-  /** The eviction subresource's full answer (Status body and HTTP code). */
-  evictStatus(namespace: string, name: string): KubeStatus;
-  /** The stored (frozen, read-only) objects of a resource, unsorted and uncopied: for hot read-only paths. */
-  peek(resource: string): readonly KubeObject[];
-}
+export type { HistoryRecord, SimKubeStoreImpl } from './kube-store.js';
+export { isoSeconds } from './iso-seconds.js';
 
 export interface SimKubeStoreOptions {
   clusterName: string;
@@ -53,10 +34,6 @@ export interface SimKubeStoreOptions {
 
 /** Namespaces every cluster has from the start (default cannot even be deleted on a real one). */
 export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
-
-export function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl {
   const { clock } = opts;

@@ -1,4 +1,11 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * DaemonSet controller: one pod `<name>-<5 chars>` per eligible node (nodeSelector/affinity and NoSchedule
+ * taints; daemon pods tolerate not-ready, unreachable and unschedulable nodes as the controller adds those
+ * tolerations), bound directly to its node, removed when the node goes or stops matching. kubectl drain refuses
+ * nodes with daemon pods unless --ignore-daemonsets, as on a real cluster.
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimClock } from '../sim-clock.js';
 import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { deepEqual } from './deep-equal.js';
@@ -8,12 +15,6 @@ import { isTerminating, ownedBy, podFromTemplate } from './pod-template.js';
 import { startReconcileLoop } from './reconcile-loop.js';
 import { matchesNodeAffinity, tolerates } from './scheduler-fit.js';
 
-/**
- * DaemonSet controller: one pod `<name>-<5 chars>` per eligible node (nodeSelector/affinity and NoSchedule
- * taints; daemon pods tolerate not-ready, unreachable and unschedulable nodes as the controller adds those
- * tolerations), bound directly to its node, removed when the node goes or stops matching. kubectl drain refuses
- * nodes with daemon pods unless --ignore-daemonsets, as on a real cluster.
- */
 const DAEMON_TOLERATIONS = [
   { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },

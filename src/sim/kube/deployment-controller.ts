@@ -1,4 +1,10 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * Deployment and ReplicaSet controllers in one: a ReplicaSet `<deploy>-<pod-template-hash>` per template, pods
+ * `<rs>-<5 chars>` owned by it, rolling updates by planRollout (new pod first, old one deleted once the new is
+ * Ready), deleted or evicted pods replaced, and the status kubectl prints (READY, UP-TO-DATE, AVAILABLE).
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimClock } from '../sim-clock.js';
 import { isoSeconds, type SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { cloneJson, deepEqual } from './deep-equal.js';
@@ -10,11 +16,6 @@ import { isTerminating, ownedBy, podFromTemplate } from './pod-template.js';
 import { startReconcileLoop } from './reconcile-loop.js';
 import { planRollout, surgeAndUnavailable } from './rollout-plan.js';
 
-/**
- * Deployment and ReplicaSet controllers in one: a ReplicaSet `<deploy>-<pod-template-hash>` per template, pods
- * `<rs>-<5 chars>` owned by it, rolling updates by planRollout (new pod first, old one deleted once the new is
- * Ready), deleted or evicted pods replaced, and the status kubectl prints (READY, UP-TO-DATE, AVAILABLE).
- */
 const REVISION = 'deployment.kubernetes.io/revision';
 
 function revisionOf(rs: KubeObject): number {

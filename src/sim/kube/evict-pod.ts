@@ -1,5 +1,5 @@
-import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
-import { isoSeconds } from './create-sim-kube-store.js';
+import { isoSeconds } from './iso-seconds.js';
+import type { SimKubeStoreImpl } from './kube-store.js';
 import { decideEviction } from './eviction.js';
 import { kubeStatus, notFound, type KubeStatus } from './kube-status.js';
 import { computePdbStatus, pdbMatchesPod } from './pdb-status.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { isPodReady } from './pdb-status.js';
 import { kubeStatus, type KubeStatus } from './kube-status.js';
 

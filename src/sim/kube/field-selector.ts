@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * Field selectors (`spec.nodeName=ip-…`, `status.phase!=Succeeded`, `involvedObject.name=x`): comma-separated

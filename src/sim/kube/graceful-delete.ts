@@ -1,5 +1,6 @@
-import type { KubeObject } from '../../ports/kube-port.js';
-import { isoSeconds, type SimKubeStoreImpl } from './create-sim-kube-store.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import { isoSeconds } from './iso-seconds.js';
+import type { SimKubeStoreImpl } from './kube-store.js';
 
 /**
  * Pod deletion as the apiserver and kubelet do it: a pod running on a node gets deletionTimestamp (kubectl shows

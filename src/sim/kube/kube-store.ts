@@ -6,7 +6,11 @@
  * Resource keys are plural names ("nodes", "pods", "deployments", "poddisruptionbudgets", "events",
  * "nodepools", "nodeclaims", "ec2nodeclasses", …), as in the URL.
  */
-import type { KubeObject } from '../../ports/kube-port.js';
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import type { SimClock } from '../sim-clock.js';
+import type { RandomSource } from './kube-names.js';
+import type { KubeStatus } from './kube-status.js';
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -61,4 +65,27 @@ export class SimKubeError extends Error {
     super(message);
     this.name = 'SimKubeError';
   }
+}
+
+/** One change, with the revision it happened at and (for MODIFIED/DELETED) the object before it. */
+export interface HistoryRecord extends StoreEvent {
+  rv: number;
+  oldObject?: KubeObject;
+}
+
+export interface SimKubeStoreImpl extends SimKubeStore {
+  readonly clock: SimClock;
+  readonly random: RandomSource;
+  /** Changes after `rv`, or 'expired' when the history no longer reaches back that far (watch answers 410). */
+  historySince(rv: number): HistoryRecord[] | 'expired';
+  /** Forgets the history (as etcd compaction does), so watches from older resourceVersions get 410 Expired. */
+  compactHistory(): void;
+  /** Like subscribe, with the frozen record itself (no copy): for the watch endpoint and built-in controllers. */
+  subscribeRecords(listener: (record: HistoryRecord) => void): () => void;
+  /** Pod deletion as the kubelet does it: Terminating (deletionTimestamp) for a short shutdown, then gone. */
+  deleteGracefully(resource: string, name: string, namespace: string | undefined, gracePeriodSeconds?: number): KubeObject | undefined;
+  /** The eviction subresource's full answer (Status body and HTTP code). */
+  evictStatus(namespace: string, name: string): KubeStatus;
+  /** The stored (frozen, read-only) objects of a resource, unsorted and uncopied: for hot read-only paths. */
+  peek(resource: string): readonly KubeObject[];
 }

@@ -1,15 +1,16 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+/**
+ * What the kubelets and the node lifecycle controller do to pods: a pod bound to a Ready node shows
+ * ContainerCreating, then runs and turns Ready a few sim-seconds later (pod IP from the node's subnet); pods on a
+ * NotReady node lose Ready; pods whose node is gone are deleted (pod garbage collection).
+ */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimClock } from '../sim-clock.js';
 import { isoSeconds, type SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { randomHex } from './kube-names.js';
 import { startReconcileLoop, type ReconcileLoop } from './reconcile-loop.js';
 import { isNodeReady } from './scheduler-fit.js';
 
-/**
- * What the kubelets and the node lifecycle controller do to pods: a pod bound to a Ready node shows
- * ContainerCreating, then runs and turns Ready a few sim-seconds later (pod IP from the node's subnet); pods on a
- * NotReady node lose Ready; pods whose node is gone are deleted (pod garbage collection).
- */
 export const POD_STARTUP_MS = 3000;
 
 const CONDITION_TYPES = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];

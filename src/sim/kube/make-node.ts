@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * A Node object as the kubelet of an EKS worker registers it. Used by every simulated compute type (managed node

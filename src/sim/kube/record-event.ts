@@ -1,13 +1,13 @@
-import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
-import { isoSeconds } from './create-sim-kube-store.js';
-import { randomHex } from './kube-names.js';
-import type { SimKubeStore } from './kube-store.js';
-
 /**
  * core/v1 Events as client-go's event recorder writes them: `<object>.<16 hex>` names in the object's namespace
  * (cluster-scoped objects: default), a repeat of the same reason and message bumps count and lastTimestamp
  * instead of adding an event, and events expire after an hour (--event-ttl) or beyond a cap.
  */
+
+import { isoSeconds } from './iso-seconds.js';
+import { randomHex } from './kube-names.js';
+import type { SimKubeStore, SimKubeStoreImpl } from './kube-store.js';
+
 const EVENT_LIMIT = 1000;
 const EVENT_TTL_MS = 60 * 60 * 1000;
 

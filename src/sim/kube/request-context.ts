@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { parseFieldSelector, matchesFields } from './field-selector.js';
 import { parseLabelSelector, matchesRequirements } from './label-selector.js';

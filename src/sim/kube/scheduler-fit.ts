@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { matchesRequirement, type Requirement } from './label-selector.js';
 import { milliCpu, parseQuantity } from './quantity.js';
 

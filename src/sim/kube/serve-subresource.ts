@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { readBody, sendJson, sendStatus } from './http-io.js';
 import { badRequest, conflict, invalid, kubeStatus, methodNotAllowed, notFound } from './kube-status.js';
 import { isDryRun, type RequestContext } from './request-context.js';

@@ -1,10 +1,3 @@
-import type { KubeObject } from '../../ports/kube-port.js';
-import type { HistoryRecord } from './create-sim-kube-store.js';
-import { expired } from './kube-status.js';
-import { renderTable, wantsTable } from './render-table.js';
-import { present, selectorPredicate, type RequestContext } from './request-context.js';
-import { apiVersionOf } from './resource-registry.js';
-
 /**
  * A watch: HTTP 200, chunked, one JSON event per line ({type, object}). From resourceVersion N it replays the
  * changes after N from the store's history (410 Expired as an ERROR event when N is older than the history,
@@ -12,6 +5,14 @@ import { apiVersionOf } from './resource-registry.js';
  * matching the selectors arrive as ADDED/DELETED, as from the apiserver's watch cache. BOOKMARKs when asked,
  * and the stream ends after timeoutSeconds.
  */
+
+import type { KubeObject } from '../../kube-types/kube-object.js';
+import type { HistoryRecord } from './create-sim-kube-store.js';
+import { expired } from './kube-status.js';
+import { renderTable, wantsTable } from './render-table.js';
+import { present, selectorPredicate, type RequestContext } from './request-context.js';
+import { apiVersionOf } from './resource-registry.js';
+
 export const BOOKMARK_INTERVAL_MS = 5000;
 
 const openWatches = new WeakMap<object, Set<() => void>>();

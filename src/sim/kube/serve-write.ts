@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { applyPatch, PatchError, patchKindOf } from './apply-patch.js';
 import { cloneJson } from './deep-equal.js';
 import { readBody, sendJson, sendStatus } from './http-io.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * One column of a meta.k8s.io/v1 Table. Priority 1 columns are the extra ones `kubectl -o wide` shows; the

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 import { ageOf } from './human-duration.js';
 import { nameColumn, type TableColumn, type TablePrinter } from './table-printer.js';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../ports/kube-port.js';
+import type { KubeObject } from '../../kube-types/kube-object.js';
 
 /**
  * The few validation rules of the apiserver (and of Karpenter's CRD schemas) that a user of this product can

@@ -1,11 +1,12 @@
-import { defaultAddonVersion } from '../aws/addon-catalog.js';
-
 /**
  * The `fleet` scenario: N clusters (fleet-001 …) for `status --all` and scale tests. Versions, regions and sizes
  * vary deterministically with the index, and a few clusters are broken on purpose so status code has to cope:
  * every 10th cluster's Kubernetes API is unreachable, every 13th is FAILED, every 7th still runs an AL2 node
  * group two minors behind its control plane.
  */
+
+import { defaultAddonVersion } from '../aws/addon-catalog.js';
+
 const VERSIONS = ['1.29', '1.30', '1.31', '1.32', '1.33'];
 const REGIONS = ['us-west-2', 'us-east-1', 'eu-west-1'];
 

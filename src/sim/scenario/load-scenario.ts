@@ -1,3 +1,5 @@
+/** Where named scenarios live: src/sim/scenarios/<name>.yaml. */
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -5,7 +7,6 @@ import type { z } from 'zod';
 import { generateFleetScenario } from './fleet-scenario.js';
 import { scenarioSchema, type Scenario } from './scenario-schema.js';
 
-/** Where named scenarios live: src/sim/scenarios/<name>.yaml. */
 export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 
 export class ScenarioError extends Error {

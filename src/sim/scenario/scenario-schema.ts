@@ -122,7 +122,14 @@ const deprecatedApiSchema = z
   .strict();
 
 const karpenterNodeSchema = z
-  .object({ nodePool: z.string().default('default'), instanceType: z.string(), zone: z.string(), capacityType: z.enum(['on-demand', 'spot']).default('on-demand') })
+  .object({
+    nodePool: z.string().default('default'),
+    instanceType: z.string(),
+    zone: z.string(),
+    capacityType: z.enum(['on-demand', 'spot']).default('on-demand'),
+    /** The image the node runs, for a class whose selector the simulator cannot resolve (tags: private images). */
+    imageId: z.string().optional(),
+  })
   .strict();
 
 const manifest = z

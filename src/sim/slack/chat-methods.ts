@@ -1,9 +1,10 @@
+/** Slack truncates/refuses message text beyond 40,000 characters. */
+
 import { checkMessageBlocks, withGeneratedIds } from './block-kit-rules.js';
 import type { FakeMessage } from './conversation-types.js';
 import { flagArg, stringArg, type SlackArgs } from './parse-slack-body.js';
 import { failure, invalidBlocks, toApiMessage, type WebApiContext, type WebApiHandler } from './web-api-context.js';
 
-/** Slack truncates/refuses message text beyond 40,000 characters. */
 const MAX_TEXT = 40_000;
 
 interface Content {

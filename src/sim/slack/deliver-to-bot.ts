@@ -1,7 +1,8 @@
+/** How long Slack waits for an app's HTTP answer before showing the user `operation_timeout`. */
+
 import { performance } from 'node:perf_hooks';
 import { signSlackRequest } from './sign-slack-request.js';
 
-/** How long Slack waits for an app's HTTP answer before showing the user `operation_timeout`. */
 export const SLACK_ACK_TIMEOUT_MS = 3_000;
 
 export interface DeliveryResult {

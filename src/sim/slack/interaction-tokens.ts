@@ -1,6 +1,7 @@
+/** Slack's limits on the tokens that come with a command or interaction (shared/reference/slack.md). */
+
 import { randomBytes } from 'node:crypto';
 
-/** Slack's limits on the tokens that come with a command or interaction (shared/reference/slack.md). */
 export const TRIGGER_TTL_MS = 3_000;
 export const RESPONSE_URL_TTL_MS = 30 * 60_000;
 export const RESPONSE_URL_MAX_USES = 5;

@@ -1,12 +1,13 @@
-import type { View } from '@slack/types';
-import { z } from 'zod';
-import type { GateRef } from './gate-click.js';
-
 /**
  * The modal behind Force: a required reason, recorded in the timeline with who forced and when. Opened from the
  * Force button's trigger_id (valid 3 s, single use); its submission arrives as view_submission with callback_id
  * `force-reason`, carrying in private_metadata the gate it answers and where to tell the submitter the outcome.
  */
+
+import type { View } from '@slack/types';
+import { z } from 'zod';
+import type { GateRef } from './gate-click.js';
+
 export const FORCE_CALLBACK_ID = 'force-reason';
 export const REASON_BLOCK_ID = 'reason';
 export const REASON_ACTION_ID = 'reason';

@@ -1,7 +1,7 @@
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
-import type { BotDeps } from '../../bot-deps.js';
+import type { BotDeps } from '../../ports/bot-deps.js';
 import type { Logger } from '../../log/logger.js';
-import type { GateAction } from '../../upgrade/timeline-event.js';
+import type { GateAction } from '../../ports/timeline-event.js';
 import { observeAck } from '../metrics-ack.js';
 import type { SlackMetrics } from '../metrics.js';
 import {

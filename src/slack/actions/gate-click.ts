@@ -1,16 +1,17 @@
-import { z } from 'zod';
-import type { BotDeps } from '../../bot-deps.js';
-import { findCluster, type ClusterConfig } from '../../config/clusters-config.js';
-import type { GateAction } from '../../upgrade/timeline-event.js';
-import type { GateAnswerResult, JobSummary } from '../../upgrade/upgrade-control.js';
-import { authorizeGate } from '../authorize.js';
-import { formatUtcTime, mention } from '../render/format-text.js';
-
 /**
  * The part of a gate click that does not depend on Bolt: which gate the button belongs to (its value, contract
  * with the gate card renderer: JSON {jobId, gateId, revision}), whether the job still exists, whether this person
  * may answer it, and what to tell them about the engine's answer.
  */
+
+import { z } from 'zod';
+import type { BotDeps } from '../../ports/bot-deps.js';
+import { findCluster, type ClusterConfig } from '../../config/clusters-config.js';
+import type { GateAction } from '../../ports/timeline-event.js';
+import type { GateAnswerResult, JobSummary } from '../../ports/upgrade-control.js';
+import { authorizeGate } from '../../domain/authorize.js';
+import { formatUtcTime, mention } from '../../report/format-text.js';
+
 export interface GateRef {
   jobId: string;
   gateId: string;

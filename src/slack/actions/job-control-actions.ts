@@ -1,16 +1,17 @@
-import type { App, BlockButtonAction } from '@slack/bolt';
-import { z } from 'zod';
-import { findCluster } from '../../config/clusters-config.js';
-import { authorizeJobControl, type JobControlAction } from '../authorize.js';
-import { observeAck } from '../metrics-ack.js';
-import type { ActionDeps } from './gate-actions.js';
-import { clickPlace, tellUser } from './tell-user.js';
-
 /**
  * Pause / Resume / Abort buttons on the status card: `job:pause | job:resume | job:abort`, value JSON {jobId}. The
  * same rules as the slash commands (approvers; the requester may pause or abort their own job); the engine's
  * ControlResult message is told to the clicker, and every click leaves an audit line.
  */
+
+import type { App, BlockButtonAction } from '@slack/bolt';
+import { z } from 'zod';
+import { findCluster } from '../../config/clusters-config.js';
+import { authorizeJobControl, type JobControlAction } from '../../domain/authorize.js';
+import { observeAck } from '../metrics-ack.js';
+import type { ActionDeps } from './gate-actions.js';
+import { clickPlace, tellUser } from './tell-user.js';
+
 const jobValueSchema = z.object({ jobId: z.string().min(1) });
 
 export function registerJobControlActions(app: App, { deps, metrics, logger }: ActionDeps): void {

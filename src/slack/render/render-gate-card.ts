@@ -1,8 +1,8 @@
 import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock } from '@slack/types';
-import type { SlackMessage } from '../slack-message.js';
-import type { GateAction, GateModel } from '../../upgrade/timeline-event.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, truncate } from './block-kit-limits.js';
-import { escapeMrkdwn, formatUtcTime, mention } from './format-text.js';
+import type { SlackMessage } from '../../ports/slack-message.js';
+import type { GateAction, GateModel } from '../../ports/timeline-event.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, truncate } from '../../report/block-kit-limits.js';
+import { escapeMrkdwn, formatUtcTime, mention } from '../../report/format-text.js';
 
 export interface GateAnsweredInfo {
   action: GateAction | 'timeout';

@@ -1,10 +1,11 @@
-import type { Button, KnownBlock, MrkdwnElement } from '@slack/types';
-import type { SlackMessage } from '../slack-message.js';
-import type { StatusCardModel, UpgradeState } from '../../upgrade/timeline-event.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from './block-kit-limits.js';
-import { escapeMrkdwn, formatDuration, formatUtcTime, mention } from './format-text.js';
-
 /** How each state reads on the card: an emoji to scan for, and a word to read. */
+
+import type { Button, KnownBlock, MrkdwnElement } from '@slack/types';
+import type { SlackMessage } from '../../ports/slack-message.js';
+import type { StatusCardModel, UpgradeState } from '../../ports/timeline-event.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from '../../report/block-kit-limits.js';
+import { escapeMrkdwn, formatDuration, formatUtcTime, mention } from '../../report/format-text.js';
+
 export const STATE_LABELS: Record<UpgradeState, { emoji: string; label: string }> = {
   queued: { emoji: '⏳', label: 'Queued' },
   running: { emoji: '🔄', label: 'Running' },

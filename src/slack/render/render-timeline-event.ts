@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
-import type { SlackMessage } from '../slack-message.js';
-import type { TimelineEvent } from '../../upgrade/timeline-event.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, mrkdwnSection, truncate, truncateLine } from './block-kit-limits.js';
-import { escapeMrkdwn, formatDuration, formatUtcTime } from './format-text.js';
+import type { SlackMessage } from '../../ports/slack-message.js';
+import type { TimelineEvent } from '../../ports/timeline-event.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, mrkdwnSection, truncate, truncateLine } from '../../report/block-kit-limits.js';
+import { escapeMrkdwn, formatDuration, formatUtcTime } from '../../report/format-text.js';
 import { renderGateCard } from './render-gate-card.js';
 import { stateLabel } from './render-status-card.js';
 

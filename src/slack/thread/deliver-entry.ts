@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { SlackMessage } from '../slack-message.js';
+import type { SlackMessage } from '../../ports/slack-message.js';
 import { renderStatusCard } from '../render/render-status-card.js';
 import { renderTimelineEvent } from '../render/render-timeline-event.js';
-import type { GateModel } from '../../upgrade/timeline-event.js';
+import type { GateModel } from '../../ports/timeline-event.js';
 import { findPostedReply, outboxMetadata } from './find-posted-message.js';
 import { gateIdentity, type OutboxEntry } from './outbox-entry.js';
 import type { OutboxStore } from './outbox-store.js';

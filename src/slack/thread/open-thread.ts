@@ -1,13 +1,14 @@
+/** The start command waits for this; a couple of quick retries are worth it, a long outage is not. */
+
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Clock } from '../../ports/clock.js';
 import type { ThreadRef } from '../../ports/thread-port.js';
-import type { StatusCardModel } from '../../upgrade/timeline-event.js';
+import type { StatusCardModel } from '../../ports/timeline-event.js';
 import { renderStatusCard } from '../render/render-status-card.js';
 import { findPostedTopLevel, outboxMetadata } from './find-posted-message.js';
 import { mayHaveTakenEffect, slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
 
-/** The start command waits for this; a couple of quick retries are worth it, a long outage is not. */
 const OPEN_ATTEMPTS = 3;
 const OPEN_MAX_WAIT_MS = 10_000;
 

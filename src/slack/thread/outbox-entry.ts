@@ -1,4 +1,4 @@
-import type { GateModel, TimelineEvent } from '../../upgrade/timeline-event.js';
+import type { GateModel, TimelineEvent } from '../../ports/timeline-event.js';
 
 /**
  * One unit of work in a channel's outbox, stored as JSON in Redis. Entries carry everything needed to deliver them

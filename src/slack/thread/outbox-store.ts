@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { StatusCardModel } from '../../upgrade/timeline-event.js';
+import type { StatusCardModel } from '../../ports/timeline-event.js';
 import type { OutboxEntry } from './outbox-entry.js';
 
 /**

@@ -1,5 +1,3 @@
-import { ErrorCode } from '@slack/web-api';
-
 /**
  * What the outbox does after a failed Slack call. Decided from the error alone (pure), so the retry policy is
  * testable without a network:
@@ -9,6 +7,10 @@ import { ErrorCode } from '@slack/web-api';
  * - message-gone: the message to update no longer exists or cannot be edited; post a new reply instead.
  * - drop: Slack will never accept this entry; park it in the dead-letter list and move on.
  */
+
+import { ErrorCode } from '@slack/web-api';
+import { backoffMs, type BackoffPolicy } from '../../domain/backoff.js';
+
 export type SlackErrorVerdict =
   /**
    * `backoff`: this failure counts towards the exponential backoff (5xx, network, Slack-side and unknown errors).
@@ -19,10 +21,7 @@ export type SlackErrorVerdict =
   | { action: 'message-gone'; reason: string }
   | { action: 'drop'; reason: string };
 
-export interface RetryPolicy {
-  baseMs: number;
-  maxMs: number;
-}
+export type RetryPolicy = BackoffPolicy;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseMs: 1000, maxMs: 60_000 };
 
@@ -64,11 +63,6 @@ const MESSAGE_GONE_PLATFORM = new Set(['message_not_found', 'cant_update_message
 const MAYBE_APPLIED_PLATFORM = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 
 const UNKNOWN_ERROR_ATTEMPTS = 8;
-
-/** The wait after the `failures`-th consecutive backoff failure (0 = the first): base, 2×base, 4×base… capped. */
-export function backoffMs(failures: number, policy: RetryPolicy): number {
-  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(failures, 20));
-}
 
 /**
  * `failures`: earlier failures of this delivery that counted towards the backoff (see `backoff` above), not every

@@ -31,13 +31,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
 import type { ThreadPort } from '../../ports/thread-port.js';
 import { describeEntry, type OutboxEntry } from './outbox-entry.js';
 import { createOutboxStore, type DedupeNamespace } from './outbox-store.js';
 import { createOutboxWorker } from './outbox-worker.js';
+import { slackLoggerFrom } from '../slack-logger.js';
 import { openThread } from './open-thread.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './slack-error-verdict.js';
 
@@ -69,20 +70,6 @@ export type SlackThreadPort = ThreadPort & {
   drained(): Promise<void>;
 };
 
-function slackLoggerFrom(logger: Logger): SlackLogger {
-  const log = logger.child({ component: 'slack-web-api' });
-  const join = (msg: unknown[]) => msg.map(String).join(' ');
-  return {
-    debug: (...msg) => log.debug(join(msg)),
-    info: (...msg) => log.info(join(msg)),
-    warn: (...msg) => log.warn(join(msg)),
-    error: (...msg) => log.error(join(msg)),
-    setLevel: () => undefined,
-    getLevel: () => LogLevel.INFO,
-    setName: () => undefined,
-  };
-}
-
 function deliveryClientFrom(client: WebClient, logger: Logger, timeoutMs: number): WebClient {
   if (!client.token) return client;
   return new WebClient(client.token, {
@@ -90,7 +77,7 @@ function deliveryClientFrom(client: WebClient, logger: Logger, timeoutMs: number
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: timeoutMs,
-    logger: slackLoggerFrom(logger),
+    logger: slackLoggerFrom(logger, { component: 'slack-web-api' }),
   });
 }
 

@@ -1,0 +1,98 @@
+/**
+ * The import rules `npm test` enforces (script `check:imports`, dependency-cruiser). A file's folder names its role,
+ * and a file imports only from its own tier or lower ones:
+ *
+ *   entry points   src/main.ts, src/start-bot.ts, src/cli/, src/demo/, src/playground/, bench/, test/, bin/
+ *   handlers       commands/, jobs/
+ *   adapters       src/aws/, src/kube/, src/slack/, src/status/, src/store/ (Redis-backed stores), src/audit/, src/prometheus/
+ *   pure core      src/planning/, src/report/
+ *   base           src/ports/, src/domain/, src/config/, src/log/, src/kube-types/
+ *
+ * No file cycles and no folder cycles anywhere. The simulator (src/sim, the workspace package @eks-upgrade-bot/sim)
+ * is reached only through its entry point src/sim/index.ts, and imports no product code except src/kube-types.
+ *
+ * TypeScript 7 ships no JavaScript compiler API, so sources are parsed with swc (@swc/core).
+ */
+const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
+const HANDLERS = ['^commands/', '^jobs/'];
+const ADAPTERS = ['^src/aws/', '^src/kube/', '^src/slack/', '^src/status/', '^src/store/', '^src/audit/', '^src/prometheus/'];
+const CORE = ['^src/planning/', '^src/report/'];
+const BASE = ['^src/ports/', '^src/domain/', '^src/config/', '^src/log/', '^src/kube-types/'];
+const SIM = '^src/sim/';
+const TIERED = [...ENTRY, ...HANDLERS, ...ADAPTERS, ...CORE, ...BASE, SIM];
+
+const upward = (name, from, to, tier) => ({
+  name,
+  severity: 'error',
+  comment: `${tier} may import only its own tier or lower ones (see .dependency-cruiser.cjs); move the shared piece down, or pass it in from the entry point`,
+  from: { path: from },
+  to: { path: to },
+});
+
+module.exports = {
+  forbidden: [
+    upward('base-imports-upward', BASE, [...ENTRY, ...HANDLERS, ...ADAPTERS, ...CORE], 'The base (src/ports, src/domain, src/config, src/log, src/kube-types)'),
+    upward('core-imports-upward', CORE, [...ENTRY, ...HANDLERS, ...ADAPTERS], 'The pure core (src/planning, src/report)'),
+    upward('adapter-imports-upward', ADAPTERS, [...ENTRY, ...HANDLERS], 'An adapter (src/aws, src/kube, src/slack, src/status, src/store, src/audit, src/prometheus)'),
+    upward('handler-imports-entry-point', HANDLERS, ENTRY, 'A handler (commands/, jobs/)'),
+    {
+      name: 'no-file-cycles',
+      severity: 'error',
+      comment: 'Files import each other in a cycle: move what both need into a third file, or pass it in',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Folders import each other in a cycle: one of them belongs in a lower tier, or takes the other as a parameter',
+      scope: 'folder',
+      from: { pathNot: SIM },
+      to: { circular: true },
+    },
+    {
+      name: 'sim-only-through-entry',
+      severity: 'error',
+      comment: 'Product code reaches the simulator only through its entry point: import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there',
+      from: { pathNot: SIM },
+      to: { path: SIM, pathNot: '^src/sim/index\\.ts$' },
+    },
+    {
+      name: 'sim-imports-product',
+      severity: 'error',
+      comment: 'The simulator imports no product code (a test oracle must not share the product\'s bugs); shared types live in src/kube-types',
+      from: { path: SIM },
+      to: { path: '^(src|commands|jobs|test|bench|bin)/', pathNot: [SIM, '^src/kube-types/'] },
+    },
+    {
+      name: 'file-outside-the-tiers',
+      severity: 'error',
+      comment: 'This folder has no tier yet: put the file in a folder listed in .dependency-cruiser.cjs, or add the folder to its tier there',
+      from: { path: '^(src|commands|jobs)/', pathNot: TIERED },
+      to: {},
+    },
+    {
+      name: 'import-outside-the-tiers',
+      severity: 'error',
+      comment: 'This folder has no tier yet: put the file in a folder listed in .dependency-cruiser.cjs, or add the folder to its tier there',
+      from: {},
+      to: { path: '^(src|commands|jobs)/', pathNot: TIERED },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'This import resolves to no file or package',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    // Planted violations the rules' own test cruises on purpose.
+    exclude: { path: '^test/fixtures/import-rules/' },
+  },
+};

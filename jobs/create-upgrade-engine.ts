@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { ClustersConfig } from '../src/config/clusters-config.js';
+import type { Logger } from '../src/log/logger.js';
+import type { Clock } from '../src/ports/clock.js';
+import type { AutoScalingPortFactory } from '../src/ports/autoscaling-port.js';
+import type { Ec2PortFactory } from '../src/ports/ec2-port.js';
+import type { EksPortFactory } from '../src/ports/eks-port.js';
+import type { KubePortFactory } from '../src/ports/kube-port.js';
+import type { SsmPortFactory } from '../src/ports/ssm-port.js';
+import type { ThreadPort } from '../src/ports/thread-port.js';
+import { finishJob } from './finish-job.js';
+import { readJobData } from './job-data-schema.js';
+import { createJobRuntime, type EngineDeps } from './job-runtime.js';
+import { IMPLEMENTED_STEP_KINDS } from './step-registry.js';
+import { createUpgradeProcessor } from './upgrade-processor.js';
+import { createClusterLock } from '../src/store/cluster-lock.js';
+import { engineKeys, UPGRADE_QUEUE } from '../src/store/engine-keys.js';
+import { createGateStore } from '../src/store/gate-store.js';
+import { createJobControlsStore } from '../src/store/job-controls-store.js';
+import { createQueueUpgradeControl } from '../src/store/queue-upgrade-control.js';
+import { createTimelineLog } from '../src/store/timeline-log.js';
+import type { UpgradeControl } from '../src/ports/upgrade-control.js';
+import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { StepKind } from '../src/ports/upgrade-plan.js';
+
+/**
+ * The upgrade engine: one BullMQ queue of upgrade jobs, the control the Slack surface drives, and (in worker
+ * processes) the worker that runs them. Web-only processes use `control` and never call startWorker.
+ */
+export interface UpgradeEngineOptions {
+  connection: { url: string };
+  prefix: string;
+  config: ClustersConfig;
+  eks: EksPortFactory;
+  kube: KubePortFactory;
+  ssm: SsmPortFactory;
+  thread: ThreadPort;
+  clock: Clock;
+  logger: Logger;
+  /** DescribeUpdate and similar follow loops poll at this interval (on `clock`). */
+  pollIntervalMs: number;
+  ids?: () => string;
+  /** EC2 DescribeSubnets for the preflight's free-IP checks; without it those checks are reported as not run. */
+  ec2?: Ec2PortFactory;
+  /** EC2 Auto Scaling for self-managed node groups; without it their step says it cannot reach Auto Scaling. */
+  autoScaling?: AutoScalingPortFactory;
+  /** Step kinds new jobs plan (default: every kind this build implements), e.g. only the control plane for a demo. */
+  stepKinds?: StepKind[];
+  /** Worker lock tuning; the defaults suit production (tests shorten them to exercise stalled-job recovery). */
+  worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
+}
+
+export interface UpgradeEngine {
+  control: UpgradeControl;
+  startWorker(opts?: { concurrency?: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A port whose every call fails with one sentence saying what was not wired. */
+function notWired<T extends object>(what: string, option: string): () => T {
+  const fail = async () => {
+    throw new Error(`${what} is not wired into the upgrade engine (pass ${option} to createUpgradeEngine)`);
+  };
+  return () => new Proxy({} as T, { get: () => fail });
+}
+const ec2NotWired: Ec2PortFactory = notWired('EC2', 'ec2');
+const autoScalingNotWired: AutoScalingPortFactory = notWired('EC2 Auto Scaling', 'autoScaling');
+
+// A job killed during a long wait comes back as stalled; it may be killed again in a later step, so allow several.
+const MAX_STALLED_COUNT = 10;
+// Every wake-up from a gate, a pause or a backoff starts the job again; this bounds runaway loops, not real waits.
+const MAX_STARTED_ATTEMPTS = 5_000;
+
+export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
+  const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const keys = engineKeys(opts.prefix);
+  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: opts.connection.url }, prefix: opts.prefix });
+  const logger = opts.logger.child({ component: 'upgrade-engine' });
+  const deps: EngineDeps = {
+    config: opts.config,
+    eks: opts.eks,
+    kube: opts.kube,
+    ssm: opts.ssm,
+    ec2: opts.ec2 ?? ec2NotWired,
+    autoScaling: opts.autoScaling ?? autoScalingNotWired,
+    thread: opts.thread,
+    clock: opts.clock,
+    logger,
+    pollIntervalMs: opts.pollIntervalMs,
+    gates: createGateStore(redis, keys),
+    controls: createJobControlsStore(redis, keys),
+    timeline: createTimelineLog(redis, keys),
+    lock: createClusterLock(redis, keys),
+  };
+  const control = createQueueUpgradeControl({
+    queue,
+    lock: deps.lock,
+    gates: deps.gates,
+    controls: deps.controls,
+    timeline: deps.timeline,
+    thread: opts.thread,
+    clock: opts.clock,
+    logger,
+    // BullMQ refuses custom job ids that look like integers ("Custom Id cannot be integers"), which 8 hex digits
+    // sometimes are: a letter prefix keeps every id a string.
+    ids: opts.ids ?? (() => `u${randomUUID().slice(0, 7)}`),
+    stepKinds: opts.stepKinds?.filter((kind) => IMPLEMENTED_STEP_KINDS.includes(kind)) ?? IMPLEMENTED_STEP_KINDS,
+  });
+
+  const draining = new AbortController();
+  let worker: Worker<UpgradeJobData> | undefined;
+
+  // BullMQ can fail a job without our processor finishing it (started too many times): finish it here, so the
+  // thread says so and the cluster lock is released.
+  async function finishAbandoned(job: Job<UpgradeJobData> | undefined, error: Error): Promise<void> {
+    if (!job?.data || isTerminal(job.data.state)) return;
+    const fresh = ((await queue.getJob(job.id!)) as Job<UpgradeJobData> | undefined) ?? job;
+    if (isTerminal(fresh.data.state) || !readJobData(fresh.data).ok) return;
+    const runtime = createJobRuntime(fresh, deps);
+    await finishJob(runtime, 'failed', `The upgrade job stopped: ${error.message}. Check the cluster with /eks-upgrade status, then start again; steps resume from the cluster's state.`);
+  }
+
+  return {
+    control,
+    async startWorker(workerOpts = {}) {
+      if (worker) return;
+      worker = new Worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), {
+        connection: { url: opts.connection.url, maxRetriesPerRequest: null },
+        prefix: opts.prefix,
+        concurrency: workerOpts.concurrency ?? 10,
+        lockDuration: opts.worker?.lockDurationMs ?? 30_000,
+        stalledInterval: opts.worker?.stalledIntervalMs ?? 30_000,
+        maxStalledCount: MAX_STALLED_COUNT,
+        maxStartedAttempts: MAX_STARTED_ATTEMPTS,
+      });
+      worker.on('failed', (job, error) => {
+        finishAbandoned(job, error).catch((err) => logger.error({ err, jobId: job?.id }, 'finishing a failed upgrade job'));
+      });
+      worker.on('error', (err) => logger.error({ err }, 'upgrade worker error'));
+      await worker.waitUntilReady();
+    },
+    async close() {
+      // Jobs in a follow loop park themselves when this fires, so closing never waits out a 10-minute update.
+      draining.abort(new Error('upgrade worker shutting down'));
+      await worker?.close();
+      await queue.close();
+      await redis.quit().catch(() => undefined);
+    },
+  };
+}

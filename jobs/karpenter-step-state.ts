@@ -1,0 +1,54 @@
+import type { StepContext } from './step-context.js';
+import type { PoolBudgetRecord } from '../src/planning/disruption-budget.js';
+import type { PoolVerification } from '../src/planning/verify-pool.js';
+
+/**
+ * What the Karpenter step keeps in job.data (ctx.saveStepState) so a worker that dies anywhere carries on without
+ * repeating a change wrongly: each NodePool's original budgets (saved before the first patch), each EC2NodeClass's
+ * original terms, the old NodeClaims to count, and how far the drift got.
+ */
+export interface PoolPlan extends PoolBudgetRecord {
+  nodeClass: string;
+  /** The images a NodeClaim on the target runs (resolved from SSM). */
+  targetAmis: string[];
+  /** NodeClaims on an old image (at the start, plus any launched on one since). */
+  oldClaims: string[];
+  replaced?: number;
+  /** The most nodes of the pool seen tainted for disruption at the same time (the budget at work). */
+  maxDisrupted?: number;
+  /** When the replaced count last moved (for the "no progress" warning). */
+  lastProgressAt?: number;
+  /** When the last old claim went and every claim was on the target and Ready. */
+  claimsCompleteAt?: number;
+  verification?: PoolVerification;
+}
+
+export interface ClassPlan {
+  action: 'pin' | 'follows-version';
+  family: string;
+  /** amiSelectorTerms before the job changed them (reported; never put back: that would drift nodes backwards). */
+  oldTerms: unknown[];
+  /** For 'pin': the terms pointing at the target images. */
+  newTerms?: Array<{ id: string }>;
+  patched?: boolean;
+}
+
+export interface KarpenterStepState {
+  startedAt: number;
+  pools: Record<string, PoolPlan>;
+  classes: Record<string, ClassPlan>;
+  /** Pools and classes the step leaves alone, with what the operator must do (posted once). */
+  reports: string[];
+  /** Keys of the blocked-disruption notices posted (capped, so a 1000-node block does not flood the thread). */
+  notices: string[];
+}
+
+export function readKarpenterState(ctx: StepContext): KarpenterStepState | undefined {
+  const saved = ctx.stepState<Record<string, unknown>>();
+  if (!saved.pools || typeof saved.startedAt !== 'number') return undefined;
+  return structuredClone(saved) as unknown as KarpenterStepState;
+}
+
+export async function saveKarpenterState(ctx: StepContext, state: KarpenterStepState): Promise<void> {
+  await ctx.saveStepState(structuredClone(state) as unknown as Record<string, unknown>);
+}

@@ -1,0 +1,15 @@
+/**
+ * Exponential backoff with a ceiling, the one formula behind every retry of ours (the engine's transient AWS and
+ * Kubernetes failures, the thread outbox's Slack failures): base, 2×base, 4×base… capped at max.
+ */
+
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+}
+
+/** The wait before retry number `retry` (0 = the first retry). */
+export function backoffMs(retry: number, policy: BackoffPolicy): number {
+  // The exponent is capped so a long outage cannot overflow to Infinity before the ceiling applies.
+  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(Math.max(0, retry), 30));
+}

@@ -1,0 +1,109 @@
+import type { ActionKind, PlannedStep } from '../ports/upgrade-plan.js';
+import type { ThreadRef } from '../ports/thread-port.js';
+import type { StatusCardModel, UpgradeState } from '../ports/timeline-event.js';
+
+/**
+ * The BullMQ job's data: the single source of truth for resuming an upgrade. Only the processor writes it
+ * (job.updateData replaces the whole object, so a second writer would lose updates); the control side keeps
+ * its requests — gate answers, pause, abort — in Redis keys of its own (gate-store.ts, job-controls-store.ts).
+ */
+/** The job-data shape this build writes; jobs/job-data-schema.ts brings older shapes up to it. */
+export const JOB_DATA_SCHEMA = 2;
+
+/** What a step did to one resource: compared with the plan's action in the summary and the plan-equals-job test. */
+export interface ActedAction {
+  resource: string;
+  action: ActionKind;
+  to?: string;
+  /** done: acted as planned; already: the world was already there; left-alone: not in the plan; gone: vanished; skipped: a person chose so. */
+  outcome: 'done' | 'already' | 'left-alone' | 'gone' | 'skipped';
+  note?: string;
+}
+
+export interface StepRun {
+  startedAt: number;
+  finishedAt?: number;
+  durationMs?: number;
+  outcome?: 'done' | 'skipped' | 'failed' | 'aborted' | 'dry-run';
+  summary?: string;
+}
+
+/** A mutating AWS call the job issued (or adopted), recorded before it is followed so a re-run never re-issues. */
+export interface IssuedUpdate {
+  updateId: string;
+  operation: string;
+  target: string;
+  at: number;
+  adopted: boolean;
+}
+
+export interface UpgradeJobData {
+  schema: typeof JOB_DATA_SCHEMA;
+  jobId: string;
+  cluster: string;
+  region: string;
+  roleArn?: string;
+  from: string;
+  to: string;
+  hops: string[];
+  requestedBy: string;
+  channel: string;
+  thread: ThreadRef;
+  dryRun: boolean;
+  startedAt: number;
+  finishedAt?: number;
+  state: UpgradeState;
+  steps: PlannedStep[];
+  /** Index into steps of the step to run next (or running now). */
+  stepIndex: number;
+  progress?: string;
+  stepRuns: Record<string, StepRun>;
+  /** Keyed by step id, then by a step-local name (e.g. "cluster", an add-on or node-group name). */
+  updates: Record<string, Record<string, IssuedUpdate>>;
+  /** Step-local state that must survive a crash (e.g. the gate revision a step opened). */
+  stepState: Record<string, Record<string, unknown>>;
+  /** Transient-failure retries per step, for the backoff. */
+  retries: Record<string, number>;
+  /** The pause sequence number the job last acknowledged, so each pause/resume is announced once. */
+  pauseSeq: number;
+  /** How the job ended, in one sentence, once it has. */
+  outcomeText?: string;
+  /** Per step id, what the step did to each resource (keyed by resource and action, so a re-run records once). */
+  acted: Record<string, Record<string, ActedAction>>;
+  /** When the plan the job runs was read from the cluster (absent: planned from the versions alone). */
+  plannedAt?: number;
+}
+
+export const TERMINAL_STATES: ReadonlySet<UpgradeState> = new Set(['succeeded', 'failed', 'aborted']);
+
+export function isTerminal(state: UpgradeState): boolean {
+  return TERMINAL_STATES.has(state);
+}
+
+export function currentStepOf(data: UpgradeJobData): PlannedStep | undefined {
+  return data.steps[data.stepIndex];
+}
+
+/** "control plane → 1.31", or how the job ended once there is no current step. */
+export function currentStepTitle(data: UpgradeJobData): string {
+  const step = currentStepOf(data);
+  if (step) return step.title;
+  if (data.state === 'succeeded') return 'done';
+  return data.state;
+}
+
+export function statusCardOf(data: UpgradeJobData, now: number): StatusCardModel {
+  return {
+    jobId: data.jobId,
+    cluster: data.cluster,
+    from: data.from,
+    to: data.to,
+    state: data.state,
+    currentStep: currentStepTitle(data),
+    progress: data.progress,
+    startedBy: data.requestedBy,
+    startedAt: data.startedAt,
+    updatedAt: now,
+    dryRun: data.dryRun,
+  };
+}

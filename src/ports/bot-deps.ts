@@ -1,0 +1,32 @@
+/**
+ * Everything the Slack surface and the commands need: one bag of ports, wired once in src/start-bot.ts.
+ */
+
+import type { ClustersConfig } from '../config/clusters-config.js';
+import type { Logger } from '../log/logger.js';
+import type { AutoScalingPortFactory } from './autoscaling-port.js';
+import type { Clock } from './clock.js';
+import type { Ec2PortFactory } from './ec2-port.js';
+import type { EksPortFactory } from './eks-port.js';
+import type { KubePortFactory } from './kube-port.js';
+import type { SsmPortFactory } from './ssm-port.js';
+import type { UpgradeControl } from './upgrade-control.js';
+
+/** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */
+export interface UsergroupResolver {
+  members(usergroupId: string): Promise<string[]>;
+}
+
+export interface BotDeps {
+  config: ClustersConfig;
+  eks: EksPortFactory;
+  ssm: SsmPortFactory;
+  ec2: Ec2PortFactory;
+  /** Auto Scaling for the self-managed groups' preflight checks (optional: without it they are not run). */
+  autoScaling?: AutoScalingPortFactory;
+  kube: KubePortFactory;
+  control: UpgradeControl;
+  usergroups: UsergroupResolver;
+  clock: Clock;
+  logger: Logger;
+}

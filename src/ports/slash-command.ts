@@ -1,0 +1,34 @@
+/**
+ * A slash command as the Slack adapter serves it. The adapter (src/slack/create-slack-app.ts) knows Bolt, the
+ * router (commands/slash-command-router.ts) knows the subcommands, and the entry point (src/start-bot.ts) hands the
+ * one to the other, so neither imports the other.
+ */
+
+import type { SlackMessage } from './slack-message.js';
+
+/** How a command ended, as GET /metrics counts it. */
+export type CommandOutcome = 'ok' | 'rejected' | 'error';
+
+/** An answer through the command's response_url: ephemeral unless it says otherwise. */
+export type SlashCommandReply = SlackMessage & { response_type?: 'ephemeral' | 'in_channel'; replace_original?: boolean };
+
+export interface SlashCommandRequest {
+  text: string;
+  userId: string;
+  channelId: string;
+  respond(reply: SlashCommandReply): Promise<void>;
+}
+
+export interface PreparedCommand {
+  /** The subcommand named (or 'unknown'), for the metrics. */
+  readonly subcommand: string;
+  /** Authorizes and runs it, answering through respond; resolves with the outcome, never with a thrown refusal. */
+  run(): Promise<CommandOutcome>;
+}
+
+export interface SlashCommandRouter {
+  /** The command Slack sends, e.g. '/eks-upgrade'. */
+  readonly command: string;
+  /** Parses synchronously and cheaply: nothing may come before the ack, which Slack waits 3 s for. */
+  prepare(request: SlashCommandRequest): PreparedCommand;
+}

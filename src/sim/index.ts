@@ -1,0 +1,55 @@
+/**
+ * The simulator's entry point: the only module product code (src/demo, test/, bench/) may import from the
+ * simulator package (`@eks-upgrade-bot/sim`, folder src/sim). Everything else in src/sim is its inside; the import
+ * rules in .dependency-cruiser.cjs fail `npm test` on a reach past this file.
+ *
+ *   const sim = await startSimulator({ scenario: 'demo', port: 0, speed: 600 });  // world from a scenario, served
+ *   sim.url; sim.kubeconfig();                // point the AWS SDK / client-node / kubectl at it
+ *   sim.world.calls; sim.world.faults;        // mutating AWS calls AWS accepted; faults to inject (throttle, 5xx)
+ *   await sim.close();                        // stop its controllers and the HTTP server
+ *
+ *   const slack = await startFakeSlack({ signingSecret });   // the fake Slack the demo and the playground use
+ *
+ * A world without HTTP (benchmarks, controller tests): `createWorld(loadScenario('karpenter-lab'), { clock })`,
+ * with `createManualClock()` to move time by hand. Fixtures for product tests: `makeNode` (a Node object as the
+ * kubelet reports it), `checkMessageBlocks` (Slack's Block Kit limits), `signSlackRequest`, the version and add-on
+ * catalogs the simulated AWS answers from.
+ *
+ * The simulator imports no product code except src/kube-types (the shape of a Kubernetes object); it keeps its
+ * own selectors, readiness and budgets, because a test oracle must not share the product's bugs.
+ */
+
+// A world from a scenario, served on a port, at a speed.
+export { startSimulator, renderKubeconfig, type SimServer, type StartSimulatorOptions } from './sim-server.js';
+export { createWorld, type CreateWorldOptions } from './aws/create-world.js';
+export type { SimWorld, SimCluster, SimCall, SimNodegroup } from './aws/world-types.js';
+export type { FaultState } from './aws/faults.js';
+export { loadScenario, scenarioNames, validateScenario, ScenarioError, SCENARIOS_DIR } from './scenario/load-scenario.js';
+export type { Scenario } from './scenario/scenario-schema.js';
+export { createSimClock, createManualClock, type SimClock } from './sim-clock.js';
+
+// Changes to a running world that a real cluster would see happen on its own.
+export { removeNode } from './aws/node-factory.js';
+
+// The Kubernetes API alone (no AWS), for client-node and kubectl tests.
+export {
+  createSimKubeStore,
+  startKubeControllers,
+  startStandaloneKubeServer,
+  closeWatches,
+  appendDeploymentLog,
+  makeNode,
+  type SimKubeStoreImpl,
+  type StandaloneKubeServer,
+  type NodeSpecInput,
+} from './kube/index.js';
+
+// What the simulated AWS answers from.
+export { amiIdFor, kubeletVersionFor, knownMinors } from './aws/version-catalog.js';
+export { defaultAddonVersion } from './aws/addon-catalog.js';
+
+// The fake Slack.
+export * from './slack/fake-slack.js';
+export { checkMessageBlocks, checkModalView } from './slack/block-kit-rules.js';
+export { signSlackRequest, computeSlackSignature, type SlackSignatureHeaders } from './slack/sign-slack-request.js';
+export { buildSlashCommandBody, buildBlockActionsPayload, encodePayload, type SlashCommandFields } from './slack/interaction-payloads.js';

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { Queue } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readJobData } from '../../jobs/job-data-schema.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
+import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
+import { redisUrl } from '../support/redis-url.js';
+import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+
+/**
+ * Jobs survive a deploy. test/fixtures/job-data-schema-1.json is a job as the previous worker version wrote it
+ * (schema 1: every step kind, no plan, no `acted`), stopped mid-upgrade: preflight and the gate done, its
+ * UpdateClusterVersion issued and recorded, the worker gone. A worker of this version picks it up from the queue,
+ * follows that update without issuing another, and runs the rest. A job of a schema this worker does not know is
+ * left alone, with a sentence in its thread.
+ */
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+function oldJob(jobId: string, updateId: string): unknown {
+  return JSON.parse(readFileSync(new URL('../fixtures/job-data-schema-1.json', import.meta.url), 'utf8').replace('JOB_ID', jobId).replace('UPDATE_ID', updateId));
+}
+
+describe('job data written by another worker version', () => {
+  it('a schema 1 job, picked up mid-upgrade by this worker, follows the recorded update and completes', async () => {
+    h = await startEngineHarness({ scenario: 'demo' });
+    // The old worker issued the control-plane update, recorded it, and died.
+    const update = await h.sources.eks({ region: 'us-west-2' }).updateClusterVersion('demo', '1.31', 'old-worker-token');
+    const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix: h.prefix });
+    await queue.add('upgrade', oldJob('uold0001', update.id!) as UpgradeJobData, { jobId: 'uold0001' });
+    await queue.close();
+
+    const engine = h.engine();
+    await engine.startWorker();
+    const ended = await waitForJobState(engine, 'uold0001', ['succeeded', 'failed', 'aborted'], 60_000);
+    expect(h.thread.events('step-failed')).toEqual([]);
+    expect(ended.state).toBe('succeeded');
+    expect(h.calls('UpdateClusterVersion')).toHaveLength(1);
+    const cluster = h.sim.world.cluster('demo')!;
+    expect(cluster.version).toBe('1.31');
+    expect([...cluster.nodegroups.values()].map((ng) => ng.version)).toEqual(['1.31']);
+    // Without a plan, each step decided from the world, as the old worker would have.
+    const finished = h.thread.events('step-finished').map((e) => (e.kind === 'step-finished' ? e.step : ''));
+    expect(finished).toEqual(expect.arrayContaining(['h1-control-plane', 'h1-addons', 'h1-managed-nodegroups', 'h1-verify']));
+  });
+
+  it('leaves a job of an unknown (newer) schema alone, with a sentence in its thread, and changes nothing', async () => {
+    h = await startEngineHarness({ scenario: 'demo' });
+    const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix: h.prefix });
+    await queue.add('upgrade', { ...(oldJob('unew0001', 'none') as object), schema: 3 } as unknown as UpgradeJobData, { jobId: 'unew0001' });
+    const engine = h.engine();
+    await engine.startWorker();
+    const deadline = Date.now() + 20_000;
+    const refusal = () => h!.thread.events('note').find((e) => e.kind === 'note' && e.text.startsWith('A worker of another version picked this job up'));
+    while (!refusal()) {
+      if (Date.now() > deadline) throw new Error('no refusal in the thread');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const note = refusal();
+    expect(note?.kind === 'note' && note.text).toMatch(/this job's data has schema 3, which this worker \(schema 2\) cannot read; it leaves the cluster as it is/);
+    // Handed back to the queue for a worker of the right version; nothing was called, nothing was finished.
+    expect(await (await queue.getJob('unew0001'))!.getState()).toBe('delayed');
+    expect(h.sim.world.calls).toEqual([]);
+    expect(h.thread.events('summary')).toEqual([]);
+    await queue.close();
+    const upgraded = readJobData(oldJob('uold0002', 'x'));
+    expect(upgraded.ok && [upgraded.data.schema, upgraded.data.acted, upgraded.upgradedFrom]).toEqual([2, {}, 1]);
+  });
+});

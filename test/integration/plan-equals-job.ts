@@ -1,0 +1,146 @@
+import { Queue } from 'bullmq';
+import { afterEach, expect } from 'vitest';
+import { parseClustersConfig, findCluster, type ClustersConfig } from '../../src/config/clusters-config.js';
+import { buildPlan } from '../../src/planning/build-plan.js';
+import { policyFromConfig } from '../../src/planning/plan-policy.js';
+import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
+import type { PlannedAction, UpgradePlan } from '../../src/ports/upgrade-plan.js';
+import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
+import { collectSnapshot } from '../../src/status/collect-snapshot.js';
+import { hopsBetweenText } from '../../src/status/plan-request.js';
+import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
+import { redisUrl } from '../support/redis-url.js';
+import { startEngineHarness, type EngineHarness } from './engine-harness.js';
+
+/**
+ * The plan an approver reads is the job that runs. For each shipped scenario: build the plan the way `plan` and
+ * `start` do (a snapshot of the simulated cluster + its clusters.yaml policy), start the job with it, answer its
+ * gates as an on-call would, then hold the job to the plan — the same steps hop by hop, every planned action done
+ * on the resource it names, nothing acted on that the plan does not name — and hold the simulator's log of
+ * mutating AWS calls to it: every UpdateClusterVersion / UpdateAddon / UpdateNodegroupVersion / CreateNodegroup /
+ * DeleteNodegroup is one the plan named, as many times as it named it, and every Auto Scaling call is on a group the
+ * plan rolls (EC2 launch template calls carry no cluster in the simulator's log and are not held here).
+ */
+const SPEED = 1200;
+const approvers = { requesters: ['U0REQ'], approvers: ['U0APP'] };
+export const demo = parseClustersConfig({ clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], ...approvers }] });
+export const workshop = parseClustersConfig({
+  clusters: [{
+    name: 'eksworkshop-eksctl', region: 'us-west-2', channels: ['C0OPS'], ...approvers, karpenter: { upgradeBudget: '1' },
+    nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, '*': { strategy: 'in-place' } },
+  }],
+});
+export const lab = parseClustersConfig({ clusters: [{ name: 'eksworkshop-eksctl', region: 'us-west-2', channels: ['C0OPS'], ...approvers, karpenter: { upgradeBudget: '1' } }] });
+
+let h: EngineHarness | undefined;
+/** Registers the cleanup of the harness planAndRun starts (one per test). */
+export function usePlanHarness(): void {
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+}
+
+/** The on-call's answers: Force past preflight findings and the custom-AMI group, take remedies, Continue otherwise. */
+function onCall(gate: GateModel): { action: GateAction; reason?: string } {
+  if (gate.gateId.endsWith('-preflight')) return { action: 'force', reason: 'known findings, accepted for the test' };
+  if (gate.gateId.endsWith('-custom-ami')) return { action: 'force', reason: 'the custom AMI is rebuilt next sprint' };
+  if (gate.actions.includes('remedy')) return { action: 'remedy' };
+  return { action: 'continue' };
+}
+
+export async function planAndRun(opts: {
+  scenario: string;
+  cluster: string;
+  channel: string;
+  from: string;
+  to: string;
+  config: ClustersConfig;
+  /** What people change between `plan` and `start` (the plan is already built). */
+  meanwhile?: (h: EngineHarness, plan: UpgradePlan) => Promise<void>;
+}) {
+  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config });
+  const clusterConfig = findCluster(opts.config, opts.cluster)!;
+  const snapshot = await collectSnapshot(h.sources, { name: opts.cluster, region: 'us-west-2', targetMinors: hopsBetweenText(opts.from, opts.to) });
+  const plan = buildPlan(snapshot, opts.to, policyFromConfig(clusterConfig));
+  await opts.meanwhile?.(h, plan);
+  const engine = h.engine();
+  await engine.startWorker();
+  const { job } = await engine.control.start(h.request({ cluster: opts.cluster, channel: opts.channel, to: opts.to }), opts.from, plan);
+  const answered = new Set<string>();
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    for (const event of h.thread.events('gate-opened')) {
+      if (event.kind !== 'gate-opened' || answered.has(`${event.gate.gateId}:${event.gate.revision}`)) continue;
+      answered.add(`${event.gate.gateId}:${event.gate.revision}`);
+      await engine.control.answerGate({ jobId: job.jobId, gateId: event.gate.gateId, revision: event.gate.revision, userId: 'U0APP', ...onCall(event.gate) });
+    }
+    const summary = await engine.control.getJob(job.jobId);
+    if (summary && ['succeeded', 'failed', 'aborted'].includes(summary.state)) break;
+    if (Date.now() > deadline) throw new Error(`the job did not finish; it is ${summary?.state} at "${summary?.currentStep}"`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix: h.prefix });
+  const data = (await queue.getJob(job.jobId))!.data;
+  await queue.close();
+  const failure = h.thread.events('step-failed')[0];
+  return { plan, data, failure, calls: h.sim.world.calls.filter((call) => call.cluster === opts.cluster), notes: h.thread.events('note').map((e) => (e.kind === 'note' ? e.text : '')) };
+}
+
+const key = (a: { resource: string; action: string; to?: string }) => `${a.resource} ${a.action}${a.to ? ` ${a.to}` : ''}`;
+// Reports for the operator: the job names them and changes nothing.
+const REPORTS = new Set(['report-manual', 'karpenter-manual']);
+// A gate asks a person whether to skip the group; Force skips it, which the test's on-call does.
+const outcomeOf = (action: PlannedAction) => (action.action === 'custom-ami-gate' ? 'skipped' : 'done');
+
+/** The AWS calls each planned action may make, as operation:target. */
+export function callsOf(action: PlannedAction): string[] {
+  const name = action.resource.split('/').slice(1).join('/');
+  switch (action.action) {
+    case 'update-control-plane':
+      return [`UpdateClusterVersion:${action.to}`];
+    case 'update-addon':
+      return [`UpdateAddon:${name}`];
+    case 'update-in-place':
+    case 'roll-launch-template':
+      return [`UpdateNodegroupVersion:${name}`];
+    case 'blue-green':
+      return [`DeleteNodegroup:${name}`];
+    default:
+      return [];
+  }
+}
+
+export function expectJobToBeThePlan(run: Awaited<ReturnType<typeof planAndRun>>): void {
+  const { plan, data, calls } = run;
+  expect(run.failure, JSON.stringify(run.failure)).toBeUndefined();
+  expect(data.state).toBe('succeeded');
+  // 1. The same steps, hop by hop.
+  const planned = plan.hops.flatMap((hop, index) => [...new Set(hop.steps.map((step) => step.kind))].map((kind) => `h${index + 1} ${kind}`));
+  expect(data.steps.map((step) => `h${step.hop} ${step.kind}`)).toEqual(planned);
+  // 2. Per step, every planned action done on its resource, and nothing else acted on.
+  for (const [index, hop] of plan.hops.entries()) {
+    for (const step of data.steps.filter((s) => s.hop === index + 1)) {
+      const wanted = hop.steps.filter((line) => line.kind === step.kind).flatMap((line) => line.actions).filter((a) => !REPORTS.has(a.action));
+      const acted = Object.values(data.acted[step.id] ?? {}).map((a) => `${key(a)}: ${a.outcome}`).sort();
+      expect(acted, `${step.id}`).toEqual(wanted.map((a) => `${key(a)}: ${outcomeOf(a)}`).sort());
+    }
+  }
+  // 3. Every mutating AWS call is one the plan named, as often as it named it.
+  const actions = plan.hops.flatMap((hop) => hop.steps.flatMap((line) => line.actions));
+  const allowed = actions.flatMap(callsOf).sort();
+  const greens = actions.filter((a) => a.action === 'blue-green').length;
+  const made = calls.filter((call) => call.service !== 'autoscaling').map((call) => `${call.operation}:${call.target}`).filter((call) => !call.startsWith('CreateNodegroup:')).sort();
+  expect(made).toEqual(allowed);
+  expect(calls.filter((call) => call.operation === 'CreateNodegroup')).toHaveLength(greens);
+  // Auto Scaling calls (point the group at the new version, terminate one instance at a time, instance refresh and
+  // its lifecycle hook) vary in number with the nodes: each must be on a group the plan names with roll-self-managed.
+  const rolled = new Set(actions.filter((a) => a.action === 'roll-self-managed').map((a) => a.resource.split('/').slice(1).join('/')));
+  const autoScaling = calls.filter((call) => call.service === 'autoscaling').map((call) => `${call.operation}:${call.target}`);
+  expect(autoScaling.filter((call) => !rolled.has(call.split(':')[1]?.split(' ')[0] ?? ''))).toEqual([]);
+  for (const group of rolled) expect(autoScaling.some((call) => call.split(':')[1]?.startsWith(`${group} `)), `Auto Scaling calls on ${group}`).toBe(true);
+}
+
+/** What the plan says about each resource in words, to check the scenario covers what the test claims. */
+export const actionsOf = (plan: UpgradePlan) => plan.hops.flatMap((hop) => hop.steps.flatMap((line) => line.actions.map(key)));
+

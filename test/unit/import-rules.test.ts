@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import rules `npm test` enforces (.dependency-cruiser.cjs, run by test/support/check-imports.mjs) catch each
+ * kind of violation: test/fixtures/import-rules is a small tree with one planted per rule and one allowed import
+ * (src/report/planted-clean.ts → src/ports) that must stay unflagged.
+ */
+const SCRIPT = fileURLToPath(new URL('../support/check-imports.mjs', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/import-rules/', import.meta.url));
+
+async function checkImports(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [SCRIPT, '--root', root]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('import rules', () => {
+  it('fail the check on an upward import, a file or folder cycle, a file outside the tiers, and either way past the simulator boundary', async () => {
+    const { code, stderr } = await checkImports(FIXTURE);
+    expect(code).toBe(1);
+    const broken = stderr.split('\n').filter((line) => line.startsWith('import rule broken: ')).map((line) => line.slice('import rule broken: '.length));
+    expect(broken.sort()).toEqual([
+      'base-imports-upward: src/ports/planted-port.ts → src/store/planted-store.ts',
+      'file-outside-the-tiers: src/planted-outside.ts → src/planning/planted-plan.ts',
+      'no-file-cycles: src/report/planted-a.ts → src/report/planted-b.ts → src/report/planted-a.ts',
+      'no-folder-cycles: src/aws → src/slack → src/aws',
+      'no-folder-cycles: src/slack → src/aws → src/slack',
+      'sim-imports-product: src/sim/planted-oracle.ts → src/planning/planted-plan.ts',
+      'sim-only-through-entry: test/planted-use.ts → src/sim/kube/planted-internal.ts',
+    ]);
+    // Each says what to do, not only what is wrong.
+    expect(stderr).toContain('import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there');
+    expect(stderr).toContain('7 import rule violations (the rules: .dependency-cruiser.cjs)');
+  });
+});
