@@ -7,6 +7,7 @@ import type { Logger } from '../src/log/logger.js';
 import type { AuditLog } from '../src/ports/audit-port.js';
 import type { Clock } from '../src/ports/clock.js';
 import { createRedisAuditLog } from '../src/audit/redis-audit-log.js';
+import type { AutoScalingPortFactory } from '../src/ports/autoscaling-port.js';
 import type { Ec2PortFactory } from '../src/ports/ec2-port.js';
 import type { EksPortFactory } from '../src/ports/eks-port.js';
 import type { KubePortFactory } from '../src/ports/kube-port.js';
@@ -47,6 +48,8 @@ export interface UpgradeEngineOptions {
   ids?: () => string;
   /** EC2 DescribeSubnets for the preflight's free-IP checks; without it those checks are reported as not run. */
   ec2?: Ec2PortFactory;
+  /** EC2 Auto Scaling for self-managed node groups; without it their step says it cannot reach Auto Scaling. */
+  autoScaling?: AutoScalingPortFactory;
   /** Step kinds new jobs plan (default: every kind this build implements), e.g. only the control plane for a demo. */
   stepKinds?: StepKind[];
   /** How long the audit trail keeps its records (default 400 days). */
@@ -65,11 +68,15 @@ export interface UpgradeEngine {
   close(): Promise<void>;
 }
 
-const ec2NotWired: Ec2PortFactory = () => ({
-  describeSubnets: async () => {
-    throw new Error('EC2 is not wired into the upgrade engine (pass ec2 to createUpgradeEngine)');
-  },
-});
+/** A port whose every call fails with one sentence saying what was not wired. */
+function notWired<T extends object>(what: string, option: string): () => T {
+  const fail = async () => {
+    throw new Error(`${what} is not wired into the upgrade engine (pass ${option} to createUpgradeEngine)`);
+  };
+  return () => new Proxy({} as T, { get: () => fail });
+}
+const ec2NotWired: Ec2PortFactory = notWired('EC2', 'ec2');
+const autoScalingNotWired: AutoScalingPortFactory = notWired('EC2 Auto Scaling', 'autoScaling');
 
 // A job killed during a long wait comes back as stalled; it may be killed again in a later step, so allow several.
 const MAX_STALLED_COUNT = 10;
@@ -94,6 +101,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     kube: opts.kube,
     ssm: opts.ssm,
     ec2: opts.ec2 ?? ec2NotWired,
+    autoScaling: opts.autoScaling ?? autoScalingNotWired,
     thread: opts.thread,
     clock: opts.clock,
     logger,

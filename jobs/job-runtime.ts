@@ -3,6 +3,7 @@ import type { Job } from 'bullmq';
 import { findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { Clock } from '../src/ports/clock.js';
+import type { AutoScalingPortFactory } from '../src/ports/autoscaling-port.js';
 import type { Ec2PortFactory } from '../src/ports/ec2-port.js';
 import type { EksPortFactory } from '../src/ports/eks-port.js';
 import type { KubePort, KubePortFactory } from '../src/ports/kube-port.js';
@@ -30,6 +31,7 @@ export interface EngineDeps {
   kube: KubePortFactory;
   ssm: SsmPortFactory;
   ec2: Ec2PortFactory;
+  autoScaling: AutoScalingPortFactory;
   thread: ThreadPort;
   clock: Clock;
   logger: Logger;
@@ -99,6 +101,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const eks = deps.eks(target);
   const ssm = deps.ssm(target);
   const ec2 = deps.ec2(target);
+  const autoScaling = deps.autoScaling(target);
   let kube: Promise<KubePort> | undefined;
 
   const runtime: JobRuntime = {
@@ -121,6 +124,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         eks,
         ssm,
         ec2,
+        autoScaling,
         clock: deps.clock,
         logger: deps.logger.child({ jobId: data.jobId, cluster: data.cluster, step: step.id }),
         pollIntervalMs: deps.pollIntervalMs,

@@ -1,11 +1,13 @@
 import type { Nodegroup } from '@aws-sdk/client-eks';
 import { nodegroupPolicyFor } from '../src/config/clusters-config.js';
-import { decideNodegroupAction, type NodegroupDecision, type NodegroupFacts } from '../src/planning/decide-nodegroup-action.js';
+import { decideNodegroupAction, NEW_LAUNCH_TEMPLATE_VERSION, type NodegroupDecision, type NodegroupFacts } from '../src/planning/decide-nodegroup-action.js';
 import { describeBlocker } from '../src/planning/find-drain-blockers.js';
 import { StepFailure, type Step, type StepContext, type StepResult } from './step-context.js';
 import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
+import { createCustomAmiVersion, findCustomAmiVersion } from './custom-ami-version.js';
 import { applyRemedy, inspectDrain } from './drain-inspection.js';
+import { amiSourceHint } from '../src/planning/ami-source.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
 import { resourcesToAct } from './plan-check.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
@@ -34,7 +36,9 @@ export const managedNodegroupsStep: Step = async (ctx) => {
   // Read, then decide with the planner's decider: what each group needs now, against the approved plan.
   const decisions = new Map<string, NodegroupDecision>();
   for (const name of listed.filter((group) => !greens.has(group))) {
-    decisions.set(name, decideNodegroupAction(factsOf(await ctx.eks.describeNodegroup(ctx.data.cluster, name)), nodegroupPolicyFor(ctx.clusterConfig, name), ctx.step.to));
+    const ng = await ctx.eks.describeNodegroup(ctx.data.cluster, name);
+    const policy = nodegroupPolicyFor(ctx.clusterConfig, name);
+    decisions.set(name, decideNodegroupAction(factsOf(ng), policy, ctx.step.to, (await findCustomAmiVersion(ctx, ng, policy))?.version));
   }
   const act = await resourcesToAct(ctx, () => [...decisions].map(([name, decision]) => ({ resource: `nodegroup/${name}`, action: decision.action, reason: decision.reason })));
   const names = all.filter((name) => !greens.has(name) && (!ctx.step.actions || act.has(`nodegroup/${name}`) || saved.includes(name)));
@@ -101,13 +105,20 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       const settle = await waitUntilRolledOut(ctx, watch, { group: name, key: progressKey(), deadline: state.settleFrom + NODEGROUP_SETTLE.timeoutMs, report });
       if (!settle.settled) state.note = await reportUnsettled(ctx, name, settle);
       state.final = 'updated';
-      ctx.recordActed({ resource: `nodegroup/${name}`, action: policy.launchTemplateVersion && state.lt ? 'roll-launch-template' : 'update-in-place', to: step.to, outcome: 'done' });
+      ctx.recordActed({ resource: `nodegroup/${name}`, action: state.lt ? 'roll-launch-template' : 'update-in-place', to: step.to, outcome: 'done' });
       await saveNodegroupState(ctx, name, state);
       continue;
     }
 
     const ng = await eks.describeNodegroup(data.cluster, name);
-    const decision = decideNodegroupAction(factsOf(ng), policy, step.to);
+    // A custom-AMI group with an AMI source in clusters.yaml rolls to a launch template version with the target AMI:
+    // the one that already carries it, or one made here once the group is to be acted on (issue 13).
+    const customAmi = await findCustomAmiVersion(ctx, ng, policy);
+    const decision = decideNodegroupAction(factsOf(ng), policy, step.to, customAmi?.version);
+    if (customAmi && decision.action === 'roll-launch-template' && data.dryRun) {
+      lines.push(`${name}: would ${customAmi.version ? `use launch template version ${customAmi.version}` : 'create a launch template version'} with ${customAmi.imageId} and call UpdateNodegroupVersion with it`);
+      return undefined;
+    }
     if (decision.action === 'custom-ami-gate' && data.dryRun) {
       lines.push(`${name}: pinned to a custom AMI (launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`);
       return undefined;
@@ -118,7 +129,7 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
         title: `Node group ${name} is pinned to a custom AMI. Skip it, or abort?`,
         details: [
           `${name} uses launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'} version ${ng.launchTemplate?.version ?? '?'} with its own AMI; a version bump does not upgrade it.`,
-          `What to do: build a ${step.to} AMI, add a launch template version with it, and set nodegroups.${name}.launchTemplateVersion in clusters.yaml — or Force to skip it for now.`,
+          `What to do: ${amiSourceHint('nodegroups', name, step.to)} (the bot then adds the launch template version itself), or set nodegroups.${name}.launchTemplateVersion to a version you made, and start again — or Force to skip it for now.`,
         ],
         actions: ['force', 'abort'],
       });
@@ -149,7 +160,13 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       await saveNodegroupState(ctx, name, state);
     }
     const attempt = state.attempt ?? 0;
-    const updateId = await issueOrAdopt(ctx, name, attempt, { ...(decision.action === 'at-target' ? { version: step.to } : decision.request), force: state.force || policy.force });
+    let request = decision.action === 'at-target' ? { version: step.to } : decision.request;
+    if (decision.action === 'roll-launch-template' && decision.request.launchTemplate.version === NEW_LAUNCH_TEMPLATE_VERSION) {
+      // Crash-safe: a re-run finds the version this made (it carries the target AMI) and rolls to it instead.
+      const version = await createCustomAmiVersion(ctx, ng, customAmi!);
+      request = { launchTemplate: { ...decision.request.launchTemplate, version } };
+    }
+    const updateId = await issueOrAdopt(ctx, name, attempt, { ...request, force: state.force || policy.force });
     if (!updateId) continue;
     const watch = await nodeWatch();
     const final = await followNodegroupUpdate(ctx, watch, { updateId, group: name, label: `node-group ${name} update to ${step.to}`, report });

@@ -20,7 +20,7 @@ import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFinding[]; context: PlanContext }> {
   const { data, step } = ctx;
   const snapshot = await collectSnapshot(
-    { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, kube: () => ctx.kube(), clock: ctx.clock },
+    { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, autoScaling: () => ctx.autoScaling, kube: () => ctx.kube(), clock: ctx.clock },
     { name: data.cluster, region: data.region, roleArn: data.roleArn, targetMinors: [step.to], ...preflightReads(ctx.clusterConfig), askAccess: true },
   );
   const slack = await readWaiversForPlan(ctx.waivers, data.cluster);

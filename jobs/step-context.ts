@@ -2,6 +2,7 @@ import type { Metrics } from '../src/ports/metrics.js';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { Clock } from '../src/ports/clock.js';
+import type { AutoScalingPort } from '../src/ports/autoscaling-port.js';
 import type { Ec2Port } from '../src/ports/ec2-port.js';
 import type { EksPort } from '../src/ports/eks-port.js';
 import type { KubePort } from '../src/ports/kube-port.js';
@@ -27,6 +28,7 @@ export interface StepContext {
   kube(): Promise<KubePort>;
   readonly ssm: SsmPort;
   readonly ec2: Ec2Port;
+  readonly autoScaling: AutoScalingPort;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly pollIntervalMs: number;

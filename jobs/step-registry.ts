@@ -10,7 +10,7 @@ import { applyHolds, restoreHolds } from './karpenter-budget-hold.js';
 import { karpenterBudgetStep } from './karpenter-budget-step.js';
 import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
-import { selfManagedStep } from './self-managed-step.js';
+import { selfManagedCleanup, selfManagedStep } from './self-managed-step.js';
 import { verifyStep } from './verify-step.js';
 
 /**
@@ -52,6 +52,7 @@ function withBudgetHold(step: Step): Step {
 /** What to put back when the job is aborted or fails while a step of this kind is current. */
 const CLEANUPS: Partial<Record<StepKind, (ctx: StepContext) => Promise<void>>> = {
   karpenter: karpenterCleanup,
+  'self-managed': selfManagedCleanup,
 };
 
 /** The step's own cleanup, then the budget holds still active (they outlive their step until Karpenter adopts them). */

@@ -3,6 +3,7 @@ import type { AwsCredentialIdentity } from '@smithy/types';
 import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
+import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
@@ -48,6 +49,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const eks = createEksPortFactory(sdkOptions);
   const ssm = createSsmPortFactory(sdkOptions);
   const ec2 = createEc2PortFactory(sdkOptions);
+  const autoScaling = createAutoScalingPortFactory(sdkOptions);
   const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, aws: sdkOptions, clock, logger, metrics });
 
   // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
@@ -65,6 +67,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     kube,
     ssm,
     ec2,
+    autoScaling,
     thread,
     clock,
     logger: logger.child({ part: 'engine' }),
@@ -87,6 +90,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         eks,
         ssm,
         ec2,
+        autoScaling,
         kube,
         control: engine.control,
         audit: engine.audit,

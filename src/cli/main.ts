@@ -1,4 +1,5 @@
 import '../log/quiet-node-version-warning.js';
+import { createAutoScalingPortFactory } from '../aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';
@@ -21,6 +22,7 @@ export function realSources(endpointUrl?: string): SnapshotSources {
   return {
     eks,
     ec2: createEc2PortFactory(options),
+    autoScaling: createAutoScalingPortFactory(options),
     ssm: createSsmPortFactory(options),
     kube: createKubePortFactory({ eks }),
     clock: systemClock,

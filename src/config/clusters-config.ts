@@ -15,12 +15,37 @@ const budget = z
   .string()
   .regex(/^((100|[0-9]{1,2})%|[0-9]+)$/, 'must be a Karpenter budget like "1" or "10%"');
 
+/** An SSM parameter holding an AMI id per minor; `{minor}` is replaced by the hop's target, e.g. 1.26. */
+const amiParameterField = z
+  .string()
+  .regex(/^\/[\w.\-/{}]+$/, 'must be an SSM parameter name like "/my/amis/{minor}/image_id"')
+  .refine((name) => name.replace(/\{minor\}/g, '').match(/[{}]/) === null, 'may only contain the placeholder {minor}');
+/** A fixed AMI per target minor: { "1.26": ami-0123456789abcdef0 }. */
+const amiByMinor = z.record(
+  z.string().regex(/^1\.\d{2}$/, 'must be a Kubernetes minor like "1.26"'),
+  z.string().regex(/^ami-[0-9a-f]{8,17}$/, 'must be an AMI id like ami-0123456789abcdef0'),
+);
+
 const nodegroupPolicy = z
   .object({
     strategy: z.enum(['in-place', 'blue-green']).default('in-place'),
     /** For node groups pinned to a custom AMI: the launch template version to roll to. */
     launchTemplateVersion: z.string().optional(),
+    /** For node groups pinned to a custom AMI: where the AMI of each target minor comes from. */
+    amiParameter: amiParameterField.optional(),
+    ami: amiByMinor.optional(),
     force: z.boolean().optional(),
+  })
+  .strict();
+
+/** Self-managed node groups (Auto Scaling groups), keyed by group name like `nodegroups`. */
+const selfManagedPolicy = z
+  .object({
+    strategy: z.enum(['rolling', 'instance-refresh']).default('rolling'),
+    /** Instance refresh only: the share of the group kept InService while it replaces instances. */
+    minHealthyPercentage: z.number().int().min(0).max(100).default(90),
+    amiParameter: amiParameterField.optional(),
+    ami: amiByMinor.optional(),
   })
   .strict();
 
@@ -72,6 +97,7 @@ const clusterFields = {
   twoPersonRule: z.boolean(),
   karpenter: z.object({ upgradeBudget: budget.default('1') }).strict(),
   nodegroups: z.record(z.string(), nodegroupPolicy),
+  selfManaged: z.record(z.string(), selfManagedPolicy),
   addons: z.object({ resolveConflicts: z.enum(['NONE', 'OVERWRITE', 'PRESERVE']).default('PRESERVE') }).strict(),
   maintenanceWindow,
   gateTimeoutMinutes: z.number().int().positive(),
@@ -82,7 +108,7 @@ const clusterFields = {
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, channels: true, requesters: true, approvers: true, region: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, channels: true, requesters: true, approvers: true, region: true })
   .strict();
 
 const fileSchema = z
@@ -95,6 +121,8 @@ const fileSchema = z
 export interface NodegroupPolicy {
   strategy: 'in-place' | 'blue-green';
   launchTemplateVersion?: string;
+  amiParameter?: string;
+  ami?: Record<string, string>;
   force?: boolean;
 }
 
@@ -123,6 +151,13 @@ export interface ConfigWaiver {
   approvedBy: string;
 }
 
+export interface SelfManagedPolicy {
+  strategy: 'rolling' | 'instance-refresh';
+  minHealthyPercentage: number;
+  amiParameter?: string;
+  ami?: Record<string, string>;
+}
+
 export interface ClusterConfig {
   name: string;
   region: string;
@@ -133,6 +168,7 @@ export interface ClusterConfig {
   twoPersonRule: boolean;
   karpenter: { upgradeBudget: string };
   nodegroups: Record<string, NodegroupPolicy>;
+  selfManaged?: Record<string, SelfManagedPolicy>;
   addons: { resolveConflicts: 'NONE' | 'OVERWRITE' | 'PRESERVE' };
   maintenanceWindow?: { days: string[]; start: string; end: string };
   gateTimeoutMinutes?: number;
@@ -190,6 +226,7 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       twoPersonRule: merged.twoPersonRule ?? false,
       karpenter: { upgradeBudget: merged.karpenter?.upgradeBudget ?? '1' },
       nodegroups: { ...(defaults.nodegroups ?? {}), ...(entry.nodegroups ?? {}) },
+      selfManaged: { ...(defaults.selfManaged ?? {}), ...(entry.selfManaged ?? {}) },
       addons: { resolveConflicts: merged.addons?.resolveConflicts ?? 'PRESERVE' },
       maintenanceWindow: merged.maintenanceWindow,
       gateTimeoutMinutes: merged.gateTimeoutMinutes,
@@ -229,13 +266,21 @@ export async function loadClustersConfig(path: string): Promise<ClustersConfig> 
  * Node-group policy by name: an exact key wins, then the longest `prefix*` key, then "*", then in-place.
  */
 export function nodegroupPolicyFor(cluster: ClusterConfig, nodegroup: string): NodegroupPolicy {
-  const policies = cluster.nodegroups;
-  if (policies[nodegroup]) return policies[nodegroup];
+  return policyByName(cluster.nodegroups, nodegroup) ?? { strategy: 'in-place' };
+}
+
+/** Self-managed group policy by Auto Scaling group name, with the same matching; default rolling, 90 %. */
+export function selfManagedPolicyFor(cluster: ClusterConfig, group: string): SelfManagedPolicy {
+  return policyByName(cluster.selfManaged ?? {}, group) ?? { strategy: 'rolling', minHealthyPercentage: 90 };
+}
+
+function policyByName<T>(policies: Record<string, T>, name: string): T | undefined {
+  if (policies[name]) return policies[name];
   const prefixes = Object.keys(policies)
-    .filter((key) => key.endsWith('*') && key !== '*' && nodegroup.startsWith(key.slice(0, -1)))
+    .filter((key) => key.endsWith('*') && key !== '*' && name.startsWith(key.slice(0, -1)))
     .sort((a, b) => b.length - a.length);
   if (prefixes[0]) return policies[prefixes[0]];
-  return policies['*'] ?? { strategy: 'in-place' };
+  return policies['*'];
 }
 
 export function findCluster(config: ClustersConfig, name: string): ClusterConfig | undefined {

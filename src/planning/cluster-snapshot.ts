@@ -172,15 +172,32 @@ export interface KubeSnapshot {
 
 export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';
 export type AmiArch = 'x86_64' | 'arm64';
+/** The EKS-optimized image flavours: plain, NVIDIA GPU drivers (AL2 "gpu"), AWS Neuron (Inferentia/Trainium). */
+export type AmiVariant = 'standard' | 'nvidia' | 'neuron';
 
 /** One SSM public-parameter lookup of an EKS-optimized AMI. imageId undefined + no error: AWS publishes none. */
 export interface AmiLookup {
   minor: string;
   family: AmiFamily;
   arch: AmiArch;
+  /** Absent: standard. */
+  variant?: AmiVariant;
   parameter: string;
   imageId?: string;
   error?: string;
+}
+
+/** A self-managed node group's Auto Scaling group, as the preflight checks need it (issue 13). */
+export interface AsgSnapshot {
+  name: string;
+  minSize: number;
+  maxSize: number;
+  desiredCapacity: number;
+  instanceIds: string[];
+  protectedInstances: string[];
+  launchTemplate?: { id: string; name: string; groupVersion: string; defaultVersion?: number; latestVersion?: number; error?: string };
+  /** The EKS-optimized AMI of the group's own family/arch/variant per target minor (no family: none to look up). */
+  amis: Array<{ minor: string; parameter?: string; imageId?: string; error?: string; why?: string }>;
 }
 
 export interface ClusterSnapshot {
@@ -203,6 +220,8 @@ export interface ClusterSnapshot {
   launchTemplates?: Read<LaunchTemplateLatest[]>;
   kube: KubeSnapshot;
   amis: AmiLookup[];
+  /** Self-managed groups; absent when the snapshot was read without Auto Scaling (then their checks do not run). */
+  autoScalingGroups?: Read<AsgSnapshot[]>;
 }
 
 /** Every area a snapshot reads, with its read result, for "could not read …" lines. */

@@ -39,6 +39,11 @@ export function computeOfNode(node: KubeObject): ComputeRef {
   return { type: 'self-managed', name: labels['alpha.eksctl.io/nodegroup-name'] ?? labels['eks.amazonaws.com/self-managed-group'] ?? SELF_MANAGED_UNNAMED };
 }
 
+/** The EC2 instance behind a node, from its providerID (aws:///us-west-2a/i-0abc…). */
+export function instanceIdOfNode(node: KubeObject): string | undefined {
+  return /\/(i-[0-9a-f]+)$/.exec(String(node.spec?.providerID ?? ''))?.[1];
+}
+
 export function kubeletOf(node: KubeObject): string {
   return String(node.status?.nodeInfo?.kubeletVersion ?? 'unknown');
 }

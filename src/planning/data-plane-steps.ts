@@ -1,5 +1,8 @@
-import { archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi } from './ami-parameters.js';
+import { archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, variantOfNode } from './ami-parameters.js';
+import { configuredAmiSource } from './configured-ami-source.js';
 import { valueOr, type ClusterSnapshot } from './cluster-snapshot.js';
+import { computeOfNode, instanceIdOfNode } from './compute-groups.js';
+import { kubeletMinorOf } from '../domain/node-status.js';
 import { planFargateRestarts, workloadKey } from './fargate-workloads.js';
 import type { KubeObject } from '../ports/kube-port.js';
 import { driftBudget } from './checks/karpenter-checks.js';
@@ -39,16 +42,21 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
         const arch = archOfAmiType(ng?.amiType);
         const lookup = family ? findAmi(snapshot, to, family, arch) : undefined;
         const amiText = lookup?.imageId ?? `an AMI built for ${to}`;
+        // Issue 13: with an AMI source in clusters.yaml the job makes the launch template version itself.
+        const source = configuredAmiSource(chosen, to);
+        const automated = Boolean(chosen.launchTemplateVersion || source);
         return [
           {
             ...base,
             actions: [action],
             kind: 'managed-nodegroups',
-            strategy: chosen.launchTemplateVersion ? 'in-place' : 'manual',
-            manual: !chosen.launchTemplateVersion,
+            strategy: automated ? 'in-place' : 'manual',
+            manual: !automated,
             title: chosen.launchTemplateVersion
               ? `Roll custom-AMI node group ${name} to launch template ${lt} version ${chosen.launchTemplateVersion}`
-              : `Custom-AMI node group ${name}: supply a launch template version with ${amiText}, then roll it`,
+              : source
+                ? `Roll custom-AMI node group ${name} to a new launch template ${lt} version with ${source.label}`
+                : `Custom-AMI node group ${name}: supply a launch template version with ${amiText}, then roll it`,
             gate: `Roll node group ${name} (${plural(unit.nodes, 'node')}) to launch template version ${chosen.launchTemplateVersion ?? '<new>'}?`,
             estimateMinutes: inPlaceMinutes(unit.nodes, perBatch),
             details: [
@@ -193,18 +201,31 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
       const node = unit.sampleNode;
       const family = node ? familyOfNode(node) : undefined;
       const arch = node ? archOfNode(node) : 'x86_64';
-      const ami = family ? describeTargetAmi(findAmi(snapshot, to, family, arch), to, family, arch) : `an AMI built for ${to}`;
+      const ami = family ? describeTargetAmi(findAmi(snapshot, to, family, arch, node ? variantOfNode(node) : 'standard'), to, family, arch) : `an AMI built for ${to}`;
+      // Issue 13: the job rolls self-managed groups itself, through their Auto Scaling groups — the ones holding this
+      // group's nodes (by the instance id in the node's providerID), named per Auto Scaling group as the step acts.
+      const asgs = selfManagedAsgsOf(snapshot, unit.name, to);
+      const rules = policy.selfManaged?.(asgs[0] ?? unit.name) ?? { strategy: 'rolling' as const, minHealthyPercentage: 90 };
+      const configured = configuredAmiSource(rules, to);
+      const actions: PlannedAction[] = asgs.length
+        ? asgs.map((asg) => ({ resource: `asg/${asg}`, action: 'roll-self-managed' as const, from, to, reason: `Auto Scaling group ${asg} of self-managed group ${unit.name}: a launch template version with the ${to} AMI, then its nodes replaced` }))
+        : [{ resource: `selfmanaged/${unit.name}`, action: 'report-manual', from, to, reason: `no Auto Scaling group of self-managed group ${unit.name} could be read: the job reports it for a person to roll` }];
       return [
         {
           ...base,
           kind: 'self-managed',
-          strategy: 'manual',
-          manual: true,
-          title: `Self-managed group ${unit.name} (${plural(unit.nodes, 'node')}): roll it to ${to} by hand`,
-          gate: `Self-managed group ${unit.name} upgraded to ${to}?`,
+          strategy: asgs.length ? 'in-place' : 'manual',
+          manual: asgs.length === 0,
+          title: `Self-managed group ${unit.name} (${plural(unit.nodes, 'node')}): new launch template version with ${configured?.label ?? ami}, then ${rules.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${rules.minHealthyPercentage})` : 'nodes replaced one at a time'}`,
           estimateMinutes: Math.max(1, unit.nodes) * MINUTES.selfManagedPerNode,
-          actions: [{ resource: `selfmanaged/${unit.name}`, action: 'report-manual', from, to, reason: `the job reports self-managed group ${unit.name} and waits for a person to roll it` }],
-          details: [`New launch template version with ${ami}, then an Auto Scaling instance refresh (or surge, cordon, drain, terminate).`, 'The job reports the group and waits for your Continue.'],
+          actions,
+          details: [
+            rules.strategy === 'instance-refresh'
+              ? 'A lifecycle hook holds each instance the refresh takes out of service until the bot has drained its node (PDBs honoured).'
+              : 'Cordon, drain through the Eviction API (PDBs honoured), TerminateInstanceInAutoScalingGroup keeping the desired capacity, wait for the replacement Ready, next.',
+            'Pause stops between nodes; Abort before any node moved restores the previous launch template version.',
+            ...(asgs.length ? [] : ['No Auto Scaling group of these nodes could be read, so the job names none to roll: it reports the group and you roll it by hand.']),
+          ],
           commands: [
             `aws ec2 create-launch-template-version --launch-template-id <its template> --source-version '$Latest' --launch-template-data '{"ImageId":"${findAmi(snapshot, to, family ?? 'AL2', arch)?.imageId ?? `<${to} AMI>`}"}'`,
             'aws autoscaling start-instance-refresh --auto-scaling-group-name <its ASG>',
@@ -256,4 +277,19 @@ function replicaSetsOf(pods: KubeObject[]): KubeObject[] {
     } as KubeObject);
   }
   return [...seen.values()];
+}
+
+/** The Auto Scaling groups (in the snapshot) holding nodes of one self-managed group that are not at `to`, sorted. */
+export function selfManagedAsgsOf(snapshot: ClusterSnapshot, group: string, to: string): string[] {
+  const groups = snapshot.autoScalingGroups?.ok ? snapshot.autoScalingGroups.value : [];
+  const instances = new Set(
+    valueOr(snapshot.kube.nodes, [])
+      .filter((node) => {
+        const ref = computeOfNode(node);
+        return ref.type === 'self-managed' && ref.name === group && kubeletMinorOf(node) !== to;
+      })
+      .map(instanceIdOfNode)
+      .filter((id): id is string => !!id),
+  );
+  return groups.filter((asg) => asg.instanceIds.some((id) => instances.has(id))).map((asg) => asg.name).sort();
 }

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../ports/kube-port.js';
-import { amiParameter } from './ami-parameters.js';
-import type { AmiArch, AmiFamily } from './cluster-snapshot.js';
+import { amiParameter, variantOfImageName } from './ami-parameters.js';
+import type { AmiArch, AmiFamily, AmiVariant } from './cluster-snapshot.js';
 import { ARCH_LABEL } from './karpenter-objects.js';
 
 /**
@@ -71,7 +71,9 @@ function familyOf(amiFamily: unknown): AmiFamily | undefined {
 export function decideAmiAction(nodeClass: KubeObject, input: { target: string; arches: AmiArch[] }): AmiAction {
   const terms: Array<Record<string, unknown>> = Array.isArray(nodeClass.spec?.amiSelectorTerms) ? nodeClass.spec.amiSelectorTerms : [];
   const name = nodeClass.metadata.name;
-  const lookupsFor = (family: AmiFamily) => input.arches.map((arch) => ({ arch, parameter: amiParameter(input.target, family, arch) }));
+  // A class pinned to NVIDIA or Neuron images moves to the same variant, not to the standard image.
+  const variants = variantsOfNodeClass(nodeClass);
+  const lookupsFor = (family: AmiFamily) => input.arches.flatMap((arch) => variants.map((variant) => ({ arch, parameter: amiParameter(input.target, family, arch, variant) })));
 
   const alias = terms.find((term) => typeof term.alias === 'string')?.alias as string | undefined;
   if (alias) {
@@ -99,7 +101,14 @@ export function decideAmiAction(nodeClass: KubeObject, input: { target: string; 
   return { kind: 'pin', family, lookups: lookupsFor(family) };
 }
 
-/** The amiSelectorTerms that pin the resolved target images, one id per architecture. */
+/** The variants of the images a class resolved (status.amis names); standard when it names none. */
+export function variantsOfNodeClass(nodeClass: KubeObject): AmiVariant[] {
+  const names: string[] = (nodeClass.status?.amis ?? []).map((ami: { name?: string }) => String(ami.name ?? ''));
+  const variants = [...new Set(names.filter(Boolean).map(variantOfImageName))].sort();
+  return variants.length ? variants : ['standard'];
+}
+
+/** The amiSelectorTerms that pin the resolved target images, one id per architecture and variant. */
 export function pinnedTerms(amiIds: string[]): Array<{ id: string }> {
   return [...new Set(amiIds)].map((id) => ({ id }));
 }

@@ -47,7 +47,7 @@ function titleFor(kind: StepKind, cluster: string, to: string): string {
     case 'karpenter':
       return `Karpenter nodes to ${to}`;
     case 'self-managed':
-      return `self-managed node groups (report)`;
+      return `self-managed node groups to ${to}`;
     case 'fargate':
       return `Fargate workloads to ${to}`;
     case 'verify':

@@ -1,4 +1,4 @@
-import { DEFAULT_CHECK_SETTINGS, nodegroupPolicyFor, type CheckSettings, type ClusterConfig, type ConfigWaiver, type NodegroupPolicy } from '../config/clusters-config.js';
+import { DEFAULT_CHECK_SETTINGS, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
 import type { MaintenanceWindow } from '../domain/maintenance-window.js';
 import type { Waiver } from '../domain/waiver.js';
 
@@ -11,6 +11,8 @@ import type { Waiver } from '../domain/waiver.js';
  */
 export interface PlanPolicy {
   nodegroup(name: string): NodegroupPolicy;
+  /** How a self-managed group (Auto Scaling group) is rolled, and where its AMI comes from. */
+  selfManaged?(name: string): SelfManagedPolicy;
   /** Karpenter disruption budget during the upgrade, e.g. "1" or "10%". */
   upgradeBudget: string;
   /** UpdateAddon resolveConflicts (clusters.yaml addons.resolveConflicts). */
@@ -29,6 +31,7 @@ export interface PlanPolicy {
 
 export const DEFAULT_POLICY: PlanPolicy = {
   nodegroup: () => ({ strategy: 'in-place' }),
+  selfManaged: () => ({ strategy: 'rolling', minHealthyPercentage: 90 }),
   upgradeBudget: '1',
   resolveConflicts: 'PRESERVE',
   source: 'defaults',
@@ -64,6 +67,7 @@ export function policyFromConfig(cluster: ClusterConfig | undefined, slackWaiver
   if (!cluster) return DEFAULT_POLICY;
   return {
     nodegroup: (name) => nodegroupPolicyFor(cluster, name),
+    selfManaged: (name) => selfManagedPolicyFor(cluster, name),
     upgradeBudget: cluster.karpenter.upgradeBudget,
     resolveConflicts: cluster.addons.resolveConflicts,
     source: 'clusters.yaml',

@@ -64,6 +64,7 @@ const words: Record<ActionKind, string> = {
   'pinned-alias': 'checking its pinned alias',
   'karpenter-manual': 'an AMI from the operator',
   'restart-workload': 'a rollout restart',
+  'roll-self-managed': 'a self-managed group roll',
   'report-manual': 'a report for the operator',
 };
 

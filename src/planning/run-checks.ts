@@ -13,6 +13,7 @@ import { checkKubeletSkew } from './checks/kubelet-skew-checks.js';
 import { checkHelmReleases } from './checks/helm-release-checks.js';
 import { checkNodegroups } from './checks/nodegroup-checks.js';
 import { checkReadCoverage } from './checks/read-coverage-check.js';
+import { checkSelfManaged } from './checks/self-managed-checks.js';
 import { checkSubnets } from './checks/subnet-checks.js';
 import { checkCustomNetworking } from './checks/custom-networking-checks.js';
 import { checkLaunchTemplates } from './checks/launch-template-checks.js';
@@ -38,6 +39,7 @@ export const CHECKS: ReadonlyArray<{ area: string; check: Check }> = [
   { area: 'add-ons', check: checkAddons },
   { area: 'insights', check: checkInsights },
   { area: 'node groups', check: checkNodegroups },
+  { area: 'self-managed groups', check: checkSelfManaged },
   { area: 'Karpenter', check: checkKarpenter },
   { area: 'Karpenter pitfalls', check: checkKarpenterPitfalls },
   { area: 'Karpenter budget schedules', check: checkBudgetWindows },

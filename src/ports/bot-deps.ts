@@ -5,6 +5,7 @@
 import type { ClustersConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
 import type { AuditLog } from './audit-port.js';
+import type { AutoScalingPortFactory } from './autoscaling-port.js';
 import type { Clock } from './clock.js';
 import type { Ec2PortFactory } from './ec2-port.js';
 import type { EksPortFactory } from './eks-port.js';
@@ -23,6 +24,8 @@ export interface BotDeps {
   eks: EksPortFactory;
   ssm: SsmPortFactory;
   ec2: Ec2PortFactory;
+  /** Auto Scaling for the self-managed groups' preflight checks (optional: without it they are not run). */
+  autoScaling?: AutoScalingPortFactory;
   kube: KubePortFactory;
   control: UpgradeControl;
   /** The durable audit trail (Redis stream per cluster). */

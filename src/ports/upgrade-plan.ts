@@ -43,7 +43,9 @@ export const HOP_STEP_ORDER: readonly StepKind[] = [
  *   `blue-green`, `custom-ami-gate` (custom AMI without a version: a gate asks to skip or abort);
  * - Karpenter: `hold-budget` (NodePool, before the control plane), `pin-ami` / `follow-alias` / `pinned-alias`
  *   (EC2NodeClass) or `karpenter-manual` (the operator supplies the AMI);
- * - Fargate: `restart-workload`; self-managed and bare Fargate pods: `report-manual`.
+ * - self-managed groups: `roll-self-managed` per Auto Scaling group (asg/<name>: a launch template version with the
+ *   target AMI, then its nodes replaced), or `report-manual` when no Auto Scaling group of theirs could be read;
+ * - Fargate: `restart-workload`; bare Fargate pods: `report-manual`.
  */
 export type ActionKind =
   | 'update-control-plane'
@@ -58,10 +60,11 @@ export type ActionKind =
   | 'pinned-alias'
   | 'karpenter-manual'
   | 'restart-workload'
+  | 'roll-self-managed'
   | 'report-manual';
 
 export interface PlannedAction {
-  /** cluster/x, addon/vpc-cni, nodegroup/blue-mng, ec2nodeclass/default, nodepool/default, deployments/ns/name, selfmanaged/x */
+  /** cluster/x, addon/vpc-cni, nodegroup/blue-mng, ec2nodeclass/default, nodepool/default, deployments/ns/name, asg/x (a self-managed group's Auto Scaling group), selfmanaged/x */
   resource: string;
   action: ActionKind;
   from?: string;

@@ -18,6 +18,7 @@ export { worldState } from './world-state.js';
  *                                                add-ons, updates, nodes, NodeClaims and PDBs (with the pods they block)
  *   POST   /_sim/speed {speed}                → real-time clocks only: simulated seconds per real second from now on
  *   GET    /_sim/log[?since=N]                → controller log lines (node group phases, Fargate, Karpenter)
+ *   GET    /_sim/pdb-minimums                 → per PDB (cluster/namespace/name) the fewest healthy pods it ever covered
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
  *   POST   /_sim/jump {ms}                    → real-time clocks only: skip simulated time forward at once
  *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}]}
@@ -53,6 +54,7 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     return { status: 200, body: describeFaults(world.faults) };
   }
   if (route === 'GET /_sim/state') return { status: 200, body: worldState(world) };
+  if (route === 'GET /_sim/pdb-minimums') return { status: 200, body: Object.fromEntries(world.pdbMinimums) };
   if (route === 'GET /_sim/log') {
     const since = Number(url.searchParams.get('since') ?? 0);
     return { status: 200, body: { lines: logLines.slice(since), next: logLines.length } };

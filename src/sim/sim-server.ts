@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
+import { autoScalingErrorXml, handleAutoScaling } from './aws/autoscaling-service.js';
 import { AwsApiError, serverError, throttling } from './aws/aws-error.js';
 import { createWorld } from './aws/create-world.js';
 import { ec2ErrorXml, handleEc2 } from './aws/ec2-service.js';
@@ -20,8 +21,8 @@ import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam
 import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
 
 /**
- * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 (query protocol,
- * Action=…), each cluster's Kubernetes API under /k8s/<cluster>, and the control API under /_sim. SigV4 headers
+ * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 and Auto Scaling
+ * (query protocol, Action=…, told apart by Version), each cluster's Kubernetes API under /k8s/<cluster>, and the control API under /_sim. SigV4 headers
  * are accepted and not checked; the region of a call is read from its credential scope.
  */
 export interface StartSimulatorOptions {
@@ -96,6 +97,8 @@ function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams 
   if (signed === 'sts' || signed === 'autoscaling') return signed;
   if (!signed && UNSIGNED_STS_ACTIONS.has(action)) return 'sts';
   if (!signed && STS_ACTIONS.has(action)) return 'sts';
+  // EC2 and Auto Scaling share the query protocol; unsigned, the API version tells them apart.
+  if (form?.get('Version') === '2011-01-01') return 'autoscaling';
   return 'ec2';
 }
 
@@ -150,7 +153,9 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const method = req.method ?? 'GET';
     try {
       const fault = pickFault(world.faults, Math.random, service);
-      if (fault?.kind === 'throttle') throw service === 'ec2' ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : throttling();
+      if (fault?.kind === 'throttle') {
+        throw service === 'ec2' ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : service === 'autoscaling' ? new AwsApiError(400, 'Throttling', 'Rate exceeded') : throttling();
+      }
       if (fault?.kind === 'error') throw serverError(fault.status);
 
       let body: Record<string, any> = {};
@@ -173,13 +178,26 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       }
 
       if (service === 'ssm') {
-        return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2'), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+        return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2', world.ssmParameters), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
       }
       if (service === 'sts') {
         const xml = handleSts(identities, caller, form!, id);
         if (operation.startsWith('AssumeRole')) world.record({ service: 'sts', operation, target: form?.get('RoleArn') ?? undefined });
         res.writeHead(200, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
         return void res.end(xml);
+      }
+      if (service === 'autoscaling') {
+        try {
+          const result = handleAutoScaling(world, form!, id);
+          if (result.mutation) world.record({ service: 'autoscaling', ...result.mutation });
+          res.writeHead(200, { 'Content-Type': 'text/xml;charset=UTF-8', 'x-amzn-RequestId': id });
+          return void res.end(result.xml);
+        } catch (error) {
+          if (error instanceof AwsApiError && !/^Describe/.test(operation)) {
+            world.record({ service: 'autoscaling', operation, target: form!.get('AutoScalingGroupName') ?? form!.get('InstanceId') ?? undefined, error: error.type });
+          }
+          throw error;
+        }
       }
       if (isQuery) {
         const result = handleEc2(world, form!, region, id);
@@ -199,7 +217,8 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         throw error;
       }
     } catch (error) {
-      const awsError = error instanceof AwsApiError ? error : new AwsApiError(500, service === 'ec2' ? 'InternalError' : 'ServerException', `Simulator error: ${(error as Error).message}`);
+      const internal = service === 'ec2' ? 'InternalError' : service === 'autoscaling' ? 'InternalFailure' : 'ServerException';
+      const awsError = error instanceof AwsApiError ? error : new AwsApiError(500, internal, `Simulator error: ${(error as Error).message}`);
       if (!(error instanceof AwsApiError)) opts.log?.({ level: 'error', message: 'simulator AWS handler failed', error: String((error as Error).stack ?? error) });
       if (awsError.type === 'AccessDeniedException' || awsError.type === 'AccessDenied' || awsError.type === 'UnauthorizedOperation') {
         world.record({ service, operation: form?.get('Action') ?? matchEksRoute(method, url.pathname)?.route.operation ?? String(target ?? ''), error: awsError.type, denied: awsError.message });
@@ -207,6 +226,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       if (service === 'sts') {
         res.writeHead(awsError.status, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
         return void res.end(stsErrorXml(awsError, id));
+      }
+      if (service === 'autoscaling') {
+        res.writeHead(awsError.status, { 'Content-Type': 'text/xml;charset=UTF-8', 'x-amzn-RequestId': id });
+        return void res.end(autoScalingErrorXml(awsError, id));
       }
       if (isQuery) {
         res.writeHead(awsError.status, { 'Content-Type': 'text/xml;charset=UTF-8' });

@@ -43,7 +43,7 @@ function pdbSummary(cluster: SimCluster, pods: KubeObject[]) {
   });
 }
 
-function clusterState(cluster: SimCluster) {
+function clusterState(world: SimWorld, cluster: SimCluster) {
   const pods = safeList(cluster, 'pods');
   return {
     name: cluster.name,
@@ -58,6 +58,11 @@ function clusterState(cluster: SimCluster) {
       name: ng.name, status: ng.status, version: ng.version, releaseVersion: ng.releaseVersion, scaling: ng.scaling, health: ng.healthIssues,
     })),
     addons: [...cluster.addons.values()].map((a) => ({ name: a.name, version: a.version, status: a.status })),
+    autoScalingGroups: [...world.autoScalingGroups.values()].filter((g) => g.clusterName === cluster.name).map((g) => ({
+      name: g.name, launchTemplate: g.launchTemplate, minSize: g.minSize, maxSize: g.maxSize, desiredCapacity: g.desiredCapacity,
+      instances: [...g.instances.values()].map((i) => ({ instanceId: i.instanceId, node: i.nodeName, imageId: i.imageId, lifecycleState: i.lifecycleState, launchTemplateVersion: i.launchTemplateVersion })),
+      refreshes: g.refreshes.map((r) => ({ id: r.id, status: r.status, replaced: r.replaced, total: r.total })),
+    })),
     nodes: cluster.store.list('nodes').map((n) => ({
       name: n.metadata.name,
       kubeletVersion: n.status?.nodeInfo?.kubeletVersion,
@@ -88,7 +93,7 @@ export function worldState(world: SimWorld): Record<string, unknown> {
     canChangeSpeed: Boolean(world.clock.setSpeed),
     offeredVersions: world.offeredVersions(),
     faults: describeFaults(world.faults),
-    clusters: [...world.clusters.values()].map(clusterState),
+    clusters: [...world.clusters.values()].map((cluster) => clusterState(world, cluster)),
   };
 }
 

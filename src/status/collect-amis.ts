@@ -5,22 +5,23 @@
  */
 
 import type { SsmPort } from '../ports/ssm-port.js';
-import { amiParameter, archOfAmiType, archOfNode, familyOfNode, isCustomAmiNodegroup, nodeClassAmi } from '../planning/ami-parameters.js';
-import type { AmiArch, AmiFamily, AmiLookup, KubeSnapshot, NodegroupInfo } from '../planning/cluster-snapshot.js';
+import { amiParameter, archOfAmiType, archOfNode, familyOfNode, isCustomAmiNodegroup, nodeClassAmi, variantOfNode } from '../planning/ami-parameters.js';
+import type { AmiArch, AmiFamily, AmiLookup, AmiVariant, KubeSnapshot, NodegroupInfo } from '../planning/cluster-snapshot.js';
 import { computeOfNode } from '../planning/compute-groups.js';
 import type { Limiter } from './bounded.js';
 
 export interface AmiWanted {
   family: AmiFamily;
   arch: AmiArch;
+  variant?: AmiVariant;
   minors: string[];
 }
 
 export function amisWanted(nodegroups: NodegroupInfo[], kube: KubeSnapshot, current: string, targets: string[]): AmiWanted[] {
   const wanted = new Map<string, AmiWanted>();
-  const want = (family: AmiFamily, arch: AmiArch, minors: string[]) => {
-    const key = `${family}/${arch}`;
-    const entry = wanted.get(key) ?? { family, arch, minors: [] };
+  const want = (family: AmiFamily, arch: AmiArch, minors: string[], variant: AmiVariant = 'standard') => {
+    const key = `${family}/${arch}/${variant}`;
+    const entry = wanted.get(key) ?? { family, arch, minors: [], ...(variant === 'standard' ? {} : { variant }) };
     for (const minor of minors) if (!entry.minors.includes(minor)) entry.minors.push(minor);
     wanted.set(key, entry);
   };
@@ -36,13 +37,14 @@ export function amisWanted(nodegroups: NodegroupInfo[], kube: KubeSnapshot, curr
   for (const node of kube.nodes.ok ? kube.nodes.value : []) {
     if (computeOfNode(node).type !== 'self-managed') continue;
     const family = familyOfNode(node);
-    if (family) want(family, archOfNode(node), targets);
+    // A GPU or Neuron group moves to the same variant (issue 13), not to the standard image.
+    if (family) want(family, archOfNode(node), targets, variantOfNode(node));
   }
   return [...wanted.values()];
 }
 
 export async function lookupAmis(ssm: SsmPort, wanted: AmiWanted[], run: Limiter, describe: (op: string, e: unknown) => string): Promise<AmiLookup[]> {
-  const lookups = wanted.flatMap(({ family, arch, minors }) => minors.map((minor) => ({ family, arch, minor, parameter: amiParameter(minor, family, arch) })));
+  const lookups = wanted.flatMap(({ family, arch, variant, minors }) => minors.map((minor) => ({ family, arch, minor, ...(variant ? { variant } : {}), parameter: amiParameter(minor, family, arch, variant) })));
   return Promise.all(
     lookups.map(async (lookup): Promise<AmiLookup> => {
       try {

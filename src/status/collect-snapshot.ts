@@ -4,6 +4,7 @@
  * flight. Every area's failure is recorded in the snapshot, never thrown, so status shows what it could read.
  */
 
+import type { AutoScalingPortFactory } from '../ports/autoscaling-port.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
 import type { EksPortFactory } from '../ports/eks-port.js';
@@ -23,6 +24,7 @@ import { formatMinor, parseMinor } from '../domain/minor-version.js';
 import { createLimiter } from './bounded.js';
 import { collectKube, type KubeOptIn } from './collect-kube.js';
 import { amisWanted, lookupAmis } from './collect-amis.js';
+import { readAutoScalingGroups } from './collect-asgs.js';
 import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
 import { listFreshInsights, type InsightsFreshness } from './refresh-insights.js';
@@ -35,6 +37,8 @@ export interface SnapshotSources {
   ssm: SsmPortFactory;
   kube: KubePortFactory;
   clock: Clock;
+  /** Self-managed node groups' Auto Scaling groups; without it their checks do not run. */
+  autoScaling?: AutoScalingPortFactory;
 }
 
 export interface SnapshotRequest {
@@ -112,7 +116,8 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   ];
   const templates = valueOr(nodegroups, []).flatMap((ng) => (ng.launchTemplate?.id || ng.launchTemplate?.name ? [ng.launchTemplate] : []));
   const wanted = amisWanted(valueOr(nodegroups, []), kube, current, targets);
-  const [subnets, launchTemplates, amis] = await Promise.all([
+  const autoScaling = sources.autoScaling;
+  const [subnets, launchTemplates, amis, autoScalingGroups] = await Promise.all([
     area(`DescribeSubnets for ${name}`, () => run(() => sources.ec2(target).describeSubnets(subnetIds))),
     templates.length === 0
       ? Promise.resolve(undefined)
@@ -128,8 +133,13 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
         amiMinors.map((minor) => ({ minor, family, arch, parameter: amiParameter(minor, family, arch), error: describeReadError('GetParameter', error) })),
       ),
     ),
+    autoScaling
+      ? area(`Reading the Auto Scaling groups of ${name}`, () =>
+          readAutoScalingGroups({ autoScaling: autoScaling(target), ec2: sources.ec2(target), ssm: sources.ssm(target) }, { cluster: name, kube, targets, run, describe: describeReadError }),
+        )
+      : Promise.resolve(undefined),
   ]);
-  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, ...(launchTemplates ? { launchTemplates } : {}), kube, amis };
+  return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, ...(launchTemplates ? { launchTemplates } : {}), kube, amis, ...(autoScalingGroups ? { autoScalingGroups } : {}) };
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */

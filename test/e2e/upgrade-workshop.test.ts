@@ -33,7 +33,7 @@ beforeAll(async () => {
       {
         name: CLUSTER, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true,
         karpenter: { upgradeBudget: '1' },
-        nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, '*': { strategy: 'in-place' } },
+        nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/workshop/amis/{minor}/image_id' }, '*': { strategy: 'in-place' } },
       },
     ],
   });
@@ -75,7 +75,7 @@ const gate = (suffix: string) => gates.find((g) => g.gateId.endsWith(suffix));
 
 describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
   it('shows each step start and finish with its duration, and ends with the summary card', () => {
-    const steps = ['preflight for 1.26', 'control plane to 1.26', 'add-ons for 1.26', 'managed node groups to 1.26', 'Karpenter nodes to 1.26', 'self-managed node groups (report)', 'Fargate workloads to 1.26', 'verify 1.26'];
+    const steps = ['preflight for 1.26', 'control plane to 1.26', 'add-ons for 1.26', 'managed node groups to 1.26', 'Karpenter nodes to 1.26', 'self-managed node groups to 1.26', 'Fargate workloads to 1.26', 'verify 1.26'];
     for (const step of steps) {
       expect(texts(), step).toContain(`Started: ${step}`);
       expect(texts().some((t) => t.startsWith(`Finished: ${step} in `) && /in (<1s|\d+s|\d+m( \d+s)?)/.test(t)), step).toBe(true);
@@ -96,7 +96,7 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     expect(preflight.labels).toEqual(['Force', 'Abort']);
     expect(preflight.shown).toMatch(/INS001 error: autoscaling\/v2beta2 horizontalpodautoscalers is still in use/);
     expect(preflight.shown).toMatch(/K8S004 error: Deployment orders\/orders has 1 replica and PDB orders-pdb/);
-    expect(stack.fake.modals().filter((m) => m.state === 'submitted' && m.view.callback_id === 'force-reason').length).toBe(2);
+    expect(stack.fake.modals().filter((m) => m.state === 'submitted' && m.view.callback_id === 'force-reason').length).toBe(1);
     expect(blocksJson(preflight.message)).toContain(`Forced by <@U0APP>`);
     expect(blocksJson(preflight.message)).toContain(FORCE_REASON);
   });
@@ -161,27 +161,27 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     }
   });
 
-  it('reports the custom-AMI group with what to do, and records that it was skipped and by whom', () => {
-    const custom = gate('-custom-ami')!;
-    expect(custom.gateId).toBe(`h1-ng-${CUSTOM}-custom-ami`);
-    expect(custom.shown).toMatch(/build a 1\.26 AMI, add a launch template version with it, and set nodegroups\.custom-20250401115802906700000007\.launchTemplateVersion in clusters\.yaml/);
-    expect(texts().some((t) => t.startsWith('Finished: managed node groups to 1.26') && t.includes(`${CUSTOM}: custom AMI, skipped by <@U0APP>`))).toBe(true);
+  it('moves the custom-AMI group to 1.26 with a launch template version of the AMI clusters.yaml names, without a gate', async () => {
+    expect(gate('-custom-ami')).toBeUndefined();
+    const described = (await stack.eksClient().send(new DescribeNodegroupCommand({ clusterName: CLUSTER, nodegroupName: CUSTOM }))).nodegroup!;
+    expect(described).toMatchObject({ version: '1.26', releaseVersion: 'ami-0c0a1b2c3d4e5f126', launchTemplate: { version: '2' } });
+    // (Progress replies of one step may be coalesced in the thread; the exported timeline keeps every one.)
+    expect(stack.fake.files()[0]?.text).toContain(`${CUSTOM}: launch template custom-20250401115802906700000005 version 2 created from version 1 with ami-0c0a1b2c3d4e5f126 (SSM /workshop/amis/1.26/image_id (clusters.yaml amiParameter)).`);
+    const core = stack.kubeConfig(CLUSTER).makeApiClient(k8s.CoreV1Api);
+    const nodes = (await core.listNode({ labelSelector: `eks.amazonaws.com/nodegroup=${CUSTOM}` })).items;
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes.every((n) => n.status?.nodeInfo?.kubeletVersion?.startsWith('v1.26.'))).toBe(true);
   });
 
-  it('reports the self-managed group with the manual steps for 1.26', () => {
-    const steps = replies.find((r) => r.text.includes(`Manual steps for ${SELF_MANAGED}`));
-    expect(steps?.text).toMatch(/aws ssm get-parameter --name \/aws\/service\/eks\/optimized-ami\/1\.26\//);
-    expect(steps?.text).toMatch(/start-instance-refresh/);
-    expect(texts().some((t) => t.startsWith('Finished: self-managed node groups (report)') && t.includes('2 below 1.26; manual steps posted'))).toBe(true);
-  });
-
-  // These nodes run Amazon Linux 2: the steps must name the AL2 parameter (and its AMI), not AL2023's, or the
-  // operator would boot AL2 user data on an AL2023 AMI.
-  it('names the AMI of the self-managed nodes\' own family (AL2) in the manual steps', () => {
-    const steps = replies.find((r) => r.text.includes(`Manual steps for ${SELF_MANAGED}`));
-    expect(steps?.text).toContain('/aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id');
-    expect(steps?.text).toContain('ami-086414611b43bb691');
-    expect(steps?.text).not.toContain('amazon-linux-2023');
+  it('replaces the self-managed carts nodes with 1.26 ones, carts available throughout and the capacity unchanged', async () => {
+    expect(texts().some((t) => t.startsWith('Finished: self-managed node groups to 1.26') && t.includes(`${SELF_MANAGED}: 2/2 nodes at 1.26 (launch template version 2, rolling), desired capacity 2`))).toBe(true);
+    const core = stack.kubeConfig(CLUSTER).makeApiClient(k8s.CoreV1Api);
+    const nodes = (await core.listNode({ labelSelector: 'node.kubernetes.io/lifecycle=self-managed' })).items;
+    expect(nodes.map((n) => n.status?.nodeInfo?.kubeletVersion?.slice(0, 6))).toEqual(['v1.26.', 'v1.26.']);
+    const minimum = stack.sim.world.pdbMinimums.get(`${CLUSTER}/carts/carts-pdb`);
+    expect(minimum?.minHealthy).toBeGreaterThanOrEqual(1);
+    expect(stack.sim.world.autoScalingGroups.get(SELF_MANAGED)?.desiredCapacity).toBe(2);
+    expect(await stack.acceptedCalls('TerminateInstanceInAutoScalingGroup')).toHaveLength(2);
   });
 
   it('attaches a Markdown timeline to the thread that names who approved, forced and chose the remedy', () => {
@@ -195,6 +195,5 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     expect(decision(/Upgrade the control plane/)).toMatch(/\| approved \| U0APP \|/);
     expect(decision(/is Ready at 1\.26\. Delete blue-mng/)).toMatch(/\| approved \| U0APP \|/);
     expect(decision(/Deleting blue-mng.* is blocked/)).toMatch(/\| remedy chosen \| U0APP \|/);
-    expect(decision(/pinned to a custom AMI/)).toMatch(/\| forced \| U0APP \|/);
   });
 });

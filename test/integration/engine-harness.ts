@@ -1,3 +1,4 @@
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
@@ -51,6 +52,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
+  const autoScaling = createAutoScalingPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const kube = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
   const thread = createRecordingThreadPort();
   latestThread = thread;
@@ -62,10 +64,10 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     sim,
     thread,
     prefix,
-    sources: { eks, ssm, ec2, kube, clock: systemClock },
+    sources: { eks, ssm, ec2, kube, autoScaling, clock: systemClock },
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
-        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, thread,
+        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
         clock: systemClock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);

@@ -1,3 +1,4 @@
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -6,6 +7,8 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { createRecordingThreadPort } from '../support/recording-thread-port.js';
+import { parseClustersConfig } from '../../src/config/clusters-config.js';
+import type { StepKind } from '../../src/ports/upgrade-plan.js';
 import { demoConfig } from './engine-harness.js';
 
 /**
@@ -19,16 +22,18 @@ const eks = createEksPortFactory({ endpoint: url, credentials, maxAttempts: 2 })
 const engine = createUpgradeEngine({
   connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
   prefix: process.env.ENGINE_PREFIX!,
-  config: demoConfig,
+  // The self-managed crash test passes its own clusters and steps.
+  config: process.env.ENGINE_CLUSTERS_JSON ? parseClustersConfig({ clusters: JSON.parse(process.env.ENGINE_CLUSTERS_JSON) }) : demoConfig,
   eks,
   ssm: createSsmPortFactory({ endpoint: url, credentials }),
   ec2: createEc2PortFactory({ endpoint: url, credentials }),
+  autoScaling: createAutoScalingPortFactory({ endpoint: url, credentials }),
   kube: createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) }),
   thread: createRecordingThreadPort(),
   clock: systemClock,
   logger: createLogger({ level: 'silent' }),
   pollIntervalMs: 50,
-  stepKinds: ['preflight', 'gate', 'control-plane', 'verify'],
+  stepKinds: (process.env.ENGINE_STEP_KINDS?.split(',') as StepKind[] | undefined) ?? ['preflight', 'gate', 'control-plane', 'verify'],
   worker: { lockDurationMs: 2_000, stalledIntervalMs: 1_000 },
 });
 await engine.startWorker();

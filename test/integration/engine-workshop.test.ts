@@ -75,7 +75,9 @@ describe('upgrade engine: the workshop cluster 1.25 → 1.26', () => {
     const drain = gates.find((g) => g.gateId.endsWith('-drain'));
     expect(drain?.remedyLabel).toBe('Scale orders to 2 replicas');
     expect(drain?.details.join('\n')).toMatch(/orders\/orders-pdb \(0 disruptions allowed\)/);
-    expect(ids.some((id) => id.endsWith('-custom-ami'))).toBe(true);
+    // Without an AMI source in clusters.yaml, the custom-AMI gate says exactly what to add.
+    const customGate = gates.find((g) => g.gateId.endsWith('-custom-ami'));
+    expect(customGate?.details.join('\n')).toContain('add `nodegroups: { custom-20250401115802906700000007: { amiParameter: "/my/amis/{minor}/image_id" } }` (or `ami: { "1.26": ami-… }`) to this cluster in clusters.yaml');
 
     // Managed node groups: initial in place, blue-mng replaced by a 1.26 green clone, custom left at 1.25 (forced past).
     const groups = Object.fromEntries([...cluster.nodegroups.values()].map((ng) => [ng.name, ng.version]));
@@ -98,9 +100,10 @@ describe('upgrade engine: the workshop cluster 1.25 → 1.26', () => {
     expect(addons.coredns).toBe('v1.9.3-eksbuild.22');
     expect(addons['kube-proxy']).toBe('v1.26.15-eksbuild.24');
 
-    // Self-managed nodes reported with the manual steps; the timeline exported.
-    const notes = h.thread.events('note').map((e) => (e.kind === 'note' ? e.text : ''));
-    expect(notes.some((t) => t.startsWith('Manual steps for') && t.includes('/aws/service/eks/optimized-ami/1.26/'))).toBe(true);
+    // Self-managed nodes replaced by the bot onto 1.26 (issue 13), the group's capacity unchanged; the timeline exported.
+    const selfManaged = nodes.filter((n) => n.metadata.labels?.['node.kubernetes.io/lifecycle'] === 'self-managed');
+    expect(selfManaged.map((n) => String(n.status?.nodeInfo?.kubeletVersion).slice(0, 6))).toEqual(['v1.26.', 'v1.26.']);
+    expect(h.sim.world.autoScalingGroups.get('default-selfmng-2025032502302075740000002b')?.desiredCapacity).toBe(2);
     expect(h.thread.uploads).toHaveLength(1);
     expect(h.thread.uploads[0].content).toMatch(/forced/);
   }, 150_000);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { actionsOf, expectJobToBeThePlan, lab, planAndRun, usePlanHarness, workshop } from './plan-equals-job.js';
 
 /**
@@ -15,6 +16,19 @@ describe('the plan is the job: workshop and Karpenter', () => {
     expect(planned).toMatch(/ custom-ami-gate 1\.26$/m);
     expect(planned).toMatch(/^ec2nodeclass\/\S+ pin-ami 1\.26$/m);
     expect(planned).toMatch(/ restart-workload 1\.26$/m);
+    // Issue 13: the self-managed group is rolled through its Auto Scaling group, named in the plan.
+    expect(planned).toMatch(/^asg\/\S+ roll-self-managed 1\.26$/m);
+    expectJobToBeThePlan(run);
+  });
+
+  it('workshop 1.25 → 1.26 with an AMI source for the custom-AMI group: the job makes the launch template version and rolls it', async () => {
+    const config = parseClustersConfig({
+      clusters: [{ ...workshop.clusters[0], nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom-*': { amiParameter: '/workshop/amis/{minor}/image_id' }, '*': { strategy: 'in-place' } } }],
+    });
+    const run = await planAndRun({ scenario: 'workshop', cluster: 'eksworkshop-eksctl', channel: 'C0OPS', from: '1.25', to: '1.26', config });
+    const planned = actionsOf(run.plan).join('\n');
+    expect(planned).toMatch(/^nodegroup\/custom-\S+ roll-launch-template 1\.26$/m);
+    expect(planned).not.toMatch(/custom-ami-gate/);
     expectJobToBeThePlan(run);
   });
   it('karpenter-selectors 1.30 → 1.31: classes selected by id, alias, SSM parameter and tags', async () => {

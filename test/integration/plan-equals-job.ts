@@ -25,6 +25,9 @@ import { startEngineHarness, type EngineHarness } from './engine-harness.js';
  * changes nothing in the cluster; `plan` and each hop's preflight make it when the insights are older than
  * `checks.insightsMaxAgeHours` (src/status/refresh-insights.ts). So the rule for it is its own: at most one per
  * read — the plan's and one per hop's preflight — and never instead of a named action.
+ *
+ * Every Auto Scaling call is on a group the plan rolls (EC2 launch template calls carry no cluster in the
+ * simulator's log and are not held here).
  */
 const SPEED = 1200;
 const approvers = { requesters: ['U0REQ'], approvers: ['U0APP'] };
@@ -145,12 +148,18 @@ export function expectJobToBeThePlan(run: Awaited<ReturnType<typeof planAndRun>>
   const greens = actions.filter((a) => a.action === 'blue-green').length;
   expect(insightsRefreshes(run).length).toBeLessThanOrEqual(1 + plan.hops.length);
   const made = calls
-    .filter((call) => call.operation !== 'StartInsightsRefresh')
+    .filter((call) => call.operation !== 'StartInsightsRefresh' && call.service !== 'autoscaling')
     .map((call) => `${call.operation}:${call.target}`)
     .filter((call) => !call.startsWith('CreateNodegroup:'))
     .sort();
   expect(made).toEqual(allowed);
   expect(calls.filter((call) => call.operation === 'CreateNodegroup')).toHaveLength(greens);
+  // Auto Scaling calls (point the group at the new version, terminate one instance at a time, instance refresh and
+  // its lifecycle hook) vary in number with the nodes: each must be on a group the plan names with roll-self-managed.
+  const rolled = new Set(actions.filter((a) => a.action === 'roll-self-managed').map((a) => a.resource.split('/').slice(1).join('/')));
+  const autoScaling = calls.filter((call) => call.service === 'autoscaling').map((call) => `${call.operation}:${call.target}`);
+  expect(autoScaling.filter((call) => !rolled.has(call.split(':')[1]?.split(' ')[0] ?? ''))).toEqual([]);
+  for (const group of rolled) expect(autoScaling.some((call) => call.split(':')[1]?.startsWith(`${group} `)), `Auto Scaling calls on ${group}`).toBe(true);
 }
 
 /** The StartInsightsRefresh calls of a run: the plan's read and the hops' preflights. */

@@ -1,3 +1,4 @@
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -18,6 +19,7 @@ export function simSources(sim: SimServer): SnapshotSources {
   return {
     eks,
     ec2: createEc2PortFactory(options),
+    autoScaling: createAutoScalingPortFactory(options),
     ssm: createSsmPortFactory(options),
     kube: createKubePortFactory({ eks, credentials: SIM_CREDENTIALS }),
     clock: systemClock,

@@ -90,9 +90,15 @@ describe('plan eksworkshop-eksctl --to 1.26 against the workshop scenario', () =
     expect(pinned?.title).toContain(amiIdFor('1.26', 'AL2023'));
   });
 
-  it('surfaces the self-managed group', () => {
-    expect(finding('NG004', 'default-selfmng-2025032502302075740000002b')).toBeDefined();
-    expect(plan.hops[0].steps.find((s) => s.kind === 'self-managed')).toMatchObject({ manual: true });
+  it('surfaces the self-managed group, found through its Auto Scaling group and rolled by the job', () => {
+    const group = finding('NG004', 'default-selfmng-2025032502302075740000002b');
+    expect(group).toMatchObject({ severity: 'info', title: expect.stringContaining('is rolled by the job through its Auto Scaling group default-selfmng-2025032502302075740000002b') });
+    expect(group?.remedy).toContain(amiIdFor('1.26', 'AL2'));
+    // min 2, max 3, desired 2, no pending template versions, no protection: no ASG finding.
+    expect(plan.findings.filter((f) => f.code.startsWith('ASG'))).toEqual([]);
+    const step = plan.hops[0].steps.find((s) => s.kind === 'self-managed');
+    expect(step).toMatchObject({ strategy: 'in-place' });
+    expect(step?.manual).toBeFalsy();
   });
 
   it('orders the steps control plane → add-ons → data plane', () => {

@@ -1,5 +1,6 @@
 import '../../src/log/quiet-node-version-warning.js';
 import { WebClient } from '@slack/web-api';
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -42,6 +43,7 @@ const engine = createUpgradeEngine({
   kube,
   ssm: createSsmPortFactory(sdkOptions),
   ec2: createEc2PortFactory(sdkOptions),
+  autoScaling: createAutoScalingPortFactory(sdkOptions),
   thread,
   clock: systemClock,
   logger: logger.child({ part: 'engine' }),

@@ -1,3 +1,4 @@
+import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
@@ -35,15 +36,16 @@ export interface StepRig {
   texts(): string[];
 }
 
-export async function createStepRig(sim: SimServer, opts: { cluster: string; kind: StepKind; from: string; to: string; upgradeBudget?: string; dryRun?: boolean; pollIntervalMs?: number }): Promise<StepRig> {
+export async function createStepRig(sim: SimServer, opts: { cluster: string; kind: StepKind; from: string; to: string; upgradeBudget?: string; dryRun?: boolean; pollIntervalMs?: number; clusterYaml?: Record<string, unknown> }): Promise<StepRig> {
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
   const eksFactory = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 })({ region: 'us-west-2' });
   const kube = await createKubePortFactory({ eks: eksFactory, tokenSourceFor: () => ({ token: async () => 'sim' }) })({ name: opts.cluster, region: 'us-west-2' });
   const eks = eksFactory({ region: 'us-west-2' });
   const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 })({ region: 'us-west-2' });
+  const autoScaling = createAutoScalingPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 })({ region: 'us-west-2' });
   const clusterConfig: ClusterConfig = parseClustersConfig({
-    clusters: [{ name: opts.cluster, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], karpenter: { upgradeBudget: opts.upgradeBudget ?? '1' } }],
+    clusters: [{ name: opts.cluster, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], karpenter: { upgradeBudget: opts.upgradeBudget ?? '1' }, ...opts.clusterYaml }],
   }).clusters[0];
   const step: PlannedStep = { id: `h1-${opts.kind}`, kind: opts.kind, hop: 1, from: opts.from, to: opts.to, title: `${opts.kind} to ${opts.to}` };
   const data = {
@@ -66,7 +68,7 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
       // job.data goes through JSON in Redis: each run sees a copy, never the previous run's objects.
       const stored = () => (data.stepState[step.id] ??= {});
       return {
-        data, step, clusterConfig, eks, ec2, ssm, clock, logger, pollIntervalMs: opts.pollIntervalMs ?? 2_000, gates: {} as GateStore,
+        data, step, clusterConfig, eks, ec2, autoScaling, ssm, clock, logger, pollIntervalMs: opts.pollIntervalMs ?? 2_000, gates: {} as GateStore,
         kube: async () => kube,
         emit: async (suffix, event) => post(`${data.jobId}:${step.id}:${suffix}`, event),
         emitKeyed: async (threadKey, _logKey, event) => post(threadKey, event),

@@ -66,12 +66,21 @@ describe('node group checks (NG0xx)', () => {
     });
     s.kube = { ...s.kube, nodes: readOk([...(s.kube.nodes as any).value, ...selfManaged]) };
     s.amis = [{ minor: '1.31', family: 'AL2', arch: 'x86_64', parameter: '/p', imageId: 'ami-0aaa' }];
+    // Auto Scaling was read and holds none of these nodes: nothing upgrades them.
+    s.autoScalingGroups = readOk([]);
     const found = checkNodegroups(s, '1.31');
     expect(codes(found)).toEqual(['NG004:warning']);
-    expect(found[0].title).toBe('Self-managed node group carts (2 nodes, kubelet 1.30) is not upgraded by EKS or by this bot');
+    expect(found[0].title).toBe('Self-managed node group carts (2 nodes, kubelet 1.30) has no Auto Scaling group the bot can see, so nothing upgrades it');
     expect(found[0].resources).toEqual(['selfmanaged/carts', 'node/sm-1', 'node/sm-2']);
     expect(found[0].remedy).toContain('ami-0aaa');
     // AL2 self-managed nodes fall under NG003 too.
     expect(codes(checkNodegroups(s, '1.32'))).toEqual(['NG004:warning', 'NG003:warning']);
+
+    // Once their Auto Scaling group is seen (by the instance ids in the nodes' providerIDs), the job rolls them: info.
+    selfManaged.forEach((n, i) => (n.spec = { ...n.spec, providerID: `aws:///us-west-2a/i-0${i}` }));
+    s.autoScalingGroups = readOk([{ name: 'carts-asg', minSize: 2, maxSize: 3, desiredCapacity: 2, instanceIds: ['i-00', 'i-01'], protectedInstances: [], amis: [] }]);
+    const rolled = checkNodegroups(s, '1.31');
+    expect(codes(rolled)).toEqual(['NG004:info']);
+    expect(rolled[0].title).toBe('Self-managed node group carts (2 nodes, kubelet 1.30) is rolled by the job through its Auto Scaling group carts-asg');
   });
 });

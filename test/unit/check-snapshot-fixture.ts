@@ -23,6 +23,7 @@ export function kubelet(minor: string): string {
 export function node(name: string, minor: string, labels: Record<string, string> = { 'eks.amazonaws.com/nodegroup': 'ng-a' }, extra: Partial<KubeObject> = {}): KubeObject {
   return {
     metadata: { name, labels: { 'topology.kubernetes.io/zone': 'us-west-2a', ...labels }, ...(extra.metadata ?? {}) },
+    ...(extra.spec ? { spec: extra.spec } : {}),
     status: { nodeInfo: { kubeletVersion: kubelet(minor), osImage: 'Amazon Linux 2023.8.20250715', architecture: 'amd64' } },
   } as KubeObject;
 }
@@ -158,9 +159,15 @@ export function mixedCluster(): ClusterSnapshot {
     node('ip-orders', '1.30', { 'eks.amazonaws.com/nodegroup': 'orders' }),
     node('karp-1', '1.30', { 'karpenter.sh/nodepool': 'default' }),
     node('karp-2', '1.30', { 'karpenter.sh/nodepool': 'default' }),
-    node('sm-1', '1.30', { 'node.kubernetes.io/lifecycle': 'self-managed', 'alpha.eksctl.io/nodegroup-name': 'carts' }),
+    node('sm-1', '1.30', { 'node.kubernetes.io/lifecycle': 'self-managed', 'alpha.eksctl.io/nodegroup-name': 'carts' }, { spec: { providerID: 'aws:///us-west-2a/i-0c0ffee000000001' } }),
     fargate,
   ]);
+  // The self-managed node's Auto Scaling group (issue 13): the plan names it for the job to roll.
+  s.autoScalingGroups = readOk([{
+    name: 'carts', minSize: 1, maxSize: 2, desiredCapacity: 1, instanceIds: ['i-0c0ffee000000001'], protectedInstances: [],
+    launchTemplate: { id: 'lt-0c0ffee', name: 'carts', groupVersion: '1', defaultVersion: 1, latestVersion: 1 },
+    amis: [{ minor: '1.31', parameter: '/p/1.31', imageId: 'ami-0131' }, { minor: '1.32', parameter: '/p/1.32', imageId: 'ami-0132' }],
+  }]);
   s = withKube(s, 'pods', [...(s.kube.pods as any).value, deploymentPod('assets', 'assets', 1, 'fargate-ip-1', { app: 'assets' })]);
   s.kube = {
     ...s.kube,

@@ -11,22 +11,6 @@ import { allowedActions, loadIamPolicyFile } from '@eks-upgrade-bot/sim';
 const AWS_ADAPTERS = 'src/aws';
 const SERVICE_PREFIX: Record<string, string> = { eks: 'eks', ssm: 'ssm', ec2: 'ec2', sts: 'sts', 'auto-scaling': 'autoscaling' };
 const IMPLIED: Record<string, string[]> = { 'eks:CreateNodegroup': ['iam:PassRole'] };
-/**
- * Issue 13 (self-managed node groups, on its own branch) adds the Auto Scaling adapter and EC2 instance and launch
- * template calls; the policy already grants them. Once that adapter is merged these are derived too, and this list
- * can go.
- */
-const PENDING_FROM_ISSUE_13 = [
-  'autoscaling:DescribeAutoScalingGroups',
-  'autoscaling:DescribeInstanceRefreshes',
-  'autoscaling:StartInstanceRefresh',
-  'autoscaling:TerminateInstanceInAutoScalingGroup',
-  'autoscaling:UpdateAutoScalingGroup',
-  'ec2:DescribeLaunchTemplateVersions',
-  'ec2:CreateLaunchTemplateVersion',
-  'ec2:ModifyLaunchTemplate',
-  'ec2:DescribeInstances',
-];
 
 function actionsCalledByAdapters(): string[] {
   const actions = new Set<string>();
@@ -60,7 +44,7 @@ describe('deploy/iam-policy.json', () => {
   it('allows every action the AWS adapters can call and nothing else', () => {
     const derived = actionsCalledByAdapters();
     expect(derived).toContain('eks:UpdateClusterVersion'); // the derivation itself found the adapters
-    const expected = new Set([...derived, ...PENDING_FROM_ISSUE_13]);
+    const expected = new Set(derived);
     expect({ missingFromPolicy: [...expected].filter((a) => !granted.includes(a)).sort(), notCalledByAnyAdapter: granted.filter((a) => !expected.has(a)).sort() }).toEqual({
       missingFromPolicy: [],
       notCalledByAnyAdapter: [],

@@ -45,7 +45,17 @@ describe('buildPlan', () => {
     expect(proxy).toMatchObject({ from: 'v1.30.9-eksbuild.3', to: 'v1.31.3-eksbuild.2', title: 'Update add-on kube-proxy v1.30.9-eksbuild.3 → v1.31.3-eksbuild.2' });
     expect(proxy.commands[0]).toContain('--resolve-conflicts OVERWRITE');
     expect(steps.find((s) => s.kind === 'gate')?.gate).toBe('Upgrade the control plane of demo to 1.31?');
-    expect(steps.find((s) => s.kind === 'self-managed')).toMatchObject({ manual: true, strategy: 'manual' });
+    // Issue 13: the job rolls self-managed groups itself (one node at a time by default), no manual step.
+    const selfManaged = steps.find((s) => s.kind === 'self-managed')!;
+    expect(selfManaged).toMatchObject({ strategy: 'in-place' });
+    expect(selfManaged.manual).toBeFalsy();
+    expect(selfManaged.title).toMatch(/then nodes replaced one at a time$/);
+    // The plan names the Auto Scaling group holding the nodes, as the step acts on it.
+    expect(selfManaged.actions).toEqual([expect.objectContaining({ resource: 'asg/carts', action: 'roll-self-managed', to: '1.31' })]);
+    // Read without Auto Scaling, the plan names no group to roll: the job reports it for a person.
+    const unread = { ...mixedCluster(), autoScalingGroups: undefined };
+    const manual = buildPlan(unread, '1.31', policyFromConfig(clusters.clusters[0])).hops[0].steps.find((s) => s.kind === 'self-managed')!;
+    expect(manual).toMatchObject({ manual: true, actions: [{ resource: 'selfmanaged/carts', action: 'report-manual' }] });
     expect(plan.policySource).toBe('clusters.yaml');
   });
 

@@ -64,7 +64,8 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
       throw new Error('no Kubernetes API in this unit test');
     },
     ssm: { getParameter: async () => undefined },
-    ec2: { describeSubnets: async () => [] },
+    ec2: { describeSubnets: async () => [], describeLaunchTemplateVersions: async () => [], createLaunchTemplateVersion: async () => 0, setDefaultLaunchTemplateVersion: async () => undefined },
+    autoScaling: {} as StepContext['autoScaling'],
     clock: { now: () => clock.at, sleep: async (ms) => void (clock.at += ms) },
     logger: createLogger({ level: 'silent' }),
     pollIntervalMs: 1,

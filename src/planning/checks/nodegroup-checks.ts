@@ -1,6 +1,6 @@
-import { amiParameter, archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, isCustomAmiNodegroup } from '../ami-parameters.js';
+import { amiParameter, archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, isCustomAmiNodegroup, variantOfNode } from '../ami-parameters.js';
 import type { AmiFamily, ClusterSnapshot, NodegroupInfo } from '../cluster-snapshot.js';
-import { computeGroups, kubeletOf } from '../compute-groups.js';
+import { computeGroups, instanceIdOfNode, kubeletOf } from '../compute-groups.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { kubeletMinor, minorAtLeast, upgradePath } from '../upgrade-path.js';
@@ -59,13 +59,22 @@ export function checkNodegroups(snapshot: ClusterSnapshot, target: string, polic
     const minors = [...new Set(group.nodes.map((node) => kubeletMinor(kubeletOf(node)) ?? 'unknown'))].sort();
     const family = familyOfNode(group.nodes[0]);
     const arch = archOfNode(group.nodes[0]);
-    const ami = family ? describeTargetAmi(findAmi(snapshot, path.to, family, arch), path.to, family, arch) : `an AMI built for ${path.to}`;
+    const ami = family ? describeTargetAmi(findAmi(snapshot, path.to, family, arch, variantOfNode(group.nodes[0])), path.to, family, arch) : `an AMI built for ${path.to}`;
+    // Issue 13: the job rolls self-managed groups itself once it sees their Auto Scaling group.
+    const ids = new Set(group.nodes.map(instanceIdOfNode));
+    const asg = (snapshot.autoScalingGroups?.ok ? snapshot.autoScalingGroups.value : []).find((g) => g.instanceIds.some((id) => ids.has(id)));
+    // Auto Scaling not read (a plan without it): the job still looks the group up when it runs.
+    const unread = !snapshot.autoScalingGroups?.ok;
     findings.push({
       code: 'NG004',
-      severity: 'warning',
-      title: `Self-managed node group ${group.name} (${plural(group.nodes.length, 'node')}, kubelet ${minors.join(', ')}) is not upgraded by EKS or by this bot`,
+      severity: asg || unread ? 'info' : 'warning',
+      title: asg || unread
+        ? `Self-managed node group ${group.name} (${plural(group.nodes.length, 'node')}, kubelet ${minors.join(', ')}) is rolled by the job through its Auto Scaling group${asg ? ` ${asg.name}` : ''}`
+        : `Self-managed node group ${group.name} (${plural(group.nodes.length, 'node')}, kubelet ${minors.join(', ')}) has no Auto Scaling group the bot can see, so nothing upgrades it`,
       resources: [ref, ...group.nodes.map((node) => `node/${node.metadata.name}`)],
-      remedy: `Point its launch template at ${ami}, then roll the Auto Scaling group (aws autoscaling start-instance-refresh) or surge-and-drain the nodes by hand; the job reports it and waits for you.`,
+      remedy: asg || unread
+        ? `Nothing by hand: the job adds a launch template version with ${ami} and replaces the nodes (selfManaged.${asg?.name ?? '<asg>'}.strategy in clusters.yaml: rolling, or instance-refresh).`
+        : `Tag its Auto Scaling group kubernetes.io/cluster/${snapshot.name}=owned (and grant the bot autoscaling:Describe*), or point its launch template at ${ami} and roll the nodes by hand.`,
     });
     if (family === 'AL2') findings.push(...al2Finding(ref, `Self-managed node group ${group.name} runs Amazon Linux 2`, path.to));
   }

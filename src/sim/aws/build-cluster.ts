@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { ScenarioCluster, ScenarioNodegroup } from '../scenario/scenario-schema.js';
 import { seedKarpenter } from './karpenter-seed.js';
 import { seedManifests } from './kube-seed.js';
-import { launchNode, osImageFor } from './node-factory.js';
+import { buildSelfManagedGroup } from './build-self-managed.js';
+import { hexOf } from './hex-of.js';
 import { launchNodegroupNode, nodegroupImage } from './nodegroup-nodes.js';
-import { kubeletVersionFor, latestPlatformVersionFor, minorOfAmi, releaseVersionFor } from './version-catalog.js';
+import { latestPlatformVersionFor, minorOfAmi, releaseVersionFor } from './version-catalog.js';
 import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-types.js';
 
 /**
@@ -13,10 +13,6 @@ import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-type
  * self-managed instances, Fargate profiles, add-ons, launch templates) and its Kubernetes store with the lab's
  * objects. Ids are derived from names so the same scenario always yields the same ids.
  */
-export function hexOf(seed: string, length: number): string {
-  return createHash('sha256').update(seed).digest('hex').slice(0, length);
-}
-
 export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimKubeStore): SimCluster {
   const { accountId } = world;
   const region = spec.region;
@@ -82,22 +78,7 @@ export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimK
     const image = nodegroupImage(world, ng);
     for (let i = 0; i < ng.scaling.desiredSize; i++) launchNodegroupNode(world, cluster, ng, image);
   }
-  for (const group of spec.selfManaged) {
-    const minor = group.version ?? spec.version;
-    const zones = group.zones ?? subnets.map((s) => s.zone);
-    for (let i = 0; i < group.count; i++) {
-      const subnet = subnets.find((s) => s.zone === zones[i % zones.length]) ?? subnets[0];
-      launchNode(world, {
-        cluster,
-        subnet,
-        instanceType: group.instanceType,
-        labels: { 'node.kubernetes.io/lifecycle': 'self-managed', 'alpha.eksctl.io/nodegroup-name': group.name, ...group.labels },
-        taints: group.taints,
-        kubeletVersion: kubeletVersionFor(minor),
-        osImage: osImageFor('AL2', minor),
-      });
-    }
-  }
+  for (const group of spec.selfManaged) buildSelfManagedGroup(world, cluster, group, subnets);
   if (spec.karpenter) seedKarpenter(world, cluster, spec.karpenter);
   seedManifests(store, spec.name, spec.kubernetes);
   return cluster;

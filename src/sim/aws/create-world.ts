@@ -4,6 +4,7 @@ import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
 import type { SimClock } from '../sim-clock.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { buildCluster } from './build-cluster.js';
+import { recordPdbMinimums } from './pdb-minimums.js';
 import { createFaultState } from './faults.js';
 import { startFargateController } from './fargate-controller.js';
 import { apiServerVersionFor, compareMinors, knownMinors, supportCalendarFor } from './version-catalog.js';
@@ -61,6 +62,10 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     clusters,
     subnets: new Map(),
     launchTemplates: new Map(),
+    autoScalingGroups: new Map(),
+    images: new Map((scenario.images ?? []).map((image) => [image.id, { ...image, name: image.name ?? `${image.id}-${image.minor}` }])),
+    ssmParameters: new Map((scenario.images ?? []).filter((image) => image.parameter).map((image) => [image.parameter!, image.id])),
+    pdbMinimums: new Map(),
     calls,
     rejectedCalls,
     faults: createFaultState(scenario.faults),
@@ -120,6 +125,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     // place them on EC2 nodes (EKS's admission webhook has the same head start).
     world.onStop(startFargateController(world, cluster));
     if (options.kubeControllers !== false) world.onStop(startKubeControllers(store, clock));
+    world.onStop(recordPdbMinimums(world, spec.name, store));
     if (spec.karpenter && options.karpenter !== false) {
       world.onStop(
         startKarpenterController({

@@ -1,11 +1,13 @@
 /**
  * EC2's query protocol (form-encoded `Action=…`, XML answers in the 2016-11-15 namespace), for the calls the
- * product and a custom-AMI node group upgrade need: DescribeSubnets (free IPs per subnet), and launch template
- * versions (DescribeLaunchTemplateVersions, CreateLaunchTemplateVersion) so a new AMI can be rolled out.
+ * product and a node group upgrade need: DescribeSubnets (free IPs per subnet), launch templates and their versions
+ * (DescribeLaunchTemplates, DescribeLaunchTemplateVersions, CreateLaunchTemplateVersion, ModifyLaunchTemplate for
+ * the default version) so a new AMI can be rolled out, and DescribeInstances for self-managed groups' instances.
  */
 
 import { AwsApiError } from './aws-error.js';
 import { availableIps } from './node-factory.js';
+import { describeInstances } from './ec2-instances.js';
 import type { SimLaunchTemplate, SimSubnet, SimWorld } from './world-types.js';
 
 const XMLNS = 'http://ec2.amazonaws.com/doc/2016-11-15/';
@@ -14,7 +16,7 @@ export function xmlEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-function tag(name: string, value: string | number | boolean): string {
+export function tag(name: string, value: string | number | boolean): string {
   return `<${name}>${xmlEscape(String(value))}</${name}>`;
 }
 
@@ -93,7 +95,20 @@ function versionXml(lt: SimLaunchTemplate, version: number): string {
     tag('versionNumber', version),
     tag('createTime', new Date(entry.createdAt).toISOString()),
     tag('defaultVersion', version === lt.defaultVersion),
-    `<launchTemplateData>${tag('imageId', entry.imageId)}</launchTemplateData>`,
+    ...(entry.description ? [tag('versionDescription', entry.description)] : []),
+    `<launchTemplateData>${tag('imageId', entry.imageId)}${entry.instanceType ? tag('instanceType', entry.instanceType) : ''}</launchTemplateData>`,
+  ].join('');
+}
+
+function launchTemplateXml(world: SimWorld, lt: SimLaunchTemplate): string {
+  const created = Math.min(...[...lt.versions.values()].map((v) => v.createdAt));
+  return [
+    tag('launchTemplateId', lt.id),
+    tag('launchTemplateName', lt.name),
+    tag('createTime', new Date(created).toISOString()),
+    tag('createdBy', `arn:aws:iam::${world.accountId}:role/eks-upgrade`),
+    tag('defaultVersionNumber', lt.defaultVersion),
+    tag('latestVersionNumber', Math.max(...lt.versions.keys())),
   ].join('');
 }
 
@@ -121,16 +136,47 @@ export function handleEc2(world: SimWorld, form: URLSearchParams, region: string
     case 'CreateLaunchTemplateVersion': {
       const lt = findLaunchTemplate(world, form);
       const source = form.get('SourceVersion');
-      const sourceImage = source ? lt.versions.get(Number(source))?.imageId : lt.versions.get(lt.defaultVersion)?.imageId;
-      const imageId = form.get('LaunchTemplateData.ImageId') ?? sourceImage;
+      if (source && !/^\d+$/.test(source) && source !== '$Latest' && source !== '$Default') {
+        throw new AwsApiError(400, 'InvalidLaunchTemplateVersion.Malformed', `The launch template version ${source} is malformed.`);
+      }
+      const sourceNumber = source === '$Latest' ? Math.max(...lt.versions.keys()) : source && source !== '$Default' ? Number(source) : lt.defaultVersion;
+      const sourceEntry = lt.versions.get(sourceNumber);
+      if (source && !sourceEntry) throw new AwsApiError(400, 'InvalidLaunchTemplateId.VersionNotFound', `Could not find launch template version ${source} for launch template ${lt.id}.`);
+      const imageId = form.get('LaunchTemplateData.ImageId') ?? sourceEntry?.imageId;
       if (!imageId || !/^ami-[0-9a-f]+$/.test(imageId)) throw new AwsApiError(400, 'InvalidAMIID.Malformed', `Invalid id: "${imageId}" (expecting "ami-...")`);
       const version = Math.max(...lt.versions.keys()) + 1;
-      lt.versions.set(version, { imageId, createdAt: world.clock.now() });
+      const instanceType = form.get('LaunchTemplateData.InstanceType') ?? sourceEntry?.instanceType;
+      const description = form.get('VersionDescription') ?? undefined;
+      lt.versions.set(version, { imageId, createdAt: world.clock.now(), ...(instanceType ? { instanceType } : {}), ...(description ? { description } : {}) });
       return {
         xml: wrap(`<CreateLaunchTemplateVersionResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplateVersion>${versionXml(lt, version)}</launchTemplateVersion></CreateLaunchTemplateVersionResponse>`),
         mutation: { operation: 'CreateLaunchTemplateVersion', target: `${lt.id}:${version}` },
       };
     }
+    case 'DescribeLaunchTemplates': {
+      const ids = listParam(form, 'LaunchTemplateId');
+      const names = listParam(form, 'LaunchTemplateName');
+      for (const id of ids) if (!world.launchTemplates.has(id)) throw new AwsApiError(400, 'InvalidLaunchTemplateId.NotFound', `At least one of the launch templates specified in the request does not exist.`);
+      const templates = [...world.launchTemplates.values()].filter((t) => (!ids.length && !names.length) || ids.includes(t.id) || names.includes(t.name));
+      if (names.length && templates.length < names.length) throw new AwsApiError(400, 'InvalidLaunchTemplateName.NotFoundException', 'At least one of the launch templates specified in the request does not exist.');
+      const items = templates.map((t) => `<item>${launchTemplateXml(world, t)}</item>`).join('');
+      return { xml: wrap(`<DescribeLaunchTemplatesResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplates>${items}</launchTemplates></DescribeLaunchTemplatesResponse>`) };
+    }
+    case 'ModifyLaunchTemplate': {
+      const lt = findLaunchTemplate(world, form);
+      const wanted = form.get('SetDefaultVersion');
+      if (wanted) {
+        const version = wanted === '$Latest' ? Math.max(...lt.versions.keys()) : Number(wanted);
+        if (!lt.versions.has(version)) throw new AwsApiError(400, 'InvalidLaunchTemplateId.VersionNotFound', `Could not find launch template version ${wanted} for launch template ${lt.id}.`);
+        lt.defaultVersion = version;
+      }
+      return {
+        xml: wrap(`<ModifyLaunchTemplateResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplate>${launchTemplateXml(world, lt)}</launchTemplate></ModifyLaunchTemplateResponse>`),
+        mutation: { operation: 'ModifyLaunchTemplate', target: `${lt.id}:default=${lt.defaultVersion}` },
+      };
+    }
+    case 'DescribeInstances':
+      return { xml: wrap(describeInstances(world, form, requestId, { listParam, filters })) };
     default:
       throw new AwsApiError(400, 'InvalidAction', `The action ${action || '(none)'} is not valid for this web service.`);
   }

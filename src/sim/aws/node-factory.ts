@@ -28,6 +28,8 @@ export interface LaunchNodeInput {
   /** When set, the node registers NotReady and turns Ready after this much simulated time (unless a fault says never). */
   readyAfterMs?: number;
   annotations?: Record<string, string>;
+  /** The EC2 instance id behind the node (its providerID); generated when not given. */
+  instanceId?: string;
 }
 
 function ipToInt(ip: string): number {
@@ -95,7 +97,7 @@ export function launchNode(world: SimWorld, input: LaunchNodeInput): string {
     zone: subnet.zone,
     region: cluster.region,
     capacity: { cpu: capacity.cpu, memory: capacity.memory, pods: capacity.pods },
-    providerID: input.fargate ? `aws:///${subnet.zone}/${world.newId().slice(0, 8)}/${name}` : `aws:///${subnet.zone}/i-0${hex(world, 16)}`,
+    providerID: input.fargate ? `aws:///${subnet.zone}/${world.newId().slice(0, 8)}/${name}` : `aws:///${subnet.zone}/${input.instanceId ?? `i-0${hex(world, 16)}`}`,
     ready: !waitForReady,
     internalIP: ip,
     osImage: input.osImage ?? (input.fargate ? 'Amazon Linux 2' : 'Amazon Linux 2023.8.20250715'),

@@ -1,5 +1,5 @@
 import type { CreateNodegroupRequest, UpdateNodegroupConfigRequest } from '@aws-sdk/client-eks';
-import { hexOf } from './build-cluster.js';
+import { hexOf } from './hex-of.js';
 import { invalidParameter, resourceInUse } from './aws-error.js';
 import { inProgressUpdate } from './cluster-update.js';
 import { cordonNode, terminateNode } from './node-factory.js';

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import { launchNode, osImageFor, type NodeTaint } from './node-factory.js';
-import { amiIdFor, kubeletVersionFor, minorOfAmi, type AmiArch, type AmiFamily } from './version-catalog.js';
+import { imageFacts } from './asg-instances.js';
+import { amiIdFor, kubeletVersionFor, type AmiArch, type AmiFamily } from './version-catalog.js';
 import type { EksTaintEffect, SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-types.js';
 
 /**
@@ -36,7 +37,7 @@ export function nodegroupImage(world: SimWorld, ng: SimNodegroup, version = ng.v
     const lt = world.launchTemplates.get(ng.launchTemplate.id);
     const entry = lt?.versions.get(Number(ltVersion));
     const imageId = entry?.imageId ?? 'ami-00000000000000000';
-    return { imageId, minor: minorOfAmi(imageId) ?? version, launchTemplateVersion: ltVersion };
+    return { imageId, minor: imageFacts(world, imageId)?.minor ?? version, launchTemplateVersion: ltVersion };
   }
   const { family, arch } = familyOfAmiType(ng.amiType);
   return { imageId: amiIdFor(version, family, arch), minor: version, launchTemplateVersion: ltVersion };

@@ -1,12 +1,14 @@
 import { amiName } from '../karpenter/ami-resolution.js';
 import { AwsApiError } from './aws-error.js';
 import { epochSeconds } from './eks-wire.js';
-import { AMI_ARCHES, amiIdFor, isAmiPublished, knownMinors, releaseVersionFor, type AmiArch, type AmiFamily } from './version-catalog.js';
+import { AMI_ARCHES, amiIdFor, isAmiPublished, knownMinors, releaseVersionFor, variantsOf, type AmiArch, type AmiFamily, type AmiVariant } from './version-catalog.js';
 
 /**
  * SSM (awsJson1_1, X-Amz-Target AmazonSSM.*): the public parameters AWS publishes for EKS-optimized AMIs, for every
- * simulated minor — AL2 (x86_64, arm64, gpu; up to 1.32), AL2023 standard (x86_64, arm64) and Bottlerocket
- * (x86_64, arm64). Paths as in eks.md, e.g. /aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id.
+ * simulated minor — AL2 (x86_64, arm64, gpu; up to 1.32), AL2023 (standard, nvidia, neuron) and Bottlerocket
+ * (standard, nvidia), each for x86_64 and arm64 where AWS publishes them. Paths as in eks.md, e.g.
+ * /aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id. A scenario's own parameters (custom
+ * AMIs a team publishes, e.g. /my/amis/1.26/image_id) are served beside them.
  */
 interface PublicParameter {
   name: string;
@@ -14,8 +16,8 @@ interface PublicParameter {
   dataType: 'text' | 'aws:ec2:image';
 }
 
-function al2Variant(arch: AmiArch, gpu = false): string {
-  return gpu ? 'amazon-linux-2-gpu' : arch === 'arm64' ? 'amazon-linux-2-arm64' : 'amazon-linux-2';
+function al2Variant(arch: AmiArch, variant: AmiVariant): string {
+  return variant === 'nvidia' ? 'amazon-linux-2-gpu' : arch === 'arm64' ? 'amazon-linux-2-arm64' : 'amazon-linux-2';
 }
 
 function imageParameters(prefix: string, imageId: string, imageName: string, release: { key: string; value: string }): PublicParameter[] {
@@ -33,30 +35,32 @@ export function publicParameters(): PublicParameter[] {
   if (all) return all;
   const params: PublicParameter[] = [];
   for (const minor of knownMinors()) {
-    const base = `/aws/service/eks/optimized-ami/${minor}`;
     for (const arch of AMI_ARCHES) {
       const families: AmiFamily[] = ['AL2', 'AL2023', 'Bottlerocket'];
       for (const family of families) {
         if (!isAmiPublished(minor, family)) continue;
-        const id = amiIdFor(minor, family, arch);
-        const name = amiName(minor, family, arch);
-        if (family === 'AL2') {
-          const prefix = `${base}/${al2Variant(arch)}/recommended`;
-          params.push(...imageParameters(prefix, id, name, { key: 'release_version', value: releaseVersionFor(minor, family) }));
-          params.push({ name: prefix, value: JSON.stringify({ schema_version: '2', image_id: id, image_name: name, release_version: releaseVersionFor(minor, family) }), dataType: 'text' });
-        } else if (family === 'AL2023') {
-          const prefix = `${base}/amazon-linux-2023/${arch}/standard/recommended`;
-          params.push(...imageParameters(prefix, id, name, { key: 'release_version', value: releaseVersionFor(minor, family) }));
-          params.push({ name: prefix, value: JSON.stringify({ schema_version: '3', image_id: id, image_name: name, release_version: releaseVersionFor(minor, family) }), dataType: 'text' });
-        } else {
-          const prefix = `/aws/service/bottlerocket/aws-k8s-${minor}/${arch}/latest`;
-          params.push(...imageParameters(prefix, id, name, { key: 'image_version', value: releaseVersionFor(minor, family) }));
-        }
+        for (const variant of variantsOf(family, arch)) params.push(...familyParameters(minor, family, arch, variant));
       }
     }
   }
   all = params;
   return params;
+}
+
+function familyParameters(minor: string, family: AmiFamily, arch: AmiArch, variant: AmiVariant): PublicParameter[] {
+  const id = amiIdFor(minor, family, arch, variant);
+  const name = amiName(minor, family, arch).replace('-standard-', `-${variant}-`);
+  const release = releaseVersionFor(minor, family);
+  const base = `/aws/service/eks/optimized-ami/${minor}`;
+  if (family === 'Bottlerocket') {
+    const flavour = variant === 'nvidia' ? `aws-k8s-${minor}-nvidia` : `aws-k8s-${minor}`;
+    return imageParameters(`/aws/service/bottlerocket/${flavour}/${arch}/latest`, id, name, { key: 'image_version', value: release });
+  }
+  const prefix = family === 'AL2' ? `${base}/${al2Variant(arch, variant)}/recommended` : `${base}/amazon-linux-2023/${arch}/${variant}/recommended`;
+  return [
+    ...imageParameters(prefix, id, name, { key: 'release_version', value: release }),
+    { name: prefix, value: JSON.stringify({ schema_version: family === 'AL2' ? '2' : '3', image_id: id, image_name: name, release_version: release }), dataType: 'text' },
+  ];
 }
 
 function wireParameter(p: PublicParameter, region: string): Record<string, unknown> {
@@ -73,8 +77,15 @@ function wireParameter(p: PublicParameter, region: string): Record<string, unkno
 
 const parameterNotFound = (name: string) => new AwsApiError(400, 'ParameterNotFound', `Parameter ${name} not found.`);
 
-export function handleSsm(target: string, body: Record<string, any>, region: string): unknown {
-  const byName = new Map(publicParameters().map((p) => [p.name, p]));
+/** The public parameters plus the scenario's own (custom AMI ids by minor). */
+function parametersOf(custom: ReadonlyMap<string, string>): PublicParameter[] {
+  if (custom.size === 0) return publicParameters();
+  return [...publicParameters(), ...[...custom].map(([name, value]) => ({ name, value, dataType: 'aws:ec2:image' as const }))];
+}
+
+export function handleSsm(target: string, body: Record<string, any>, region: string, custom: ReadonlyMap<string, string> = new Map()): unknown {
+  const known = parametersOf(custom);
+  const byName = new Map(known.map((p) => [p.name, p]));
   switch (target) {
     case 'AmazonSSM.GetParameter': {
       const found = byName.get(String(body.Name ?? ''));
@@ -91,7 +102,7 @@ export function handleSsm(target: string, body: Record<string, any>, region: str
     case 'AmazonSSM.GetParametersByPath': {
       const path = String(body.Path ?? '').replace(/\/$/, '');
       const recursive = body.Recursive === true;
-      const matches = publicParameters().filter((p) => {
+      const matches = known.filter((p) => {
         if (!p.name.startsWith(`${path}/`)) return false;
         return recursive || !p.name.slice(path.length + 1).includes('/');
       });

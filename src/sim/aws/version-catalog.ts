@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 
 export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket';
 export type AmiArch = 'x86_64' | 'arm64';
+/** EKS-optimized AMI variants: the plain image, NVIDIA GPU drivers (AL2 "gpu"), AWS Neuron (Inferentia/Trainium). */
+export type AmiVariant = 'standard' | 'nvidia' | 'neuron';
 
 interface MinorFacts {
   patch: string; // last patch EKS ships for the minor, e.g. '1.25.16'
@@ -102,10 +104,21 @@ export function isAmiPublished(minor: string, family: AmiFamily): boolean {
   return true;
 }
 
-/** Deterministic EKS-optimized AMI id for (minor, family, arch), e.g. 'ami-0078a0f78fafda978'. */
-export function amiIdFor(minor: string, family: AmiFamily, arch: AmiArch = 'x86_64'): string {
+/** Deterministic EKS-optimized AMI id for (minor, family, arch, variant), e.g. 'ami-0078a0f78fafda978'. */
+export function amiIdFor(minor: string, family: AmiFamily, arch: AmiArch = 'x86_64', variant: AmiVariant = 'standard'): string {
   facts(minor);
+  if (variant !== 'standard') return `ami-0${hex(`ami-${minor}-${family}-${arch}-${variant}`, 16)}`;
   return SEED_AMIS[`${minor}/${family}/${arch}`] ?? `ami-0${hex(`ami-${minor}-${family}-${arch}`, 16)}`;
+}
+
+/**
+ * Which variants AWS publishes per family (eks.md): AL2 has a GPU (NVIDIA) image for x86_64 only, AL2023 has
+ * NVIDIA and Neuron images, Bottlerocket an NVIDIA one.
+ */
+export function variantsOf(family: AmiFamily, arch: AmiArch): AmiVariant[] {
+  if (family === 'AL2') return arch === 'x86_64' ? ['standard', 'nvidia'] : ['standard'];
+  if (family === 'AL2023') return arch === 'x86_64' ? ['standard', 'nvidia', 'neuron'] : ['standard', 'nvidia'];
+  return ['standard', 'nvidia'];
 }
 
 /** Which minor an EKS-optimized AMI id of this catalog was built for; undefined for ids it never published. */
@@ -114,17 +127,19 @@ export function minorOfAmi(amiId: string): string | undefined {
 }
 
 /** Reverse lookup of an AMI id: its minor, family and architecture. */
-export function describeAmi(amiId: string): { minor: string; family: AmiFamily; arch: AmiArch } | undefined {
+export function describeAmi(amiId: string): { minor: string; family: AmiFamily; arch: AmiArch; variant: AmiVariant } | undefined {
   return amiIndex().get(amiId);
 }
 
-let index: Map<string, { minor: string; family: AmiFamily; arch: AmiArch }> | undefined;
+let index: Map<string, { minor: string; family: AmiFamily; arch: AmiArch; variant: AmiVariant }> | undefined;
 function amiIndex() {
   if (!index) {
     index = new Map();
     for (const minor of knownMinors()) {
       for (const family of AMI_FAMILIES) {
-        for (const arch of AMI_ARCHES) index.set(amiIdFor(minor, family, arch), { minor, family, arch });
+        for (const arch of AMI_ARCHES) {
+          for (const variant of variantsOf(family, arch)) index.set(amiIdFor(minor, family, arch, variant), { minor, family, arch, variant });
+        }
       }
     }
   }

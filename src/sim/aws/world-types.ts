@@ -66,9 +66,79 @@ export interface SimNodegroup {
 export interface SimLaunchTemplate {
   id: string;
   name: string;
-  /** version number → AMI id of that version. */
-  versions: Map<number, { imageId: string; createdAt: number }>;
+  /** version number → AMI id (and instance type, for self-managed groups) of that version. */
+  versions: Map<number, { imageId: string; createdAt: number; instanceType?: string; description?: string }>;
   defaultVersion: number;
+}
+
+/** An AMI the account can boot that is not an EKS-optimized one of the catalog (a team's own build). */
+export interface SimImage {
+  id: string;
+  name: string;
+  minor: string;
+  family: 'AL2' | 'AL2023' | 'Bottlerocket';
+  arch: 'x86_64' | 'arm64';
+}
+
+export type AsgLifecycleState = 'Pending' | 'InService' | 'Terminating' | 'Terminating:Wait' | 'Terminating:Proceed' | 'Terminated';
+
+export interface SimLifecycleHook {
+  name: string;
+  transition: 'autoscaling:EC2_INSTANCE_TERMINATING' | 'autoscaling:EC2_INSTANCE_LAUNCHING';
+  heartbeatTimeout: number;
+  defaultResult: 'CONTINUE' | 'ABANDON';
+}
+
+export interface SimAsgInstance {
+  instanceId: string;
+  nodeName: string;
+  zone: string;
+  subnetId: string;
+  instanceType: string;
+  imageId: string;
+  /** The launch template version it was launched from (a number, as DescribeAutoScalingGroups shows it). */
+  launchTemplateVersion: string;
+  lifecycleState: AsgLifecycleState;
+  protectedFromScaleIn: boolean;
+  launchedAt: number;
+}
+
+export type InstanceRefreshStatus = 'Pending' | 'InProgress' | 'Successful' | 'Failed' | 'Cancelling' | 'Cancelled';
+
+export interface SimInstanceRefresh {
+  id: string;
+  status: InstanceRefreshStatus;
+  statusReason?: string;
+  startedAt: number;
+  endedAt?: number;
+  minHealthyPercentage: number;
+  instanceWarmup: number;
+  /** Instances to replace when it started; percentage = replaced / total. */
+  total: number;
+  replaced: number;
+}
+
+/** A self-managed node group: an Auto Scaling group whose instances join a cluster as nodes. */
+export interface SimAutoScalingGroup {
+  name: string;
+  arn: string;
+  clusterName: string;
+  launchTemplate: { id: string; name: string; version: string };
+  minSize: number;
+  maxSize: number;
+  desiredCapacity: number;
+  subnets: string[];
+  instances: Map<string, SimAsgInstance>;
+  newInstancesProtectedFromScaleIn: boolean;
+  /** Node labels and taints its user data gives the kubelet. */
+  nodeLabels: Record<string, string>;
+  nodeTaints: Array<{ key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }>;
+  tags: Record<string, string>;
+  refreshes: SimInstanceRefresh[];
+  lifecycleHooks: SimLifecycleHook[];
+  /** TerminateInstanceInAutoScalingGroup / refresh terminations, newest last (DescribeScalingActivities). */
+  activities: Array<{ id: string; description: string; cause: string; startedAt: number; endedAt?: number; status: 'InProgress' | 'Successful' }>;
+  createdAt: number;
 }
 
 export interface SimAddon {
@@ -167,6 +237,17 @@ export interface SimWorld {
   readonly clusters: Map<string, SimCluster>;
   readonly subnets: Map<string, SimSubnet>;
   readonly launchTemplates: Map<string, SimLaunchTemplate>;
+  /** Self-managed node groups, by Auto Scaling group name. */
+  readonly autoScalingGroups: Map<string, SimAutoScalingGroup>;
+  /** AMIs of the account beyond the EKS-optimized catalog (scenario `images`). */
+  readonly images: Map<string, SimImage>;
+  /** The scenario's own SSM parameters (custom AMI ids), served beside the public ones. */
+  readonly ssmParameters: Map<string, string>;
+  /**
+   * Per PodDisruptionBudget (namespace/name), the fewest healthy pods it ever saw while the cluster ran: tests
+   * assert a budget was honoured at every moment, not only at the end.
+   */
+  readonly pdbMinimums: Map<string, { cluster: string; minHealthy: number; desired: number }>;
   /** Every mutating AWS call that AWS accepted, in order (tests assert "exactly one UpdateClusterVersion"). */
   readonly calls: SimCall[];
   /** Mutating calls AWS refused (ResourceInUseException, InvalidParameterException, …), with `error` set. */

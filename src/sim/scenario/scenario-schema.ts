@@ -69,12 +69,27 @@ const nodegroupSchema = z
   })
   .strict();
 
+const amiFamily = z.enum(['AL2', 'AL2023', 'Bottlerocket']);
+const amiArch = z.enum(['x86_64', 'arm64']);
+
+/**
+ * A self-managed node group: an Auto Scaling group (named `asgName`, default `name`) with a launch template whose
+ * default version boots the EKS-optimized AMI of `version` in the given family/arch/variant (or `imageId`, e.g. one
+ * of the scenario's `images`); `pendingVersions` adds that many newer, not-default versions of the template.
+ */
 const selfManagedSchema = z
   .object({
     name: z.string(),
+    asgName: z.string().regex(/^[\w.:/-]{1,255}$/, 'must be an Auto Scaling group name').optional(),
     version: minor.optional(),
     instanceType: z.string().default('m5.large'),
-    count: z.number().int().positive(),
+    count: z.number().int().nonnegative(),
+    min: z.number().int().nonnegative().optional(),
+    max: z.number().int().positive().optional(),
+    ami: z.object({ family: amiFamily.default('AL2'), arch: amiArch.default('x86_64'), variant: z.enum(['standard', 'nvidia', 'neuron']).default('standard') }).strict().optional(),
+    imageId: z.string().regex(/^ami-[0-9a-f]+$/).optional(),
+    launchTemplate: z.object({ name: z.string().optional(), pendingVersions: z.number().int().nonnegative().default(0) }).strict().optional(),
+    protectedFromScaleIn: z.boolean().default(false),
     labels: labels.default({}),
     taints: z.array(z.object({ key: z.string(), value: z.string().optional(), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']) }).strict()).default([]),
     zones: z.array(z.string()).optional(),
@@ -184,9 +199,23 @@ export const faultsSchema = z
   })
   .strict();
 
+/** An AMI of the account that is not an EKS-optimized one (a team's own build), optionally published in SSM. */
+const imageSchema = z
+  .object({
+    id: z.string().regex(/^ami-[0-9a-f]+$/, 'must be an AMI id like ami-0123456789abcdef0'),
+    name: z.string().optional(),
+    minor,
+    family: amiFamily.default('AL2'),
+    arch: amiArch.default('x86_64'),
+    /** An SSM parameter whose value is this image id, e.g. /my/amis/1.26/image_id. */
+    parameter: z.string().regex(/^\/[\w./-]+$/, 'must be an SSM parameter name like /my/amis/1.26/image_id').optional(),
+  })
+  .strict();
+
 export const scenarioSchema = z
   .object({
     name: z.string(),
+    images: z.array(imageSchema).optional(),
     description: z.string().optional(),
     accountId: z.string().regex(/^\d{12}$/, 'must be a 12-digit AWS account id').default('111122223333'),
     /**

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseClustersConfig } from '../../src/config/clusters-config.js';
+import type { StepKind } from '../../src/ports/upgrade-plan.js';
+import { redisUrl } from '../support/redis-url.js';
+import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+
+/**
+ * A worker process killed with SIGKILL in the middle of the workshop's self-managed group, right after its first
+ * TerminateInstanceInAutoScalingGroup: another worker picks the job up from job.data, finishes that replacement
+ * and the next one, and the simulator saw exactly two terminations for the two nodes, the capacity unchanged.
+ */
+const CLUSTER = 'eksworkshop-eksctl';
+const GROUP = 'default-selfmng-2025032502302075740000002b';
+const STEPS: StepKind[] = ['preflight', 'gate', 'control-plane', 'self-managed', 'verify'];
+const clusters = [{ name: CLUSTER, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] }];
+let h: EngineHarness;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await h?.close();
+});
+
+function startWorkerProcess(): Promise<ChildProcess> {
+  const script = fileURLToPath(new URL('./engine-worker-process.ts', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, SIM_URL: h.sim.url, REDIS_URL: redisUrl, ENGINE_PREFIX: h.prefix, ENGINE_CLUSTERS_JSON: JSON.stringify(clusters), ENGINE_STEP_KINDS: STEPS.join(',') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    proc.stderr!.on('data', (chunk) => (err += chunk));
+    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready: ${err}`)));
+  });
+}
+
+async function until(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('upgrade engine: crash safety in a self-managed group', () => {
+  it('resumes after SIGKILL right after a termination without terminating an extra instance', async () => {
+    // Speed 60: a replacement node takes 1.5 s to turn Ready, time enough to kill the worker in between.
+    h = await startEngineHarness({ scenario: 'workshop', speed: 60, config: parseClustersConfig({ clusters }), stepKinds: STEPS });
+    child = await startWorkerProcess();
+    const web = h.engine();
+    const { job } = await web.control.start(h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
+    // The workshop's preflight has errors (the v2beta2 HPA, orders' PDB): forced with a reason, as a person would.
+    await waitForJobState(web, job.jobId, ['waiting-approval'], 30_000);
+    expect(await web.control.answerGate({ jobId: job.jobId, gateId: 'h1-preflight', revision: 1, action: 'force', userId: 'U0APP', reason: 'known, handled in Git' })).toEqual({ outcome: 'accepted' });
+    // The worker process posts to a thread of its own: the job's state says when it waits at the next gate.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const current = await web.control.getJob(job.jobId);
+      if (current?.state === 'waiting-approval' && /control plane/.test(current.currentStep ?? '')) break;
+      if (Date.now() > deadline) throw new Error(`the job never reached the control-plane gate; it is ${current?.state} at ${current?.currentStep}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await web.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' })).toEqual({ outcome: 'accepted' });
+
+    await until(() => h.calls('TerminateInstanceInAutoScalingGroup').length === 1, 'the first termination', 60_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+
+    const survivor = h.engine({ worker: { lockDurationMs: 2_000, stalledIntervalMs: 1_000 } });
+    await survivor.startWorker();
+    const done = await waitForJobState(survivor, job.jobId, ['succeeded', 'failed', 'aborted'], 60_000);
+    expect(done.state).toBe('succeeded');
+    expect(h.calls('TerminateInstanceInAutoScalingGroup')).toHaveLength(2);
+    const nodes = h.sim.world.kube(CLUSTER)!.list('nodes').filter((n) => n.metadata.labels?.['alpha.eksctl.io/nodegroup-name'] === GROUP);
+    expect(nodes.map((n) => String(n.status.nodeInfo.kubeletVersion).slice(0, 6))).toEqual(['v1.26.', 'v1.26.']);
+    expect(h.sim.world.autoScalingGroups.get(GROUP)!.desiredCapacity).toBe(2);
+  }, 150_000);
+});
