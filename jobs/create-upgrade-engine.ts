@@ -85,10 +85,11 @@ const MAX_STARTED_ATTEMPTS = 5_000;
 
 export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   // Two connections with opposite failure modes. The worker's waits out a Redis outage (a step must not fail because
-  // Redis restarted); the control side, which answers people, fails at once when Redis is down, so a command gets a
-  // sentence ("the job queue is unavailable") instead of hanging until Slack gives up on it.
+  // Redis restarted); the control side, which answers people, gives a command up after one failed reconnect, so a
+  // command gets a sentence ("the job queue is unavailable") within seconds instead of hanging until Slack gives up.
+  // Before the first connection, commands still wait for it (the offline queue stays on).
   const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
-  const failFast = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 };
+  const failFast = { maxRetriesPerRequest: 1, connectTimeout: 2_000 };
   const controlRedis = new Redis(opts.connection.url, failFast);
   controlRedis.on('error', () => undefined); // reported where a command uses it; ioredis reconnects by itself
   const keys = engineKeys(opts.prefix);

@@ -33,7 +33,7 @@ beforeAll(async () => {
       {
         name: CLUSTER, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true,
         karpenter: { upgradeBudget: '1' },
-        nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/workshop/amis/{minor}/image_id' }, '*': { strategy: 'in-place' } },
+        nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } },
       },
     ],
   });
@@ -166,7 +166,7 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     const described = (await stack.eksClient().send(new DescribeNodegroupCommand({ clusterName: CLUSTER, nodegroupName: CUSTOM }))).nodegroup!;
     expect(described).toMatchObject({ version: '1.26', releaseVersion: 'ami-0c0a1b2c3d4e5f126', launchTemplate: { version: '2' } });
     // (Progress replies of one step may be coalesced in the thread; the exported timeline keeps every one.)
-    expect(stack.fake.files()[0]?.text).toContain(`${CUSTOM}: launch template custom-20250401115802906700000005 version 2 created from version 1 with ami-0c0a1b2c3d4e5f126 (SSM /workshop/amis/1.26/image_id (clusters.yaml amiParameter)).`);
+    expect(stack.fake.files()[0]?.text).toContain(`${CUSTOM}: launch template custom-20250401115802906700000005 version 2 created from version 1 with ami-0c0a1b2c3d4e5f126 (SSM /eks-upgrade-bot/amis/workshop/1.26/image_id (clusters.yaml amiParameter)).`);
     const core = stack.kubeConfig(CLUSTER).makeApiClient(k8s.CoreV1Api);
     const nodes = (await core.listNode({ labelSelector: `eks.amazonaws.com/nodegroup=${CUSTOM}` })).items;
     expect(nodes.length).toBeGreaterThan(0);

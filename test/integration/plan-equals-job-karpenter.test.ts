@@ -23,7 +23,7 @@ describe('the plan is the job: workshop and Karpenter', () => {
 
   it('workshop 1.25 → 1.26 with an AMI source for the custom-AMI group: the job makes the launch template version and rolls it', async () => {
     const config = parseClustersConfig({
-      clusters: [{ ...workshop.clusters[0], nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom-*': { amiParameter: '/workshop/amis/{minor}/image_id' }, '*': { strategy: 'in-place' } } }],
+      clusters: [{ ...workshop.clusters[0], nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom-*': { amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } } }],
     });
     const run = await planAndRun({ scenario: 'workshop', cluster: 'eksworkshop-eksctl', channel: 'C0OPS', from: '1.25', to: '1.26', config });
     const planned = actionsOf(run.plan).join('\n');

@@ -107,11 +107,11 @@ describe('aws autoscaling and aws ec2 against the simulated self-managed group',
       '/aws/service/eks/optimized-ami/1.30/amazon-linux-2023/x86_64/nvidia/recommended/image_id',
       '/aws/service/eks/optimized-ami/1.30/amazon-linux-2023/x86_64/neuron/recommended/image_id',
       '/aws/service/bottlerocket/aws-k8s-1.30-nvidia/x86_64/latest/image_id',
-      '/workshop/amis/1.26/image_id',
+      '/eks-upgrade-bot/amis/workshop/1.26/image_id',
     ];
-    const found = await aws(s, 'ssm', 'get-parameters', '--names', ...names, '/workshop/amis/1.99/image_id');
+    const found = await aws(s, 'ssm', 'get-parameters', '--names', ...names, '/eks-upgrade-bot/amis/workshop/1.99/image_id');
     expect(found.json.Parameters.map((p: any) => p.Name).sort()).toEqual([...names].sort());
     expect(new Set(found.json.Parameters.map((p: any) => p.Value)).size).toBe(5);
-    expect(found.json.InvalidParameters).toEqual(['/workshop/amis/1.99/image_id']);
+    expect(found.json.InvalidParameters).toEqual(['/eks-upgrade-bot/amis/workshop/1.99/image_id']);
   });
 });
