@@ -140,5 +140,14 @@ describe('a waiver asked for in Slack, approved by a second person', () => {
     const activeList = await newEphemeral(fake, 'U0APP', seenNow, (e) => hasAction(e, 'waiver:revoke'));
     await fake.clickButton({ userId: 'U0APP', channelId: CHANNEL, messageTs: activeList.ts, actionId: 'waiver:revoke' });
     expect((await newEphemeral(fake, 'U0APP', seenNow + 1, (e) => /revoked by/.test(e.text ?? ''))).text).toMatch(/AVL001 .*revoked by <@U0APP>/);
+
+    // 8. The cluster's audit trail holds every waiver step beside the upgrades' own records.
+    const auditSeen = fake.ephemerals('U0APP').length;
+    await fake.sendSlashCommand({ text: 'audit lab', userId: 'U0APP', channelId: CHANNEL });
+    const trail = text(await newEphemeral(fake, 'U0APP', auditSeen, (e) => /Audit trail of lab/.test(text(e))));
+    expect(trail).toMatch(/<@U0APP> waiver:revoke \(button\): revoked/);
+    expect(trail).toMatch(/<@U0APP> waiver:approve \(button\): approved/);
+    expect(trail).toMatch(/<@U0REQ> waiver:request \(modal\): requested .*reason: “scaling payments is planned for next sprint”/);
+    expect(trail).toMatch(/<@U0REQ> waiver:approve \(button\): refused/);
   }, 180_000);
 });

@@ -1,3 +1,4 @@
+import { recordAudit } from '../../audit/record-audit.js';
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
 import { findCluster } from '../../config/clusters-config.js';
 import { WAIVE_ACTION_ID } from '../../report/render-plan-blocks.js';
@@ -48,6 +49,7 @@ export function registerWaiverActions(app: App, { deps, metrics, logger }: Actio
     const decision = cluster ? await authorizeWaiverRequest(deps, cluster, body.user.id) : { allowed: false as const, reason: `${ref.c} is not in clusters.yaml any more; its findings cannot be waived.` };
     if (!decision.allowed) {
       logger.warn({ ...audit, allowed: false }, 'refused a waiver request');
+      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: ref.c, user: body.user.id, action: 'waiver:request', outcome: 'refused', detail: `${ref.k} on ${ref.r}: ${decision.reason}`, via: 'button' });
       metrics.countAction(WAIVE_ACTION_ID, 'refused');
       return await tellUser(client, place, decision.reason, logger);
     }
@@ -88,6 +90,7 @@ export function registerWaiverActions(app: App, { deps, metrics, logger }: Actio
     const decision = cluster ? await authorizeWaiverRequest(deps, cluster, body.user.id) : { allowed: false as const, reason: `${metadata.c} is not in clusters.yaml any more.` };
     if (!decision.allowed) {
       logger.warn({ ...audit, allowed: false }, 'refused a waiver request');
+      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: metadata.c, user: body.user.id, action: 'waiver:request', outcome: 'refused', detail: `${metadata.k} on ${metadata.r}: ${decision.reason}`, via: 'modal' });
       return await tellUser(client, place, decision.reason, logger);
     }
     try {
@@ -95,6 +98,8 @@ export function registerWaiverActions(app: App, { deps, metrics, logger }: Actio
       const waiver = await store.request({ cluster: metadata.c, code: metadata.k, resource: metadata.r, reason: reason!.trim(), expiresAt: expiry.expiresAt, requestedBy: body.user.id }, now);
       await client.chat.postMessage({ channel: metadata.channel, ...renderWaiverCard(waiver, now, metadata.t) });
       logger.info({ ...audit, waiver: waiver.id, expiresAt: new Date(waiver.expiresAt).toISOString() }, 'waiver requested');
+      const asked = `waiver ${waiver.id}: ${metadata.k} on ${metadata.r} until ${new Date(waiver.expiresAt).toISOString()}`;
+      await recordAudit(deps.audit, logger, { at: now, cluster: metadata.c, user: body.user.id, action: 'waiver:request', outcome: 'requested', reason: reason!.trim(), detail: asked, via: 'modal' });
       metrics.countAction(WAIVER_CALLBACK_ID, 'requested');
     } catch (error) {
       logger.error({ ...audit, err: error }, 'storing a waiver request failed');
@@ -112,6 +117,10 @@ export function registerWaiverActions(app: App, { deps, metrics, logger }: Actio
     try {
       const outcome = await decide(store, deps, verb, action.value ?? '', body.user.id);
       logger[outcome.refused ? 'warn' : 'info']({ ...audit, cluster: outcome.cluster, outcome: outcome.result }, `waiver ${verb}: ${outcome.result}`);
+      if (outcome.cluster) {
+        const entry = { at: deps.clock.now(), cluster: outcome.cluster, user: body.user.id, action: `waiver:${verb}`, outcome: outcome.result, detail: `waiver ${action.value ?? ''}${outcome.reply ? `: ${outcome.reply}` : ''}`, via: 'button' as const };
+        await recordAudit(deps.audit, logger, entry);
+      }
       metrics.countAction(action.action_id, outcome.result);
       // A card in the channel is edited in place; the `waivers` list is ephemeral (Slack cannot edit it), so say it.
       if (outcome.card && body.message?.ts && !body.container?.is_ephemeral) await client.chat.update({ channel: place.channel, ts: body.message.ts, ...outcome.card });
