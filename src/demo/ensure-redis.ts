@@ -26,7 +26,8 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, on the loopback interface. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

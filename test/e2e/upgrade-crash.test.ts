@@ -2,6 +2,7 @@ import type { TestContext } from 'vitest';
 import { describe, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { startE2eStack, type E2eStack, type SimCall } from '../support/e2e-stack.js';
+import { clustersFor, pollWorld, repeatedCalls } from '../chaos/kill-point.js';
 import { answerGatesUntilSummary, repliesOf, statusCard } from '../support/e2e-thread.js';
 import { startWorkerChild, type WorkerChild } from '../support/e2e-worker.js';
 
@@ -26,32 +27,10 @@ interface CrashCase {
   watch(stack: E2eStack, kill: (moment: string) => void): () => void;
 }
 
-function clustersFor(cluster: string) {
-  return [{ name: cluster, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' } }];
-}
 
-/** Polls the simulator's world (in this process) and kills as soon as `moment` names what is in flight. */
-function pollWorld(check: (stack: E2eStack) => string | undefined) {
-  return (stack: E2eStack, kill: (moment: string) => void) => {
-    const timer = setInterval(() => {
-      const moment = check(stack);
-      if (moment) {
-        clearInterval(timer);
-        kill(moment);
-      }
-    }, 10);
-    return () => clearInterval(timer);
-  };
-}
 
 const accepted = (stack: E2eStack, operation: string) => stack.sim.world.calls.some((call) => call.operation === operation);
 
-/** "Operation target" pairs that the simulator accepted more than once. */
-function repeatedCalls(calls: SimCall[]): string[] {
-  const seen = new Map<string, number>();
-  for (const call of calls) seen.set(`${call.operation} ${call.target ?? call.cluster}`, (seen.get(`${call.operation} ${call.target ?? call.cluster}`) ?? 0) + 1);
-  return [...seen].filter(([, n]) => n > 1).map(([key, n]) => `${key} ×${n}`);
-}
 
 type AfterCrash = (stack: E2eStack, calls: SimCall[], killedAt: string) => void | Promise<void>;
 
