@@ -8,6 +8,7 @@ import { fuzzInteractions, fuzzSlashCommands, type FuzzFigures } from './fuzz-sl
 import { runUpgradeUnderAwsFaults, type AwsFaultFigures } from './aws-faults.js';
 import { runKillPoint, type KillFigures } from './kill-point.js';
 import { runRedisRestart } from './redis-restart.js';
+import { runSlackOutage } from './slack-outage.js';
 import { KILL_POINTS } from './kill-points.js';
 
 /**
@@ -16,7 +17,8 @@ import { KILL_POINTS } from './kill-points.js';
  * (authorization matrix, refused requests, Redis outage and shutdown, secrets scan, Slack outage, crash tests) —
  * then prints one table, every cell next to its goal. Exit code 1 when any cell misses its goal.
  *
- * Knobs: CHAOS_SECTIONS (comma-separated: kills, redis, faults, fuzz, tests; default all), CHAOS_POINTS (kill points by name,
+ * Knobs: CHAOS_SECTIONS (comma-separated: kills, redis, slack, faults, fuzz, tests; default all), CHAOS_SLACK_OUTAGE_SECONDS
+ * (default 300), CHAOS_POINTS (kill points by name,
  * comma-separated; default all), CHAOS_FUZZ_RUNS (default 10000), CHAOS_SEED (default 20261130).
  */
 interface Row {
@@ -34,7 +36,7 @@ interface Row {
 const seed = Number(process.env.CHAOS_SEED ?? 20261130);
 const fuzzRuns = Number(process.env.CHAOS_FUZZ_RUNS ?? 10_000);
 const only = process.env.CHAOS_POINTS?.split(',').map((name) => name.trim());
-const sections = new Set((process.env.CHAOS_SECTIONS ?? 'kills,redis,faults,fuzz,tests').split(',').map((name) => name.trim()));
+const sections = new Set((process.env.CHAOS_SECTIONS ?? 'kills,redis,slack,faults,fuzz,tests').split(',').map((name) => name.trim()));
 const rows: Row[] = [];
 
 function killRow(f: KillFigures): Row {
@@ -133,6 +135,15 @@ if (sections.has('redis')) {
   const ok = !f.error && f.completed && f.repeatedCalls.length === 0 && f.duplicatedPosts.length === 0;
   const notes = [f.error, ...f.repeatedCalls, ...f.duplicatedPosts].filter(Boolean).join('; ') || `Redis down ${f.downSeconds} s; ${f.seconds} s`;
   rows.push({ point: 'Redis restart (appendonly yes)', runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: f.duplicatedPosts.length, crashes: 0, answeredUnder3s: '—', notes, ok });
+}
+if (sections.has('slack')) {
+  const seconds = Number(process.env.CHAOS_SLACK_OUTAGE_SECONDS ?? 300);
+  process.stderr.write(`chaos: Slack answering 429 then 503 for ${seconds} s mid-upgrade…\n`);
+  const f = await runSlackOutage(seconds);
+  const ok = !f.error && f.completed && f.awsDoneAfterSeconds !== undefined && f.duplicatedPosts.length === 0 && f.outOfOrder.length === 0;
+  const notes = [f.error, ...f.duplicatedPosts.map((p) => `dup: ${p}`), ...f.outOfOrder.map((p) => `order: ${p}`)].filter(Boolean).join('; ')
+    || `${f.refusedByFakeSlack} calls refused; the node group reached 1.31 ${f.awsDoneAfterSeconds} s into the outage`;
+  rows.push({ point: `Slack 429/503 for ${seconds} s`, runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: '—', lostOrDuplicatedPosts: f.duplicatedPosts.length, crashes: 0, answeredUnder3s: '—', notes, ok });
 }
 if (sections.has('faults')) {
   process.stderr.write('chaos: the workshop upgrade with 20 % of AWS calls throttled and 5 % failing…\n');

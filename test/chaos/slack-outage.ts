@@ -1,0 +1,63 @@
+import { startE2eStack } from '../support/e2e-stack.js';
+import { answerGate, answerGatesUntilSummary, openGates, repliesOf, statusCard } from '../support/e2e-thread.js';
+import { clustersFor } from './kill-point.js';
+
+/**
+ * Slack down for minutes in the middle of an upgrade: right after the control-plane gate is approved, every thread
+ * post and edit is answered 429 (Retry-After 5 s) for the first half of the outage and 503 for the second. The
+ * upgrade must not wait for Slack (its AWS work ends while Slack is still down), and once Slack is back every post
+ * arrives, once, in order.
+ */
+export interface SlackOutageFigures {
+  outageSeconds: number;
+  /** Seconds into the outage at which the node group reached the target (the upgrade's own pace). */
+  awsDoneAfterSeconds?: number;
+  refusedByFakeSlack: number;
+  completed: boolean;
+  duplicatedPosts: string[];
+  outOfOrder: string[];
+  error?: string;
+}
+
+const CHANNEL = 'C0OPS';
+const OUTAGE_METHODS = ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'];
+
+export async function runSlackOutage(outageSeconds: number): Promise<SlackOutageFigures> {
+  const figures: SlackOutageFigures = { outageSeconds, refusedByFakeSlack: 0, completed: false, duplicatedPosts: [], outOfOrder: [] };
+  // Slow enough that the upgrade's AWS work (10 simulated minutes of control plane, then add-ons and the node group)
+  // takes a good part of the outage, fast enough to end inside it.
+  const stack = await startE2eStack({ scenario: 'demo', speed: 10, clusters: clustersFor('demo') });
+  try {
+    const { fake, sim } = stack;
+    await fake.sendSlashCommand({ text: 'start demo --to 1.31', userId: 'U0REQ', channelId: CHANNEL });
+    const gate = await fake.waitFor((f) => openGates(f, CHANNEL).find((g) => g.gateId === 'h1-control-plane'), { timeoutMs: 60_000 });
+    await answerGate(fake, CHANNEL, gate, { action: 'continue' }, 'U0APP');
+    const start = Date.now();
+    fake.setOutage({ methods: OUTAGE_METHODS, status: 429, retryAfter: 5 });
+    const ng = () => sim.world.cluster('demo')?.nodegroups.get('demo-ng');
+    while (Date.now() - start < outageSeconds * 1000) {
+      if (Date.now() - start >= (outageSeconds * 1000) / 2) fake.setOutage({ methods: OUTAGE_METHODS, status: 503 });
+      if (figures.awsDoneAfterSeconds === undefined && ng()?.version === '1.31' && ng()?.status === 'ACTIVE') {
+        figures.awsDoneAfterSeconds = Math.round((Date.now() - start) / 1000);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    figures.refusedByFakeSlack = fake.calls.filter((call) => OUTAGE_METHODS.includes(call.method) && (call.status === 429 || call.status === 503)).length;
+    fake.clearOutage();
+    const { summary } = await answerGatesUntilSummary(fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 180_000, alreadyAnswered: ['h1-control-plane:1'], decide: () => ({ action: 'continue' }) });
+    await fake.waitFor((f) => /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? '') && f.files().length === 1, { timeoutMs: 60_000 });
+    figures.completed = /✅ Succeeded/.test(summary.text);
+    const lines = repliesOf(fake, CHANNEL).map((reply) => reply.text).filter((text) => /^(Started|Finished): /.test(text)).map((text) => text.replace(/ in .*$/, ''));
+    figures.duplicatedPosts = lines.filter((line, i) => lines.indexOf(line) !== i);
+    // In order: every step's "Finished" comes after its "Started", and steps start in the order they finish.
+    const started = lines.filter((l) => l.startsWith('Started: ')).map((l) => l.slice(9));
+    const finished = lines.filter((l) => l.startsWith('Finished: ')).map((l) => l.slice(10));
+    for (const title of finished) if (lines.indexOf(`Finished: ${title}`) < lines.indexOf(`Started: ${title}`)) figures.outOfOrder.push(title);
+    if (JSON.stringify(started.filter((t) => finished.includes(t))) !== JSON.stringify(finished)) figures.outOfOrder.push('steps finished out of their start order');
+  } catch (error) {
+    figures.error = (error as Error).message.split('\n')[0];
+  } finally {
+    await stack.close();
+  }
+  return figures;
+}
