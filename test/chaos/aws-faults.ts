@@ -1,6 +1,6 @@
 import { startE2eStack } from '../support/e2e-stack.js';
 import { applyFaults } from '@eks-upgrade-bot/sim';
-import { answerGatesUntilSummary, repliesOf } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, repliesOf, statusCard } from '../support/e2e-thread.js';
 import { clustersFor, repeatedCalls } from './kill-point.js';
 
 /**
@@ -32,7 +32,7 @@ export async function runUpgradeUnderAwsFaults(opts: { scenario: string; cluster
     const { summary } = await answerGatesUntilSummary(stack.fake, {
       channel,
       approver: 'U0APP',
-      timeoutMs: 240_000,
+      timeoutMs: 900_000,
       decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'chaos drill: AWS faults' }),
     });
     figures.completed = /✅ Succeeded/.test(summary.text) && stack.sim.world.cluster(opts.cluster)?.version === opts.to;
@@ -42,7 +42,8 @@ export async function runUpgradeUnderAwsFaults(opts: { scenario: string; cluster
     const shown = [...repliesOf(stack.fake, channel).map((reply) => reply.text), ...stack.fake.ephemerals().map((e) => e.text)];
     figures.stackTraces = shown.filter((text) => /\n\s+at .+\(.+:\d+:\d+\)|\bat async\b|node_modules\//.test(text)).map((text) => text.slice(0, 120));
   } catch (error) {
-    figures.error = (error as Error).message.split('\n')[0];
+    const card = statusCard(stack.fake, channel)?.text ?? 'no status card';
+    figures.error = `${(error as Error).message.split('\n')[0].slice(0, 80)}; status card: ${card.replace(/\s+/g, ' ').slice(0, 160)}`;
   } finally {
     await stack.close();
     figures.seconds = Math.round((Date.now() - started) / 100) / 10;

@@ -48,8 +48,15 @@ export interface KillFigures {
 const CHANNEL = 'C0OPS';
 const FORCE_REASON = 'findings reviewed by the platform team before the drill';
 
+/**
+ * The clusters.yaml entry the drills run under. The workshop's node groups get what its own end-to-end test gives them
+ * (blue/green for blue-mng, the custom-AMI group's AMI source), so no gate waits for an operator to edit the file.
+ */
 export function clustersFor(cluster: string) {
-  return [{ name: cluster, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' } }];
+  const workshop = cluster === 'eksworkshop-eksctl'
+    ? { nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } } }
+    : {};
+  return [{ name: cluster, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' }, ...workshop }];
 }
 
 /** "Operation target" pairs that the simulator accepted more than once. */
@@ -127,7 +134,7 @@ export async function runKillPoint(point: KillPoint): Promise<KillFigures> {
     const driving = answerGatesUntilSummary(stack.fake, {
       channel: CHANNEL,
       approver: 'U0APP',
-      timeoutMs: 150_000,
+      timeoutMs: 300_000,
       decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: FORCE_REASON }),
     });
     driving.catch(() => undefined);

@@ -46,7 +46,7 @@ function killRow(f: KillFigures): Row {
     .filter(Boolean)
     .join('; ');
   const standby = f.takeoverSeconds !== undefined ? `taken over in ${f.takeoverSeconds} s; ` : '';
-  const acks = f.maxAckMs !== undefined ? `max ${f.maxAckMs} ms` : '—';
+  const acks = f.maxAckMs !== undefined ? `max ${Math.round(f.maxAckMs)} ms` : '—';
   const acked = f.maxAckMs === undefined || f.maxAckMs < 3_000;
   return { point: `kill: ${f.point}`, runs: 1, lostJobs: f.completed ? 0 : 1, repeatedCalls: f.repeatedCalls.length, lostOrDuplicatedPosts: posts, crashes: 0, answeredUnder3s: acks, notes: notes || `${standby}${f.seconds} s`, ok: ok && acked };
 }
@@ -64,7 +64,7 @@ function fuzzRow(name: string, f: FuzzFigures): Row {
   const ok = f.unanswered === 0 && f.over3s === 0 && f.wrongAnswers.length === 0;
   return {
     point: name, runs: f.runs, lostJobs: '—', repeatedCalls: '—', lostOrDuplicatedPosts: '—', crashes: 0,
-    answeredUnder3s: `${f.runs - f.unanswered - f.over3s}/${f.runs} (max ${f.maxAckMs} ms)`, notes: f.wrongAnswers.slice(0, 2).join('; ') || `seed ${seed}`, ok,
+    answeredUnder3s: `${f.runs - f.unanswered - f.over3s}/${f.runs} (max ${Math.round(f.maxAckMs)} ms)`, notes: f.wrongAnswers.slice(0, 2).join('; ') || `seed ${seed}`, ok,
   };
 }
 
