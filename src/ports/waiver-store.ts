@@ -1,4 +1,6 @@
-import type { Waiver } from './waiver.js';
+import type { Waiver, WaiverRequest } from './waiver.js';
+
+export type { WaiverRequest } from './waiver.js';
 
 /**
  * Waivers asked for and approved in Slack, in Redis with their audit: one JSON record per waiver, an index per
@@ -18,15 +20,6 @@ export type WaiverTransition =
   | { outcome: 'done'; waiver: Waiver }
   | { outcome: 'not-allowed'; waiver: Waiver }
   | { outcome: 'unknown' };
-
-export interface WaiverRequest {
-  cluster: string;
-  code: string;
-  resource: string;
-  reason: string;
-  expiresAt: number;
-  requestedBy: string;
-}
 
 export interface WaiverStore {
   request(request: WaiverRequest, now: number): Promise<Waiver>;

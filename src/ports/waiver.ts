@@ -7,8 +7,8 @@
  */
 export type WaiverState = 'pending' | 'active' | 'rejected' | 'revoked';
 
-export interface Waiver {
-  id: string;
+/** What someone asks for with Waive…: one finding (code and resource glob) of one cluster, why, until when. */
+export interface WaiverRequest {
   cluster: string;
   code: string;
   resource: string;
@@ -16,6 +16,11 @@ export interface Waiver {
   /** Epoch ms; the waiver stops at this instant. */
   expiresAt: number;
   requestedBy: string;
+}
+
+/** A waiver is the request it answers, with its id, its state and who decided. */
+export interface Waiver extends WaiverRequest {
+  id: string;
   requestedAt: number;
   state: WaiverState;
   approvedBy?: string;

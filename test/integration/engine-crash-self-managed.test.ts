@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { StepKind } from '../../src/ports/upgrade-plan.js';
-import { redisUrl } from '../support/redis-url.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
  * A worker process killed with SIGKILL in the middle of the workshop's self-managed group, right after its first
@@ -22,19 +20,7 @@ afterEach(async () => {
   await h?.close();
 });
 
-function startWorkerProcess(): Promise<ChildProcess> {
-  const script = fileURLToPath(new URL('./engine-worker-process.ts', import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, SIM_URL: h.sim.url, REDIS_URL: redisUrl, ENGINE_PREFIX: h.prefix, ENGINE_CLUSTERS_JSON: JSON.stringify(clusters), ENGINE_STEP_KINDS: STEPS.join(',') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (chunk) => (err += chunk));
-    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
-    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready: ${err}`)));
-  });
-}
+const startWorkerProcess = (): Promise<ChildProcess> => startEngineWorkerProcess(h, { ENGINE_CLUSTERS_JSON: JSON.stringify(clusters), ENGINE_STEP_KINDS: STEPS.join(',') });
 
 async function until(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { redisUrl } from '../support/redis-url.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
  * A worker process killed with SIGKILL while it follows the control-plane update: its job comes back as stalled,
@@ -20,19 +18,7 @@ afterEach(async () => {
   await h.close();
 });
 
-function startWorkerProcess(): Promise<ChildProcess> {
-  const script = fileURLToPath(new URL('./engine-worker-process.ts', import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, SIM_URL: h.sim.url, REDIS_URL: redisUrl, ENGINE_PREFIX: h.prefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (chunk) => (err += chunk));
-    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
-    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready: ${err}`)));
-  });
-}
+const startWorkerProcess = (): Promise<ChildProcess> => startEngineWorkerProcess(h);
 
 async function until(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
@@ -114,4 +116,22 @@ export async function waitForJobState(engine: UpgradeEngine, jobId: string, stat
     if (Date.now() > deadline) throw new Error(`job ${jobId} did not reach ${states.join('/')} within ${timeoutMs} ms; it is ${job?.state} at "${job?.currentStep}"`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * The engine's worker role in a process of its own (engine-worker-process.ts) on this harness's simulator and queue
+ * prefix, for the crash tests to SIGKILL; resolves once it takes jobs. `env` adds ENGINE_CLUSTERS_JSON and the like.
+ */
+export function startEngineWorkerProcess(h: EngineHarness, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const script = fileURLToPath(new URL('./engine-worker-process.ts', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, SIM_URL: h.sim.url, REDIS_URL: redisUrl, ENGINE_PREFIX: h.prefix, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    proc.stderr!.on('data', (chunk) => (err += chunk));
+    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready: ${err}`)));
+  });
 }
