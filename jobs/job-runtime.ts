@@ -53,6 +53,30 @@ export interface JobRuntime {
   card(): Promise<void>;
   emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
   contextFor(step: PlannedStep, signal: AbortSignal): StepContext;
+  /**
+   * What the current run of a step got done before it failed: how many AWS / Kubernetes calls succeeded and since
+   * when (the bot's clock). The processor calls `restart()` as a step run begins; a transient failure after real
+   * headway starts the step's retry count again instead of adding to it (handleFailure).
+   */
+  headway: { restart(): void; successes(): number; since(): number };
+}
+
+/**
+ * The port with every promise-returning method counted when it resolves (a call that succeeded, after the SDK's or
+ * client's own retries). Non-promise results (watch handles) pass through uncounted.
+ */
+function countingSuccesses<T extends object>(port: T, succeeded: () => void): T {
+  return new Proxy(port, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (typeof value !== 'function') return value;
+      return function counted(this: unknown, ...args: unknown[]) {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(succeeded, () => undefined);
+        return result;
+      };
+    },
+  });
 }
 
 /**
@@ -98,10 +122,15 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const data: UpgradeJobData = reading.data;
   const clusterConfig = clusterConfigFor(deps.config, data);
   const target = { name: data.cluster, region: data.region, roleArn: data.roleArn ?? clusterConfig.roleArn };
-  const eks = deps.eks(target);
-  const ssm = deps.ssm(target);
-  const ec2 = deps.ec2(target);
-  const autoScaling = deps.autoScaling(target);
+  let successes = 0;
+  let since = deps.clock.now();
+  const succeeded = () => {
+    successes += 1;
+  };
+  const eks = countingSuccesses(deps.eks(target), succeeded);
+  const ssm = countingSuccesses(deps.ssm(target), succeeded);
+  const ec2 = countingSuccesses(deps.ec2(target), succeeded);
+  const autoScaling = countingSuccesses(deps.autoScaling(target), succeeded);
   let kube: Promise<KubePort> | undefined;
 
   const runtime: JobRuntime = {
@@ -109,6 +138,14 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
     data,
     deps,
     clusterConfig,
+    headway: {
+      restart() {
+        successes = 0;
+        since = deps.clock.now();
+      },
+      successes: () => successes,
+      since: () => since,
+    },
     save: () => job.updateData(structuredClone(data)),
     card: () => deps.thread.updateStatusCard(data.thread, statusCardOf(data, deps.clock.now())),
     async emitKeyed(threadKey, logKey, event) {
@@ -133,7 +170,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         metrics: deps.metrics,
         kube() {
           // A failed build (cluster unreachable) is not cached: the next call tries again.
-          kube ??= deps.kube(target).catch((error) => {
+          kube ??= deps.kube(target).then((port) => countingSuccesses(port, succeeded), (error) => {
             kube = undefined;
             throw error;
           });

@@ -22,6 +22,13 @@ import type { JobControls } from '../src/ports/job-controls.js';
 export const MAX_TRANSIENT_RETRIES = 8;
 /** The engine's own retries of transient AWS and Kubernetes failures: 2 s, 4 s, 8 s … up to 2 minutes. */
 export const TRANSIENT_BACKOFF = { baseMs: 2_000, maxMs: 120_000 };
+/**
+ * The retries count failures in a row, not over a step's whole life: a run of the step that got calls through and
+ * kept going this long (the bot's clock) before the next transient failure has made headway, and that failure
+ * counts as the first again. A node-group step that polls for an hour while AWS drops one call in fifty must not
+ * run out of retries, while an outage (nothing gets through) still ends the step after MAX_TRANSIENT_RETRIES.
+ */
+export const TRANSIENT_HEADWAY_MS = 10_000;
 
 export interface UpgradeJobResult {
   state: UpgradeJobData['state'];
@@ -179,6 +186,7 @@ async function runStep(runtime: JobRuntime, step: PlannedStep, signal: AbortSign
     await runtime.card();
   }
   const started = data.stepRuns[step.id].startedAt;
+  runtime.headway.restart();
   await runtime.emitKeyed(`${data.jobId}:${step.id}:started`, `${data.jobId}:${step.id}:started`, {
     kind: 'step-started', at: started, step: step.id, title: step.title,
   });
@@ -206,11 +214,13 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
   const step = data.steps[data.stepIndex];
   const stepId = step?.id ?? 'job';
   if (!(error instanceof StepFailure) && isTransientError(error)) {
-    const attempt = (data.retries[stepId] ?? 0) + 1;
+    const workedMs = deps.clock.now() - runtime.headway.since();
+    const headway = runtime.headway.successes() > 0 && workedMs >= TRANSIENT_HEADWAY_MS;
+    const attempt = headway ? 1 : (data.retries[stepId] ?? 0) + 1;
     if (attempt <= MAX_TRANSIENT_RETRIES) {
       data.retries[stepId] = attempt;
       const delay = backoffMs(attempt - 1, TRANSIENT_BACKOFF);
-      deps.logger.warn({ err: error, jobId: data.jobId, step: stepId, attempt, delay }, 'transient failure; retrying the step');
+      deps.logger.warn({ err: error, jobId: data.jobId, step: stepId, attempt, delay, succeededCalls: runtime.headway.successes(), workedMs }, 'transient failure; retrying the step');
       if (attempt === 3) {
         await runtime.emitKeyed(`${data.jobId}:${stepId}:transient`, `${data.jobId}:${stepId}:transient`, {
           kind: 'note', at: deps.clock.now(), level: 'warning',

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
 import { autoScalingErrorXml, handleAutoScaling } from './aws/autoscaling-service.js';
-import { AwsApiError, serverError, throttling } from './aws/aws-error.js';
+import { AwsApiError, injectedServerError, injectedThrottle } from './aws/aws-error.js';
 import { createWorld } from './aws/create-world.js';
 import { ec2ErrorXml, handleEc2 } from './aws/ec2-service.js';
 import { handleEksRequest, matchEksRoute } from './aws/eks-routes.js';
@@ -154,9 +154,9 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     try {
       const fault = pickFault(world.faults, Math.random, service);
       if (fault?.kind === 'throttle') {
-        throw service === 'ec2' ? new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.') : service === 'autoscaling' ? new AwsApiError(400, 'Throttling', 'Rate exceeded') : throttling();
+        throw injectedThrottle(service);
       }
-      if (fault?.kind === 'error') throw serverError(fault.status);
+      if (fault?.kind === 'error') throw injectedServerError(service, fault.status);
 
       let body: Record<string, any> = {};
       if (!isQuery) {

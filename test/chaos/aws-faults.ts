@@ -1,7 +1,7 @@
 import { startE2eStack } from '../support/e2e-stack.js';
 import { applyFaults } from '@eks-upgrade-bot/sim';
 import { answerGatesUntilSummary, repliesOf, statusCard } from '../support/e2e-thread.js';
-import { clustersFor, repeatedCalls } from './kill-point.js';
+import { answerAsOperator, clustersFor, repeatedCalls } from './kill-point.js';
 
 /**
  * An upgrade while AWS misbehaves: the simulator throttles a share of every AWS call and answers another share
@@ -33,7 +33,7 @@ export async function runUpgradeUnderAwsFaults(opts: { scenario: string; cluster
       channel,
       approver: 'U0APP',
       timeoutMs: 900_000,
-      decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'chaos drill: AWS faults' }),
+      decide: answerAsOperator('chaos drill: AWS faults'),
     });
     figures.completed = /✅ Succeeded/.test(summary.text) && stack.sim.world.cluster(opts.cluster)?.version === opts.to;
     figures.injected = { ...stack.sim.world.faults.injected };

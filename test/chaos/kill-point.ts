@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { startE2eStack, type E2eStack, type SimCall } from '../support/e2e-stack.js';
-import { answerGatesUntilSummary, repliesOf, statusCard } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, repliesOf, statusCard, type GateAnswer, type OpenGate } from '../support/e2e-thread.js';
 import { startWorkerChild, type WorkerChild } from '../support/e2e-worker.js';
 
 /**
@@ -57,6 +57,20 @@ export function clustersFor(cluster: string) {
     ? { nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } } }
     : {};
   return [{ name: cluster, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' }, ...workshop }];
+}
+
+/**
+ * How the drills' approver answers a gate, as a person at the card would (and as the workshop's end-to-end test
+ * does): the safe remedy when the card offers one (the workshop's orders-pdb blocks blue-mng's drain: scale orders
+ * to 2), else Continue, else Force with a reason. Continue on a blocked drain means "keep waiting": the PDB never
+ * lets go, so a drill answering Continue there waits for the bot to offer the choice again (DRAIN_RECHECK, 5 minutes
+ * on the bot's clock) for ever.
+ */
+export function answerAsOperator(reason: string): (gate: OpenGate) => GateAnswer {
+  return (gate) =>
+    gate.actions.includes('gate:remedy') ? { action: 'remedy' }
+    : gate.actions.includes('gate:continue') ? { action: 'continue' }
+    : { action: 'force', reason };
 }
 
 /** "Operation target" pairs that the simulator accepted more than once. */
@@ -135,7 +149,7 @@ export async function runKillPoint(point: KillPoint): Promise<KillFigures> {
       channel: CHANNEL,
       approver: 'U0APP',
       timeoutMs: 300_000,
-      decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: FORCE_REASON }),
+      decide: answerAsOperator(FORCE_REASON),
     });
     driving.catch(() => undefined);
     await Promise.race([killed, driving.then(() => Promise.reject(new Error('the upgrade finished before the worker died')))]);
