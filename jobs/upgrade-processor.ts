@@ -1,6 +1,6 @@
 import { accessDeniedRemedy } from '../src/aws/describe-aws-error.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { backoffMs } from '../src/domain/backoff.js';
+import { backoffMs, transientAttempt } from '../src/domain/backoff.js';
 import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import { describeError, isTransientError } from './classify-error.js';
 import { StepFailure, type StepResult } from './step-context.js';
@@ -215,8 +215,7 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
   const stepId = step?.id ?? 'job';
   if (!(error instanceof StepFailure) && isTransientError(error)) {
     const workedMs = deps.clock.now() - runtime.headway.since();
-    const headway = runtime.headway.successes() > 0 && workedMs >= TRANSIENT_HEADWAY_MS;
-    const attempt = headway ? 1 : (data.retries[stepId] ?? 0) + 1;
+    const attempt = transientAttempt(data.retries[stepId] ?? 0, { succeededCalls: runtime.headway.successes(), workedMs }, TRANSIENT_HEADWAY_MS);
     if (attempt <= MAX_TRANSIENT_RETRIES) {
       data.retries[stepId] = attempt;
       const delay = backoffMs(attempt - 1, TRANSIENT_BACKOFF);

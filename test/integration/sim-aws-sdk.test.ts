@@ -183,6 +183,25 @@ describe('EKS through @aws-sdk/client-eks', () => {
     await simControl(s, 'DELETE', 'faults');
     expect((await eks.send(new DescribeClusterCommand({ name: 'demo' }))).cluster?.name).toBe('demo');
   });
+
+  it("names injected faults as each service does: SSM 400 ThrottlingException, EC2 503 RequestLimitExceeded, 5xx InternalServerError / InternalError", async () => {
+    const s = await sim('demo');
+    const ssm = new SSMClient({ ...simClientConfig(s), maxAttempts: 2 });
+    const ec2 = new EC2Client({ ...simClientConfig(s), maxAttempts: 2 });
+    const name = '/aws/service/eks/optimized-ami/1.26/amazon-linux-2/recommended/image_id';
+    await simControl(s, 'POST', 'faults', { throttleRate: 1 });
+    expect(await ssm.send(new GetParameterCommand({ Name: name })).catch((e) => e)).toMatchObject({ name: 'ThrottlingException', $metadata: { httpStatusCode: 400, attempts: 2 } });
+    expect(await ec2.send(new DescribeSubnetsCommand({})).catch((e) => e)).toMatchObject({ name: 'RequestLimitExceeded', $metadata: { httpStatusCode: 503, attempts: 2 } });
+    await simControl(s, 'POST', 'faults', { throttleRate: 0, errorRate: 1 });
+    const ssmError = await ssm.send(new GetParameterCommand({ Name: name })).catch((e) => e);
+    expect(ssmError.name).toMatch(/^(InternalServerError|ServiceUnavailable)$/);
+    expect(ssmError.$metadata).toMatchObject({ attempts: 2 });
+    const ec2Error = await ec2.send(new DescribeSubnetsCommand({})).catch((e) => e);
+    expect(ec2Error.name).toMatch(/^(InternalError|Unavailable)$/);
+    expect(ec2Error.$metadata).toMatchObject({ attempts: 2 });
+    await simControl(s, 'DELETE', 'faults');
+    expect((await ssm.send(new GetParameterCommand({ Name: name }))).Parameter?.Value).toBe('ami-086414611b43bb691');
+  });
 });
 
 describe('SSM and EC2 through their SDK clients', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { abortMessage, pauseMessage, positionOf } from '../../src/report/control-messages.js';
-import { backoffMs } from '../../src/domain/backoff.js';
+import { backoffMs, transientAttempt } from '../../src/domain/backoff.js';
 import { isTransientError } from '../../jobs/classify-error.js';
-import { TRANSIENT_BACKOFF } from '../../jobs/upgrade-processor.js';
+import { MAX_TRANSIENT_RETRIES, TRANSIENT_BACKOFF, TRANSIENT_HEADWAY_MS } from '../../jobs/upgrade-processor.js';
 import { jobSteps } from '../../src/planning/job-steps.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
@@ -38,3 +38,25 @@ describe('error classification', () => {
     expect(backoffMs(19, TRANSIENT_BACKOFF)).toBe(120_000);
   });
 });
+
+describe('transient retries count failures in a row', () => {
+  const outage = { succeededCalls: 0, workedMs: 60_000 };
+  const intermittent = { succeededCalls: 40, workedMs: 30_000 };
+
+  it('gives up on an outage after MAX_TRANSIENT_RETRIES, however long each run waited', () => {
+    let attempt = 0;
+    for (let i = 0; i < MAX_TRANSIENT_RETRIES + 1; i++) attempt = transientAttempt(attempt, outage, TRANSIENT_HEADWAY_MS);
+    expect(attempt).toBe(MAX_TRANSIENT_RETRIES + 1);
+  });
+
+  it('starts again after a run that got calls through for a while: a long step with one call in fifty dropped never runs out', () => {
+    let attempt = 0;
+    for (let i = 0; i < 50; i++) attempt = transientAttempt(attempt, intermittent, TRANSIENT_HEADWAY_MS);
+    expect(attempt).toBe(1);
+  });
+
+  it('keeps counting when the run failed at once after a read that worked (a call that keeps failing)', () => {
+    expect(transientAttempt(3, { succeededCalls: 1, workedMs: 800 }, TRANSIENT_HEADWAY_MS)).toBe(4);
+  });
+});
+
