@@ -46,6 +46,7 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   abort: { flags: [], target: 'required', targetName: 'job id or cluster' },
   audit: { flags: [], target: 'required', targetName: 'cluster' },
   waivers: { flags: [], target: 'optional', targetName: 'cluster' },
+  digest: { flags: [], target: 'none', targetName: 'nothing' },
 };
 
 /** Echoes user input inside `code` safely and briefly. */
@@ -103,6 +104,7 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
     }
   }
 
+  if (grammar.target === 'none' && positionals.length > 0) return fail(`Unexpected ${quoteInput(positionals[0])}: \`${subcommand}\` takes no argument.`);
   if (positionals.length > 1) return fail(`Unexpected ${quoteInput(positionals[1])}: \`${subcommand}\` takes one ${grammar.targetName}.`);
   const target = positionals[0];
   if (grammar.target === 'required' && target === undefined) return fail(`\`${subcommand}\` needs a ${grammar.targetName}.`);

@@ -20,6 +20,8 @@ import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
+import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
+import { createChannelPoster } from './slack/channel-poster.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -82,6 +84,20 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     if (env.ROLE !== 'web') {
       await thread.start();
       await engine.startWorker();
+      // Digests and support reminders on their schedules (BullMQ job schedulers on the bot's Clock).
+      const fleetRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const fleet = createFleetScheduler({
+        connection,
+        prefix: env.QUEUE_PREFIX,
+        config,
+        sources: { eks, ec2, ssm, kube, autoScaling, clock },
+        control: engine.control,
+        poster: createChannelPoster(client),
+        logger,
+        waivers: createWaiverStore(fleetRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+      });
+      await fleet.start();
+      stops.push(() => fleet.close(), async () => void (await fleetRedis.quit().catch(() => undefined)));
     }
     if (env.ROLE !== 'worker') {
       const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
