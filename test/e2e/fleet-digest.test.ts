@@ -128,4 +128,24 @@ describe('fleet digest on the simulated calendar, two workers', () => {
     const reply = await stack.fake.waitFor((f) => f.messages('C0OPS').find((m) => m.ts === digest.ts)?.replies.find((r) => /prod-003/.test(r.text)), { timeoutMs: 30_000 });
     expect(reply.text).toMatch(/1\.32 → 1\.33/);
   });
+
+  it('a reminder\'s Start button starts the upgrade for a requester and is refused to anyone else', async () => {
+    const reminder = stack.fake.messages('C0OPS').find((m) => m.text.startsWith('staging-002 (1.31): standard support ends'))!;
+    const start = { channelId: 'C0OPS', messageTs: reminder.ts, actionId: 'fleet:start' };
+    expect((await stack.fake.clickButton({ ...start, userId: 'U0APP' })).status).toBe(200);
+    const refusal = await stack.fake.waitFor((f) => f.ephemerals('U0APP').find((e) => /may not start|requesters/i.test(e.text)), { timeoutMs: 20_000 });
+    expect(refusal.text).toMatch(/staging-002/);
+    expect((await stack.fake.clickButton({ ...start, userId: 'U0REQ' })).status).toBe(200);
+    const started = await stack.fake.waitFor((f) => f.ephemerals('U0REQ').find((e) => e.text.startsWith('Started upgrading staging-002 from 1.31 to 1.32')), { timeoutMs: 30_000 });
+    expect(started.text).toMatch(/Follow it in its/);
+    await stack.fake.waitFor((f) => f.messages('C0OPS').find((m) => /EKS upgrade · /.test(m.text) && m.text.includes('staging-002')), { timeoutMs: 20_000 });
+  });
+
+  it('/eks-upgrade digest posts the channel digest on demand, visibly; every AWS call stayed within the shipped policy', async () => {
+    expect((await stack.fake.sendSlashCommand({ text: 'digest', userId: 'U0REQ', channelId: 'C0DEV' })).status).toBe(200);
+    const posted = await stack.fake.waitFor((f) => f.messages('C0DEV').find((m) => m.source === 'response_url' && m.text.startsWith('Fleet digest')), { timeoutMs: 30_000 });
+    expect(posted.text).toMatch(/^Fleet digest · 2 clusters/);
+    expect(JSON.stringify(posted.blocks)).toContain('On demand by <@U0REQ>');
+    expect(stack.deniedCalls()).toEqual([]);
+  });
 });

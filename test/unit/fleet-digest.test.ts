@@ -12,6 +12,7 @@ import {
   type DigestRow,
 } from '../../src/report/digest.js';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
+import { parseCommand } from '../../commands/parse-command.js';
 
 const base = `
 defaults: { region: us-west-2, requesters: [U0REQ], approvers: [U0APP] }
@@ -141,5 +142,13 @@ describe('clockRepeatStrategy (BullMQ scheduler ↔ the bot Clock)', () => {
     const clock = { now: () => tick - 300, sleep: async () => undefined, speed: 600 }; // 0.5 real ms "early"
     const next = clockRepeatStrategy(clock)(Date.now(), { pattern: '0 9 * * MON', tz: 'Europe/Berlin' })!;
     expect(next - Date.now()).toBeGreaterThan(600_000); // a week of simulated time later: ~1008 real seconds
+  });
+});
+
+describe('/eks-upgrade digest grammar', () => {
+  it('takes no argument and says so', () => {
+    expect(parseCommand('digest')).toMatchObject({ ok: true, command: { subcommand: 'digest' } });
+    expect(parseCommand('digest prod-*')).toEqual({ ok: false, subcommand: 'digest', problem: 'Unexpected `prod-*`: `digest` takes no argument.' });
+    expect(parseCommand('digest --to 1.31')).toMatchObject({ ok: false, problem: '`--to` does not apply to `digest`.' });
   });
 });
