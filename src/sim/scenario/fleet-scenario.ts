@@ -2,7 +2,7 @@
  * The `fleet` scenario: N clusters for `status --all`, digests, rollouts and scale tests, named by environment in
  * turn (dev-001, staging-002, prod-003, dev-004 …) so rollout waves like 'dev-*' 'staging-*' 'prod-*' each get a
  * third. On its calendar (2025-10-15) 1.29 and 1.30 are in extended support, 1.31's standard support ends in 42
- * days, 1.32 and 1.33 have months left; every 4th cluster has upgrade policy STANDARD (auto-upgraded, no
+ * days, 1.32 and 1.33 have months left; every 4th cluster at 1.31 or later has upgrade policy STANDARD (auto-upgraded, no
  * extended-support bill). Versions, regions and sizes
  * vary deterministically with the index, and a few clusters are broken on purpose so status code has to cope:
  * every 10th cluster's Kubernetes API is unreachable, every 13th is FAILED, every 7th still runs an AL2 node
@@ -46,7 +46,8 @@ function fleetCluster(index: number): Record<string, unknown> {
     region,
     version,
     status: index % 13 === 0 ? 'FAILED' : 'ACTIVE',
-    ...(index % 4 === 0 ? { supportType: 'STANDARD' } : {}),
+    // Upgrade policy STANDARD only where it can hold: EKS auto-upgrades such a cluster when standard support ends.
+    ...(index % 4 === 0 && Number(version.split('.')[1]) >= 31 ? { supportType: 'STANDARD' } : {}),
     unreachable: index % 10 === 0,
     tags: { team: `team-${index % 5}`, env: ENVIRONMENTS[index % 3] },
     vpc: {
