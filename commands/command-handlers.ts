@@ -12,6 +12,7 @@ import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
 import { waiversCommand } from './waivers.js';
 import { digestCommand } from './digest.js';
+import { rolloutCommand } from './rollout.js';
 
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
@@ -25,4 +26,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   audit: auditCommand,
   waivers: waiversCommand,
   digest: digestCommand,
+  rollout: rolloutCommand,
 };

@@ -3,7 +3,9 @@
  * as typing them, through the slash-command router handed in by the entry point, so who may press them is exactly
  * who may type them: **Plan** (`fleet:plan`, value = cluster) is `plan <cluster>`, answered in the thread of the
  * message that was clicked; **Start upgrade** (`fleet:start`, value JSON {cluster, to}) is `start <cluster> --to
- * <minor>` (requesters only), which opens the upgrade's own thread. Refusals go to the clicker alone.
+ * <minor>` (requesters only), which opens the upgrade's own thread; the rollout gate's **Continue** / **Abort rollout**
+ * (`fleet:rollout`, `fleet:rollout-abort`, value JSON {verb, id}) are `rollout continue|abort <id>` (approvers).
+ * Refusals and confirmations go to the clicker alone.
  */
 
 import type { App, BlockButtonAction } from '@slack/bolt';
@@ -16,16 +18,20 @@ import { clickPlace, tellUser } from './tell-user.js';
 
 const NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
 const startValue = z.object({ cluster: z.string().regex(NAME), to: z.string().regex(/^\d+\.\d+$/) });
+const rolloutValue = z.object({ verb: z.enum(['continue', 'pause', 'resume', 'abort']), id: z.string().regex(/^r[0-9a-f]{7}$/) });
 
 export function registerFleetActions(app: App, { metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
-  app.action<BlockButtonAction>(/^fleet:(plan|start)$/, async ({ ack, body, action, client, context }) => {
+  app.action<BlockButtonAction>(/^fleet:(plan|start|rollout|rollout-abort)$/, async ({ ack, body, action, client, context }) => {
     await ack();
     observeAck(metrics, context);
     const place = clickPlace(body);
     const verb = action.action_id === 'fleet:plan' ? 'plan' : 'start';
     let text: string | undefined;
     if (verb === 'plan' && NAME.test(action.value ?? '')) text = `plan ${action.value}`;
-    if (verb === 'start') {
+    if (action.action_id.startsWith('fleet:rollout')) {
+      const value = rolloutValue.safeParse((() => { try { return JSON.parse(action.value ?? ''); } catch { return undefined; } })());
+      text = value.success ? `rollout ${value.data.verb} ${value.data.id}` : undefined;
+    } else if (verb === 'start') {
       try {
         const value = startValue.parse(JSON.parse(action.value ?? ''));
         text = `start ${value.cluster} --to ${value.to}`;
