@@ -155,11 +155,28 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const cluster = findCluster(opts.config, name)!;
       let jobId = rollout.jobs[name];
       if (!jobId) {
-        const started = await opts.control.start(
-          { cluster: name, region: cluster.region, to: rollout.to, requestedBy: rollout.requestedBy, channel: rollout.channel, dryRun: false },
-          plans[name].from,
-          plans[name].plan,
-        );
+        let started;
+        try {
+          started = await opts.control.start(
+            { cluster: name, region: cluster.region, to: rollout.to, requestedBy: rollout.requestedBy, channel: rollout.channel, dryRun: false },
+            plans[name].from,
+            plans[name].plan,
+          );
+        } catch (error) {
+          started = { ok: false as const, error: (error as Error).message };
+        }
+        if (!started.ok) {
+          const why = 'error' in started ? `could not be started (${started.error})` : `already had an upgrade running (job \`${started.job.jobId}\`)`;
+          outcome[name] = 'failed';
+          await redis.hset(key(id, ':results'), name, 'failed');
+          await update(id, (r) => {
+            if (r.state === 'running') {
+              r.state = 'failed';
+              r.reason = `${name} ${why}`;
+            }
+          });
+          return outcome;
+        }
         jobId = started.job.jobId;
         // Recorded once: a lane re-run after a crash follows this job instead of starting another.
         if ((await redis.hsetnx(key(id, ':jobs'), name, jobId)) === 1) {
@@ -272,10 +289,12 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     async create(request: RolloutRequest) {
       const id = `r${randomUUID().slice(0, 7)}`;
       const waveLines = request.waves.map((wave, index) => `${index + 1}. ${wave.globs.join(' ')}: ${wave.clusters.join(', ')}`);
-      const parent = await opts.poster.post(
-        request.channel,
-        section(`:ocean: *Rollout \`${id}\` to ${request.to}* by <@${request.requestedBy}>: ${request.waves.length} waves, soak ${describeDuration(request.soakMs)}, at most ${request.maxParallel} clusters at once.\n${waveLines.join('\n')}`),
-      );
+      const heading = section(`:ocean: *Rollout \`${id}\` to ${request.to}* by <@${request.requestedBy}>: ${request.waves.length} waves, soak ${describeDuration(request.soakMs)}, at most ${request.maxParallel} clusters at once.\n${waveLines.join('\n')}`);
+      const button = (verb: string, label: string) => ({ type: 'button' as const, text: { type: 'plain_text' as const, text: label }, action_id: `fleet:rollout-${verb}`, value: JSON.stringify({ verb, id }) });
+      const parent = await opts.poster.post(request.channel, {
+        ...heading,
+        blocks: [...heading.blocks!, { type: 'actions', block_id: `rollout:${id}:controls`, elements: [button('pause', 'Pause'), button('resume', 'Resume'), button('abort', 'Abort rollout')] }],
+      });
       const rollout: RolloutSummary = { ...request, id, state: 'gate', wave: 0, threadTs: parent.ts, createdAt: clock.now(), jobs: {}, results: {}, paused: false };
       await save(rollout);
       await redis.zadd(`${opts.prefix}:rollouts`, rollout.createdAt, id);

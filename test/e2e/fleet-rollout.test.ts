@@ -79,6 +79,15 @@ describe('rollout in waves with soak gates on the fleet scenario', () => {
 
     for (let wave = 1; wave <= 3; wave++) {
       const gate = await waitReply(id, new RegExp(`^Wave ${wave} of 3 is ready`), 60_000);
+      if (wave === 2) {
+        // While the gate waits: `jobs` shows the rollout's wave and progress, `status --all` marks its clusters.
+        await stack.fake.sendSlashCommand({ text: 'jobs', userId: 'U0APP', channelId: 'C0OPS' });
+        const jobs = await stack.fake.waitFor((f) => f.ephemerals('U0APP').find((e) => e.text.includes(`\`${id}\` → 1.32`)), { timeoutMs: 20_000 });
+        expect(jobs.text).toContain(`\`${id}\` → 1.32: wave 2 of 3 (staging-002), waiting for an approver; 1 of 3 clusters done`);
+        await stack.fake.sendSlashCommand({ text: 'status --all', userId: 'U0APP', channelId: 'C0OPS' });
+        const marked = await stack.fake.waitFor((f) => f.ephemerals('U0APP').find((e) => e.text.startsWith(':ocean: In rollout')), { timeoutMs: 30_000 });
+        expect(marked.text).toBe(`:ocean: In rollout \`${id}\` to 1.32 (wave 2 of 3, waiting for an approver): dev-022, staging-002, prod-012`);
+      }
       await stack.fake.clickButton({ userId: 'U0APP', channelId: 'C0OPS', messageTs: gate.ts, actionId: 'fleet:rollout' });
       const upgraded = await waitReply(id, new RegExp(`Wave ${wave} upgraded`), 60_000);
       if (wave < 3) {

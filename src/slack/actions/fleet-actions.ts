@@ -4,7 +4,8 @@
  * who may type them: **Plan** (`fleet:plan`, value = cluster) is `plan <cluster>`, answered in the thread of the
  * message that was clicked; **Start upgrade** (`fleet:start`, value JSON {cluster, to}) is `start <cluster> --to
  * <minor>` (requesters only), which opens the upgrade's own thread; the rollout gate's **Continue** / **Abort rollout**
- * (`fleet:rollout`, `fleet:rollout-abort`, value JSON {verb, id}) are `rollout continue|abort <id>` (approvers).
+ * (`fleet:rollout`, `fleet:rollout-abort`, value JSON {verb, id}) and the rollout's Pause / Resume / Abort
+ * (`fleet:rollout-pause|resume|abort`) are `rollout continue|pause|resume|abort <id>` (approvers).
  * Refusals and confirmations go to the clicker alone.
  */
 
@@ -21,7 +22,7 @@ const startValue = z.object({ cluster: z.string().regex(NAME), to: z.string().re
 const rolloutValue = z.object({ verb: z.enum(['continue', 'pause', 'resume', 'abort']), id: z.string().regex(/^r[0-9a-f]{7}$/) });
 
 export function registerFleetActions(app: App, { metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
-  app.action<BlockButtonAction>(/^fleet:(plan|start|rollout|rollout-abort)$/, async ({ ack, body, action, client, context }) => {
+  app.action<BlockButtonAction>(/^fleet:(plan|start|rollout|rollout-pause|rollout-resume|rollout-abort)$/, async ({ ack, body, action, client, context }) => {
     await ack();
     observeAck(metrics, context);
     const place = clickPlace(body);
