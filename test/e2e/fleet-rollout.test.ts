@@ -122,4 +122,25 @@ describe('rollout in waves with soak gates on the fleet scenario', () => {
     expect(await version('prod-027')).toBe('1.31');
     expect(replyMatching(id, /^Wave 2 of 2/)).toBeUndefined();
   }, 90_000);
+
+  it('Pause and Abort on the rollout act on every running upgrade of its wave', async () => {
+    const id = await createRollout("rollout --to 1.32 --waves 'staging-017 prod-027' --soak 30m --max-parallel 2");
+    const gate = await waitReply(id, /^Wave 1 of 1 is ready/);
+    await stack.fake.clickButton({ userId: 'U0APP', channelId: 'C0OPS', messageTs: gate.ts, actionId: 'fleet:rollout' });
+    await waitReply(id, /staging-017\* 1\.31 → 1\.32 started|staging-017 1\.31 → 1\.32 started/);
+    await waitReply(id, /prod-027\* 1\.31 → 1\.32 started|prod-027 1\.31 → 1\.32 started/);
+    const parent = rolloutParent(id)!;
+    await stack.fake.clickButton({ userId: 'U0APP', channelId: 'C0OPS', messageTs: parent.ts, actionId: 'fleet:rollout-pause' });
+    const paused = await stack.fake.waitFor((f) => f.ephemerals('U0APP').find((e) => e.text.startsWith(`Paused rollout \`${id}\``)), { timeoutMs: 20_000 });
+    expect(paused.text).toContain('2 running upgrades stop at their next safe point');
+    await stack.fake.clickButton({ userId: 'U0APP', channelId: 'C0OPS', messageTs: parent.ts, actionId: 'fleet:rollout-abort' });
+    const aborted = await stack.fake.waitFor((f) => f.ephemerals('U0APP').find((e) => e.text.startsWith(`Aborted rollout \`${id}\``)), { timeoutMs: 20_000 });
+    expect(aborted.text).toContain('2 running upgrades stop after the current AWS operation');
+    const stopped = await waitReply(id, /Wave 1 stopped and the rollout with it: it was aborted \(aborted by <@U0APP>\)/, 60_000);
+    expect(stopped).toBeDefined();
+    await stack.fake.sendSlashCommand({ text: 'jobs', userId: 'U0APP', channelId: 'C0OPS' });
+    const jobs = await stack.fake.waitFor((f) => f.ephemerals('U0APP').find((e) => e.text.includes(`\`${id}\` → 1.32: wave 1 of 1`) && /prod-027/.test(e.text) && !/running, step/.test(e.text)), { timeoutMs: 30_000 });
+    expect(jobs.text).toMatch(/\*staging-017\* 1\.31 → 1\.32: aborted/);
+    expect(jobs.text).toMatch(/\*prod-027\* 1\.31 → 1\.32: aborted/);
+  }, 90_000);
 });

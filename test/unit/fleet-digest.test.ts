@@ -152,3 +152,24 @@ describe('/eks-upgrade digest grammar', () => {
     expect(parseCommand('digest --to 1.31')).toMatchObject({ ok: false, problem: '`--to` does not apply to `digest`.' });
   });
 });
+
+describe('/eks-upgrade rollout grammar', () => {
+  it('reads one wave per --waves argument, the soak and the parallelism', () => {
+    expect(parseCommand("rollout --to 1.31 --waves 'dev-*' 'staging-*,qa-*' 'prod-*' --soak 24h --max-parallel 3")).toMatchObject({
+      ok: true,
+      command: { subcommand: 'rollout', to: '1.31', waves: ['dev-*', 'staging-* qa-*', 'prod-*'], soak: '24h', maxParallel: '3' },
+    });
+    expect(parseCommand('rollout pause r1a2b3c4')).toMatchObject({ ok: true, command: { subcommand: 'rollout', target: 'pause', rolloutId: 'r1a2b3c4' } });
+  });
+
+  it('refuses what it cannot run with a sentence', () => {
+    const problem = (text: string) => (parseCommand(text) as { problem: string }).problem;
+    expect(problem("rollout --waves 'dev-*'")).toMatch(/^`rollout` needs `--to &lt;minor&gt;`/);
+    expect(problem('rollout --to 1.31')).toMatch(/^`rollout` needs `--waves`, one argument per wave/);
+    expect(problem('rollout --to 1.31 --waves --soak 1h')).toMatch(/^`--waves` needs one argument per wave/);
+    expect(problem("rollout --to 1.31 --waves 'dev-*' --soak tomorrow")).toBe('`tomorrow` is not a soak time; give one like `24h`, `90m` or `2d` (at most 30 days).');
+    expect(problem("rollout --to 1.31 --waves 'dev-*' --max-parallel 0")).toBe('`0` is not a number of clusters from 1 to 50 for `--max-parallel`.');
+    expect(problem('rollout stop r1a2b3c4')).toMatch(/^`stop` is not a rollout action/);
+    expect(problem('rollout abort')).toBe("`rollout abort` needs the rollout id (shown in the rollout's thread).");
+  });
+});
