@@ -10,7 +10,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { FlowProducer, Worker, type Job } from 'bullmq';
+import { DelayedError, FlowProducer, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { findCluster, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
@@ -33,6 +33,9 @@ export const ROLLOUT_QUEUE = 'rollout';
 const READ_TIMEOUT_MS = 60_000;
 
 type RolloutJobData = { id: string; wave: number; clusters?: string[] };
+
+/** Thrown out of a wait when this worker shuts down: the job is handed back to the queue for another worker. */
+class Parked extends Error {}
 
 export interface RolloutEngineOptions {
   connection: { url: string };
@@ -70,6 +73,12 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const pollMs = Math.max(opts.pollMs ?? 5_000, 250 * (clock.speed !== undefined && Number.isFinite(clock.speed) ? clock.speed : 1));
   const key = (id: string, part = '') => `${opts.prefix}:rollout:${id}${part}`;
   let worker: Worker<RolloutJobData> | undefined;
+  const draining = new AbortController();
+  /** Waits on the Clock; a shutdown ends the wait by parking the job (a lane or a soak resumes on another worker). */
+  const wait = (ms: number) =>
+    clock.sleep(ms, draining.signal).catch(() => {
+      throw new Parked('worker shutting down');
+    });
 
   async function load(id: string): Promise<RolloutSummary | undefined> {
     const [raw, jobs, results, paused] = await Promise.all([redis.get(key(id)), redis.hgetall(key(id, ':jobs')), redis.hgetall(key(id, ':results')), redis.get(key(id, ':paused'))]);
@@ -146,6 +155,24 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   }
 
   async function runLane(job: Job<RolloutJobData>): Promise<Record<string, string>> {
+    try {
+      return await followLane(job);
+    } catch (error) {
+      if (error instanceof Parked) throw error;
+      // Whatever went wrong, the rollout stops with a sentence rather than waiting for a lane that will not finish.
+      const reason = `a lane of wave ${job.data.wave + 1} stopped: ${(error as Error).message}`;
+      await update(job.data.id, (r) => {
+        if (r.state === 'running') {
+          r.state = 'failed';
+          r.reason = reason;
+        }
+      });
+      logger.error({ err: error, rollout: job.data.id }, 'rollout lane failed');
+      return {};
+    }
+  }
+
+  async function followLane(job: Job<RolloutJobData>): Promise<Record<string, string>> {
     const { id, wave } = job.data;
     const outcome: Record<string, string> = {};
     const plans = JSON.parse((await redis.get(key(id, `:plans:${wave}`))) ?? '{}') as Record<string, StoredPlan>;
@@ -155,7 +182,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const cluster = findCluster(opts.config, name)!;
       let jobId = rollout.jobs[name];
       if (!jobId) {
-        let started;
+        let started: Awaited<ReturnType<UpgradeControl['start']>> | { ok: false; error: string };
         try {
           started = await opts.control.start(
             { cluster: name, region: cluster.region, to: rollout.to, requestedBy: rollout.requestedBy, channel: rollout.channel, dryRun: false },
@@ -164,6 +191,10 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
           );
         } catch (error) {
           started = { ok: false as const, error: (error as Error).message };
+        }
+        // A lane re-run after a crash between the start and recording it finds its own job running: follow it.
+        if (!started.ok && 'job' in started && started.job.to === rollout.to && started.job.requestedBy === rollout.requestedBy && started.job.startedAt >= rollout.createdAt) {
+          started = { ok: true as const, job: started.job };
         }
         if (!started.ok) {
           const why = 'error' in started ? `could not be started (${started.error})` : `already had an upgrade running (job \`${started.job.jobId}\`)`;
@@ -202,7 +233,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
           await say(rollout, `:white_check_mark: *${name}* is at ${rollout.to}.`);
           break;
         }
-        await clock.sleep(pollMs);
+        await wait(pollMs);
       }
     }
     return outcome;
@@ -227,7 +258,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     }
     const soakUntil = (rollout as RolloutSummary & { soakUntil?: number }).soakUntil ?? clock.now();
     while (clock.now() < soakUntil) {
-      await clock.sleep(Math.min(pollMs, soakUntil - clock.now()));
+      await wait(Math.min(pollMs, soakUntil - clock.now()));
       const fresh = await load(id);
       if (fresh?.state !== 'soaking') return;
     }
@@ -370,17 +401,29 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   return {
     control,
     async startWorker() {
-      worker = new Worker<RolloutJobData>(ROLLOUT_QUEUE, async (job) => (job.name === 'lane' ? runLane(job) : runWave(job)), {
+      const processor = async (job: Job<RolloutJobData>, token?: string) => {
+        try {
+          return await (job.name === 'lane' ? runLane(job) : runWave(job));
+        } catch (error) {
+          if (!(error instanceof Parked)) throw error;
+          await job.moveToDelayed(Date.now() + 500, token);
+          throw new DelayedError();
+        }
+      };
+      worker = new Worker<RolloutJobData>(ROLLOUT_QUEUE, processor, {
         connection: { url: opts.connection.url, maxRetriesPerRequest: null },
         prefix: opts.prefix,
         // Lanes wait on their cluster's job: enough slots for several rollouts' lanes and their wave parents.
         concurrency: 20,
+        // A worker killed mid-wave leaves its lanes stalled; another worker picks them up and follows the same jobs.
+        maxStalledCount: 10,
       });
       worker.on('error', (err) => logger.error({ err }, 'rollout worker error'));
       worker.on('failed', (job, err) => logger.warn({ err, job: job?.id }, 'rollout job failed'));
       await worker.waitUntilReady();
     },
     async close() {
+      draining.abort(new Error('rollout worker shutting down'));
       await worker?.close();
       await flows.close();
       await redis.quit().catch(() => redis.disconnect());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
-import { answerGate, openGateOf } from '../support/e2e-thread.js';
+import { answerEveryGate } from '../support/e2e-thread.js';
 
 /**
  * A rollout in waves on `fleet --clusters 30` (the clusters at 1.31 that clusters.yaml lists), the bot on the
@@ -23,24 +23,7 @@ const clusters = [
 
 describe('rollout in waves with soak gates on the fleet scenario', () => {
   let stack: E2eStack;
-  let answering = true;
-  const answered = new Set<string>();
-
-  /** The on-call approver answers every gate of every cluster thread with Continue, as they appear. */
-  async function answerClusterGates(): Promise<void> {
-    while (answering) {
-      for (const parent of stack.fake.messages('C0OPS')) {
-        if (!/EKS upgrade · /.test(parent.versions[0]?.text ?? parent.text)) continue;
-        for (const reply of parent.replies) {
-          const gate = openGateOf(reply);
-          if (!gate || answered.has(`${gate.jobId}:${gate.gateId}:${gate.revision}`)) continue;
-          answered.add(`${gate.jobId}:${gate.gateId}:${gate.revision}`);
-          await answerGate(stack.fake, 'C0OPS', gate, { action: 'continue' }, 'U0APP').catch(() => undefined);
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  let gates: { stop(): void } | undefined;
 
   const rolloutParent = (id: string) => stack.fake.messages('C0OPS').find((m) => m.text.startsWith(`:ocean: Rollout \`${id}\``) || m.text.startsWith(`Rollout \`${id}\``) || m.text.includes(`Rollout \`${id}\` to`));
   const replyMatching = (id: string, pattern: RegExp) => rolloutParent(id)?.replies.find((r) => pattern.test(r.text));
@@ -60,11 +43,11 @@ describe('rollout in waves with soak gates on the fleet scenario', () => {
 
   beforeAll(async () => {
     stack = await startE2eStack({ scenario: 'fleet', fleetClusters: 30, speed: SPEED, botClock: 'sim', pollSeconds: 60, clusters });
-    void answerClusterGates();
+    gates = answerEveryGate(stack.fake, 'C0OPS', 'U0APP');
   }, 60_000);
 
   afterAll(async () => {
-    answering = false;
+    gates?.stop();
     await stack?.close();
   });
 
