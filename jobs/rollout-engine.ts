@@ -47,6 +47,8 @@ export interface RolloutEngineOptions {
   logger: Logger;
   /** How often a lane looks at its cluster's job (on the Clock). */
   pollMs?: number;
+  /** Worker lock tuning (tests shorten it to show a killed worker's lanes taken over). */
+  worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
 }
 
 export interface RolloutEngine {
@@ -417,6 +419,8 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         concurrency: 20,
         // A worker killed mid-wave leaves its lanes stalled; another worker picks them up and follows the same jobs.
         maxStalledCount: 10,
+        lockDuration: opts.worker?.lockDurationMs ?? 30_000,
+        stalledInterval: opts.worker?.stalledIntervalMs ?? 30_000,
       });
       worker.on('error', (err) => logger.error({ err }, 'rollout worker error'));
       worker.on('failed', (job, err) => logger.warn({ err, job: job?.id }, 'rollout job failed'));
