@@ -11,6 +11,8 @@ import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
 import { waiversCommand } from './waivers.js';
+import { digestCommand } from './digest.js';
+import { rolloutCommand } from './rollout.js';
 
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
@@ -23,4 +25,6 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   abort: abortCommand,
   audit: auditCommand,
   waivers: waiversCommand,
+  digest: digestCommand,
+  rollout: rolloutCommand,
 };

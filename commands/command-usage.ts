@@ -5,7 +5,7 @@
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
 
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -72,6 +72,20 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
       'Waivers of findings: clusters.yaml\'s and those asked for in Slack (Waive… on a plan finding), with who asked, who approved, why and until when. ' +
       'Approvers can approve or revoke from the list.',
     examples: ['waivers', 'waivers demo'],
+  },
+  digest: {
+    synopsis: 'digest',
+    summary:
+      "Posts this channel's fleet digest now: each cluster's version, end of standard support and days left, extended-support cost, " +
+      'blocking findings, oldest kubelet and running job, most urgent first, with a Plan button per cluster.',
+    examples: ['digest'],
+  },
+  rollout: {
+    synopsis: "rollout --to <minor> --waves <globs> [<globs>…] [--soak 24h] [--max-parallel 3] | rollout continue|pause|resume|abort <rollout-id>",
+    summary:
+      'Upgrades the configured clusters matching each wave in turn, each in its own thread; the next wave starts after the soak time, ' +
+      'a health check and an approver\'s Continue. Requesters of every cluster start; approvers continue, pause, resume and abort.',
+    examples: ["rollout --to 1.31 --waves 'dev-*' 'staging-*' 'prod-*' --soak 24h --max-parallel 3", 'rollout pause r1a2b3c4'],
   },
 };
 

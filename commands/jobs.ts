@@ -1,5 +1,6 @@
 import type { UpgradeState } from '../src/ports/timeline-event.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
+import type { RolloutSummary } from '../src/ports/rollout-control.js';
 import type { SlackMessage } from '../src/ports/slack-message.js';
 import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
@@ -14,8 +15,26 @@ export const jobsCommand: CommandHandler = async (context) => {
   const visible = new Set(clustersVisibleFrom(context.deps, context.channelId).map((cluster) => cluster.name));
   const jobs = (await attempt('Listing upgrade jobs', () => context.deps.control.listJobs(command.target, JOBS_LIMIT * 2)))
     .filter((job) => visible.has(job.cluster));
-  await context.respond(renderJobs(jobs.slice(0, JOBS_LIMIT), context.deps.clock.now(), command.target ?? [...visible].join(', ')));
+  const message = renderJobs(jobs.slice(0, JOBS_LIMIT), context.deps.clock.now(), command.target ?? [...visible].join(', '));
+  const rollouts = (await attempt('Listing rollouts', async () => (await context.deps.rollouts?.list(10)) ?? []))
+    .filter((rollout) => rollout.channel === context.channelId && (!command.target || rollout.waves.some((wave) => wave.clusters.includes(command.target!))));
+  if (rollouts.length > 0) {
+    const text = `*Rollouts*\n${rollouts.map(rolloutLine).join('\n')}`;
+    message.blocks = [...(message.blocks ?? []), { type: 'section', text: { type: 'mrkdwn', text } }];
+    message.text = `${message.text}\n${text}`;
+  }
+  await context.respond(message);
 };
+
+/** "`r1a2b3c4` → 1.32: wave 2 of 3 (staging-*), soaking; 1 of 5 clusters done, started by @x". */
+export function rolloutLine(rollout: RolloutSummary): string {
+  const total = rollout.waves.reduce((n, wave) => n + wave.clusters.length, 0);
+  const done = Object.values(rollout.results).filter((state) => state === 'succeeded').length;
+  const wave = rollout.waves[rollout.wave];
+  const state = rollout.state === 'gate' ? 'waiting for an approver' : rollout.state;
+  const why = rollout.reason && (rollout.state === 'failed' || rollout.state === 'aborted') ? ` (${rollout.reason})` : '';
+  return `:ocean: \`${rollout.id}\` → ${rollout.to}: wave ${rollout.wave + 1} of ${rollout.waves.length} (${wave?.globs.join(' ') ?? ''}), ${state}${rollout.paused ? ', paused' : ''}${why}; ${done} of ${total} clusters done, started by <@${rollout.requestedBy}>`;
+}
 
 const ICON: Record<UpgradeState, string> = {
   queued: ':hourglass_flowing_sand:',

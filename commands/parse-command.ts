@@ -16,6 +16,11 @@ export interface ParsedCommand {
   to?: string;
   dryRun: boolean;
   all: boolean;
+  /** rollout: one entry per wave (its globs, space-separated), --soak and --max-parallel as typed, and the rollout id. */
+  waves?: string[];
+  soak?: string;
+  maxParallel?: string;
+  rolloutId?: string;
   /** Words after the subcommand, Slack escapes undone, flags still in place (CommandContext.args). */
   args: string[];
 }
@@ -24,9 +29,9 @@ export type ParseResult =
   | { ok: true; command: ParsedCommand }
   | { ok: false; problem: string; subcommand?: Subcommand };
 
-type Flag = '--to' | '--dry-run' | '--all';
-const FLAGS_WITH_VALUE = new Set<Flag>(['--to']);
-const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all']);
+type Flag = '--to' | '--dry-run' | '--all' | '--waves' | '--soak' | '--max-parallel';
+const FLAGS_WITH_VALUE = new Set<Flag>(['--to', '--soak', '--max-parallel']);
+const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all', '--waves', '--soak', '--max-parallel']);
 
 interface Grammar {
   flags: Flag[];
@@ -46,6 +51,8 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   abort: { flags: [], target: 'required', targetName: 'job id or cluster' },
   audit: { flags: [], target: 'required', targetName: 'cluster' },
   waivers: { flags: [], target: 'optional', targetName: 'cluster' },
+  digest: { flags: [], target: 'none', targetName: 'nothing' },
+  rollout: { flags: ['--to', '--waves', '--soak', '--max-parallel'], target: 'optional', targetName: 'action (continue, pause, resume or abort) and rollout id' },
 };
 
 /** Echoes user input inside `code` safely and briefly. */
@@ -78,6 +85,7 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
   const fail = (problem: string): ParseResult => ({ ok: false, problem, subcommand });
   const seen = new Map<Flag, string | true>();
   const positionals: string[] = [];
+  const waves: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     if (!arg.startsWith('-') || arg === '-') {
@@ -90,9 +98,18 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
     if (!(grammar.flags as string[]).includes(flag)) return fail(`\`${flag}\` does not apply to \`${subcommand}\`.`);
     const known = flag as Flag;
     if (seen.has(known)) return fail(`\`${flag}\` is given twice.`);
+    if (known === '--waves') {
+      // Each following word up to the next option is one wave: its globs, comma-separated or quoted together.
+      while (args[index + 1] !== undefined && !args[index + 1].startsWith('--')) waves.push(args[++index].replace(/,/g, ' ').trim());
+      if (waves.length === 0) return fail("`--waves` needs one argument per wave, like `--waves 'dev-*' 'staging-*' 'prod-*'`.");
+      seen.set(known, true);
+      continue;
+    }
     if (FLAGS_WITH_VALUE.has(known)) {
       const value = inlineValue ?? args[index + 1];
       if (value === undefined || value === '' || (inlineValue === undefined && value.startsWith('--'))) {
+        if (known === '--soak') return fail('`--soak` needs a duration, like `--soak 24h` or `--soak 30m`.');
+        if (known === '--max-parallel') return fail('`--max-parallel` needs a number of clusters, like `--max-parallel 3`.');
         return fail(`\`${flag}\` needs a version, like \`${flag} 1.31\`.`);
       }
       if (inlineValue === undefined) index++;
@@ -103,6 +120,8 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
     }
   }
 
+  if (grammar.target === 'none' && positionals.length > 0) return fail(`Unexpected ${quoteInput(positionals[0])}: \`${subcommand}\` takes no argument.`);
+  if (subcommand === 'rollout') return parseRollout(positionals, seen, waves, args, fail);
   if (positionals.length > 1) return fail(`Unexpected ${quoteInput(positionals[1])}: \`${subcommand}\` takes one ${grammar.targetName}.`);
   const target = positionals[0];
   if (grammar.target === 'required' && target === undefined) return fail(`\`${subcommand}\` needs a ${grammar.targetName}.`);
@@ -134,6 +153,37 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
       args,
     },
   };
+}
+
+const ROLLOUT_ACTIONS = ['continue', 'pause', 'resume', 'abort'];
+
+/** `rollout --to <minor> --waves <globs>… [--soak 24h] [--max-parallel 3]`, or `rollout <action> <rollout-id>`. */
+function parseRollout(positionals: string[], seen: Map<Flag, string | true>, waves: string[], args: string[], fail: (problem: string) => ParseResult): ParseResult {
+  const base = { subcommand: 'rollout' as const, dryRun: false, all: false, args };
+  if (positionals.length > 0) {
+    const [action, id, extra] = positionals;
+    if (!ROLLOUT_ACTIONS.includes(action.toLowerCase())) return fail(`${quoteInput(action)} is not a rollout action; use ${ROLLOUT_ACTIONS.map((a) => `\`${a}\``).join(', ')} with a rollout id, or start one with \`--to\` and \`--waves\`.`);
+    if (id === undefined) return fail(`\`rollout ${action}\` needs the rollout id (shown in the rollout's thread).`);
+    if (extra !== undefined || seen.size > 0) return fail(`\`rollout ${action}\` takes only the rollout id.`);
+    return { ok: true, command: { ...base, target: action.toLowerCase(), rolloutId: id } };
+  }
+  if (!seen.has('--to')) return fail('`rollout` needs `--to &lt;minor&gt;`, the version every cluster goes to (e.g. `--to 1.31`).');
+  if (!seen.has('--waves')) return fail("`rollout` needs `--waves`, one argument per wave, like `--waves 'dev-*' 'staging-*' 'prod-*'`.");
+  const problem = versionProblem(String(seen.get('--to')));
+  if (problem) return fail(problem);
+  const soak = seen.get('--soak') as string | undefined;
+  if (soak !== undefined && parseDuration(soak) === undefined) return fail(`${quoteInput(soak)} is not a soak time; give one like \`24h\`, \`90m\` or \`2d\` (at most 30 days).`);
+  const maxParallel = seen.get('--max-parallel') as string | undefined;
+  if (maxParallel !== undefined && !/^([1-9]|[1-4]\d|50)$/.test(maxParallel)) return fail(`${quoteInput(maxParallel)} is not a number of clusters from 1 to 50 for \`--max-parallel\`.`);
+  return { ok: true, command: { ...base, to: formatMinor(parseMinor(String(seen.get('--to')))!), waves, soak, maxParallel } };
+}
+
+/** "24h", "90m", "2d", "0m" → milliseconds (at most 30 days); undefined when not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,4})(m|min|h|d)$/.exec(text.trim().toLowerCase());
+  if (!match) return undefined;
+  const ms = Number(match[1]) * { m: 60_000, min: 60_000, h: 3600_000, d: 24 * 3600_000 }[match[2] as 'm' | 'min' | 'h' | 'd'];
+  return ms <= 30 * 24 * 3600_000 ? ms : undefined;
 }
 
 /** Why a --to value is not a minor like 1.31, in words; undefined when it is one. */

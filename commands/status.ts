@@ -32,6 +32,14 @@ export const statusCommand: CommandHandler = async (context) => {
   );
   // response_url takes 5 posts per command; a fleet too big for 4 messages ends with a line saying what is left.
   for (const message of renderStatusMessages(statuses, { maxMessages: 4 })) await context.respond(message);
+  // The fifth response_url post: which of these clusters belong to a running rollout (README "Fleet operations").
+  const marks: string[] = [];
+  for (const rollout of (await deps.rollouts?.list(20).catch(() => [])) ?? []) {
+    if (!['gate', 'running', 'soaking'].includes(rollout.state)) continue;
+    const members = clusters.filter((cluster) => rollout.waves.some((wave) => wave.clusters.includes(cluster.name))).map((cluster) => `*${cluster.name}*`);
+    if (members.length > 0) marks.push(`:ocean: In rollout \`${rollout.id}\` to ${rollout.to} (wave ${rollout.wave + 1} of ${rollout.waves.length}, ${rollout.state === 'gate' ? 'waiting for an approver' : rollout.state}): ${members.join(', ')}`);
+  }
+  if (marks.length > 0) await context.respond({ text: marks.join('\n').replace(/\*/g, ''), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: marks.join('\n').slice(0, 3000) } }] });
 };
 
 /** The cluster's running upgrade job as the card shows it: engine state and a link to its thread. */

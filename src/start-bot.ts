@@ -20,6 +20,9 @@ import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
+import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
+import { createChannelPoster } from './slack/channel-poster.js';
+import { createRolloutEngine } from '../jobs/rollout-engine.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -76,12 +79,39 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     metrics,
   });
 
+  // Rollouts in waves: the control for the Slack side, the worker (wave and lane jobs) for worker processes.
+  const rollouts = createRolloutEngine({
+    connection,
+    prefix: env.QUEUE_PREFIX,
+    config,
+    sources: { eks, ec2, ssm, kube, autoScaling, clock },
+    control: engine.control,
+    poster: createChannelPoster(client),
+    logger,
+    pollMs: Math.max(200, env.AWS_POLL_SECONDS * 1000),
+  });
+
   const stops: Array<() => Promise<void>> = [];
   let port: number | undefined;
   try {
     if (env.ROLE !== 'web') {
       await thread.start();
       await engine.startWorker();
+      // Digests and support reminders on their schedules (BullMQ job schedulers on the bot's Clock).
+      const fleetRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const fleet = createFleetScheduler({
+        connection,
+        prefix: env.QUEUE_PREFIX,
+        config,
+        sources: { eks, ec2, ssm, kube, autoScaling, clock },
+        control: engine.control,
+        poster: createChannelPoster(client),
+        logger,
+        waivers: createWaiverStore(fleetRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+      });
+      await fleet.start();
+      await rollouts.startWorker();
+      stops.push(() => fleet.close(), async () => void (await fleetRedis.quit().catch(() => undefined)));
     }
     if (env.ROLE !== 'worker') {
       const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
@@ -98,6 +128,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         clock,
         logger,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+        rollouts: rollouts.control,
       };
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });
       await slack.start();
@@ -109,11 +140,11 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       stops.push(() => server.close());
     }
   } catch (error) {
-    await Promise.allSettled([engine.close(), thread.close()]);
+    await Promise.allSettled([rollouts.close(), engine.close(), thread.close()]);
     throw error;
   }
   // Stop taking requests first, then let the worker finish its current step (BullMQ close waits), then the outbox.
-  stops.push(() => engine.close(), () => thread.close());
+  stops.push(() => rollouts.close(), () => engine.close(), () => thread.close());
   logger.info({ role: env.ROLE, port, clusters: config.clusters.map((c) => c.name) }, 'eks-upgrade-bot started');
   return {
     port,

@@ -9,7 +9,7 @@ import { formatMinor, parseMinor } from '../domain/minor-version.js';
 export type OutputFormat = 'text' | 'json' | 'markdown';
 
 export interface CliCommand {
-  command: 'status' | 'plan' | 'audit' | 'help';
+  command: 'status' | 'plan' | 'audit' | 'digest' | 'help';
   cluster?: string;
   all: boolean;
   to?: string;
@@ -25,6 +25,7 @@ export interface CliCommand {
 export const CLI_USAGE = `Usage:
   eks-upgrade status <cluster> | --all   [options]
   eks-upgrade plan <cluster> [--to <minor>]   [options]
+  eks-upgrade digest [--output text|json]   (every cluster of the clusters file, most urgent first)
   eks-upgrade audit <cluster> [--limit <n>] [--output text|json]   (reads REDIS_URL, QUEUE_PREFIX)
 
 Options:
@@ -106,7 +107,13 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
   const [command, cluster, extra] = positionals;
   if (command === undefined || command === 'help') return { ...result, command: 'help' };
-  if (command !== 'status' && command !== 'plan' && command !== 'audit') throw new CliUsageError(`${command} is not a command; use status, plan or audit.`);
+  if (command !== 'status' && command !== 'plan' && command !== 'audit' && command !== 'digest') throw new CliUsageError(`${command} is not a command; use status, plan, digest or audit.`);
+  if (command === 'digest') {
+    if (cluster !== undefined) throw new CliUsageError(`Unexpected ${cluster}: digest covers every cluster of the clusters file.`);
+    if (result.all || result.to) throw new CliUsageError('digest takes no --all or --to.');
+    if (result.output === 'markdown') throw new CliUsageError('digest prints text or json.');
+    return { ...result, command };
+  }
   if (extra !== undefined) throw new CliUsageError(`Unexpected ${extra}: ${command} takes one cluster.`);
   result.command = command;
   result.cluster = cluster;

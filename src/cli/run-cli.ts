@@ -4,6 +4,8 @@
  * 1 errors — each error reported as one line, never a stack.
  */
 
+import { collectDigestRows } from '../status/collect-digest.js';
+import { renderDigestText, sortByUrgency } from '../report/digest.js';
 import { ConfigError } from '../config/clusters-config.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
@@ -54,6 +56,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   }
   try {
     if (command.command === 'audit') return await audit(command, deps);
+    if (command.command === 'digest') return await digest(command, deps);
     return command.command === 'status' ? await status(command, deps) : await plan(command, deps);
   } catch (error) {
     const known = error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
@@ -132,4 +135,15 @@ async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   } finally {
     await close();
   }
+}
+
+async function digest(command: CliCommand, deps: CliDeps): Promise<number> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  if (!config) throw new CliUsageError('digest needs a clusters file (--clusters-file, CLUSTERS_FILE or ./clusters.yaml).');
+  const sources = deps.sources(command.endpointUrl);
+  const at = sources.clock.now();
+  const rows = await collectDigestRows(sources, config.clusters, { timeoutMs: command.timeoutSeconds * 1000 });
+  if (command.output === 'json') deps.stdout(toJsonText({ generatedAt: new Date(at).toISOString(), clusters: sortByUrgency(rows) }));
+  else deps.stdout(`${renderDigestText(rows, at)}\n`);
+  return rows.some((row) => row.error) ? EXIT.error : EXIT.ok;
 }

@@ -6,6 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { Cron } from 'croner';
+import { CLUSTER_GLOB, matchGlobs } from './cluster-glob.js';
 
 const slackIds = z.array(
   z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'must be a Slack user ID (U…/W…) or user-group ID (S…)'),
@@ -88,6 +90,34 @@ const waiverSchema = z
   })
   .strict();
 
+/** Fleet operations (README "Fleet operations"): scheduled digests and support-deadline reminders. */
+const cronSchedule = z.string().refine((pattern) => {
+  try {
+    return new Cron(pattern, { paused: true }).nextRun() !== null;
+  } catch {
+    return false;
+  }
+}, 'must be a cron schedule of 5 fields like "0 9 * * MON" (minute hour day-of-month month day-of-week)');
+const timeZone = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone like Europe/Berlin or UTC');
+const digestSchema = z
+  .object({
+    channel: z.string().regex(/^[CGD][A-Z0-9]{2,}$/, 'must be a Slack channel ID like C0123ABCD'),
+    schedule: cronSchedule,
+    timezone: timeZone.default('UTC'),
+    clusters: z.array(z.string().regex(CLUSTER_GLOB, 'must be a cluster name or a glob like "prod-*" (letters, digits, -, _, * and ?)')).min(1).optional(),
+  })
+  .strict();
+const remindersSchema = z
+  .object({ daysBefore: z.array(z.number().int().min(1, 'must be whole days of at least 1').max(400, 'must be at most 400 days')).max(10) })
+  .strict();
+
 const clusterFields = {
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2'),
   roleArn: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/, 'must be an IAM role ARN').optional(),
@@ -104,17 +134,19 @@ const clusterFields = {
   abortOnGateTimeout: z.boolean(),
   checks: checkSettings,
   waivers: z.array(waiverSchema),
+  reminders: remindersSchema,
 };
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, channels: true, requesters: true, approvers: true, region: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, reminders: true, channels: true, requesters: true, approvers: true, region: true })
   .strict();
 
 const fileSchema = z
   .object({
     defaults: z.object(clusterFields).partial().strict().optional(),
     clusters: z.array(clusterSchema).min(1, 'must list at least one cluster'),
+    digests: z.array(digestSchema).optional(),
   })
   .strict();
 
@@ -176,10 +208,23 @@ export interface ClusterConfig {
   /** Absent in configs built in code before checks existed: DEFAULT_CHECK_SETTINGS apply. */
   checks?: CheckSettings;
   waivers?: ConfigWaiver[];
+  /** Days before the end of standard support when the cluster's channels get a reminder (default 60, 30, 7). */
+  reminders?: { daysBefore: number[] };
 }
+
+/** A scheduled digest: one message per tick to `channel` about `clusters` (names, resolved from the globs). */
+export interface DigestConfig {
+  channel: string;
+  schedule: string;
+  timezone: string;
+  clusters: string[];
+}
+
+export const DEFAULT_REMINDER_DAYS = [60, 30, 7];
 
 export interface ClustersConfig {
   clusters: ClusterConfig[];
+  digests?: DigestConfig[];
 }
 
 export class ConfigError extends Error {
@@ -234,9 +279,21 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       // Per key: a cluster's own check settings win over defaults:, which win over the built-in defaults.
       checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
+      reminders: { daysBefore: [...new Set(merged.reminders?.daysBefore ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => b - a) },
     };
   });
-  return { clusters };
+  const digests = (result.data.digests ?? []).map((digest, index): DigestConfig => {
+    const names = clusters.map((cluster) => cluster.name);
+    for (const glob of digest.clusters ?? []) {
+      if (matchGlobs(names, [glob]).length === 0) throw new ConfigError(`${source}: digests[${index}].clusters: "${glob}" matches no cluster in clusters.yaml`);
+    }
+    const chosen = digest.clusters ? matchGlobs(names, digest.clusters) : clusters.filter((cluster) => cluster.channels.includes(digest.channel)).map((cluster) => cluster.name);
+    if (chosen.length === 0) {
+      throw new ConfigError(`${source}: digests[${index}] (${digest.channel}): no cluster lists this channel in its channels; add clusters: ["prod-*"] or the channel to a cluster`);
+    }
+    return { channel: digest.channel, schedule: digest.schedule, timezone: digest.timezone, clusters: chosen };
+  });
+  return { clusters, ...(digests.length > 0 ? { digests } : {}) };
 }
 
 export function parseClustersYaml(text: string, source = 'clusters.yaml'): ClustersConfig {

@@ -13,6 +13,7 @@ import type { KubePortFactory } from './kube-port.js';
 import type { SsmPortFactory } from './ssm-port.js';
 import type { UpgradeControl } from './upgrade-control.js';
 import type { WaiverStore } from './waiver-store.js';
+import type { RolloutControl } from './rollout-control.js';
 
 /** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */
 export interface UsergroupResolver {
@@ -35,4 +36,6 @@ export interface BotDeps {
   logger: Logger;
   /** Waivers asked for and approved in Slack (Redis); without it plans count clusters.yaml waivers only. */
   waivers?: WaiverStore;
+  /** Rollouts in waves (jobs/rollout-engine.ts); without it `rollout` says it is not available. */
+  rollouts?: RolloutControl;
 }

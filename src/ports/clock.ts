@@ -5,6 +5,11 @@
 export interface Clock {
   now(): number; // epoch milliseconds
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Clock milliseconds per real millisecond (the simulator's --speed); absent means real time. Only what must meet
+   * wall-time machinery (BullMQ's job schedulers, jobs/clock-repeat-strategy.ts) reads it.
+   */
+  readonly speed?: number;
 }
 
 export const systemClock: Clock = {

@@ -31,16 +31,16 @@ describe('status --all over a fleet', () => {
 
     const byName = new Map(statuses.map((s) => [s.name, s]));
     expect(byName.get('ghost')!.error).toMatch(/^DescribeCluster for ghost failed: ResourceNotFoundException/);
-    expect(byName.get('fleet-013')).toMatchObject({ status: 'FAILED' });
-    const unreachable = byName.get('fleet-010')!;
+    expect(byName.get('dev-013')).toMatchObject({ status: 'FAILED' });
+    const unreachable = byName.get('dev-010')!;
     expect(unreachable.error).toBeUndefined();
     expect(unreachable.version).toBeDefined();
-    expect(unreachable.problems.join('\n')).toMatch(/^nodes, pods, .*: .*fleet-010/m);
-    const healthy = byName.get('fleet-001')!;
+    expect(unreachable.problems.join('\n')).toMatch(/^nodes, pods, .*: .*dev-010/m);
+    const healthy = byName.get('dev-001')!;
     expect(healthy).toMatchObject({ status: 'ACTIVE', problems: [] });
     expect(healthy.nodes[0].versions[0].count).toBeGreaterThan(0);
-    // A lagging AL2 group two minors behind shows its skew (fleet-007: 1.31 control plane, 1.29 nodes).
-    expect(byName.get('fleet-007')!.nodes[0].skew).toMatchObject({ maxBehind: 2, withinPolicy: true });
+    // A lagging AL2 group two minors behind shows its skew (dev-007: 1.31 control plane, 1.29 nodes).
+    expect(byName.get('dev-007')!.nodes[0].skew).toMatchObject({ maxBehind: 2, withinPolicy: true });
 
     const messages = renderStatusMessages(statuses);
     const text = JSON.stringify(messages);
@@ -55,17 +55,17 @@ describe('status --all over a fleet', () => {
       ...sources,
       eks: (target: { region: string; roleArn?: string }): EksPort => {
         const port = realEks(target);
-        return { ...port, describeCluster: (name: string) => (name === 'fleet-002' ? new Promise(() => {}) : port.describeCluster(name)) };
+        return { ...port, describeCluster: (name: string) => (name === 'staging-002' ? new Promise(() => {}) : port.describeCluster(name)) };
       },
     };
     const started = Date.now();
     const statuses = await collectStatuses(hanging, targets.slice(0, 4), { timeoutMs: 1_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(statuses.map((s) => [s.name, s.error ?? 'ok'])).toEqual([
-      ['fleet-001', 'ok'],
-      ['fleet-002', 'Reading cluster fleet-002: Cluster fleet-002 did not answer within 1 s.'],
-      ['fleet-003', 'ok'],
-      ['fleet-004', 'ok'],
+      ['dev-001', 'ok'],
+      ['staging-002', 'Reading cluster staging-002: Cluster staging-002 did not answer within 1 s.'],
+      ['prod-003', 'ok'],
+      ['dev-004', 'ok'],
     ]);
   });
 });

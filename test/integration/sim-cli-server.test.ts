@@ -67,10 +67,10 @@ describe('npm run sim', () => {
     const [, url] = await waitForOutput(cli.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     const { clusters } = await (await fetch(`${url}/clusters`)).json();
     expect(clusters).toHaveLength(12);
-    expect(clusters[11]).toBe('fleet-012');
+    expect(clusters[11]).toBe('prod-012');
     // Every tenth cluster's Kubernetes API drops connections; the others answer.
-    await expect(fetch(`${url}/k8s/fleet-010/version`)).rejects.toThrow();
-    expect((await (await fetch(`${url}/k8s/fleet-011/version`)).json()).gitVersion).toMatch(/^v1\.\d+\.\d+-eks-/);
+    await expect(fetch(`${url}/k8s/dev-010/version`)).rejects.toThrow();
+    expect((await (await fetch(`${url}/k8s/staging-011/version`)).json()).gitVersion).toMatch(/^v1\.\d+\.\d+-eks-/);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
   });

@@ -5,7 +5,7 @@ import { parseClustersConfig, type ClustersConfig } from '../../src/config/clust
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { type FakeSlack, loadIamPolicyFile, loadRbacFile, type PolicyDocument, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
+import { createSimClock, type FakeSlack, loadIamPolicyFile, loadRbacFile, type PolicyDocument, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 
@@ -36,6 +36,12 @@ export interface E2eStackOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** 'sim': the bot runs on the simulator's clock (its Clock port), so POST /_sim/jump moves the bot's time too. */
   botClock?: 'system' | 'sim';
+  /** Where the simulated calendar starts (epoch ms; default now), e.g. a minute before a digest's tick. */
+  simStart?: number;
+  /** Raw `digests:` entries of clusters.yaml. */
+  digests?: unknown[];
+  /** For the generated `fleet` scenario: how many clusters (default 20). */
+  fleetClusters?: number;
   /**
    * The access the simulator enforces: by default the IAM policy and the ClusterRole that deploy/ ships, so every
    * end-to-end upgrade proves them sufficient. Tests that show a denial pass a narrower copy.
@@ -81,6 +87,8 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     port: 0,
     host: '127.0.0.1',
     speed: opts.speed ?? 600,
+    ...(opts.simStart !== undefined ? { clock: createSimClock(opts.speed ?? 600, opts.simStart) } : {}),
+    ...(opts.fleetClusters !== undefined ? { clusters: opts.fleetClusters } : {}),
     iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
   });
@@ -101,7 +109,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     SHUTDOWN_TIMEOUT_SECONDS: 25,
     AUDIT_RETENTION_DAYS: 400,
   };
-  const config = parseClustersConfig({ clusters: opts.clusters });
+  const config = parseClustersConfig({ clusters: opts.clusters, ...(opts.digests ? { digests: opts.digests } : {}) });
   let bot: RunningBot;
   try {
     bot = await startBot({

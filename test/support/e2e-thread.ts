@@ -118,3 +118,28 @@ export async function answerGatesUntilSummary(
     await answerGate(fake, opts.channel, gate, answer, opts.approver);
   }
 }
+
+/**
+ * Answers every gate of every upgrade thread in `channel` with Continue as they appear, until `stop()` — the on-call
+ * approver of a fleet rollout, where many clusters upgrade at once, each in its own thread.
+ */
+export function answerEveryGate(fake: FakeSlack, channel: string, approver: string): { stop(): void } {
+  let running = true;
+  const answered = new Set<string>();
+  void (async () => {
+    while (running) {
+      for (const parent of fake.messages(channel)) {
+        if (!/EKS upgrade · /.test(parent.versions[0]?.text ?? parent.text)) continue;
+        for (const reply of parent.replies) {
+          const gate = openGateOf(reply);
+          const id = gate && `${gate.jobId}:${gate.gateId}:${gate.revision}`;
+          if (!gate || !id || answered.has(id)) continue;
+          answered.add(id);
+          await answerGate(fake, channel, gate, { action: 'continue' }, approver).catch(() => undefined);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return { stop: () => void (running = false) };
+}

@@ -10,6 +10,8 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
 import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
+import { createRolloutEngine } from '../../jobs/rollout-engine.js';
+import { createChannelPoster } from '../../src/slack/channel-poster.js';
 import { killSwitch } from './kill-switch.js';
 
 /**
@@ -51,13 +53,29 @@ const engine = createUpgradeEngine({
   worker: { lockDurationMs: lockMs, stalledIntervalMs: Math.max(500, Math.floor(lockMs / 3)) },
 });
 
+// Rollout waves and lanes too, as ROLE=worker runs them (src/start-bot.ts).
+const config = parseClustersConfig({ clusters: JSON.parse(env.CLUSTERS_JSON!) });
+const rollouts = createRolloutEngine({
+  connection,
+  prefix,
+  config,
+  sources: { eks, kube, ssm: createSsmPortFactory(sdkOptions), ec2: createEc2PortFactory(sdkOptions), autoScaling: createAutoScalingPortFactory(sdkOptions), clock: systemClock },
+  control: engine.control,
+  poster: createChannelPoster(client),
+  logger: logger.child({ part: 'rollout' }),
+  pollMs: 250,
+  worker: { lockDurationMs: lockMs, stalledIntervalMs: Math.max(500, Math.floor(lockMs / 3)) },
+});
+
 process.once('SIGTERM', () => {
-  void engine
+  void rollouts
     .close()
+    .then(() => engine.close())
     .then(() => thread.close())
     .finally(() => process.exit(0));
 });
 
 await thread.start();
 await engine.startWorker();
+await rollouts.startWorker();
 process.stdout.write('ready\n');

@@ -1,5 +1,9 @@
 /**
- * The `fleet` scenario: N clusters (fleet-001 …) for `status --all` and scale tests. Versions, regions and sizes
+ * The `fleet` scenario: N clusters for `status --all`, digests, rollouts and scale tests, named by environment in
+ * turn (dev-001, staging-002, prod-003, dev-004 …) so rollout waves like 'dev-*' 'staging-*' 'prod-*' each get a
+ * third. On its calendar (2025-10-15) 1.29 and 1.30 are in extended support, 1.31's standard support ends in 42
+ * days, 1.32 and 1.33 have months left; every 4th cluster at 1.31 or later has upgrade policy STANDARD (auto-upgraded, no
+ * extended-support bill). Versions, regions and sizes
  * vary deterministically with the index, and a few clusters are broken on purpose so status code has to cope:
  * every 10th cluster's Kubernetes API is unreachable, every 13th is FAILED, every 7th still runs an AL2 node
  * group two minors behind its control plane.
@@ -9,6 +13,12 @@ import { defaultAddonVersion } from '../aws/addon-catalog.js';
 
 const VERSIONS = ['1.29', '1.30', '1.31', '1.32', '1.33'];
 const REGIONS = ['us-west-2', 'us-east-1', 'eu-west-1'];
+const ENVIRONMENTS = ['prod', 'dev', 'staging'];
+
+/** The name of the fleet's index-th cluster (1-based): dev-001, staging-002, prod-003, dev-004 … */
+export function fleetClusterName(index: number): string {
+  return `${ENVIRONMENTS[index % 3]}-${String(index).padStart(3, '0')}`;
+}
 
 export function generateFleetScenario(count: number): Record<string, unknown> {
   if (!Number.isInteger(count) || count < 1 || count > 2000) {
@@ -25,7 +35,7 @@ export function generateFleetScenario(count: number): Record<string, unknown> {
 }
 
 function fleetCluster(index: number): Record<string, unknown> {
-  const name = `fleet-${String(index).padStart(3, '0')}`;
+  const name = fleetClusterName(index);
   const version = VERSIONS[index % VERSIONS.length];
   const region = REGIONS[index % REGIONS.length];
   const lagging = index % 7 === 0 && Number(version.split('.')[1]) >= 31;
@@ -36,8 +46,10 @@ function fleetCluster(index: number): Record<string, unknown> {
     region,
     version,
     status: index % 13 === 0 ? 'FAILED' : 'ACTIVE',
+    // Upgrade policy STANDARD only where it can hold: EKS auto-upgrades such a cluster when standard support ends.
+    ...(index % 4 === 0 && Number(version.split('.')[1]) >= 31 ? { supportType: 'STANDARD' } : {}),
     unreachable: index % 10 === 0,
-    tags: { team: `team-${index % 5}`, env: index % 2 ? 'prod' : 'staging' },
+    tags: { team: `team-${index % 5}`, env: ENVIRONMENTS[index % 3] },
     vpc: {
       cidr: `10.${second}.0.0/16`,
       subnets: ['a', 'b', 'c'].map((az, j) => ({ zone: `${region}${az}`, cidr: `10.${second}.${j * 64}.0/18`, availableIps: 4000 + j * 100 })),

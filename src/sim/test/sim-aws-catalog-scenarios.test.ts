@@ -64,7 +64,7 @@ describe('scenarios', () => {
 
   it('generates a fleet with mixed versions and some broken clusters', () => {
     const fleet = loadScenario('fleet', { clusters: 30 });
-    expect(fleet.clusters.map((c) => c.name).slice(0, 2)).toEqual(['fleet-001', 'fleet-002']);
+    expect(fleet.clusters.map((c) => c.name).slice(0, 2)).toEqual(['dev-001', 'staging-002']);
     expect(new Set(fleet.clusters.map((c) => c.version)).size).toBeGreaterThan(3);
     expect(fleet.clusters.filter((c) => c.unreachable)).toHaveLength(3);
     expect(fleet.clusters.some((c) => c.status === 'FAILED')).toBe(true);

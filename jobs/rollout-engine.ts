@@ -1,0 +1,443 @@
+/**
+ * Upgrade rollouts in waves (README "Fleet operations"). A rollout is a record in Redis and, per wave, one BullMQ
+ * flow on the `rollout` queue: a parent `wave` job whose children are at most `maxParallel` `lane` jobs, each lane
+ * upgrading its share of the wave's clusters one after the other through the same path as `start` (the plan made
+ * when the wave's gate opened, then UpgradeControl.start: the cluster's own thread, gates and controls). BullMQ runs
+ * the parent once every lane has finished: a failed cluster stops its lane, the others start nothing new, and the
+ * parent reports the reason in the rollout's thread; otherwise it soaks (on the bot's Clock), checks every cluster
+ * of the wave is healthy (at the target, nodes at the target, no running job), plans the next wave and opens its
+ * gate, which an approver answers with Continue.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { DelayedError, FlowProducer, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { findCluster, type ClustersConfig } from '../src/config/clusters-config.js';
+import type { Logger } from '../src/log/logger.js';
+import { buildPlan } from '../src/planning/build-plan.js';
+import { policyFromConfig } from '../src/planning/plan-policy.js';
+import { isTerminal } from '../src/planning/upgrade-job-data.js';
+import type { ChannelPoster } from '../src/ports/channel-poster.js';
+import { systemClock } from '../src/ports/clock.js';
+import type { RolloutControl, RolloutRequest, RolloutSummary } from '../src/ports/rollout-control.js';
+import type { UpgradeControl } from '../src/ports/upgrade-control.js';
+import { formatMinutes, type UpgradePlan } from '../src/ports/upgrade-plan.js';
+import { unwaivedErrors } from '../src/ports/finding.js';
+import type { SlackMessage } from '../src/ports/slack-message.js';
+import { buildClusterStatus } from '../src/report/cluster-status.js';
+import { withDeadline } from '../src/status/bounded.js';
+import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
+import { hopsBetweenText } from '../src/status/plan-request.js';
+
+export const ROLLOUT_QUEUE = 'rollout';
+const READ_TIMEOUT_MS = 60_000;
+
+type RolloutJobData = { id: string; wave: number; clusters?: string[] };
+
+/** Thrown out of a wait when this worker shuts down: the job is handed back to the queue for another worker. */
+class Parked extends Error {}
+
+export interface RolloutEngineOptions {
+  connection: { url: string };
+  prefix: string;
+  config: ClustersConfig;
+  sources: SnapshotSources;
+  control: UpgradeControl;
+  poster: ChannelPoster;
+  logger: Logger;
+  /** How often a lane looks at its cluster's job (on the Clock). */
+  pollMs?: number;
+  /** Worker lock tuning (tests shorten it to show a killed worker's lanes taken over). */
+  worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
+}
+
+export interface RolloutEngine {
+  control: RolloutControl;
+  startWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface StoredPlan {
+  from: string;
+  plan: UpgradePlan;
+}
+
+const link = (channel: string, ts: string, label: string) => `<https://slack.com/archives/${channel}/p${ts.replace('.', '')}|${label}>`;
+const section = (text: string): SlackMessage => ({ text: text.replace(/[*]/g, ''), blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+
+export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
+  const clock = opts.sources.clock;
+  const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const flows = new FlowProducer({ connection: { url: opts.connection.url, maxRetriesPerRequest: null }, prefix: opts.prefix });
+  flows.on('error', () => undefined);
+  const logger = opts.logger.child({ component: 'rollout' });
+  // Polls are on the Clock (so a soak is simulated time) but never hotter than every 250 real ms.
+  const pollMs = Math.max(opts.pollMs ?? 5_000, 250 * (clock.speed !== undefined && Number.isFinite(clock.speed) ? clock.speed : 1));
+  const key = (id: string, part = '') => `${opts.prefix}:rollout:${id}${part}`;
+  let worker: Worker<RolloutJobData> | undefined;
+  const draining = new AbortController();
+  /** Waits on the Clock; a shutdown ends the wait by parking the job (a lane or a soak resumes on another worker). */
+  const wait = (ms: number) =>
+    clock.sleep(ms, draining.signal).catch(() => {
+      throw new Parked('worker shutting down');
+    });
+
+  async function load(id: string): Promise<RolloutSummary | undefined> {
+    const [raw, jobs, results, paused] = await Promise.all([redis.get(key(id)), redis.hgetall(key(id, ':jobs')), redis.hgetall(key(id, ':results')), redis.get(key(id, ':paused'))]);
+    if (!raw) return undefined;
+    return { ...(JSON.parse(raw) as RolloutSummary), jobs, results, paused: paused === '1' };
+  }
+  async function save(rollout: RolloutSummary): Promise<void> {
+    const { jobs: _jobs, results: _results, paused: _paused, ...record } = rollout;
+    await redis.set(key(rollout.id), JSON.stringify(record));
+  }
+  async function update(id: string, change: (rollout: RolloutSummary) => void): Promise<RolloutSummary> {
+    const rollout = (await load(id))!;
+    change(rollout);
+    await save(rollout);
+    return rollout;
+  }
+  const say = (rollout: Pick<RolloutSummary, 'channel' | 'threadTs'>, text: string) =>
+    opts.poster.post(rollout.channel, section(text), rollout.threadTs).catch((err) => logger.warn({ err }, 'could not post in the rollout thread'));
+
+  async function planCluster(name: string, to: string): Promise<StoredPlan | { error: string }> {
+    const cluster = findCluster(opts.config, name)!;
+    try {
+      const eks = opts.sources.eks({ region: cluster.region, roleArn: cluster.roleArn });
+      const from = (await eks.describeCluster(cluster.name)).version ?? '';
+      const snapshot = await withDeadline(
+        collectSnapshot(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
+        READ_TIMEOUT_MS,
+        `Reading ${cluster.name}`,
+        systemClock,
+      );
+      return { from, plan: buildPlan(snapshot, to, policyFromConfig(cluster)) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }
+
+  /** Plans the wave's clusters and posts the gate that opens it (Continue / Abort), showing those plans. */
+  async function openGate(rollout: RolloutSummary): Promise<void> {
+    const wave = rollout.waves[rollout.wave];
+    const lines: string[] = [];
+    const plans: Record<string, StoredPlan> = {};
+    for (const name of wave.clusters) {
+      const planned = await planCluster(name, rollout.to);
+      if ('error' in planned) {
+        lines.push(`• *${name}*: cannot be planned: ${planned.error}`);
+        continue;
+      }
+      plans[name] = planned;
+      const steps = planned.plan.hops.reduce((sum, hop) => sum + hop.steps.length, 0);
+      const blocking = unwaivedErrors(planned.plan.findings).length;
+      lines.push(`• *${name}* ${planned.from} → ${rollout.to}: ${steps} steps, ${formatMinutes(planned.plan.estimateMinutes)}, ${blocking} blocking finding${blocking === 1 ? '' : 's'}`);
+    }
+    await redis.set(key(rollout.id, `:plans:${rollout.wave}`), JSON.stringify(plans));
+    const unplanned = wave.clusters.filter((name) => !plans[name]);
+    const title = `*Wave ${rollout.wave + 1} of ${rollout.waves.length}* (${wave.globs.join(' ')}): ${wave.clusters.length} cluster${wave.clusters.length === 1 ? '' : 's'}, at most ${rollout.maxParallel} at once`;
+    const value = (verb: string) => JSON.stringify({ verb, id: rollout.id });
+    const message: SlackMessage = {
+      text: `Wave ${rollout.wave + 1} of ${rollout.waves.length} is ready: ${wave.clusters.join(', ')}`,
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: `${title}\n${lines.join('\n')}` } },
+        ...(unplanned.length > 0
+          ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: `${unplanned.join(', ')} could not be planned; Abort, fix it and start a new rollout.` }] }]
+          : [{
+              type: 'actions' as const,
+              block_id: `rollout:${rollout.id}:${rollout.wave}`,
+              elements: [
+                { type: 'button' as const, text: { type: 'plain_text' as const, text: `Continue: start wave ${rollout.wave + 1}` }, style: 'primary' as const, action_id: 'fleet:rollout', value: value('continue') },
+                { type: 'button' as const, text: { type: 'plain_text' as const, text: 'Abort rollout' }, style: 'danger' as const, action_id: 'fleet:rollout-abort', value: value('abort') },
+              ],
+            }]),
+      ],
+    };
+    await opts.poster.post(rollout.channel, message, rollout.threadTs);
+  }
+
+  async function runLane(job: Job<RolloutJobData>): Promise<Record<string, string>> {
+    try {
+      return await followLane(job);
+    } catch (error) {
+      if (error instanceof Parked) throw error;
+      // Whatever went wrong, the rollout stops with a sentence rather than waiting for a lane that will not finish.
+      const reason = `a lane of wave ${job.data.wave + 1} stopped: ${(error as Error).message}`;
+      await update(job.data.id, (r) => {
+        if (r.state === 'running') {
+          r.state = 'failed';
+          r.reason = reason;
+        }
+      });
+      logger.error({ err: error, rollout: job.data.id }, 'rollout lane failed');
+      return {};
+    }
+  }
+
+  async function followLane(job: Job<RolloutJobData>): Promise<Record<string, string>> {
+    const { id, wave } = job.data;
+    const outcome: Record<string, string> = {};
+    const plans = JSON.parse((await redis.get(key(id, `:plans:${wave}`))) ?? '{}') as Record<string, StoredPlan>;
+    for (const name of job.data.clusters ?? []) {
+      let rollout = (await load(id))!;
+      if (rollout.state !== 'running') break; // failed or aborted elsewhere: start nothing new
+      const cluster = findCluster(opts.config, name)!;
+      let jobId = rollout.jobs[name];
+      if (!jobId) {
+        let started: Awaited<ReturnType<UpgradeControl['start']>> | { ok: false; error: string };
+        try {
+          started = await opts.control.start(
+            { cluster: name, region: cluster.region, to: rollout.to, requestedBy: rollout.requestedBy, channel: rollout.channel, dryRun: false },
+            plans[name].from,
+            plans[name].plan,
+          );
+        } catch (error) {
+          started = { ok: false as const, error: (error as Error).message };
+        }
+        // A lane re-run after a crash between the start and recording it finds its own job running: follow it.
+        if (!started.ok && 'job' in started && started.job.to === rollout.to && started.job.requestedBy === rollout.requestedBy && started.job.startedAt >= rollout.createdAt) {
+          started = { ok: true as const, job: started.job };
+        }
+        if (!started.ok) {
+          const why = 'error' in started ? `could not be started (${started.error})` : `already had an upgrade running (job \`${started.job.jobId}\`)`;
+          outcome[name] = 'failed';
+          await redis.hset(key(id, ':results'), name, 'failed');
+          await update(id, (r) => {
+            if (r.state === 'running') {
+              r.state = 'failed';
+              r.reason = `${name} ${why}`;
+            }
+          });
+          return outcome;
+        }
+        jobId = started.job.jobId;
+        // Recorded once: a lane re-run after a crash follows this job instead of starting another.
+        if ((await redis.hsetnx(key(id, ':jobs'), name, jobId)) === 1) {
+          await say(rollout, `:arrow_forward: *${name}* ${plans[name].from} → ${rollout.to} started (job \`${jobId}\`): ${link(started.job.thread.channel, started.job.thread.ts, 'its thread')}`);
+        }
+      }
+      for (;;) {
+        const summary = await opts.control.getJob(jobId);
+        if (!summary || isTerminal(summary.state)) {
+          const state = summary?.state ?? 'failed';
+          outcome[name] = state;
+          await redis.hset(key(id, ':results'), name, state);
+          if (state !== 'succeeded') {
+            const reason = `${name}'s upgrade ${state === 'aborted' ? 'was aborted' : 'failed'}${summary ? ` at step ${summary.currentStep}` : ''} (job \`${jobId}\`${summary ? `, ${link(summary.thread.channel, summary.thread.ts, 'its thread')}` : ''})`;
+            rollout = await update(id, (r) => {
+              if (r.state === 'running') {
+                r.state = 'failed';
+                r.reason = reason;
+              }
+            });
+            return outcome;
+          }
+          await say(rollout, `:white_check_mark: *${name}* is at ${rollout.to}.`);
+          break;
+        }
+        await wait(pollMs);
+      }
+    }
+    return outcome;
+  }
+
+  async function runWave(job: Job<RolloutJobData>): Promise<void> {
+    const { id, wave } = job.data;
+    let rollout = (await load(id))!;
+    if (rollout.wave !== wave) return; // a re-run of a wave already finished
+    if (rollout.state === 'failed' || rollout.state === 'aborted') {
+      if (!(await redis.set(key(id, `:stopped:${wave}`), '1', 'NX'))) return;
+      const why = rollout.state === 'aborted' ? `it was aborted${rollout.reason ? ` (${rollout.reason})` : ''}` : rollout.reason ?? 'a cluster failed';
+      await say(rollout, `:octagonal_sign: *Wave ${wave + 1} stopped and the rollout with it*: ${why}. Clusters of later waves were not touched.`);
+      return;
+    }
+    if (rollout.state === 'running') {
+      rollout = await update(id, (r) => {
+        r.state = 'soaking';
+        (r as RolloutSummary & { soakUntil?: number }).soakUntil = clock.now() + r.soakMs;
+      });
+      await say(rollout, `:hourglass_flowing_sand: *Wave ${wave + 1} upgraded* (${rollout.waves[wave].clusters.join(', ')}); soaking ${describeDuration(rollout.soakMs)} before the next gate.`);
+    }
+    const soakUntil = (rollout as RolloutSummary & { soakUntil?: number }).soakUntil ?? clock.now();
+    while (clock.now() < soakUntil) {
+      await wait(Math.min(pollMs, soakUntil - clock.now()));
+      const fresh = await load(id);
+      if (fresh?.state !== 'soaking') return;
+    }
+    const problems = await healthProblems(rollout, rollout.waves[wave].clusters);
+    if (problems.length > 0) {
+      rollout = await update(id, (r) => {
+        r.state = 'failed';
+        r.reason = `after the soak, ${problems.join('; ')}`;
+      });
+      await say(rollout, `:x: *The soak gate of wave ${wave + 1} failed*: ${problems.join('; ')}. The rollout stops.`);
+      return;
+    }
+    if (wave + 1 >= rollout.waves.length) {
+      rollout = await update(id, (r) => void (r.state = 'succeeded'));
+      await say(rollout, `:checkered_flag: *Rollout to ${rollout.to} succeeded*: ${rollout.waves.length} waves, ${rollout.waves.reduce((n, w) => n + w.clusters.length, 0)} clusters, each healthy after its soak.`);
+      return;
+    }
+    rollout = await update(id, (r) => {
+      r.state = 'gate';
+      r.wave = wave + 1;
+    });
+    await say(rollout, `:white_check_mark: *Wave ${wave + 1} is healthy after its soak* (nodes at ${rollout.to}, no job running).`);
+    await openGate(rollout);
+  }
+
+  /** Why a wave's clusters are not healthy after the soak (version, nodes at the target, a job still running). */
+  async function healthProblems(rollout: RolloutSummary, clusters: string[]): Promise<string[]> {
+    const problems: string[] = [];
+    for (const name of clusters) {
+      const cluster = findCluster(opts.config, name)!;
+      try {
+        const snapshot = await withDeadline(collectSnapshot(opts.sources, { name, region: cluster.region, roleArn: cluster.roleArn }), READ_TIMEOUT_MS, `Reading ${name}`, systemClock);
+        const status = buildClusterStatus(snapshot);
+        if (status.error) problems.push(`${name} cannot be read (${status.error})`);
+        else if (!status.version?.startsWith(rollout.to)) problems.push(`${name} is at ${status.version}, not ${rollout.to}`);
+        else if (status.status !== 'ACTIVE') problems.push(`${name} is ${status.status}`);
+        else {
+          const behind = status.nodes.flatMap((group) => group.versions).filter((v) => v.minor !== rollout.to);
+          if (behind.length > 0) problems.push(`${name} has nodes at ${[...new Set(behind.map((v) => v.minor ?? v.kubelet))].join(', ')}`);
+        }
+        if (await opts.control.findActive(name)) problems.push(`${name} has an upgrade running`);
+      } catch (error) {
+        problems.push(`${name} cannot be read (${(error as Error).message})`);
+      }
+    }
+    return problems;
+  }
+
+  async function activeJobs(rollout: RolloutSummary): Promise<string[]> {
+    const ids: string[] = [];
+    for (const name of rollout.waves[rollout.wave]?.clusters ?? []) {
+      const active = await opts.control.findActive(name);
+      if (active) ids.push(active.jobId);
+    }
+    return ids;
+  }
+
+  const control: RolloutControl = {
+    async create(request: RolloutRequest) {
+      const id = `r${randomUUID().slice(0, 7)}`;
+      const waveLines = request.waves.map((wave, index) => `${index + 1}. ${wave.globs.join(' ')}: ${wave.clusters.join(', ')}`);
+      const heading = section(`:ocean: *Rollout \`${id}\` to ${request.to}* by <@${request.requestedBy}>: ${request.waves.length} waves, soak ${describeDuration(request.soakMs)}, at most ${request.maxParallel} clusters at once.\n${waveLines.join('\n')}`);
+      const button = (verb: string, label: string) => ({ type: 'button' as const, text: { type: 'plain_text' as const, text: label }, action_id: `fleet:rollout-${verb}`, value: JSON.stringify({ verb, id }) });
+      const parent = await opts.poster.post(request.channel, {
+        ...heading,
+        blocks: [...heading.blocks!, { type: 'actions', block_id: `rollout:${id}:controls`, elements: [button('pause', 'Pause'), button('resume', 'Resume'), button('abort', 'Abort rollout')] }],
+      });
+      const rollout: RolloutSummary = { ...request, id, state: 'gate', wave: 0, threadTs: parent.ts, createdAt: clock.now(), jobs: {}, results: {}, paused: false };
+      await save(rollout);
+      await redis.zadd(`${opts.prefix}:rollouts`, rollout.createdAt, id);
+      await openGate(rollout);
+      return rollout;
+    },
+    get: load,
+    async list(limit = 10) {
+      const ids = await redis.zrevrange(`${opts.prefix}:rollouts`, 0, limit - 1);
+      return (await Promise.all(ids.map(load))).filter((r): r is RolloutSummary => r !== undefined);
+    },
+    async findActiveFor(cluster) {
+      for (const rollout of await control.list(50)) {
+        if (['gate', 'running', 'soaking'].includes(rollout.state) && rollout.waves.some((w) => w.clusters.includes(cluster))) return rollout;
+      }
+      return undefined;
+    },
+    async continue(id, userId) {
+      const rollout = await load(id);
+      if (!rollout) return { ok: false, message: `There is no rollout \`${id}\`.` };
+      if (rollout.state !== 'gate') return { ok: false, message: `Rollout \`${id}\` has no open gate (it is ${rollout.state}).` };
+      // One answer per gate, however many people click at once.
+      if (!(await redis.set(key(id, `:continued:${rollout.wave}`), userId, 'NX'))) {
+        return { ok: false, message: `Wave ${rollout.wave + 1} of rollout \`${id}\` was already started by <@${await redis.get(key(id, `:continued:${rollout.wave}`))}>.` };
+      }
+      await update(id, (r) => void (r.state = 'running'));
+      const clusters = rollout.waves[rollout.wave].clusters;
+      const laneCount = Math.min(rollout.maxParallel, clusters.length);
+      const lanes = Array.from({ length: laneCount }, (_, lane) => clusters.filter((_, index) => index % laneCount === lane));
+      await flows.add({
+        name: 'wave',
+        queueName: ROLLOUT_QUEUE,
+        data: { id, wave: rollout.wave },
+        opts: { jobId: `${id}-wave-${rollout.wave}` },
+        children: lanes.map((lane, index) => ({ name: 'lane', queueName: ROLLOUT_QUEUE, data: { id, wave: rollout.wave, clusters: lane }, opts: { jobId: `${id}-wave-${rollout.wave}-lane-${index}` } })),
+      });
+      const message = `Wave ${rollout.wave + 1} of rollout \`${id}\` started by <@${userId}>: ${clusters.join(', ')}.`;
+      await say(rollout, `:arrow_forward: ${message}`);
+      return { ok: true, message };
+    },
+    async pause(id, userId) {
+      const rollout = await load(id);
+      if (!rollout) return { ok: false, message: `There is no rollout \`${id}\`.` };
+      await redis.set(key(id, ':paused'), '1');
+      const ids = await activeJobs(rollout);
+      for (const jobId of ids) await opts.control.pause(jobId, userId);
+      return { ok: true, message: `Paused rollout \`${id}\`: ${ids.length} running upgrade${ids.length === 1 ? '' : 's'} stop at their next safe point.` };
+    },
+    async resume(id, userId) {
+      const rollout = await load(id);
+      if (!rollout) return { ok: false, message: `There is no rollout \`${id}\`.` };
+      await redis.del(key(id, ':paused'));
+      const ids = await activeJobs(rollout);
+      for (const jobId of ids) await opts.control.resume(jobId, userId);
+      return { ok: true, message: `Resumed rollout \`${id}\` and its ${ids.length} upgrade${ids.length === 1 ? '' : 's'}.` };
+    },
+    async abort(id, userId) {
+      const rollout = await load(id);
+      if (!rollout) return { ok: false, message: `There is no rollout \`${id}\`.` };
+      if (['succeeded', 'failed', 'aborted'].includes(rollout.state)) return { ok: false, message: `Rollout \`${id}\` already ended (${rollout.state}).` };
+      const wasGate = rollout.state === 'gate';
+      await update(id, (r) => {
+        r.state = 'aborted';
+        r.reason = `aborted by <@${userId}>`;
+      });
+      const ids = await activeJobs(rollout);
+      for (const jobId of ids) await opts.control.abort(jobId, userId);
+      if (wasGate) await say(rollout, `:octagonal_sign: *Rollout aborted* by <@${userId}> at the gate of wave ${rollout.wave + 1}; nothing more starts.`);
+      return { ok: true, message: `Aborted rollout \`${id}\`: nothing more starts${ids.length > 0 ? ` and ${ids.length} running upgrade${ids.length === 1 ? '' : 's'} stop after the current AWS operation` : ''}.` };
+    },
+  };
+
+  return {
+    control,
+    async startWorker() {
+      const processor = async (job: Job<RolloutJobData>, token?: string) => {
+        try {
+          return await (job.name === 'lane' ? runLane(job) : runWave(job));
+        } catch (error) {
+          if (!(error instanceof Parked)) throw error;
+          await job.moveToDelayed(Date.now() + 500, token);
+          throw new DelayedError();
+        }
+      };
+      worker = new Worker<RolloutJobData>(ROLLOUT_QUEUE, processor, {
+        connection: { url: opts.connection.url, maxRetriesPerRequest: null },
+        prefix: opts.prefix,
+        // Lanes wait on their cluster's job: enough slots for several rollouts' lanes and their wave parents.
+        concurrency: 20,
+        // A worker killed mid-wave leaves its lanes stalled; another worker picks them up and follows the same jobs.
+        maxStalledCount: 10,
+        lockDuration: opts.worker?.lockDurationMs ?? 30_000,
+        stalledInterval: opts.worker?.stalledIntervalMs ?? 30_000,
+      });
+      worker.on('error', (err) => logger.error({ err }, 'rollout worker error'));
+      worker.on('failed', (job, err) => logger.warn({ err, job: job?.id }, 'rollout job failed'));
+      await worker.waitUntilReady();
+    },
+    async close() {
+      draining.abort(new Error('rollout worker shutting down'));
+      await worker?.close();
+      await flows.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** "24 h", "90 min", "2 d". */
+export function describeDuration(ms: number): string {
+  if (ms % (24 * 3600_000) === 0 && ms > 0) return `${ms / (24 * 3600_000)} d`;
+  if (ms % 3600_000 === 0 && ms > 0) return `${ms / 3600_000} h`;
+  return `${Math.round(ms / 60_000)} min`;
+}
