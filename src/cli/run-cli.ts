@@ -4,7 +4,10 @@
  * 1 errors — each error reported as one line, never a stack.
  */
 
+import { writeFileSync } from 'node:fs';
+import { stringify as stringifyYaml } from 'yaml';
 import { ConfigError } from '../config/clusters-config.js';
+import { snapshotToScenario } from '../planning/twin-scenario.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
@@ -26,6 +29,8 @@ import { readWaiversForPlan, type WaiversForPlan } from '../waivers/read-waivers
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
 
 export interface CliDeps {
+  /** snapshot: writes the twin file (default: node:fs writeFileSync). */
+  writeFile?: (path: string, text: string) => void;
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
   stderr(text: string): void;
@@ -54,9 +59,11 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   }
   try {
     if (command.command === 'audit') return await audit(command, deps);
+    if (command.command === 'snapshot') return await snapshot(command, deps);
+    if (command.command === 'rehearse') return await rehearseCli(command, deps);
     return command.command === 'status' ? await status(command, deps) : await plan(command, deps);
   } catch (error) {
-    const known = error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
+    const known = error instanceof Error && error.name === 'ScenarioError' || error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
     const message = known ? (error as Error).message : describeReadError(`eks-upgrade ${command.command}`, error);
     deps.stderr(`eks-upgrade: ${message.split('\n')[0]}\n`);
     return EXIT.error;
@@ -120,6 +127,44 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   return result.blocking ? EXIT.blocking : EXIT.ok;
 }
 
+/** Reads the cluster as `plan` does (reads only) and returns it as a simulator scenario (the twin). */
+export async function readTwin(command: CliCommand, deps: CliDeps): Promise<{ scenario: Record<string, unknown>; cluster: string; version: string }> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  const target = resolveNamedTarget(command, config, deps.env);
+  const sources = deps.sources(command.endpointUrl);
+  const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
+    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
+  });
+  const current = described.version ?? '';
+  const hops = command.to ? hopsBetweenText(current, command.to) : undefined;
+  const reads = preflightReads(target.config, (command.timeoutSeconds * 1000) / 2);
+  const read = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
+  const sim = await import('@eks-upgrade-bot/sim');
+  const version = read.cluster.ok ? read.cluster.value.version : current;
+  const offered = read.versions.ok ? read.versions.value.find((v) => v.version === version) : undefined;
+  const calendarAsOf = offered?.endOfStandardSupport ? sim.calendarAsOfFor(version, offered.endOfStandardSupport, read.readAt) : undefined;
+  const scenario = snapshotToScenario(read, { anonymize: command.anonymize, calendarAsOf });
+  try {
+    sim.validateScenario(scenario, `twin of ${target.name}`);
+  } catch (error) {
+    throw new PlanRequestError(`the twin of ${target.name} is not a scenario the simulator can load (${(error as Error).message}); please report it with the cluster's shape.`);
+  }
+  return { scenario, cluster: target.name, version };
+}
+
+async function snapshot(command: CliCommand, deps: CliDeps): Promise<number> {
+  const { scenario, cluster } = await readTwin(command, deps);
+  const c = (scenario.clusters as Array<Record<string, any>>)[0];
+  const text = `# Twin of ${c.name} written by eks-upgrade snapshot: no Secrets, env values or command lines are copied.\n# Replay: npm run sim -- --scenario ${command.file}\n${stringifyYaml(scenario, { lineWidth: 0 })}`;
+  try {
+    (deps.writeFile ?? ((path, body) => writeFileSync(path, body, { mode: 0o600 })))(command.file!, text);
+  } catch (error) {
+    throw new CliUsageError(`could not write ${command.file}: ${(error as Error).message}; give --file a path you can write.`);
+  }
+  deps.stdout(`Wrote the twin of ${cluster} to ${command.file}: ${c.nodegroups.length} node group(s), ${(c.selfManaged ?? []).length} self-managed group(s), ${(c.kubernetes ?? []).length} object(s)${command.anonymize ? ', names hashed' : ''}.\nReplay it: npm run sim -- --scenario ${command.file}\n`);
+  return EXIT.ok;
+}
+
 async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   if (!deps.auditLog) throw new CliUsageError('audit needs Redis: this build of the CLI has no audit reader.');
   const { audit: log, close } = deps.auditLog(deps.env);
@@ -132,4 +177,8 @@ async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   } finally {
     await close();
   }
+}
+
+async function rehearseCli(_command: CliCommand, _deps: CliDeps): Promise<number> {
+  throw new CliUsageError('rehearse is not available in this build yet.');
 }
