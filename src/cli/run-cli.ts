@@ -8,6 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { stringify as stringifyYaml } from 'yaml';
 import { ConfigError } from '../config/clusters-config.js';
 import { snapshotToScenario } from '../planning/twin-scenario.js';
+import { Redis } from 'ioredis';
+import { decide, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
+import { createLogger } from '../log/logger.js';
+import { createClusterLock } from '../store/cluster-lock.js';
+import { engineKeys } from '../store/engine-keys.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
@@ -179,6 +184,49 @@ async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   }
 }
 
-async function rehearseCli(_command: CliCommand, _deps: CliDeps): Promise<number> {
-  throw new CliUsageError('rehearse is not available in this build yet.');
+async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<number> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  const target = resolveNamedTarget(command, config, deps.env);
+  const sources = deps.sources(command.endpointUrl);
+  const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
+    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
+  });
+  const current = described.version ?? '';
+  const to = command.to ?? nextMinorOf(current);
+  if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
+  const redisUrl = deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = deps.env.QUEUE_PREFIX ?? 'eks-upgrade';
+  const running = await runningUpgradeOf(redisUrl, prefix, target.name);
+  if (running) throw new PlanRequestError(`an upgrade of ${target.name} is running (job ${running}); rehearse it once that upgrade has ended.`);
+  const answers = command.answers ?? 'continue';
+  const report = await rehearseUpgrade({
+    sources,
+    cluster: target,
+    to,
+    answers,
+    redisUrl,
+    prefix,
+    logger: createLogger({ level: 'silent' }),
+    onEvent: (event) => {
+      if (command.output !== 'json' && (event.kind === 'step-started' || event.kind === 'gate-opened')) {
+        deps.stderr(`REHEARSAL · ${event.kind === 'step-started' ? `started: ${event.title}` : `gate: ${event.gate.title} (answering ${decide(event.gate, answers)})`}\n`);
+      }
+    },
+  });
+  deps.stdout(command.output === 'json' ? toJsonText(report) : `${report.lines.join('\n')}\n`);
+  return report.state === 'succeeded' ? EXIT.ok : EXIT.blocking;
+}
+
+/** The job holding the cluster's lock in the bot's queue (a real upgrade in progress), if any. */
+async function runningUpgradeOf(redisUrl: string, prefix: string, cluster: string): Promise<string | undefined> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200), lazyConnect: true });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return await createClusterLock(redis, engineKeys(prefix)).holder(cluster);
+  } catch (error) {
+    throw new CliUsageError(`rehearse needs Redis for its engine, and ${redisUrl} did not answer (${(error as Error).message}); set REDIS_URL to a Redis it may use.`);
+  } finally {
+    redis.disconnect();
+  }
 }
