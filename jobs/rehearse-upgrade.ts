@@ -9,7 +9,10 @@
  * no cluster lock. Callers refuse a rehearsal beside a running upgrade of the same cluster.
  */
 
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { planHash } from '../src/planning/plan-hash.js';
+import type { RehearsalStore } from '../src/ports/rehearsal-store.js';
 import { startTwin, calendarAsOfFor, validateScenario, type SimTwin } from '@eks-upgrade-bot/sim';
 import { createAutoScalingPortFactory } from '../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../src/aws/ec2-sdk-adapter.js';
@@ -81,12 +84,6 @@ async function customImages(sources: SnapshotSources, target: { region: string; 
   return images;
 }
 
-/** A stable hash of what a plan would do (its steps and actions), so a rehearsal and a real start can be compared. */
-export function planHash(plan: UpgradePlan): string {
-  const steps = plan.hops.flatMap((hop) => hop.steps.map((s) => ({ kind: s.kind, resource: s.resource, from: s.from, to: s.to, actions: (s.actions ?? []).map((a) => [a.resource, a.action, a.from, a.to]) })));
-  return createHash('sha256').update(JSON.stringify({ from: plan.from, to: plan.to, steps })).digest('hex').slice(0, 16);
-}
-
 export interface RehearsalStep {
   step: string;
   title: string;
@@ -136,6 +133,8 @@ export interface RehearseOptions {
   timeoutMs?: number;
   /** Called as events happen (the CLI prints them). */
   onEvent?: (event: TimelineEvent) => void;
+  /** Where the result is kept for requireRehearsal (default: not kept). */
+  store?: RehearsalStore;
   /** Test hook: the running twin, once started. */
   onTwin?: (twin: SimTwin) => void;
 }
@@ -179,9 +178,10 @@ export async function rehearseUpgrade(opts: RehearseOptions): Promise<RehearsalR
   const config: ClustersConfig = opts.cluster.config
     ? { clusters: [{ ...opts.cluster.config, roleArn: undefined, maintenanceWindow: undefined, twoPersonRule: false }] }
     : parseClustersConfig({ clusters: [{ name: cluster, region: opts.cluster.region, channels: ['C0REHEARSAL'], requesters: ['U0REHEARSAL'], approvers: ['U0REHEARSAL'] }] }, 'rehearsal');
+  const enginePrefix = `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
   const engine = createUpgradeEngine({
     connection: { url: opts.redisUrl },
-    prefix: `${opts.prefix}:rehearsal:${randomUUID().slice(0, 8)}`,
+    prefix: enginePrefix,
     config,
     eks,
     kube,
@@ -239,10 +239,28 @@ export async function rehearseUpgrade(opts: RehearseOptions): Promise<RehearsalR
     }
     const rehearsedMs = engineClock.now() - startedAt;
     const podsAfter = (await kubePort.list('pods')).items;
-    return buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs });
+    const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs });
+    await opts.store?.record({ cluster, from: read.from, to: opts.to, planHash: report.planHash, state, answers: opts.answers, at: Date.now() });
+    return report;
   } finally {
     await engine.close().catch(() => undefined);
     await twin.stop();
+    await dropKeys(opts.redisUrl, enginePrefix).catch(() => undefined);
+  }
+}
+
+/** The rehearsal's own queue and engine state are of no use once its report is out. */
+async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -3,6 +3,7 @@ import type { AwsCredentialIdentity } from '@smithy/types';
 import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
+import { createRehearsalStore } from './store/rehearsal-store.js';
 import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
@@ -98,6 +99,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         clock,
         logger,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+        rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
       };
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });
       await slack.start();

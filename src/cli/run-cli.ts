@@ -13,6 +13,7 @@ import { decide, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
 import { createLogger } from '../log/logger.js';
 import { createClusterLock } from '../store/cluster-lock.js';
 import { engineKeys } from '../store/engine-keys.js';
+import { createRehearsalStore } from '../store/rehearsal-store.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
@@ -199,7 +200,10 @@ async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<number> 
   const running = await runningUpgradeOf(redisUrl, prefix, target.name);
   if (running) throw new PlanRequestError(`an upgrade of ${target.name} is running (job ${running}); rehearse it once that upgrade has ended.`);
   const answers = command.answers ?? 'continue';
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
   const report = await rehearseUpgrade({
+    store: createRehearsalStore(redis, prefix),
     sources,
     cluster: target,
     to,
@@ -212,7 +216,7 @@ async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<number> 
         deps.stderr(`REHEARSAL · ${event.kind === 'step-started' ? `started: ${event.title}` : `gate: ${event.gate.title} (answering ${decide(event.gate, answers)})`}\n`);
       }
     },
-  });
+  }).finally(() => redis.disconnect());
   deps.stdout(command.output === 'json' ? toJsonText(report) : `${report.lines.join('\n')}\n`);
   return report.state === 'succeeded' ? EXIT.ok : EXIT.blocking;
 }

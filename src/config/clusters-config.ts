@@ -104,11 +104,13 @@ const clusterFields = {
   abortOnGateTimeout: z.boolean(),
   checks: checkSettings,
   waivers: z.array(waiverSchema),
+  /** A real start needs a successful rehearsal of the same plan at most this old, e.g. "24h" (issue 15). */
+  requireRehearsal: z.string().regex(/^[1-9]\d{0,3}h$/, 'must be a number of hours like "24h"'),
 };
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, channels: true, requesters: true, approvers: true, region: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true })
   .strict();
 
 const fileSchema = z
@@ -176,6 +178,8 @@ export interface ClusterConfig {
   /** Absent in configs built in code before checks existed: DEFAULT_CHECK_SETTINGS apply. */
   checks?: CheckSettings;
   waivers?: ConfigWaiver[];
+  /** requireRehearsal in hours (absent: no rehearsal needed). */
+  requireRehearsalHours?: number;
 }
 
 export interface ClustersConfig {
@@ -234,6 +238,7 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       // Per key: a cluster's own check settings win over defaults:, which win over the built-in defaults.
       checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
+      ...(merged.requireRehearsal ? { requireRehearsalHours: Number(merged.requireRehearsal.slice(0, -1)) } : {}),
     };
   });
   return { clusters };

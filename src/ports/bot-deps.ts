@@ -35,4 +35,6 @@ export interface BotDeps {
   logger: Logger;
   /** Waivers asked for and approved in Slack (Redis); without it plans count clusters.yaml waivers only. */
   waivers?: WaiverStore;
+  /** Rehearsal results (Redis), for requireRehearsal; without it a cluster that requires one cannot be started. */
+  rehearsals?: import('./rehearsal-store.js').RehearsalStore;
 }

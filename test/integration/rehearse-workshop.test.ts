@@ -4,7 +4,13 @@ import { rehearseUpgrade, type RehearsalReport } from '../../jobs/rehearse-upgra
 import { createLogger } from '../../src/log/logger.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { startSim } from '../support/start-sim.js';
-import { freshPrefix, redisUrl } from '../support/redis-url.js';
+import { Redis } from 'ioredis';
+import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
+import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
+import { buildPlan } from '../../src/planning/build-plan.js';
+import { policyFromConfig } from '../../src/planning/plan-policy.js';
+import { rehearsalProblem } from '../../src/planning/plan-hash.js';
+import { collectSnapshot } from '../../src/status/collect-snapshot.js';
 import { settled, simSources } from './read-path-harness.js';
 
 /**
@@ -15,6 +21,14 @@ import { settled, simSources } from './read-path-harness.js';
 const CLUSTER = 'eksworkshop-eksctl';
 let real: SimServer;
 let report: RehearsalReport;
+const prefix = freshPrefix('rehearse');
+const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+const store = createRehearsalStore(redis, prefix);
+const config = parseClustersConfig({ clusters: [{
+  name: CLUSTER, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], requireRehearsal: '24h',
+  karpenter: { upgradeBudget: '1' },
+  nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } },
+}] }).clusters[0];
 
 beforeAll(async () => {
   real = await startSim('workshop', { speed: 600 });
@@ -22,21 +36,23 @@ beforeAll(async () => {
   report = await rehearseUpgrade({
     sources: simSources(real),
     // The clusters.yaml entry of the real run (test/e2e/upgrade-workshop.test.ts).
-    cluster: { name: CLUSTER, region: 'us-west-2', config: parseClustersConfig({ clusters: [{
-      name: CLUSTER, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'],
-      karpenter: { upgradeBudget: '1' },
-      nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } },
-    }] }).clusters[0] },
+    cluster: { name: CLUSTER, region: 'us-west-2', config },
     to: '1.26',
     answers: 'remedy',
     redisUrl,
-    prefix: freshPrefix('rehearse'),
+    prefix,
     logger: createLogger({ level: 'silent' }),
     timeoutMs: 150_000,
+    speed: 600,
+    store,
   });
   if (process.env.E2E_PRINT) console.log(report.lines.join('\n'), JSON.stringify(report.gates, null, 1));
 }, 180_000);
-afterAll(async () => real?.close());
+afterAll(async () => {
+  await real?.close();
+  await deleteKeys(`${prefix}*`);
+  redis.disconnect();
+});
 
 describe('rehearse workshop 1.25 → 1.26', () => {
   it('reproduces the blocks: the removed HPA API at preflight, orders-pdb on blue-mng', () => {
@@ -61,5 +77,14 @@ describe('rehearse workshop 1.25 → 1.26', () => {
   it('changes nothing on the cluster it read', () => {
     expect(countMutatingCalls(real)).toBe(0);
     expect(real.world.cluster(CLUSTER)!.version).toBe('1.25');
+  });
+
+  it('is kept with its plan hash, so a real start of the same plan under requireRehearsal: 24h goes ahead', async () => {
+    const last = await store.latest(CLUSTER, '1.26');
+    expect(last).toMatchObject({ state: 'succeeded', planHash: report.planHash });
+    const snapshot = await collectSnapshot(simSources(real), { name: CLUSTER, region: 'us-west-2', targetMinors: ['1.26'] });
+    const realPlan = buildPlan(snapshot, '1.26', policyFromConfig(config));
+    expect(rehearsalProblem(CLUSTER, '1.26', realPlan, last, 24, Date.now())).toBeUndefined();
+    expect(rehearsalProblem(CLUSTER, '1.27', realPlan, await store.latest(CLUSTER, '1.27'), 24, Date.now())).toMatch(/none to 1\.27 is on record/);
   });
 });
