@@ -11,6 +11,7 @@ import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
 import { statusCommand } from './status.js';
 import { waiversCommand } from './waivers.js';
+import { rehearseCommand } from './rehearse.js';
 
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
@@ -23,4 +24,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   abort: abortCommand,
   audit: auditCommand,
   waivers: waiversCommand,
+  rehearse: rehearseCommand,
 };

@@ -16,6 +16,8 @@ export interface ParsedCommand {
   to?: string;
   dryRun: boolean;
   all: boolean;
+  /** rehearse: how gates are answered. */
+  answers?: 'continue' | 'remedy' | 'stop';
   /** Words after the subcommand, Slack escapes undone, flags still in place (CommandContext.args). */
   args: string[];
 }
@@ -24,9 +26,9 @@ export type ParseResult =
   | { ok: true; command: ParsedCommand }
   | { ok: false; problem: string; subcommand?: Subcommand };
 
-type Flag = '--to' | '--dry-run' | '--all';
-const FLAGS_WITH_VALUE = new Set<Flag>(['--to']);
-const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all']);
+type Flag = '--to' | '--dry-run' | '--all' | '--answers';
+const FLAGS_WITH_VALUE = new Set<Flag>(['--to', '--answers']);
+const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all', '--answers']);
 
 interface Grammar {
   flags: Flag[];
@@ -46,6 +48,7 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   abort: { flags: [], target: 'required', targetName: 'job id or cluster' },
   audit: { flags: [], target: 'required', targetName: 'cluster' },
   waivers: { flags: [], target: 'optional', targetName: 'cluster' },
+  rehearse: { flags: ['--to', '--answers'], target: 'required', targetName: 'cluster', requiredFlags: ['--to'] },
 };
 
 /** Echoes user input inside `code` safely and briefly. */
@@ -93,7 +96,7 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
     if (FLAGS_WITH_VALUE.has(known)) {
       const value = inlineValue ?? args[index + 1];
       if (value === undefined || value === '' || (inlineValue === undefined && value.startsWith('--'))) {
-        return fail(`\`${flag}\` needs a version, like \`${flag} 1.31\`.`);
+        return fail(known === '--answers' ? '`--answers` needs one of `continue`, `remedy`, `stop`.' : `\`${flag}\` needs a version, like \`${flag} 1.31\`.`);
       }
       if (inlineValue === undefined) index++;
       seen.set(known, value);
@@ -123,12 +126,15 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
     if (problem) return fail(problem);
     to = formatMinor(parseMinor(rawTo)!);
   }
+  const answers = seen.get('--answers');
+  if (typeof answers === 'string' && !['continue', 'remedy', 'stop'].includes(answers)) return fail(`${quoteInput(answers)} is not a way to answer gates; use \`--answers continue\`, \`remedy\` or \`stop\`.`);
   return {
     ok: true,
     command: {
       subcommand,
       target: subcommand === 'help' ? target?.toLowerCase() : target,
       to,
+      ...(typeof answers === 'string' ? { answers: answers as ParsedCommand['answers'] } : {}),
       dryRun: seen.has('--dry-run'),
       all: seen.has('--all'),
       args,

@@ -20,6 +20,7 @@ import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
+import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal-worker.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
 
 export interface StartBotOptions {
@@ -83,9 +84,22 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     if (env.ROLE !== 'web') {
       await thread.start();
       await engine.startWorker();
+      const rehearsalRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const rehearsals = await startRehearsalWorker({
+        connection,
+        prefix: env.QUEUE_PREFIX,
+        config,
+        sources: { eks, ssm, ec2, autoScaling, kube, clock },
+        thread,
+        store: createRehearsalStore(rehearsalRedis, env.QUEUE_PREFIX),
+        logger: logger.child({ part: 'rehearsal' }),
+      });
+      stops.push(() => rehearsals.close(), async () => void (await rehearsalRedis.quit().catch(() => undefined)));
     }
     if (env.ROLE !== 'worker') {
       const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const rehearsalQueue = createRehearsalQueue(connection, env.QUEUE_PREFIX);
+      stops.push(() => rehearsalQueue.close());
       const deps: BotDeps = {
         config,
         eks,
@@ -100,6 +114,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         logger,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
         rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
+        rehearsalQueue,
       };
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });
       await slack.start();

@@ -20,3 +20,18 @@ export interface RehearsalStore {
   /** The newest rehearsal of `cluster` to `to`, if any is kept. */
   latest(cluster: string, to: string): Promise<RehearsalRecord | undefined>;
 }
+
+/** A rehearsal asked for in Slack, as the worker runs it. */
+export interface RehearsalRequest {
+  cluster: string;
+  region: string;
+  to: string;
+  answers: 'continue' | 'remedy' | 'stop';
+  channel: string;
+  requestedBy: string;
+}
+
+export interface RehearsalQueue {
+  /** Queues the rehearsal for a worker; resolves with its id. */
+  enqueue(request: RehearsalRequest): Promise<string>;
+}
