@@ -144,9 +144,18 @@ const TWIN_CREDENTIALS = { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal
 /** Runs one rehearsal to its end and returns the report. */
 export async function rehearseUpgrade(opts: RehearseOptions): Promise<RehearsalReport> {
   const read = await readTwinOf(opts.sources, opts.cluster, { to: opts.to });
-  const cluster = opts.cluster.name;
   const plan = buildPlan(read.snapshot, opts.to, policyFromConfig(opts.cluster.config));
-  const twin = await startTwin(read.scenario, { speed: opts.speed ?? 300 });
+  return runUpgradeOnScenario(read.scenario, plan, read.from, opts);
+}
+
+/**
+ * Runs the upgrade engine with `plan` against a simulator started from `scenario` (the twin, or for benchmarks the
+ * original scenario itself) and reports as a rehearsal does.
+ */
+export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, from: string, opts: Omit<RehearseOptions, 'sources'>): Promise<RehearsalReport> {
+  const read = { from };
+  const cluster = opts.cluster.name;
+  const twin = await startTwin(scenario, { speed: opts.speed ?? 300 });
   opts.onTwin?.(twin);
   const engineClock = twin.server.clock as Clock;
   const aws = { endpoint: twin.url, credentials: TWIN_CREDENTIALS, maxAttempts: 3 };
