@@ -7,9 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { stringify as stringifyYaml } from 'yaml';
 import { ConfigError } from '../config/clusters-config.js';
-import { snapshotToScenario } from '../planning/twin-scenario.js';
 import { Redis } from 'ioredis';
-import { decide, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
+import { decide, readTwinOf, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
 import { createLogger } from '../log/logger.js';
 import { createClusterLock } from '../store/cluster-lock.js';
 import { engineKeys } from '../store/engine-keys.js';
@@ -134,28 +133,20 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
 }
 
 /** Reads the cluster as `plan` does (reads only) and returns it as a simulator scenario (the twin). */
-export async function readTwin(command: CliCommand, deps: CliDeps): Promise<{ scenario: Record<string, unknown>; cluster: string; version: string }> {
+async function readTwin(command: CliCommand, deps: CliDeps): Promise<{ scenario: Record<string, unknown>; cluster: string }> {
   const config = await loadCliConfig(command, deps.env, deps.fileExists);
   const target = resolveNamedTarget(command, config, deps.env);
   const sources = deps.sources(command.endpointUrl);
-  const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
+  await sources.eks(target).describeCluster(target.name).catch((error) => {
     throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
   });
-  const current = described.version ?? '';
-  const hops = command.to ? hopsBetweenText(current, command.to) : undefined;
-  const reads = preflightReads(target.config, (command.timeoutSeconds * 1000) / 2);
-  const read = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads }), command.timeoutSeconds * 1000, `Cluster ${target.name}`, sources.clock);
-  const sim = await import('@eks-upgrade-bot/sim');
-  const version = read.cluster.ok ? read.cluster.value.version : current;
-  const offered = read.versions.ok ? read.versions.value.find((v) => v.version === version) : undefined;
-  const calendarAsOf = offered?.endOfStandardSupport ? sim.calendarAsOfFor(version, offered.endOfStandardSupport, read.readAt) : undefined;
-  const scenario = snapshotToScenario(read, { anonymize: command.anonymize, calendarAsOf });
   try {
-    sim.validateScenario(scenario, `twin of ${target.name}`);
+    const { scenario } = await readTwinOf(sources, target, { anonymize: command.anonymize, timeoutMs: command.timeoutSeconds * 1000 });
+    return { scenario, cluster: target.name };
   } catch (error) {
+    if ((error as Error).name !== 'ScenarioError') throw error;
     throw new PlanRequestError(`the twin of ${target.name} is not a scenario the simulator can load (${(error as Error).message}); please report it with the cluster's shape.`);
   }
-  return { scenario, cluster: target.name, version };
 }
 
 async function snapshot(command: CliCommand, deps: CliDeps): Promise<number> {

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { countMutatingCalls, loadScenario, type SimServer } from '@eks-upgrade-bot/sim';
+import { Redis } from 'ioredis';
 import { runCli } from '../../src/cli/run-cli.js';
+import { createClusterLock } from '../../src/store/cluster-lock.js';
+import { engineKeys } from '../../src/store/engine-keys.js';
+import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { startSim } from '../support/start-sim.js';
 import { settled, simSources } from './read-path-harness.js';
 
@@ -15,10 +19,10 @@ import { settled, simSources } from './read-path-harness.js';
 const started: SimServer[] = [];
 afterAll(async () => Promise.all(started.map((s) => s.close())));
 
-async function cli(sim: SimServer, args: string[]) {
+async function cli(sim: SimServer, args: string[], env: NodeJS.ProcessEnv = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { env: { AWS_REGION: 'us-west-2' }, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), sources: () => simSources(sim), fileExists: () => false });
+  const code = await runCli(args, { env: { AWS_REGION: 'us-west-2', REDIS_URL: redisUrl, ...env }, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), sources: () => simSources(sim), fileExists: () => false });
   return { code, stdout, stderr };
 }
 
@@ -95,6 +99,22 @@ describe('eks-upgrade snapshot', () => {
     const twin = loadScenario(parseYaml(text));
     expect(twin.clusters[0].nodegroups).toHaveLength(3);
   }, 60_000);
+
+  it('rehearse is refused beside a running upgrade of the same cluster, in a sentence', async () => {
+    const real = await running('demo');
+    const prefix = freshPrefix('rehearse-cli');
+    const redis = new Redis(redisUrl);
+    try {
+      await createClusterLock(redis, engineKeys(prefix)).acquire({ jobId: 'u1234567', cluster: 'demo', from: '1.30', to: '1.31', requestedBy: 'U0REQ', channel: 'C0OPS', dryRun: false, at: Date.now() });
+      const result = await cli(real, ['rehearse', 'demo', '--to', '1.31'], { QUEUE_PREFIX: prefix });
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe('eks-upgrade: an upgrade of demo is running (job u1234567); rehearse it once that upgrade has ended.\n');
+      expect(countMutatingCalls(real)).toBe(0);
+    } finally {
+      await deleteKeys(`${prefix}*`);
+      redis.disconnect();
+    }
+  }, 30_000);
 
   it('refuses without --file, in a sentence', async () => {
     const real = await running('demo');
