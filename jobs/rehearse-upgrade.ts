@@ -13,7 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { planHash } from '../src/planning/plan-hash.js';
 import type { RehearsalStore } from '../src/ports/rehearsal-store.js';
-import { startTwin, calendarAsOfFor, validateScenario, type SimTwin } from '@eks-upgrade-bot/sim';
+// The simulator is loaded only when a rehearsal runs (the web process never pays for it).
+import type { SimTwin } from '@eks-upgrade-bot/sim';
+const sim = () => import('@eks-upgrade-bot/sim');
 import { createAutoScalingPortFactory } from '../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../src/aws/eks-sdk-adapter.js';
@@ -57,6 +59,7 @@ export async function readTwinOf(
   const reads = preflightReads(target.config, timeoutMs / 2);
   const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads }), timeoutMs, `Reading ${target.name}`, sources.clock);
   const offered = snapshot.versions.ok ? snapshot.versions.value.find((v) => v.version === from) : undefined;
+  const { calendarAsOfFor, validateScenario } = await sim();
   const calendarAsOf = offered?.endOfStandardSupport ? calendarAsOfFor(from, offered.endOfStandardSupport, snapshot.readAt) : undefined;
   const scenario = snapshotToScenario(snapshot, { anonymize: options.anonymize, calendarAsOf });
   const images = await customImages(sources, target, [from, ...(hops ?? [])]);
@@ -155,7 +158,7 @@ export async function rehearseUpgrade(opts: RehearseOptions): Promise<RehearsalR
 export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, from: string, opts: Omit<RehearseOptions, 'sources'>): Promise<RehearsalReport> {
   const read = { from };
   const cluster = opts.cluster.name;
-  const twin = await startTwin(scenario, { speed: opts.speed ?? 300 });
+  const twin = await (await sim()).startTwin(scenario, { speed: opts.speed ?? 300 });
   opts.onTwin?.(twin);
   const engineClock = twin.server.clock as Clock;
   const aws = { endpoint: twin.url, credentials: TWIN_CREDENTIALS, maxAttempts: 3 };
