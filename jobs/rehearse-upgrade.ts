@@ -132,6 +132,8 @@ export interface RehearseOptions {
   requestedBy?: string;
   /** Simulated seconds per real second (default 300; higher is faster and less exact). */
   speed?: number;
+  /** Simulated minutes without a step moving on after which the rehearsal calls the upgrade stalled (default 120). */
+  stallMinutes?: number;
   /** Real-time budget for the whole run (default 10 minutes). */
   timeoutMs?: number;
   /** Called as events happen (the CLI prints them). */
@@ -238,17 +240,27 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     };
     const startedAt = engineClock.now();
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+    const stallMs = (opts.stallMinutes ?? 120) * 60_000;
     let state = 'running';
+    let stalled = false;
     while (Date.now() < deadline) {
       const job = await engine.control.getJob(jobId);
       state = job?.state ?? 'unknown';
       if (['succeeded', 'failed', 'aborted'].includes(state)) break;
+      // A step that makes no progress for stallMinutes of simulated time would stall the real upgrade too: stop here.
+      const lastStep = [...recorded].reverse().find((e) => e.kind === 'step-started' || e.kind === 'step-finished' || e.kind === 'gate-answered' || e.kind === 'progress');
+      if (!stalled && lastStep && engineClock.now() - lastStep.at > stallMs) {
+        stalled = true;
+        recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: `Step ${job?.currentStep ?? '?'} made no progress for ${opts.stallMinutes ?? 120} minutes: the rehearsal stops it here (a real upgrade would wait on it).` });
+        await engine.control.abort(jobId, 'rehearsal (stalled)').catch(() => undefined);
+      }
       if (job?.openGate && !answered.has(`${job.openGate.gateId}#${job.openGate.revision}`)) {
         const opened = [...recorded].reverse().find((e) => e.kind === 'gate-opened' && e.gate.gateId === job.openGate!.gateId);
         if (opened?.kind === 'gate-opened' && opened.gate.revision === job.openGate.revision) answer(opened.gate);
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    if (stalled) state = `stalled (${state})`;
     const rehearsedMs = engineClock.now() - startedAt;
     const podsAfter = (await kubePort.list('pods')).items;
     const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs });
@@ -391,6 +403,13 @@ function buildReport(input: {
   );
   for (const event of recorded) {
     if (event.kind === 'step-failed') blocks.push(`${event.step}: ${event.error}`);
+    // Stalls the job waits out rather than gates: do-not-disrupt pods, a budget of 0, pods no node fits.
+    const stall = (event.kind === 'note' && event.level === 'warning' && !/^Preflight findings/.test(event.text)) || (event.kind === 'progress' && /do-not-disrupt|Pending|no node fits|cannot be scheduled/i.test(event.text));
+    if (stall) {
+      const line = `${event.kind === 'progress' ? event.step : 'note'}: ${event.text.replace(/\s+/g, ' ').trim()}`;
+      const seen = (l: string) => l.replace(/\d+/g, 'N');
+      if (!blocks.some((b) => seen(b) === seen(line))) blocks.push(line);
+    }
   }
   const before = new Set(input.podsBefore.map((p) => p.metadata.uid));
   const after = new Set(input.podsAfter.map((p) => p.metadata.uid));
