@@ -132,7 +132,7 @@ export interface RehearseOptions {
   requestedBy?: string;
   /** Simulated seconds per real second (default 300; higher is faster and less exact). */
   speed?: number;
-  /** Simulated minutes without a step moving on after which the rehearsal calls the upgrade stalled (default 120). */
+  /** Simulated minutes without a step moving on after which the rehearsal calls the upgrade stalled (default 240). */
   stallMinutes?: number;
   /** Real-time budget for the whole run (default 10 minutes). */
   timeoutMs?: number;
@@ -240,7 +240,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     };
     const startedAt = engineClock.now();
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
-    const stallMs = (opts.stallMinutes ?? 120) * 60_000;
+    const stallMs = (opts.stallMinutes ?? 240) * 60_000;
     let state = 'running';
     let stalled = false;
     while (Date.now() < deadline) {
@@ -251,7 +251,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
       const lastStep = [...recorded].reverse().find((e) => e.kind === 'step-started' || e.kind === 'step-finished' || e.kind === 'gate-answered' || e.kind === 'progress');
       if (!stalled && lastStep && engineClock.now() - lastStep.at > stallMs) {
         stalled = true;
-        recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: `Step ${job?.currentStep ?? '?'} made no progress for ${opts.stallMinutes ?? 120} minutes: the rehearsal stops it here (a real upgrade would wait on it).` });
+        recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: `Step ${job?.currentStep ?? '?'} made no progress for ${opts.stallMinutes ?? 240} minutes: the rehearsal stops it here (a real upgrade would wait on it).` });
         await engine.control.abort(jobId, 'rehearsal (stalled)').catch(() => undefined);
       }
       if (job?.openGate && !answered.has(`${job.openGate.gateId}#${job.openGate.revision}`)) {
@@ -415,6 +415,7 @@ function buildReport(input: {
   const after = new Set(input.podsAfter.map((p) => p.metadata.uid));
   const podsRestarted = [...before].filter((uid) => !after.has(uid)).length;
   const pendingPods = input.podsAfter.filter((p) => p.status?.phase === 'Pending').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  const plannedGates = plan.hops.flatMap((hop) => hop.steps).filter((step) => step.gate).length;
   const planEstimateMinutes = plan.hops.reduce((sum, hop) => sum + (hop.estimateMinutes ?? 0), 0);
   const hash = planHash(plan);
   const lines = [
@@ -426,8 +427,9 @@ function buildReport(input: {
     '',
     blocks.length ? 'What would block, and where:' : 'Nothing would block.',
     ...blocks.map((b) => `  ${b}`),
+    `The plan's blocking findings: ${plan.findings.filter((f) => f.severity === 'error' && !f.waived).map((f) => f.code).join(', ') || 'none'}.`,
     '',
-    `Gates an on-call would face (${gates.length}):`,
+    `Gates an on-call would face (${gates.length}; the plan announces ${plannedGates}):`,
     ...gates.map((g) => `  ${g.title} → ${g.answer}`),
     '',
     `Pods restarted: ${podsRestarted}.${pendingPods.length ? ` Pods left Pending (no node fits them): ${pendingPods.join(', ')}.` : ' No pod left Pending.'}`,

@@ -22,6 +22,7 @@ it('names the do-not-disrupt pod that stalls the drift of NodePool default, and 
     cluster: { name: 'eksworkshop-eksctl', region: 'us-west-2' },
     to: '1.31',
     answers: 'stop',
+    stallMinutes: 120,
     redisUrl,
     prefix,
     logger: createLogger({ level: 'silent' }),

@@ -43,6 +43,8 @@ beforeAll(async () => {
     prefix,
     logger: createLogger({ level: 'silent' }),
     timeoutMs: 150_000,
+    // The simulated Karpenter drift of the workshop sometimes takes hours at this speed on a loaded machine.
+    stallMinutes: 480,
     speed: 600,
     store,
   });
