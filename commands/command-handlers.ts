@@ -13,6 +13,7 @@ import { statusCommand } from './status.js';
 import { waiversCommand } from './waivers.js';
 import { digestCommand } from './digest.js';
 import { rolloutCommand } from './rollout.js';
+import { rehearseCommand } from './rehearse.js';
 
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
@@ -27,4 +28,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   waivers: waiversCommand,
   digest: digestCommand,
   rollout: rolloutCommand,
+  rehearse: rehearseCommand,
 };

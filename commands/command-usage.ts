@@ -5,7 +5,7 @@
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
 
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout', 'rehearse'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -65,6 +65,13 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
     synopsis: 'audit <cluster>',
     summary: 'The audit trail of a cluster: starts, gate answers, Force reasons, pauses, resumes, aborts and refusals, newest first.',
     examples: ['audit demo'],
+  },
+  rehearse: {
+    synopsis: 'rehearse <cluster> --to <minor> [--answers continue|remedy|stop]',
+    summary:
+      'Reads the cluster (reads only), runs the real upgrade against a simulated twin of it with gates answered automatically, ' +
+      'and posts a REHEARSAL thread ending with what would block, step durations, pods restarted and the gates you would face.',
+    examples: ['rehearse demo --to 1.31', 'rehearse demo --to 1.31 --answers remedy'],
   },
   waivers: {
     synopsis: 'waivers [<cluster>]',

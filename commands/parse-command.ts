@@ -21,6 +21,8 @@ export interface ParsedCommand {
   soak?: string;
   maxParallel?: string;
   rolloutId?: string;
+  /** rehearse: how gates are answered. */
+  answers?: 'continue' | 'remedy' | 'stop';
   /** Words after the subcommand, Slack escapes undone, flags still in place (CommandContext.args). */
   args: string[];
 }
@@ -29,9 +31,9 @@ export type ParseResult =
   | { ok: true; command: ParsedCommand }
   | { ok: false; problem: string; subcommand?: Subcommand };
 
-type Flag = '--to' | '--dry-run' | '--all' | '--waves' | '--soak' | '--max-parallel';
-const FLAGS_WITH_VALUE = new Set<Flag>(['--to', '--soak', '--max-parallel']);
-const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all', '--waves', '--soak', '--max-parallel']);
+type Flag = '--to' | '--dry-run' | '--all' | '--waves' | '--soak' | '--max-parallel' | '--answers';
+const FLAGS_WITH_VALUE = new Set<Flag>(['--to', '--soak', '--max-parallel', '--answers']);
+const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all', '--waves', '--soak', '--max-parallel', '--answers']);
 
 interface Grammar {
   flags: Flag[];
@@ -53,6 +55,7 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   waivers: { flags: [], target: 'optional', targetName: 'cluster' },
   digest: { flags: [], target: 'none', targetName: 'nothing' },
   rollout: { flags: ['--to', '--waves', '--soak', '--max-parallel'], target: 'optional', targetName: 'action (continue, pause, resume or abort) and rollout id' },
+  rehearse: { flags: ['--to', '--answers'], target: 'required', targetName: 'cluster', requiredFlags: ['--to'] },
 };
 
 /** Echoes user input inside `code` safely and briefly. */
@@ -110,7 +113,7 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
       if (value === undefined || value === '' || (inlineValue === undefined && value.startsWith('--'))) {
         if (known === '--soak') return fail('`--soak` needs a duration, like `--soak 24h` or `--soak 30m`.');
         if (known === '--max-parallel') return fail('`--max-parallel` needs a number of clusters, like `--max-parallel 3`.');
-        return fail(`\`${flag}\` needs a version, like \`${flag} 1.31\`.`);
+        return fail(known === '--answers' ? '`--answers` needs one of `continue`, `remedy`, `stop`.' : `\`${flag}\` needs a version, like \`${flag} 1.31\`.`);
       }
       if (inlineValue === undefined) index++;
       seen.set(known, value);
@@ -142,12 +145,15 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
     if (problem) return fail(problem);
     to = formatMinor(parseMinor(rawTo)!);
   }
+  const answers = seen.get('--answers');
+  if (typeof answers === 'string' && !['continue', 'remedy', 'stop'].includes(answers)) return fail(`${quoteInput(answers)} is not a way to answer gates; use \`--answers continue\`, \`remedy\` or \`stop\`.`);
   return {
     ok: true,
     command: {
       subcommand,
       target: subcommand === 'help' ? target?.toLowerCase() : target,
       to,
+      ...(typeof answers === 'string' ? { answers: answers as ParsedCommand['answers'] } : {}),
       dryRun: seen.has('--dry-run'),
       all: seen.has('--all'),
       args,

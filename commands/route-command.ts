@@ -82,7 +82,7 @@ function checkAccessAndNormalise(
   args: string[],
   channelId: string,
 ): string[] {
-  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs' || subcommand === 'audit' || subcommand === 'waivers';
+  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs' || subcommand === 'audit' || subcommand === 'waivers' || subcommand === 'rehearse';
   if (!takesCluster) return args;
   if (target !== undefined) {
     checkCluster(deps, target, channelId);

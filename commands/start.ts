@@ -4,6 +4,7 @@ import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain
 import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
 import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
+import { rehearsalProblem } from '../src/planning/plan-hash.js';
 import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
 import { withDeadline } from '../src/status/bounded.js';
@@ -46,6 +47,11 @@ export const startCommand: CommandHandler = async (context) => {
   const running = await deps.control.findActive(cluster.name);
   if (running) throw new CommandRejected(alreadyRunning(running));
   const plan = await planFor(context.deps, cluster, from, to);
+  if (cluster.requireRehearsalHours) {
+    const last = await deps.rehearsals?.latest(cluster.name, to);
+    const refused = rehearsalProblem(cluster.name, to, plan, last, cluster.requireRehearsalHours, deps.clock.now());
+    if (refused) throw new CommandRejected(`${refused} Nothing was started.`);
+  }
   const result = await deps.control.start(
     { cluster: cluster.name, region: cluster.region, to, requestedBy: context.userId, channel: context.channelId, dryRun: command.dryRun },
     from,

@@ -3,6 +3,7 @@ import type { AwsCredentialIdentity } from '@smithy/types';
 import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
+import { createRehearsalStore } from './store/rehearsal-store.js';
 import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
@@ -19,6 +20,7 @@ import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
+import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal-worker.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
 import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
 import { createChannelPoster } from './slack/channel-poster.js';
@@ -112,9 +114,22 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       await fleet.start();
       await rollouts.startWorker();
       stops.push(() => fleet.close(), async () => void (await fleetRedis.quit().catch(() => undefined)));
+      const rehearsalRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const rehearsals = await startRehearsalWorker({
+        connection,
+        prefix: env.QUEUE_PREFIX,
+        config,
+        sources: { eks, ssm, ec2, autoScaling, kube, clock },
+        thread,
+        store: createRehearsalStore(rehearsalRedis, env.QUEUE_PREFIX),
+        logger: logger.child({ part: 'rehearsal' }),
+      });
+      stops.push(() => rehearsals.close(), async () => void (await rehearsalRedis.quit().catch(() => undefined)));
     }
     if (env.ROLE !== 'worker') {
       const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const rehearsalQueue = createRehearsalQueue(connection, env.QUEUE_PREFIX);
+      stops.push(() => rehearsalQueue.close());
       const deps: BotDeps = {
         config,
         eks,
@@ -129,6 +144,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         logger,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
         rollouts: rollouts.control,
+        rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
+        rehearsalQueue,
       };
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });
       await slack.start();

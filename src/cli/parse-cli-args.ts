@@ -9,7 +9,7 @@ import { formatMinor, parseMinor } from '../domain/minor-version.js';
 export type OutputFormat = 'text' | 'json' | 'markdown';
 
 export interface CliCommand {
-  command: 'status' | 'plan' | 'audit' | 'digest' | 'help';
+  command: 'status' | 'plan' | 'audit' | 'digest' | 'snapshot' | 'rehearse' | 'help';
   cluster?: string;
   all: boolean;
   to?: string;
@@ -20,6 +20,11 @@ export interface CliCommand {
   timeoutSeconds: number;
   /** audit: how many records (newest first). */
   limit: number;
+  /** snapshot: the twin scenario file to write; --anonymize hashes names. */
+  file?: string;
+  anonymize?: boolean;
+  /** rehearse: how gates are answered (default continue). */
+  answers?: 'continue' | 'remedy' | 'stop';
 }
 
 export const CLI_USAGE = `Usage:
@@ -27,6 +32,8 @@ export const CLI_USAGE = `Usage:
   eks-upgrade plan <cluster> [--to <minor>]   [options]
   eks-upgrade digest [--output text|json]   (every cluster of the clusters file, most urgent first)
   eks-upgrade audit <cluster> [--limit <n>] [--output text|json]   (reads REDIS_URL, QUEUE_PREFIX)
+  eks-upgrade snapshot <cluster> --file <twin.yaml> [--anonymize]   (a simulator scenario of the cluster; reads only)
+  eks-upgrade rehearse <cluster> [--to <minor>] [--answers continue|remedy|stop] [--output text|json]
 
 Options:
   --output text|json|markdown   output format (default text; markdown is a change-ticket playbook)
@@ -47,7 +54,8 @@ export class CliUsageError extends Error {
   }
 }
 
-const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout', '--limit']);
+const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout', '--limit', '--file', '--answers']);
+const ANSWERS = ['continue', 'remedy', 'stop'] as const;
 const OUTPUTS: OutputFormat[] = ['text', 'json', 'markdown'];
 
 export function parseCliArgs(argv: string[]): CliCommand {
@@ -64,8 +72,9 @@ export function parseCliArgs(argv: string[]): CliCommand {
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (seen.has(flag)) throw new CliUsageError(`${flag} is given twice.`);
     seen.add(flag);
-    if (flag === '--all') {
-      result.all = true;
+    if (flag === '--all' || flag === '--anonymize') {
+      if (flag === '--all') result.all = true;
+      else result.anonymize = true;
       continue;
     }
     if (!VALUE_FLAGS.has(flag)) throw new CliUsageError(`Unknown option ${flag}.`);
@@ -97,6 +106,13 @@ export function parseCliArgs(argv: string[]): CliCommand {
         result.timeoutSeconds = seconds;
         break;
       }
+      case '--file':
+        result.file = value;
+        break;
+      case '--answers':
+        if (!ANSWERS.includes(value as (typeof ANSWERS)[number])) throw new CliUsageError(`--answers must be one of ${ANSWERS.join(', ')}, not ${value}.`);
+        result.answers = value as CliCommand['answers'];
+        break;
       case '--limit': {
         const limit = Number(value);
         if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliUsageError(`--limit must be a whole number from 1 to 1000, not ${value}.`);
@@ -107,7 +123,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
   const [command, cluster, extra] = positionals;
   if (command === undefined || command === 'help') return { ...result, command: 'help' };
-  if (command !== 'status' && command !== 'plan' && command !== 'audit' && command !== 'digest') throw new CliUsageError(`${command} is not a command; use status, plan, digest or audit.`);
+  if (!['status', 'plan', 'audit', 'digest', 'snapshot', 'rehearse'].includes(command)) throw new CliUsageError(`${command} is not a command; use status, plan, audit, digest, snapshot or rehearse.`);
   if (command === 'digest') {
     if (cluster !== undefined) throw new CliUsageError(`Unexpected ${cluster}: digest covers every cluster of the clusters file.`);
     if (result.all || result.to) throw new CliUsageError('digest takes no --all or --to.');
@@ -115,8 +131,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
     return { ...result, command };
   }
   if (extra !== undefined) throw new CliUsageError(`Unexpected ${extra}: ${command} takes one cluster.`);
-  result.command = command;
+  result.command = command as CliCommand['command'];
   result.cluster = cluster;
+  if ((result.file || result.anonymize) && command !== 'snapshot') throw new CliUsageError('--file and --anonymize apply to snapshot.');
+  if (result.answers && command !== 'rehearse') throw new CliUsageError('--answers applies to rehearse.');
   if (command === 'status') {
     if (cluster && result.all) throw new CliUsageError('Give either a cluster or --all, not both.');
     if (!cluster && !result.all) throw new CliUsageError('status needs a cluster or --all.');
@@ -125,9 +143,13 @@ export function parseCliArgs(argv: string[]): CliCommand {
     if (!cluster) throw new CliUsageError('audit needs a cluster.');
     if (result.all || result.to) throw new CliUsageError('audit takes one cluster, without --all or --to.');
     if (result.output === 'markdown') throw new CliUsageError('audit prints text or json.');
+  } else if (command === 'snapshot') {
+    if (!cluster) throw new CliUsageError('snapshot needs a cluster.');
+    if (!result.file) throw new CliUsageError('snapshot needs --file <twin.yaml> to write the twin scenario to.');
+    if (result.all || result.to) throw new CliUsageError('snapshot takes one cluster, without --all or --to.');
   } else {
-    if (!cluster) throw new CliUsageError('plan needs a cluster.');
-    if (result.all) throw new CliUsageError('--all applies to status, not plan.');
+    if (!cluster) throw new CliUsageError(`${command} needs a cluster.`);
+    if (result.all) throw new CliUsageError(`--all applies to status, not ${command}.`);
   }
   return result;
 }

@@ -135,11 +135,13 @@ const clusterFields = {
   checks: checkSettings,
   waivers: z.array(waiverSchema),
   reminders: remindersSchema,
+  /** A real start needs a successful rehearsal of the same plan at most this old, e.g. "24h" (issue 15). */
+  requireRehearsal: z.string().regex(/^[1-9]\d{0,3}h$/, 'must be a number of hours like "24h"'),
 };
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, reminders: true, channels: true, requesters: true, approvers: true, region: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true })
   .strict();
 
 const fileSchema = z
@@ -210,6 +212,8 @@ export interface ClusterConfig {
   waivers?: ConfigWaiver[];
   /** Days before the end of standard support when the cluster's channels get a reminder (default 60, 30, 7). */
   reminders?: { daysBefore: number[] };
+  /** requireRehearsal in hours (absent: no rehearsal needed). */
+  requireRehearsalHours?: number;
 }
 
 /** A scheduled digest: one message per tick to `channel` about `clusters` (names, resolved from the globs). */
@@ -280,6 +284,7 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
       reminders: { daysBefore: [...new Set(merged.reminders?.daysBefore ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => b - a) },
+      ...(merged.requireRehearsal ? { requireRehearsalHours: Number(merged.requireRehearsal.slice(0, -1)) } : {}),
     };
   });
   const digests = (result.data.digests ?? []).map((digest, index): DigestConfig => {

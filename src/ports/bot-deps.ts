@@ -38,4 +38,8 @@ export interface BotDeps {
   waivers?: WaiverStore;
   /** Rollouts in waves (jobs/rollout-engine.ts); without it `rollout` says it is not available. */
   rollouts?: RolloutControl;
+  /** Rehearsal results (Redis), for requireRehearsal; without it a cluster that requires one cannot be started. */
+  rehearsals?: import('./rehearsal-store.js').RehearsalStore;
+  /** Hands a rehearsal to the workers (queue `rehearsal`); without it `rehearse` says the bot has no rehearsal queue. */
+  rehearsalQueue?: import('./rehearsal-store.js').RehearsalQueue;
 }

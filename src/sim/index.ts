@@ -10,6 +10,10 @@
  *
  *   const slack = await startFakeSlack({ signingSecret });   // the fake Slack the demo and the playground use
  *
+ * Product API (rehearsals): `const twin = await startTwin(scenarioObject, { speed: 600 })` builds and serves a world
+ * from a scenario object (the twin `eks-upgrade snapshot` writes), `twin.setSpeed(n)`, `twin.mutatingCalls(cluster)`
+ * (AWS mutating calls and Kubernetes writes it received), `twin.stop()`. Everything below it is for tests and tools.
+ *
  * A world without HTTP (benchmarks, controller tests): `createWorld(loadScenario('karpenter-lab'), { clock })`,
  * with `createManualClock()` to move time by hand. Fixtures for product tests: `makeNode` (a Node object as the
  * kubelet reports it), `checkMessageBlocks` (Slack's Block Kit limits), `signSlackRequest`, the version and add-on
@@ -18,6 +22,9 @@
  * The simulator imports no product code except src/kube-types (the shape of a Kubernetes object); it keeps its
  * own selectors, readiness and budgets, because a test oracle must not share the product's bugs.
  */
+
+// The product API (issue 15's rehearsals): a twin from a scenario object, at a speed; stop; its mutating-call count.
+export { startTwin, countMutatingCalls, calendarAsOfFor, type SimTwin, type StartTwinOptions } from './twin.js';
 
 // A world from a scenario, served on a port, at a speed.
 export { startSimulator, renderKubeconfig, type SimServer, type StartSimulatorOptions } from './sim-server.js';

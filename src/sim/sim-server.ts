@@ -64,6 +64,8 @@ export interface SimServer {
   world: SimWorld;
   /** kubeconfig YAML: one context per cluster, server `${url}/k8s/<cluster>`, token "sim". */
   kubeconfig(): string;
+  /** Kubernetes writes the simulated apiservers accepted or refused (access reviews excluded), in order. */
+  kubeWrites: Array<{ cluster: string; method: string; path: string }>;
   close(): Promise<void>;
 }
 
@@ -242,6 +244,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     }
   };
 
+  const kubeWrites: SimServer['kubeWrites'] = [];
   const handleKube = async (req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> => {
     const rest = rawUrl.slice('/k8s/'.length);
     const slash = rest.search(/[/?]/);
@@ -253,6 +256,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     }
     // An unreachable API server: the connection drops, as when its endpoint is firewalled off.
     if (cluster.unreachable) return void req.socket.destroy();
+    if (req.method !== 'GET' && !/accessreviews|tokenreviews/.test(path)) kubeWrites.push({ cluster: name, method: req.method ?? 'POST', path: path.split('?')[0] });
     await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`, {
       ...kubeAccess.userOf(req, name),
       onForbidden: (message) => world.record({ service: 'kubernetes', operation: `${req.method ?? 'GET'} ${path.split('?')[0]}`, cluster: name, error: 'Forbidden', denied: message }),
@@ -313,6 +317,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     clock,
     world,
     kubeconfig: () => renderKubeconfig(url, [...world.clusters.keys()]),
+    kubeWrites,
     close() {
       closed ??= (async () => {
         world.stop();
