@@ -15,7 +15,7 @@ import type { WaiverStore } from '../src/ports/waiver-store.js';
 import type { JobControlsStore } from '../src/ports/job-controls.js';
 import type { StepContext } from './step-context.js';
 import type { TimelineLog } from '../src/ports/timeline-log.js';
-import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import type { StepMessageModel, TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
 import { readJobData } from './job-data-schema.js';
 import { statusCardOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
@@ -51,7 +51,14 @@ export interface JobRuntime {
   clusterConfig: ClusterConfig;
   save(): Promise<void>;
   card(): Promise<void>;
+  /**
+   * Appends to the timeline (every event: the export is the complete record) and shows it in the thread: step
+   * lifecycle events (step-started, progress, step-finished, step-failed) edit the step's one message in place, a
+   * failure is also its own reply (people answer it), everything else is its own reply.
+   */
   emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
+  /** Shows a step's message as the job data has it now (e.g. aborted), once per `dedupeKey`. */
+  showStep(step: PlannedStep, at: number, dedupeKey?: string, progress?: string): Promise<void>;
   contextFor(step: PlannedStep, signal: AbortSignal): StepContext;
 }
 
@@ -91,6 +98,22 @@ function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): Cluster
   );
 }
 
+/** The thread key of a step's one message. */
+export function stepMessageKey(jobId: string, stepId: string): string {
+  return `${jobId}:${stepId}:message`;
+}
+
+/** A step's message as the job data says it is at `at`: running (with `progress`) or ended with its outcome. */
+export function stepMessageOf(data: UpgradeJobData, step: Pick<PlannedStep, 'id' | 'title'>, at: number, progress?: string, error?: string): StepMessageModel {
+  const run = data.stepRuns[step.id];
+  const startedAt = run?.startedAt ?? at;
+  const base = { step: step.id, title: step.title, startedAt, at };
+  if (error !== undefined) return { ...base, state: 'failed', durationMs: Math.max(0, at - startedAt), error };
+  if (run?.outcome === undefined) return { ...base, state: 'running', ...(progress ? { progress } : {}) };
+  const durationMs = run.durationMs ?? Math.max(0, (run.finishedAt ?? at) - startedAt);
+  return { ...base, at: run.finishedAt ?? at, state: run.outcome, durationMs, ...(run.summary ? { summary: run.summary } : {}) };
+}
+
 /** Throws when the job's data has a shape this build cannot read (the processor checks readJobData first). */
 export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): JobRuntime {
   const reading = readJobData(job.data);
@@ -104,6 +127,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const autoScaling = deps.autoScaling(target);
   let kube: Promise<KubePort> | undefined;
 
+  const titleOf = (stepId: string) => data.steps.find((step) => step.id === stepId)?.title ?? stepId;
   const runtime: JobRuntime = {
     job,
     data,
@@ -113,8 +137,27 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
     card: () => deps.thread.updateStatusCard(data.thread, statusCardOf(data, deps.clock.now())),
     async emitKeyed(threadKey, logKey, event) {
       await deps.timeline.append(data.jobId, logKey, event);
-      await deps.thread.postEvent(data.thread, threadKey, event);
+      switch (event.kind) {
+        case 'step-started':
+        case 'step-finished':
+          return deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at), threadKey);
+        case 'progress':
+          // The step's message and the status card show the same line.
+          await deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: titleOf(event.step) }, event.at, event.text), threadKey);
+          if (data.progress !== event.text && data.steps[data.stepIndex]?.id === event.step) {
+            data.progress = event.text;
+            await runtime.card();
+          }
+          return;
+        case 'step-failed':
+          await deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at, undefined, event.error), threadKey);
+          return deps.thread.postEvent(data.thread, threadKey, event);
+        default:
+          return deps.thread.postEvent(data.thread, threadKey, event);
+      }
     },
+    showStep: (step, at, dedupeKey, progress) =>
+      deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, step.id), stepMessageOf(data, step, at, progress), dedupeKey),
     contextFor(step, signal) {
       const stepState = () => (data.stepState[step.id] ??= {});
       const ctx: StepContext = {
@@ -145,6 +188,8 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           if (data.progress === text) return;
           data.progress = text;
           await runtime.card();
+          // The step's message shows the same line (its edits are rate-limited by the thread).
+          if (text) await runtime.showStep(step, deps.clock.now(), undefined, text);
         },
         async setState(state: UpgradeState) {
           if (data.state === state) return;
