@@ -11,12 +11,32 @@ export interface RecordedPost {
   thread: ThreadRef;
   key: string;
   event: TimelineEvent;
+  /**
+   * Set when this is not a reply of its own but a version of a step's one message (the key of that message): the
+   * lifecycle event (step-started, progress, step-finished) the version was made from, under the event's key.
+   */
+  stepMessage?: string;
+}
+
+/** The lifecycle event a version of a step message shows (failures are replies of their own, so none here). */
+function lifecycleEventOf(message: StepMessageModel): TimelineEvent | undefined {
+  const { step, title } = message;
+  if (message.state === 'running') {
+    return message.progress
+      ? { kind: 'progress', at: message.at, step, text: message.progress }
+      : { kind: 'step-started', at: message.startedAt, step, title };
+  }
+  if (message.state === 'failed' || message.state === 'aborted') return undefined;
+  return { kind: 'step-finished', at: message.at, step, title, durationMs: message.durationMs ?? 0, summary: message.summary };
 }
 
 export interface RecordingThreadPort extends ThreadPort {
   threads: Array<{ channel: string; ref: ThreadRef; card: StatusCardModel }>;
   cards: Array<{ thread: ThreadRef; card: StatusCardModel }>;
-  /** Posts kept after dedupe (what the thread shows), in order. */
+  /**
+   * What the thread was asked to show after dedupe, in order: replies, and the keyed versions of step messages
+   * (marked `stepMessage`; see stepMessages() for the messages as a person sees them).
+   */
   posts: RecordedPost[];
   /** Every postEvent call, duplicates included. */
   calls: RecordedPost[];
@@ -43,7 +63,7 @@ export function createRecordingThreadPort(): RecordingThreadPort {
     calls: [],
     uploads: [],
     stepVersions: new Map(),
-    async upsertStepMessage(_thread, key, message, dedupeKey) {
+    async upsertStepMessage(thread, key, message, dedupeKey) {
       if (dedupeKey !== undefined) {
         if (seenKeys.has(`upsert:${dedupeKey}`)) return;
         seenKeys.add(`upsert:${dedupeKey}`);
@@ -54,6 +74,8 @@ export function createRecordingThreadPort(): RecordingThreadPort {
       if (last && rank(message) < rank(last)) return;
       versions.push(message);
       port.stepVersions.set(key, versions);
+      const event = dedupeKey === undefined ? undefined : lifecycleEventOf(message);
+      if (event) port.posts.push({ thread, key: dedupeKey!, event, stepMessage: key });
     },
     stepMessages() {
       return [...port.stepVersions.values()].map((versions) => versions.at(-1)!);
