@@ -142,9 +142,14 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         case 'step-finished':
           return deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at), threadKey);
         case 'progress':
+          // Progress of a step that has ended (budgets put back later by another step, a cleanup) is its own reply:
+          // the step's message already says how the step ended.
+          if (data.stepRuns[event.step]?.outcome !== undefined || data.steps[data.stepIndex]?.id !== event.step) {
+            return deps.thread.postEvent(data.thread, threadKey, event);
+          }
           // The step's message and the status card show the same line.
           await deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: titleOf(event.step) }, event.at, event.text), threadKey);
-          if (data.progress !== event.text && data.steps[data.stepIndex]?.id === event.step) {
+          if (data.progress !== event.text) {
             data.progress = event.text;
             await runtime.card();
           }
