@@ -127,6 +127,8 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const autoScaling = deps.autoScaling(target);
   let kube: Promise<KubePort> | undefined;
 
+  /** The step the job is on and that has not ended: the one whose message shows progress. */
+  const isRunning = (stepId: string) => data.steps[data.stepIndex]?.id === stepId && data.stepRuns[stepId]?.outcome === undefined;
   const titleOf = (stepId: string) => data.steps.find((step) => step.id === stepId)?.title ?? stepId;
   const runtime: JobRuntime = {
     job,
@@ -144,7 +146,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         case 'progress':
           // Progress of a step that has ended (budgets put back later by another step, a cleanup) is its own reply:
           // the step's message already says how the step ended.
-          if (data.stepRuns[event.step]?.outcome !== undefined || data.steps[data.stepIndex]?.id !== event.step) {
+          if (!isRunning(event.step)) {
             return deps.thread.postEvent(data.thread, threadKey, event);
           }
           // The step's message and the status card show the same line.
@@ -194,7 +196,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           data.progress = text;
           await runtime.card();
           // The step's message shows the same line (its edits are rate-limited by the thread).
-          if (text) await runtime.showStep(step, deps.clock.now(), undefined, text);
+          if (text && isRunning(step.id)) await runtime.showStep(step, deps.clock.now(), undefined, text);
         },
         async setState(state: UpgradeState) {
           if (data.state === state) return;
