@@ -50,6 +50,8 @@ export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeT
   data.outcomeText ??= outcomeText;
   data.progress = undefined;
   await runtime.save();
+  // The step that was running when the job was aborted says so in its message (a failure already did, with why).
+  if (step && run?.outcome === 'aborted') await runtime.showStep(step, now, `${data.jobId}:${step.id}:aborted`);
 
   await runtime.emitKeyed(`${data.jobId}:summary`, `${data.jobId}:summary`, summaryEvent(data, now));
   await runtime.card();

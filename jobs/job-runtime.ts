@@ -15,7 +15,7 @@ import type { WaiverStore } from '../src/ports/waiver-store.js';
 import type { JobControlsStore } from '../src/ports/job-controls.js';
 import type { StepContext } from './step-context.js';
 import type { TimelineLog } from '../src/ports/timeline-log.js';
-import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import type { StepMessageModel, TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
 import { readJobData } from './job-data-schema.js';
 import { statusCardOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
@@ -51,7 +51,14 @@ export interface JobRuntime {
   clusterConfig: ClusterConfig;
   save(): Promise<void>;
   card(): Promise<void>;
+  /**
+   * Appends to the timeline (every event: the export is the complete record) and shows it in the thread: step
+   * lifecycle events (step-started, progress, step-finished, step-failed) edit the step's one message in place, a
+   * failure is also its own reply (people answer it), everything else is its own reply.
+   */
   emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
+  /** Shows a step's message as the job data has it now (e.g. aborted), once per `dedupeKey`. */
+  showStep(step: PlannedStep, at: number, dedupeKey?: string, progress?: string): Promise<void>;
   contextFor(step: PlannedStep, signal: AbortSignal): StepContext;
   /**
    * What the current run of a step got done before it failed: how many AWS / Kubernetes calls succeeded and since
@@ -115,6 +122,22 @@ function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): Cluster
   );
 }
 
+/** The thread key of a step's one message. */
+export function stepMessageKey(jobId: string, stepId: string): string {
+  return `${jobId}:${stepId}:message`;
+}
+
+/** A step's message as the job data says it is at `at`: running (with `progress`) or ended with its outcome. */
+export function stepMessageOf(data: UpgradeJobData, step: Pick<PlannedStep, 'id' | 'title'>, at: number, progress?: string, error?: string): StepMessageModel {
+  const run = data.stepRuns[step.id];
+  const startedAt = run?.startedAt ?? at;
+  const base = { step: step.id, title: step.title, startedAt, at };
+  if (error !== undefined) return { ...base, state: 'failed', durationMs: Math.max(0, at - startedAt), error };
+  if (run?.outcome === undefined) return { ...base, state: 'running', ...(progress ? { progress } : {}) };
+  const durationMs = run.durationMs ?? Math.max(0, (run.finishedAt ?? at) - startedAt);
+  return { ...base, at: run.finishedAt ?? at, state: run.outcome, durationMs, ...(run.summary ? { summary: run.summary } : {}) };
+}
+
 /** Throws when the job's data has a shape this build cannot read (the processor checks readJobData first). */
 export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): JobRuntime {
   const reading = readJobData(job.data);
@@ -133,6 +156,9 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const autoScaling = countingSuccesses(deps.autoScaling(target), succeeded);
   let kube: Promise<KubePort> | undefined;
 
+  /** The step the job is on and that has not ended: the one whose message shows progress. */
+  const isRunning = (stepId: string) => data.steps[data.stepIndex]?.id === stepId && data.stepRuns[stepId]?.outcome === undefined;
+  const titleOf = (stepId: string) => data.steps.find((step) => step.id === stepId)?.title ?? stepId;
   const runtime: JobRuntime = {
     job,
     data,
@@ -150,8 +176,32 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
     card: () => deps.thread.updateStatusCard(data.thread, statusCardOf(data, deps.clock.now())),
     async emitKeyed(threadKey, logKey, event) {
       await deps.timeline.append(data.jobId, logKey, event);
-      await deps.thread.postEvent(data.thread, threadKey, event);
+      switch (event.kind) {
+        case 'step-started':
+        case 'step-finished':
+          return deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at), threadKey);
+        case 'progress':
+          // Progress of a step that has ended (budgets put back later by another step, a cleanup) is its own reply:
+          // the step's message already says how the step ended.
+          if (!isRunning(event.step)) {
+            return deps.thread.postEvent(data.thread, threadKey, event);
+          }
+          // The step's message and the status card show the same line.
+          await deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: titleOf(event.step) }, event.at, event.text), threadKey);
+          if (data.progress !== event.text) {
+            data.progress = event.text;
+            await runtime.card();
+          }
+          return;
+        case 'step-failed':
+          await deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at, undefined, event.error), threadKey);
+          return deps.thread.postEvent(data.thread, threadKey, event);
+        default:
+          return deps.thread.postEvent(data.thread, threadKey, event);
+      }
     },
+    showStep: (step, at, dedupeKey, progress) =>
+      deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, step.id), stepMessageOf(data, step, at, progress), dedupeKey),
     contextFor(step, signal) {
       const stepState = () => (data.stepState[step.id] ??= {});
       const ctx: StepContext = {
@@ -182,6 +232,8 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           if (data.progress === text) return;
           data.progress = text;
           await runtime.card();
+          // The step's message shows the same line (its edits are rate-limited by the thread).
+          if (text && isRunning(step.id)) await runtime.showStep(step, deps.clock.now(), undefined, text);
         },
         async setState(state: UpgradeState) {
           if (data.state === state) return;

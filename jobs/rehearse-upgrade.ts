@@ -351,6 +351,16 @@ function rehearsalThread(inner: ThreadPort | undefined, record: (event: Timeline
       record(event);
       await inner?.postEvent(thread, key, markEvent(event));
     },
+    async upsertStepMessage(thread, key, message, dedupeKey) {
+      // Step lifecycle events reach the thread as one message per step: the report reads them back from it.
+      if (message.state === 'running' && !message.progress) record({ kind: 'step-started', at: message.startedAt, step: message.step, title: message.title });
+      if (message.state === 'running' && message.progress) record({ kind: 'progress', at: message.at, step: message.step, text: message.progress });
+      if (message.state === 'done' || message.state === 'skipped' || message.state === 'dry-run') {
+        record({ kind: 'step-started', at: message.startedAt, step: message.step, title: message.title });
+        record({ kind: 'step-finished', at: message.at, step: message.step, title: message.title, durationMs: message.durationMs ?? message.at - message.startedAt, ...(message.summary ? { summary: message.summary } : {}) });
+      }
+      await inner?.upsertStepMessage(thread, key, { ...message, title: `REHEARSAL · ${message.title}` }, dedupeKey);
+    },
     async uploadMarkdown(thread, key, filename, title, content) {
       await inner?.uploadMarkdown(thread, key, `rehearsal-${filename}`, `REHEARSAL · ${title}`, content);
     },

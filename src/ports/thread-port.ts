@@ -1,4 +1,4 @@
-import type { StatusCardModel, TimelineEvent } from './timeline-event.js';
+import type { StatusCardModel, StepMessageModel, TimelineEvent } from './timeline-event.js';
 
 export interface ThreadRef {
   channel: string;
@@ -22,6 +22,13 @@ export interface ThreadPort {
    * chat.update of that gate card (buttons removed, "Approved by @x at T"), keyed `${K}`.
    */
   postEvent(thread: ThreadRef, key: string, event: TimelineEvent): Promise<void>;
+  /**
+   * One thread reply per `key`, kept current in place: the first call posts it, later calls edit that same message
+   * (chat.update), after a restart too (its ts is stored with the outbox). Versions are ranked (started < progress <
+   * ended): one that would take the message back (a step re-run after a crash re-emitting "started") is dropped,
+   * and `dedupeKey`, when given, makes a repeated call with it a no-op. Progress edits are rate-limited per key.
+   */
+  upsertStepMessage(thread: ThreadRef, key: string, message: StepMessageModel, dedupeKey?: string): Promise<void>;
   /** Uploads a Markdown file into the thread (files.uploadV2), once per key. */
   uploadMarkdown(thread: ThreadRef, key: string, filename: string, title: string, content: string): Promise<void>;
 }

@@ -67,3 +67,27 @@ export type TimelineEvent =
       steps: Array<{ title: string; durationMs: number; outcome: string }>;
       lines: string[];
     };
+
+/** How a step's own thread message reads: ▶️ running (with its latest progress line), then ✅ / ❌ / ⏹️. */
+export type StepMessageState = 'running' | 'done' | 'skipped' | 'dry-run' | 'failed' | 'aborted';
+
+/**
+ * One step's message in the thread, posted when the step starts and edited in place as it goes (progress) and when
+ * it ends. Built from the step lifecycle events (step-started, progress, step-finished, step-failed) and the job's
+ * step run, so every step gets one without doing anything.
+ */
+export interface StepMessageModel {
+  step: string;
+  title: string;
+  state: StepMessageState;
+  startedAt: number;
+  /** When this version of the message was made (the event's time). */
+  at: number;
+  /** The latest progress line while running ("NodeClaims replaced 143/500 in default"). */
+  progress?: string;
+  /** Set once the step has ended. */
+  durationMs?: number;
+  summary?: string;
+  /** Why the step failed (the failure itself is also its own reply, with what to do). */
+  error?: string;
+}

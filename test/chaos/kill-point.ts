@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { startE2eStack, type E2eStack, type SimCall } from '../support/e2e-stack.js';
-import { answerGatesUntilSummary, repliesOf, statusCard, type GateAnswer, type OpenGate } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, readStepMessage, repliesOf, statusCard, stepMessagesOf, type GateAnswer, type OpenGate } from '../support/e2e-thread.js';
 import { startWorkerChild, type WorkerChild } from '../support/e2e-worker.js';
 
 /**
@@ -170,16 +170,17 @@ export async function runKillPoint(point: KillPoint): Promise<KillFigures> {
     figures.completed = /✅ Succeeded/.test(summary.text) && stack.sim.world.cluster(point.cluster)?.version === point.to;
     figures.repeatedCalls = repeatedCalls(await stack.acceptedCalls());
 
-    // Posts: every step that finished has exactly one "Started" and one "Finished" reply. Delivery is at least once
-    // across a crash, so the one post the killed worker had in flight may come twice: that one is allowed.
+    // Posts: every step has exactly one message, edited to its end. Other replies are delivered at least once across
+    // a crash, so the one post the killed worker had in flight may come twice: that one is allowed.
     const replies = repliesOf(stack.fake, CHANNEL);
     const inFlight = replies.filter((reply) => reply.postedAt < survivorStartedAt).at(-1)?.text;
-    const lines = replies.map((reply) => reply.text);
-    const stepLines = lines.filter((text) => /^(Started|Finished): /.test(text));
-    figures.duplicatedPosts = stepLines.filter((text, i) => stepLines.indexOf(text) !== i && text !== inFlight);
-    const finished = stepLines.filter((text) => text.startsWith('Finished: ')).map((text) => text.slice('Finished: '.length).replace(/ in .*$/, ''));
-    const startedTitles = new Set(stepLines.filter((text) => text.startsWith('Started: ')).map((text) => text.slice('Started: '.length)));
-    figures.lostPosts = finished.filter((title) => !startedTitles.has(title)).map((title) => `Started: ${title}`);
+    const lines = replies.filter((reply) => !stepMessagesOf(stack.fake, CHANNEL).includes(reply)).map((reply) => reply.text);
+    // Other replies repeated beyond the in-flight one: reported as duplicates only when a step-like reply repeats.
+    figures.duplicatedPosts = lines.filter((text, i) => lines.indexOf(text) !== i && text !== inFlight && /^(▶️|✅|❌)/u.test(text));
+    const steps = stepMessagesOf(stack.fake, CHANNEL).map((m) => readStepMessage(m));
+    const titles = steps.map((view) => view?.title ?? '?');
+    figures.duplicatedPosts.push(...titles.filter((title, i) => titles.indexOf(title) !== i).map((title) => `step message ${title}`));
+    figures.lostPosts = steps.filter((view) => view?.state !== 'finished').map((view) => `${view?.title ?? '?'} never shown finished`);
     const topLevel = stack.fake.messages(CHANNEL).filter((m) => m.source === 'chat.postMessage');
     if (topLevel.length !== 1) figures.duplicatedPosts.push(`${topLevel.length} status cards`);
     if (stack.fake.files().length !== 1) figures.duplicatedPosts.push(`${stack.fake.files().length} timeline files`);

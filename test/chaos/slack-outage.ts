@@ -1,5 +1,5 @@
 import { startE2eStack } from '../support/e2e-stack.js';
-import { answerGate, answerGatesUntilSummary, openGates, repliesOf, statusCard } from '../support/e2e-thread.js';
+import { answerGate, answerGatesUntilSummary, openGates, readStepMessage, statusCard, stepMessagesOf } from '../support/e2e-thread.js';
 import { clustersFor } from './kill-point.js';
 
 /**
@@ -45,15 +45,16 @@ export async function runSlackOutage(outageSeconds: number): Promise<SlackOutage
     figures.refusedByFakeSlack = fake.calls.filter((call) => OUTAGE_METHODS.includes(call.method) && (call.status === 429 || call.status === 503)).length;
     fake.clearOutage();
     const { summary } = await answerGatesUntilSummary(fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 180_000, alreadyAnswered: ['h1-control-plane:1'], decide: () => ({ action: 'continue' }) });
-    await fake.waitFor((f) => /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? '') && f.files().length === 1, { timeoutMs: 60_000 });
+    await fake.waitFor((f) => /Succeeded/.test(statusCard(f, CHANNEL)?.text ?? '') && f.files().length === 1 && f.files()[0].text.length > 0, { timeoutMs: 60_000 });
     figures.completed = /✅ Succeeded/.test(summary.text);
-    const lines = repliesOf(fake, CHANNEL).map((reply) => reply.text).filter((text) => /^(Started|Finished): /.test(text)).map((text) => text.replace(/ in .*$/, ''));
-    figures.duplicatedPosts = lines.filter((line, i) => lines.indexOf(line) !== i);
-    // In order: every step's "Finished" comes after its "Started", and steps start in the order they finish.
-    const started = lines.filter((l) => l.startsWith('Started: ')).map((l) => l.slice(9));
-    const finished = lines.filter((l) => l.startsWith('Finished: ')).map((l) => l.slice(10));
-    for (const title of finished) if (lines.indexOf(`Finished: ${title}`) < lines.indexOf(`Started: ${title}`)) figures.outOfOrder.push(title);
-    if (JSON.stringify(started.filter((t) => finished.includes(t))) !== JSON.stringify(finished)) figures.outOfOrder.push('steps finished out of their start order');
+    // One message per step, edited in place: none twice, each ended ✅, in the order the job ran the steps.
+    const steps = stepMessagesOf(fake, CHANNEL).map((m) => readStepMessage(m));
+    const titles = steps.map((v) => v?.title ?? '?');
+    figures.duplicatedPosts = titles.filter((title, i) => titles.indexOf(title) !== i);
+    for (const view of steps) if (view?.state !== 'finished') figures.outOfOrder.push(`${view?.title ?? '?'} not finished`);
+    const file = fake.files()[0];
+    const ran = [...(file?.text ?? '').matchAll(/^- .* UTC — Started \*\*(.+?)\*\*/gm)].map((m) => m[1]);
+    if (JSON.stringify(titles) !== JSON.stringify(ran)) figures.outOfOrder.push(`step messages not in the order the steps ran: thread [${titles.join(', ')}], timeline [${ran.join(', ')}]`);
   } catch (error) {
     figures.error = (error as Error).message.split('\n')[0];
   } finally {

@@ -123,5 +123,24 @@ describe('a gated control-plane upgrade driven from Slack', () => {
     }, { timeoutMs: 60_000 });
     expect(files[1].text).toMatch(/Approved|approved/);
     expect(files[1].text).toContain('U0APP');
+
+    // The thread reads at a glance: one message per step, posted when it starts and edited in place until it ends
+    // with ✅ and its duration; findings, the gate card and the summary are replies of their own.
+    const replies = fake.message('C0DEMO', parent.ts)!.replies;
+    const posts = replies.filter((reply) => reply.source === 'chat.postMessage');
+    expect(posts.length, posts.map((p) => p.text.slice(0, 60)).join('\n')).toBeLessThanOrEqual(15);
+    const stepMessages = posts.filter((reply) => String((reply.metadata as { event_payload?: { post_id?: string } })?.event_payload?.post_id).startsWith('upsert:'));
+    expect(stepMessages.map((m) => m.text.replace(/ finished in .*$/s, ''))).toEqual(
+      ['preflight for 1.31', 'approval: control plane of demo to 1.31', 'control plane to 1.31', 'add-ons for 1.31', 'managed node groups to 1.31', 'verify 1.31'].map((t) => `✅ ${t}`),
+    );
+    for (const message of stepMessages) {
+      expect(message.text).toMatch(/^✅ .+ finished in (<1s|\d+s|\d+m( \d+s)?)( — |$)/s);
+      // Every version of it is the same step (▶️ started, ⏳ progress, ✅); a started one still queued when the step
+      // ended was replaced where it stood, so a quick step may show only its end.
+      expect(message.versions.every((v) => /^(▶️|✅) /u.test(v.text ?? '')), message.versions.map((v) => v.text).join('\n')).toBe(true);
+    }
+    // The export keeps every event the thread folded into those messages.
+    expect(files[0].text).toMatch(/Started \*\*control plane to 1\.31\*\*/);
+    expect(files[0].text).toMatch(/UpdateClusterVersion demo → 1\.31 issued/);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGatesUntilSummary, statusCard, type AnsweredGate } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, statusCard, stepMessageTitled, type AnsweredGate } from '../support/e2e-thread.js';
 
 /**
  * Issue 5, "How it will be checked" — the Karpenter drift lab (seed 000), 1.30 → 1.31 with `upgradeBudget: "1"`,
@@ -120,8 +120,9 @@ describe('karpenter-lab 1.30 → 1.31 from Slack with upgradeBudget "1"', () => 
   });
 
   it('says "NodeClaims replaced 2/2" in the thread', () => {
-    const finished = statusCard(stack.fake, CHANNEL)!.replies.find((r) => r.text.startsWith('Finished: Karpenter nodes to 1.31'));
-    expect(finished?.text).toMatch(/NodeClaims replaced 2\/2/);
+    const karpenter = stepMessageTitled(stack.fake, CHANNEL, 'Karpenter nodes to 1.31');
+    expect(karpenter?.state).toBe('finished');
+    expect(karpenter?.detail).toMatch(/NodeClaims replaced 2\/2/);
   });
 
   it('never disrupts two Karpenter nodes at once', () => {
@@ -135,7 +136,6 @@ describe('karpenter-lab 1.30 → 1.31 from Slack with upgradeBudget "1"', () => 
     const custom = stack.kubeConfig(CLUSTER).makeApiClient(k8s.CustomObjectsApi);
     const pool = (await custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'default' })) as KubeObject;
     expect(pool.spec?.disruption?.budgets).toEqual([{ nodes: '10%' }]);
-    const finished = statusCard(stack.fake, CHANNEL)!.replies.find((r) => r.text.startsWith('Finished: Karpenter nodes to 1.31'));
-    expect(finished?.text).toMatch(/budgets restored on default \(nodes 10%\)/);
+    expect(stepMessageTitled(stack.fake, CHANNEL, 'Karpenter nodes to 1.31')?.detail).toMatch(/budgets restored on default \(nodes 10%\)/);
   });
 });

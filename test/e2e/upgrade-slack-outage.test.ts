@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
-import { answerGate, answerGatesUntilSummary, blocksJson, openGates, repliesOf, statusCard } from '../support/e2e-thread.js';
+import { answerGate, answerGatesUntilSummary, blocksJson, openGates, readStepMessage, repliesOf, statusCard, stepMessagesOf } from '../support/e2e-thread.js';
 
 /**
  * Issue 5, "Slack answering 429 or 500 for a while delays posts but not the upgrade", end to end on `demo`: right
@@ -23,10 +23,10 @@ let summary: FakeMessage;
 let lostAnswer: E2eStack;
 const t: { outageStart: number; outageEnd: number; cpIssued?: number; cpActive?: number; addonIssued?: number; ngIssued?: number } = { outageStart: 0, outageEnd: 0 };
 
-/** Step replies ("Started: x" / "Finished: x") that appear more than once in the thread. */
+/** Steps whose message appears more than once in the thread (each step has one message, edited in place). */
 function repeatedStepReplies(s: E2eStack): string[] {
-  const lines = repliesOf(s.fake, CHANNEL).map((r) => r.text).filter((text) => /^(Started|Finished): /.test(text)).map((text) => text.replace(/ in .*$/, ''));
-  return lines.filter((line, i) => lines.indexOf(line) !== i);
+  const titles = stepMessagesOf(s.fake, CHANNEL).map((m) => readStepMessage(m)?.title ?? m.text);
+  return titles.filter((title, i) => titles.indexOf(title) !== i);
 }
 
 async function outageRun(): Promise<void> {
@@ -105,13 +105,15 @@ describe('Slack answering 429, then 500, during the upgrade of demo', () => {
 
   it('delivers every step reply exactly once, in the order of the job\'s timeline, once Slack is back', () => {
     const replies = repliesOf(stack.fake, CHANNEL);
-    const stepLines = replies.map((r) => r.text).filter((text) => /^(Started|Finished): /.test(text)).map((text) => text.replace(/ in .*$/, ''));
+    const steps = stepMessagesOf(stack.fake, CHANNEL).map((m) => readStepMessage(m));
     expect(repeatedStepReplies(stack), 'replies posted twice').toEqual([]);
-    // The exported timeline lists the job's events in the order they happened; the thread must match it.
+    // The exported timeline keeps every event in the order it happened; the thread has one message per step, in
+    // the order the steps started, each edited to its end.
     const file = stack.fake.files().find((f) => f.name.endsWith('.md'))!;
     const timeline = [...file.text.matchAll(/^- .* UTC — (Started|Finished) \*\*(.+?)\*\*/gm)].map((m) => `${m[1]}: ${m[2]}`);
     expect(timeline.length).toBeGreaterThanOrEqual(12); // the plan's 6 steps for demo, each started and finished
-    expect(stepLines).toEqual(timeline);
+    expect(steps.map((v) => v?.title)).toEqual(timeline.filter((line) => line.startsWith('Started: ')).map((line) => line.slice('Started: '.length)));
+    expect(steps.every((v) => v?.state === 'finished' && v.duration !== undefined)).toBe(true);
     expect(replies.filter((r) => r === summary)).toHaveLength(1);
     expect(replies.filter((r) => /^Upgrade 1\.30 → 1\.31: /.test(r.text))).toHaveLength(1);
     expect(stack.fake.files()).toHaveLength(1);

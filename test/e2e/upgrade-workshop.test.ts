@@ -3,7 +3,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGatesUntilSummary, blocksJson, repliesOf, statusCard, type AnsweredGate } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, blocksJson, readStepMessage, repliesOf, statusCard, stepMessagesOf, stepMessageTitled, type AnsweredGate } from '../support/e2e-thread.js';
 
 /**
  * Issue 5, "How it will be checked" — the workshop (seed 004) 1.25 → 1.26 with blue-mng blue/green, driven from
@@ -74,15 +74,15 @@ const texts = () => replies.map((r) => r.text);
 const gate = (suffix: string) => gates.find((g) => g.gateId.endsWith(suffix));
 
 describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
-  it('shows each step start and finish with its duration, and ends with the summary card', () => {
+  it('shows each step as one message that ends ✅ with its duration, and ends with the summary card', () => {
     const steps = ['preflight for 1.26', 'control plane to 1.26', 'add-ons for 1.26', 'managed node groups to 1.26', 'Karpenter nodes to 1.26', 'self-managed node groups to 1.26', 'Fargate workloads to 1.26', 'verify 1.26'];
-    for (const step of steps) {
-      expect(texts(), step).toContain(`Started: ${step}`);
-      expect(texts().some((t) => t.startsWith(`Finished: ${step} in `) && /in (<1s|\d+s|\d+m( \d+s)?)/.test(t)), step).toBe(true);
+    // One message per step (gate steps included), in the order the steps ran, each edited to its end.
+    const views = stepMessagesOf(stack.fake, CHANNEL).map((m) => readStepMessage(m));
+    expect(views.map((v) => v?.title).filter((title) => steps.includes(title!))).toEqual(steps);
+    for (const view of views) {
+      expect(view?.state, view?.title).toBe('finished');
+      expect(view?.duration, view?.title).toMatch(/^(<1s|\d+s|\d+m( \d+s)?)$/);
     }
-    // The steps are reported in the order they ran.
-    const order = steps.map((step) => texts().indexOf(`Started: ${step}`));
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(summary.text).toMatch(/^Upgrade 1\.25 → 1\.26: ✅ Succeeded/);
     expect(blocksJson(summary)).toMatch(/Step\s+Duration\s+Outcome/);
     expect(blocksJson(summary)).toMatch(/managed node groups to 1\.26\s+\d+s\s+done/);
@@ -174,7 +174,7 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
   });
 
   it('replaces the self-managed carts nodes with 1.26 ones, carts available throughout and the capacity unchanged', async () => {
-    expect(texts().some((t) => t.startsWith('Finished: self-managed node groups to 1.26') && t.includes(`${SELF_MANAGED}: 2/2 nodes at 1.26 (launch template version 2, rolling), desired capacity 2`))).toBe(true);
+    expect(stepMessageTitled(stack.fake, CHANNEL, 'self-managed node groups to 1.26')?.detail).toContain(`${SELF_MANAGED}: 2/2 nodes at 1.26 (launch template version 2, rolling), desired capacity 2`);
     const core = stack.kubeConfig(CLUSTER).makeApiClient(k8s.CoreV1Api);
     const nodes = (await core.listNode({ labelSelector: 'node.kubernetes.io/lifecycle=self-managed' })).items;
     expect(nodes.map((n) => n.status?.nodeInfo?.kubeletVersion?.slice(0, 6))).toEqual(['v1.26.', 'v1.26.']);

@@ -60,6 +60,10 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
     expect(answered[0]).toMatchObject({ key: `${jobId}:h1-control-plane:1`, event: { action: 'continue', by: 'U0APP' } });
     const finished = h.thread.events('step-finished').map((e) => (e.kind === 'step-finished' ? e.title : ''));
     expect(finished).toEqual(['preflight for 1.31', 'approval: control plane of demo to 1.31', 'control plane to 1.31', 'verify 1.31']);
+    // In the thread each step is one message, edited in place from ▶️ started to ✅ with its duration.
+    expect(h.thread.stepMessages().map((m) => [m.title, m.state])).toEqual(finished.map((title) => [title, 'done']));
+    expect(h.thread.stepMessages().every((m) => typeof m.durationMs === 'number' && m.durationMs >= 0)).toBe(true);
+    expect([...h.thread.stepVersions.values()].every((versions) => versions[0].state === 'running' && !versions[0].progress)).toBe(true);
     const summary = h.thread.events('summary')[0];
     expect(summary).toMatchObject({ kind: 'summary', state: 'succeeded', from: '1.30', to: '1.31' });
     expect(summary.kind === 'summary' && summary.steps.map((s) => s.title)).toHaveLength(4);
@@ -90,6 +94,8 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
     expect(failed).toMatchObject({ kind: 'step-failed', step: 'h1-control-plane' });
     expect(failed.kind === 'step-failed' && failed.error).toMatch(/^Upgrading the control plane of demo to 1.31 failed \(update .+ ended Failed\): IpNotAvailable: /);
     expect(failed.kind === 'step-failed' && failed.remedy).toMatch(/free IP addresses/);
+    // The step's own message ends ❌ with the reason; the failure reply above carries what to do.
+    expect(h.thread.stepMessage('h1-control-plane')).toMatchObject({ state: 'failed', error: failed.kind === 'step-failed' ? failed.error : '' });
     expect(h.thread.events('summary')[0]).toMatchObject({ state: 'failed' });
     expect(h.sim.world.cluster('demo')!.version).toBe('1.30');
     expect(h.calls('UpdateClusterVersion')).toHaveLength(1);

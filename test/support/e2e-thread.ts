@@ -143,3 +143,34 @@ export function answerEveryGate(fake: FakeSlack, channel: string, approver: stri
   })();
   return { stop: () => void (running = false) };
 }
+
+/** The replies that are steps' own messages (each posted once and edited in place as the step goes), in thread order. */
+export function stepMessagesOf(fake: FakeSlack, channel: string): FakeMessage[] {
+  return repliesOf(fake, channel).filter((reply) => {
+    const metadata = reply.metadata as { event_payload?: { post_id?: unknown } } | undefined;
+    return String(metadata?.event_payload?.post_id ?? '').startsWith('upsert:');
+  });
+}
+
+export interface StepMessageView {
+  title: string;
+  state: 'running' | 'finished' | 'failed' | 'aborted';
+  /** "4m 12s", "<1s" once the step has ended. */
+  duration?: string;
+  /** What follows the headline: the progress line, the step's summary, or why it failed. */
+  detail: string;
+}
+
+/** What a step message says now, read from its text as a person reads it ("✅ verify 1.31 finished in 3s — …"). */
+export function readStepMessage(message: { text: string }): StepMessageView | undefined {
+  const match = /^(▶️|✅|❌|⏹️) (.+?) (started|finished in (<1s|\d+[smh](?: \d+[sm])?)(?: \(nothing to do\))?|failed after (\S+(?: \d+s)?)|aborted after (\S+(?: \d+s)?))(?: — ([\s\S]*))?$/u.exec(message.text);
+  if (!match) return undefined;
+  const [, icon, title, , finishedIn, failedAfter, abortedAfter, detail = ''] = match;
+  const state = icon === '▶️' ? 'running' : icon === '✅' ? 'finished' : icon === '❌' ? 'failed' : 'aborted';
+  return { title, state, duration: finishedIn ?? failedAfter ?? abortedAfter, detail };
+}
+
+/** The step message of the step titled `title`, as it reads now. */
+export function stepMessageTitled(fake: FakeSlack, channel: string, title: string): StepMessageView | undefined {
+  return stepMessagesOf(fake, channel).map(readStepMessage).find((view) => view?.title === title);
+}

@@ -10,6 +10,7 @@ import type { ThreadPort } from '../../src/ports/thread-port.js';
  * - `patch:<resource>`         right after a Kubernetes PATCH of that resource returned (patch:deployments = a
  *                              Fargate or remedy restart, patch:nodepools = a budget change);
  * - `event:<kind>[:<step>]`    right after a thread event of that kind (and step id containing <step>) was queued;
+ *                              step-started / step-finished are the step message's first and final versions;
  * - `upload`                   right after the timeline file was queued for upload.
  * The process dies the way a node dies: no cleanup, no goodbye; its BullMQ lock and outbox lease simply expire.
  */
@@ -49,6 +50,11 @@ export function killSwitch(killAt: string | undefined, die: () => void = () => p
         const step = 'step' in event ? event.step : '';
         const hit = what === 'event' && event.kind === name && (!detail || step.includes(detail));
         return hit ? after(port.postEvent(ref, key, event)) : port.postEvent(ref, key, event);
+      },
+      upsertStepMessage: (ref, key, message, dedupeKey) => {
+        const kind = message.state === 'running' ? (message.progress ? 'progress' : 'step-started') : message.state === 'failed' ? 'step-failed' : 'step-finished';
+        const hit = what === 'event' && kind === name && (!detail || message.step.includes(detail));
+        return hit ? after(port.upsertStepMessage(ref, key, message, dedupeKey)) : port.upsertStepMessage(ref, key, message, dedupeKey);
       },
       uploadMarkdown: (...args) => (what === 'upload' ? after(port.uploadMarkdown(...args)) : port.uploadMarkdown(...args)),
     }),

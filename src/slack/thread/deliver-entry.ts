@@ -2,16 +2,17 @@ import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../ports/slack-message.js';
 import { renderStatusCard } from '../render/render-status-card.js';
 import { renderTimelineEvent } from '../render/render-timeline-event.js';
+import { renderStepMessage } from '../render/render-step-message.js';
 import type { GateModel } from '../../ports/timeline-event.js';
 import { findPostedReply, outboxMetadata } from './find-posted-message.js';
-import { gateIdentity, type OutboxEntry } from './outbox-entry.js';
+import { gateIdentity, upsertPostId, type OutboxEntry } from './outbox-entry.js';
 import type { OutboxStore } from './outbox-store.js';
 
 /** How to deliver an entry this time; set by the worker after Slack refused an earlier attempt. */
 export interface DeliveryMode {
   /** Slack refused our blocks: send the fallback text alone (and clear blocks on updates). */
   plainText: boolean;
-  /** The gate card to update is gone or frozen: post the answer as a new reply instead. */
+  /** The gate card (or kept reply) to update is gone or frozen: post it as a new reply instead. */
   postInsteadOfUpdate: boolean;
 }
 
@@ -62,6 +63,28 @@ export async function deliverEntry(
       });
       return;
     }
+    case 'upsert': {
+      const body = payload(renderStepMessage(entry.message), mode);
+      const metadata = outboxMetadata(upsertPostId(entry.key), entry.key);
+      const ts = mode.postInsteadOfUpdate ? undefined : await store.findMessageTs(channel, threadTs, entry.key);
+      if (ts) {
+        await client.chat.update({ channel, ts, text: body.text, blocks: body.blocks ?? [], metadata });
+        return;
+      }
+      progress.postSent = true;
+      const result = await client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
+        text: body.text,
+        ...(body.blocks && body.blocks.length > 0 ? { blocks: body.blocks } : {}),
+        // One post id for every version of the key: whichever version comes next finds a post whose answer was lost.
+        metadata,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      if (typeof result.ts === 'string') await recordPosted(store, entry, result.ts);
+      return;
+    }
     case 'event': {
       const { event } = entry;
       const message = renderTimelineEvent(event);
@@ -91,20 +114,21 @@ export async function deliverEntry(
 }
 
 /** Whether an entry is delivered with chat.postMessage (or may be), so Slack can be asked whether it has it. */
-export function postsMessage(entry: OutboxEntry): entry is Extract<OutboxEntry, { op: 'event' }> {
-  return entry.op === 'event';
+export function postsMessage(entry: OutboxEntry): entry is Extract<OutboxEntry, { op: 'event' | 'upsert' }> {
+  return entry.op === 'event' || entry.op === 'upsert';
 }
 
 /**
  * The ts of the reply this entry already put in the thread, found by its id in the message metadata; undefined
  * when Slack has no such reply. Throws the WebClient's error when Slack cannot be asked.
  */
-export async function findDelivered(client: WebClient, entry: Extract<OutboxEntry, { op: 'event' }>): Promise<string | undefined> {
-  return findPostedReply(client, entry.channel, entry.threadTs, entry.id);
+export async function findDelivered(client: WebClient, entry: Extract<OutboxEntry, { op: 'event' | 'upsert' }>): Promise<string | undefined> {
+  return findPostedReply(client, entry.channel, entry.threadTs, entry.op === 'upsert' ? upsertPostId(entry.key) : entry.id);
 }
 
-/** What a post implies besides itself: a gate card's ts, kept for the chat.update that records the answer. */
+/** What a post implies besides itself: a gate card's ts (for the answer's chat.update), a kept reply's ts (for its edits). */
 export async function recordPosted(store: OutboxStore, entry: OutboxEntry, ts: string): Promise<void> {
+  if (entry.op === 'upsert') await store.saveMessageTs(entry.channel, entry.threadTs, entry.key, ts);
   if (entry.op === 'event' && entry.event.kind === 'gate-opened') {
     await store.saveGateTs(entry.channel, entry.threadTs, gateTsNames(entry.key, entry.event.gate), ts);
   }

@@ -1,4 +1,4 @@
-import type { GateModel, TimelineEvent } from '../../ports/timeline-event.js';
+import type { GateModel, StepMessageModel, TimelineEvent } from '../../ports/timeline-event.js';
 
 /**
  * One unit of work in a channel's outbox, stored as JSON in Redis. Entries carry everything needed to deliver them
@@ -14,6 +14,20 @@ export type OutboxEntry =
       event: TimelineEvent;
       /** Set on 'progress' entries: `<threadTs>|<step>`; a newer progress of the same step replaces a queued one. */
       coalesce?: string;
+    }
+  /**
+   * A reply kept current in place under `key` (a step's message): posted the first time, then chat.update of the
+   * ts stored for the key. A newer upsert of the same key replaces a queued one where it stands.
+   */
+  | {
+      id: string;
+      op: 'upsert';
+      channel: string;
+      threadTs: string;
+      key: string;
+      message: StepMessageModel;
+      /** started 0 < progress 1 < ended 2: an upsert ranked below what was already queued for the key is dropped. */
+      rank: number;
     }
   /** The parent card: its latest state lives beside the queue, so one entry sends whatever is newest. */
   | { id: string; op: 'card'; channel: string; threadTs: string }
@@ -41,10 +55,25 @@ export function parseOutboxEntry(raw: string): OutboxEntry | undefined {
 export function describeEntry(entry: OutboxEntry): Record<string, string> {
   const base = { op: entry.op, channel: entry.channel, threadTs: entry.threadTs };
   if (entry.op === 'event') return { ...base, key: entry.key, kind: entry.event.kind };
+  if (entry.op === 'upsert') return { ...base, key: entry.key, state: entry.message.state };
   if (entry.op === 'upload') return { ...base, key: entry.key, filename: entry.filename };
   return base;
 }
 
 export function gateIdentity(gate: Pick<GateModel, 'jobId' | 'gateId' | 'revision'>): string {
   return `${gate.jobId}:${gate.gateId}:${gate.revision}`;
+}
+
+/**
+ * The post id an upsert's message carries in its metadata: the same for every version of the key, so a post whose
+ * answer was lost is found by whichever version of the message comes next.
+ */
+export function upsertPostId(key: string): string {
+  return `upsert:${key}`;
+}
+
+/** The rank of a step message version: started 0, progress 1, ended 2. */
+export function stepMessageRank(message: StepMessageModel): number {
+  if (message.state !== 'running') return 2;
+  return message.progress ? 1 : 0;
 }

@@ -15,6 +15,8 @@ import type { OutboxEntry } from './outbox-entry.js';
  *                                      Retry-After / backoff, shared by all workers and kept across restarts
  *   <base>:dedupe:<channel>:<ts>:<ns>:<key>   set once per key: a second postEvent with the key is a no-op
  *   <base>:gate-ts:<channel>:<ts>:key:<key> and …:gate:<job>:<gate>:<rev>   ts of a posted gate card
+ *   <base>:msg-ts:<channel>:<ts>:<key>  ts of a reply kept current in place (a step's message), for its chat.update
+ *   <base>:rank:<channel>:<ts>:<key>    highest rank queued for that reply (started 0, progress 1, ended 2)
  *   <base>:card:<channel>:<ts>          latest status-card model; <base>:card-pending:… says an entry is queued
  *   <base>:dead:<channel>              entries Slack refused for good (capped), for an operator to inspect
  *
@@ -42,6 +44,24 @@ if ARGV[4] ~= '' then
       end
       break
     end
+  end
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[2])
+return 1`;
+
+const ENQUEUE_UPSERT = `
+if ARGV[7] == '1' and not redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[3]) then return 0 end
+local rank = tonumber(ARGV[6])
+if rank < tonumber(redis.call('GET', KEYS[4]) or '-1') then return 3 end
+redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[3])
+local items = redis.call('LRANGE', KEYS[1], -tonumber(ARGV[5]), -1)
+local first = redis.call('LLEN', KEYS[1]) - #items
+for i = #items, 1, -1 do
+  local ok, e = pcall(cjson.decode, items[i])
+  if ok and e.op == 'upsert' and e.key == ARGV[4] then
+    redis.call('LSET', KEYS[1], first + i - 1, ARGV[1])
+    return 2
   end
 end
 redis.call('RPUSH', KEYS[1], ARGV[1])
@@ -86,8 +106,8 @@ const RELEASE_LOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-export type EnqueueOutcome = 'queued' | 'duplicate' | 'coalesced';
-export type DedupeNamespace = 'event' | 'answer' | 'file';
+export type EnqueueOutcome = 'queued' | 'duplicate' | 'coalesced' | 'stale';
+export type DedupeNamespace = 'event' | 'answer' | 'file' | 'upsert';
 
 /**
  * An entry to deliver. `resumed`: it was already in flight — a worker took it and stopped (crash, SIGKILL,
@@ -100,6 +120,13 @@ export interface ClaimedEntry {
 
 export interface OutboxStore {
   enqueue(entry: Exclude<OutboxEntry, { op: 'card' }>, namespace: DedupeNamespace): Promise<EnqueueOutcome>;
+  /**
+   * Queues a version of a reply kept in place. 'coalesced': it replaced a queued version of the same key where that
+   * stood; 'stale': a higher-ranked version was already queued; 'duplicate': `dedupeKey` was seen before.
+   */
+  enqueueUpsert(entry: Extract<OutboxEntry, { op: 'upsert' }>, dedupeKey?: string): Promise<EnqueueOutcome>;
+  saveMessageTs(channel: string, threadTs: string, key: string, ts: string): Promise<void>;
+  findMessageTs(channel: string, threadTs: string, key: string): Promise<string | undefined>;
   enqueueCard(entry: Extract<OutboxEntry, { op: 'card' }>, card: StatusCardModel): Promise<void>;
   /** The entry to deliver next for a channel (the in-flight one first); undefined when the channel is idle. */
   claim(channel: string): Promise<ClaimedEntry | undefined>;
@@ -132,6 +159,8 @@ export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
     dedupe: (ch: string, ts: string, ns: string, key: string) => `${base}:dedupe:${ch}:${ts}:${ns}:${key}`,
     gateTs: (ch: string, ts: string, name: string) => `${base}:gate-ts:${ch}:${ts}:${name}`,
     card: (ch: string, ts: string) => `${base}:card:${ch}:${ts}`,
+    msgTs: (ch: string, ts: string, key: string) => `${base}:msg-ts:${ch}:${ts}:${key}`,
+    rank: (ch: string, ts: string, key: string) => `${base}:rank:${ch}:${ts}:${key}`,
     cardPending: (ch: string, ts: string) => `${base}:card-pending:${ch}:${ts}`,
   };
 
@@ -151,6 +180,30 @@ export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
         COALESCE_SCAN_DEPTH,
       );
       return result === 0 ? 'duplicate' : result === 2 ? 'coalesced' : 'queued';
+    },
+    async enqueueUpsert(entry, dedupeKey) {
+      const result = await redis.eval(
+        ENQUEUE_UPSERT,
+        4,
+        k.queue(entry.channel),
+        k.dedupe(entry.channel, entry.threadTs, 'upsert', dedupeKey ?? entry.key),
+        k.channels,
+        k.rank(entry.channel, entry.threadTs, entry.key),
+        JSON.stringify(entry),
+        entry.channel,
+        STATE_TTL_SECONDS,
+        entry.key,
+        COALESCE_SCAN_DEPTH,
+        entry.rank,
+        dedupeKey === undefined ? '0' : '1',
+      );
+      return result === 0 ? 'duplicate' : result === 2 ? 'coalesced' : result === 3 ? 'stale' : 'queued';
+    },
+    async saveMessageTs(channel, threadTs, key, ts) {
+      await redis.set(k.msgTs(channel, threadTs, key), ts, 'EX', STATE_TTL_SECONDS);
+    },
+    async findMessageTs(channel, threadTs, key) {
+      return (await redis.get(k.msgTs(channel, threadTs, key))) ?? undefined;
     },
     async enqueueCard(entry, card) {
       await redis.eval(

@@ -89,7 +89,8 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
     const { raw } = claimed;
     const mode: DeliveryMode = { plainText: false, postInsteadOfUpdate: false };
     const holdFor = (ms: number) => store.holdUntil(channel, clock.now() + Math.max(ms, opts.minIntervalMs), clock.now());
-    let checkFirst = claimed.resumed && postsMessage(entry);
+    // A kept-in-place reply whose ts is stored is edited, which is safe to repeat: nothing to look for.
+    let checkFirst = claimed.resumed && postsMessage(entry) && !(entry.op === 'upsert' && (await store.findMessageTs(channel, entry.threadTs, entry.key)));
     let failures = 0;
     for (let attempt = 0; ; attempt++) {
       if (!running || lease.lost) return false;
@@ -114,7 +115,11 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
           log.warn(context, 'could not check whether Slack already has a post whose answer was lost; posting it again, which may show it twice');
         }
         checkFirst = false;
-        if (ts !== undefined) {
+        if (ts !== undefined && entry.op === 'upsert') {
+          // Found the message an earlier version posted: record its ts and edit it to this version (below).
+          await recordPosted(store, entry, ts);
+          log.info({ ...describeEntry(entry), ts }, 'Slack already had the kept reply whose answer was lost; editing it instead of posting it again');
+        } else if (ts !== undefined) {
           await recordPosted(store, entry, ts);
           await holdFor(opts.minIntervalMs);
           await store.complete(channel, raw);
@@ -143,8 +148,8 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         } else if (verdict.action === 'plain-text' && !mode.plainText) {
           log.error(context, 'Slack refused the blocks of a thread message; sending it as plain text');
           mode.plainText = true;
-        } else if (verdict.action === 'message-gone' && entry.op === 'event' && !mode.postInsteadOfUpdate) {
-          log.warn(context, 'the gate card to update is gone; posting the answer as a new reply');
+        } else if (verdict.action === 'message-gone' && (entry.op === 'event' || entry.op === 'upsert') && !mode.postInsteadOfUpdate) {
+          log.warn(context, 'the message to update is gone; posting it as a new reply');
           mode.postInsteadOfUpdate = true;
         } else {
           log.error(context, 'Slack refused a thread message for good; it is kept in the dead-letter list and skipped');

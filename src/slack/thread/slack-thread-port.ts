@@ -13,6 +13,11 @@
  *   earlier one that is still being retried.
  * - Coalescing: queued 'progress' replies of the same step collapse into the newest; the status card keeps one
  *   queued update that sends whatever state is newest when its turn comes (chat.update, paced like the rest).
+ * - Step messages (upsertStepMessage): one reply per step, posted when it starts and edited in place (its ts is
+ *   stored under the key, so an edit after a restart edits the same message). Versions are ranked, so a step re-run
+ *   after a crash never takes ✅ back to ▶️; progress edits of one key are sent at most once per
+ *   `progressEditIntervalMs` of wall time (the newest one waits its turn; the step's end goes at once), and like
+ *   everything else at most one Slack call per second per channel.
  * - Gate cards: the ts of a posted 'gate-opened' is stored under its key (and the gate's job/id/revision); the
  *   'gate-answered' with that key becomes a chat.update of the card.
  *
@@ -36,7 +41,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Metrics } from '../../ports/metrics.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
 import type { ThreadPort } from '../../ports/thread-port.js';
-import { describeEntry, type OutboxEntry } from './outbox-entry.js';
+import { describeEntry, stepMessageRank, type OutboxEntry } from './outbox-entry.js';
 import { createOutboxStore, type DedupeNamespace } from './outbox-store.js';
 import { createOutboxWorker } from './outbox-worker.js';
 import { slackLoggerFrom } from '../slack-logger.js';
@@ -60,6 +65,11 @@ export interface SlackThreadPortOptions {
   pollIntervalMs?: number;
   lockTtlMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * At most one progress edit per step message per this many ms of wall time (Slack counts chat.update against its
+   * limits too). Default 10000. The newest progress is sent when the interval is over; a step's end is never held.
+   */
+  progressEditIntervalMs?: number;
   /** Send latency and the queue's depth (read from Redis at scrape time). */
   metrics?: Metrics;
 }
@@ -106,6 +116,22 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
   });
   opts.metrics?.trackOutboxDepth(() => store.depth());
   let closed = false;
+  const progressEditIntervalMs = opts.progressEditIntervalMs ?? 10_000;
+  /** Per step-message key: when a version was last queued (wall time), and the newest progress held back since. */
+  const lastQueuedAt = new Map<string, number>();
+  const heldProgress = new Map<string, { timer: NodeJS.Timeout; send: () => Promise<void> }>();
+
+  async function enqueueUpsert(entry: Extract<OutboxEntry, { op: 'upsert' }>, dedupeKey: string | undefined): Promise<void> {
+    try {
+      const outcome = await store.enqueueUpsert(entry, dedupeKey);
+      log.debug({ ...describeEntry(entry), outcome }, 'thread message version queued');
+      if (outcome === 'queued' || outcome === 'coalesced') worker.wake();
+    } catch (error) {
+      throw new Error(`queueing a Slack thread message (key ${entry.key}) failed: Redis did not answer; the step can be retried`, {
+        cause: error,
+      });
+    }
+  }
 
   async function enqueue(entry: Exclude<OutboxEntry, { op: 'card' }>, namespace: DedupeNamespace): Promise<void> {
     try {
@@ -143,6 +169,41 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
       await enqueue(entry, event.kind === 'gate-answered' ? 'answer' : 'event');
     },
 
+    async upsertStepMessage(thread, key, message, dedupeKey) {
+      const rank = stepMessageRank(message);
+      const entry: OutboxEntry = { id: randomUUID(), op: 'upsert', channel: thread.channel, threadTs: thread.ts, key, message, rank };
+      const mapKey = `${thread.channel}|${thread.ts}|${key}`;
+      const held = heldProgress.get(mapKey);
+      if (rank !== 1) {
+        // A start or an end is queued at once; an end supersedes any progress held back.
+        if (rank === 2) {
+          if (held) clearTimeout(held.timer);
+          heldProgress.delete(mapKey);
+          lastQueuedAt.delete(mapKey);
+        } else {
+          lastQueuedAt.set(mapKey, Date.now());
+        }
+        return enqueueUpsert(entry, dedupeKey);
+      }
+      const wait = (lastQueuedAt.get(mapKey) ?? 0) + progressEditIntervalMs - Date.now();
+      if (wait <= 0 && !held) {
+        lastQueuedAt.set(mapKey, Date.now());
+        return enqueueUpsert(entry, dedupeKey);
+      }
+      // Hold the newest progress until the interval is over; an older held one is replaced.
+      const send = async () => {
+        heldProgress.delete(mapKey);
+        lastQueuedAt.set(mapKey, Date.now());
+        await enqueueUpsert(entry, dedupeKey);
+      };
+      if (held) clearTimeout(held.timer);
+      const timer = setTimeout(() => {
+        send().catch((error: unknown) => log.warn({ err: error, key }, 'queueing a held progress edit failed; the next one carries on'));
+      }, Math.max(0, wait));
+      timer.unref();
+      heldProgress.set(mapKey, { timer, send });
+    },
+
     async uploadMarkdown(thread, key, filename, title, content) {
       const entry: OutboxEntry = { id: randomUUID(), op: 'upload', channel: thread.channel, threadTs: thread.ts, key, filename, title, content };
       await enqueue(entry, 'file');
@@ -156,6 +217,13 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
     async close() {
       if (closed) return;
       closed = true;
+      // Progress held back by the edit interval is queued now, for whichever worker delivers next.
+      const held = [...heldProgress.values()];
+      heldProgress.clear();
+      for (const { timer, send } of held) {
+        clearTimeout(timer);
+        await send().catch(() => undefined);
+      }
       await worker.close();
       await redis.quit().catch(() => redis.disconnect());
     },

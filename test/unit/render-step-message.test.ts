@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { renderStepMessage } from '../../src/slack/render/render-step-message.js';
+import type { StepMessageModel } from '../../src/ports/timeline-event.js';
+
+const t0 = Date.UTC(2026, 11, 1, 2, 0, 0);
+const base = { step: 'h1-karpenter', title: 'Karpenter nodes to 1.31', startedAt: t0 };
+
+describe('a step message as the thread shows it', () => {
+  it('reads ▶️ started, then the latest progress line, then ✅ with the duration and summary', () => {
+    const running: StepMessageModel = { ...base, state: 'running', at: t0 };
+    expect(renderStepMessage(running).text).toBe('▶️ Karpenter nodes to 1.31 started');
+    const progress = renderStepMessage({ ...running, at: t0 + 60_000, progress: 'NodeClaims replaced 143/500 in default' });
+    expect(progress.text).toBe('▶️ Karpenter nodes to 1.31 started — ⏳ NodeClaims replaced 143/500 in default');
+    expect(JSON.stringify(progress.blocks)).toContain('started 02:00:00 UTC · step `h1-karpenter`');
+    const done = renderStepMessage({ ...base, state: 'done', at: t0 + 252_000, durationMs: 252_000, summary: 'NodeClaims replaced 500/500 in default' });
+    expect(done.text).toBe('✅ Karpenter nodes to 1.31 finished in 4m 12s — NodeClaims replaced 500/500 in default');
+    expect(JSON.stringify(done.blocks)).toContain('02:00:00 UTC → 02:04:12 UTC');
+  });
+
+  it('reads ❌ with the reason (escaped, first line) when the step failed, ⏹️ when it was aborted', () => {
+    const failed = renderStepMessage({ ...base, state: 'failed', at: t0 + 3000, durationMs: 3000, error: 'UpdateNodegroupVersion failed: <PodEvictionFailure>\nmore detail' });
+    expect(failed.text).toBe('❌ Karpenter nodes to 1.31 failed after 3s — UpdateNodegroupVersion failed: &lt;PodEvictionFailure&gt;');
+    const aborted = renderStepMessage({ ...base, state: 'aborted', at: t0 + 65_000, durationMs: 65_000 });
+    expect(aborted.text).toBe('⏹️ Karpenter nodes to 1.31 aborted after 1m 05s');
+  });
+
+  it('keeps a long progress line within Slack limits', () => {
+    const long = renderStepMessage({ ...base, state: 'running', at: t0, progress: 'x'.repeat(5000) });
+    for (const block of long.blocks ?? []) {
+      const text = (block as { text?: { text: string } }).text?.text ?? '';
+      expect(text.length).toBeLessThanOrEqual(3000);
+    }
+  });
+});
