@@ -4,6 +4,7 @@ import { StepFailure, type Step, type StepContext, type StepResult } from './ste
 import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { formatDuration } from '../src/report/format-text.js';
 import { followUpdate } from './follow-update.js';
+import { ROLLBACK_WINDOW_MS } from '../src/planning/rollback-preflight.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 
 /**
@@ -28,12 +29,13 @@ async function decide(ctx: StepContext): Promise<ControlPlaneAction> {
     target: step.to,
     updates,
     recorded,
+    rollback: !!data.rollback,
   });
 }
 
 function failedUpdate(ctx: StepContext, update: Update): StepFailure {
   return new StepFailure(
-    `Upgrading the control plane of ${ctx.data.cluster} to ${ctx.step.to} failed (update ${update.id} ended ${update.status}): ${describeUpdateErrors(update)}`,
+    `${ctx.data.rollback ? 'Rolling back' : 'Upgrading'} the control plane of ${ctx.data.cluster} to ${ctx.step.to} failed (update ${update.id} ended ${update.status}): ${describeUpdateErrors(update)}`,
     { remedy: remedyForUpdate(update), code: update.errors?.[0]?.errorCode },
   );
 }
@@ -43,7 +45,8 @@ async function issue(ctx: StepContext): Promise<string | undefined> {
   try {
     // A deterministic idempotency token: if AWS received a first call whose answer we lost, it returns that update.
     const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced;
-    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined);
+    const rollback = data.rollback ? { timeoutMinutes: data.rollback.timeoutMinutes } : undefined;
+    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined, rollback);
     if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
     await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
     return update.id;
@@ -70,14 +73,15 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
       case 'failed':
         throw failedUpdate(ctx, decision.update);
       case 'blocked':
-        throw new StepFailure(`Cannot upgrade the control plane of ${data.cluster} to ${step.to}: ${decision.reason}`, { remedy: decision.remedy });
+        throw new StepFailure(`Cannot ${data.rollback ? 'roll back' : 'upgrade'} the control plane of ${data.cluster} to ${step.to}: ${decision.reason}`, { remedy: decision.remedy });
       case 'wait':
         await ctx.setProgress(`waiting: ${decision.reason}`);
         await ctx.sleep(ctx.pollIntervalMs);
         continue;
       case 'issue': {
         if (data.dryRun) {
-          return { outcome: 'dry-run', summary: `would call UpdateClusterVersion ${data.cluster} → ${step.to}, then follow DescribeUpdate until it ends (about 10 minutes)` };
+          const how = data.rollback ? ` with rollbackConfig.timeoutMinutes ${data.rollback.timeoutMinutes} (a VersionRollback)` : '';
+          return { outcome: 'dry-run', summary: `would call UpdateClusterVersion ${data.cluster} → ${step.to}${how}, then follow DescribeUpdate until it ends (about 10 minutes)` };
         }
         const updateId = await issue(ctx);
         if (!updateId) continue;
@@ -85,7 +89,7 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
           kind: 'progress',
           at: ctx.clock.now(),
           step: step.id,
-          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
+          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
         });
         return follow(ctx, updateId, startedAt);
       }
@@ -116,8 +120,11 @@ async function follow(ctx: StepContext, updateId: string, startedAt: number): Pr
   }
   await ctx.setProgress(undefined);
   ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: 'done' });
+  // EKS allows a rollback for 7 days from the in-place upgrade (as DescribeUpdate dates it): the summary card's
+  // "Roll back" button says until when. A rollback itself opens no such window.
+  if (!data.rollback && final.createdAt) await ctx.saveStepState({ rollbackUntil: final.createdAt.getTime() + ROLLBACK_WINDOW_MS });
   return {
     outcome: 'done',
-    summary: `control plane of ${data.cluster} at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,
+    summary: `control plane of ${data.cluster} ${data.rollback ? 'back ' : ''}at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,
   };
 }

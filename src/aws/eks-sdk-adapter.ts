@@ -49,10 +49,14 @@ function eksPort(client: EKSClient): EksPort {
 
     describeClusterVersions: () => collectPages(paginateDescribeClusterVersions(pages, {}), (page) => page.clusterVersions),
 
-    async updateClusterVersion(name, version, clientRequestToken, force) {
+    async updateClusterVersion(name, version, clientRequestToken, force, rollback) {
       // `force` overrides EKS's upgrade-blocking readiness checks (ERROR insights); only sent when an approver forced.
+      // `rollback` makes it a VersionRollback one minor back (rollbackConfig; issue 10).
       const { update } = await client.send(
-        new UpdateClusterVersionCommand({ name, version, clientRequestToken, ...(force ? { force: true } : {}) }),
+        new UpdateClusterVersionCommand({
+          name, version, clientRequestToken, ...(force ? { force: true } : {}),
+          ...(rollback ? { rollbackConfig: { timeoutMinutes: rollback.timeoutMinutes } } : {}),
+        }),
       );
       return present(update, `UpdateClusterVersion for ${name}`);
     },
