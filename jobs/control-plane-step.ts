@@ -44,7 +44,8 @@ async function issue(ctx: StepContext): Promise<string | undefined> {
   const { data, step, eks } = ctx;
   try {
     // A deterministic idempotency token: if AWS received a first call whose answer we lost, it returns that update.
-    const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced;
+    // A rollback is forced at its gate (the readiness insights are read there, after the node steps).
+    const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced || (!!data.rollback && !!data.stepState[`h${step.hop}-gate-control-plane`]?.forced);
     const rollback = data.rollback ? { timeoutMinutes: data.rollback.timeoutMinutes } : undefined;
     const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined, rollback);
     if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
@@ -89,7 +90,7 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
           kind: 'progress',
           at: ctx.clock.now(),
           step: step.id,
-          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
+          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''}${data.rollback && data.stepState[`h${step.hop}-gate-control-plane`]?.forced ? ' with force (an approver forced past the rollback-readiness insights)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
         });
         return follow(ctx, updateId, startedAt);
       }
