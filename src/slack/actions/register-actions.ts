@@ -3,6 +3,7 @@ import { registerGateActions, type ActionDeps } from './gate-actions.js';
 import { registerJobControlActions, registerTimelineAction } from './job-control-actions.js';
 import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-actions.js';
 import { registerWaiverActions } from './waiver-actions.js';
+import { registerRollbackAction } from './rollback-action.js';
 
 /**
  * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls, waivers;
@@ -15,5 +16,6 @@ export function registerActions(app: App, deps: ActionDeps): void {
   registerJobControlActions(ids.app, deps);
   registerTimelineAction(ids.app, deps);
   registerWaiverActions(ids.app, deps);
+  if (deps.commands) registerRollbackAction(ids.app, deps, deps.commands);
   registerUnknownActionFallbacks(ids, app, deps);
 }

@@ -1,0 +1,63 @@
+/**
+ * The "Roll back to N-1" button of a successful upgrade's summary card and of a failed verify card (issue 10):
+ * `rollback:start`, value JSON {jobId, cluster, to, until}. A click after `until` (EKS's 7-day window) is answered
+ * with the date the window closed and changes nothing; otherwise the click runs `/eks-upgrade rollback <cluster>
+ * --to <to>` for the clicker through the same router as the slash command — the same channel and requester
+ * checks, the same rollback preflight, the same audit — and its answer is told to the clicker.
+ */
+
+import type { App, BlockButtonAction } from '@slack/bolt';
+import { z } from 'zod';
+import { recordAudit } from '../../audit/record-audit.js';
+import { formatUtcTime } from '../../report/format-text.js';
+import type { SlashCommandRouter } from '../../ports/slash-command.js';
+import { observeAck } from '../metrics-ack.js';
+import { ROLLBACK_ACTION_ID } from '../render/render-timeline-event.js';
+import type { ActionDeps } from './gate-actions.js';
+import { clickPlace, tellUser } from './tell-user.js';
+
+const offerSchema = z.object({ jobId: z.string().min(1), cluster: z.string().min(1), to: z.string().regex(/^\d+\.\d+$/), until: z.number() });
+
+export function registerRollbackAction(app: App, { deps, metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
+  app.action<BlockButtonAction>(ROLLBACK_ACTION_ID, async ({ ack, body, action, client, context }) => {
+    await ack();
+    observeAck(metrics, context);
+    const place = clickPlace(body);
+    const offer = readOffer(action.value);
+    if (!place || !offer) {
+      logger.warn({ user: body.user.id, value: action.value }, 'rollback click without a readable offer ignored');
+      metrics.countAction(action.action_id, 'invalid');
+      if (place) await tellUser(client, place, 'This button does not carry a rollback the bot knows; nothing was changed.', logger);
+      return;
+    }
+    const now = deps.clock.now();
+    if (now > offer.until) {
+      const text =
+        `This Roll back button is out of date: EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtcTime(offer.until)}. ` +
+        'Nothing was started; a rollback is no longer possible, so fix forward.';
+      metrics.countAction(action.action_id, 'stale');
+      await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });
+      return await tellUser(client, place, text, logger);
+    }
+    const prepared = commands.prepare({
+      text: `rollback ${offer.cluster} --to ${offer.to}`,
+      userId: body.user.id,
+      channelId: place.channel,
+      respond: async (reply) => {
+        await tellUser(client, place, reply.text ?? '', logger);
+      },
+    });
+    const outcome = await prepared.run();
+    metrics.countAction(action.action_id, outcome === 'ok' ? 'accepted' : outcome === 'rejected' ? 'refused' : 'error');
+    logger.info({ user: body.user.id, cluster: offer.cluster, to: offer.to, outcome }, 'rollback button handled');
+  });
+}
+
+function readOffer(value: string | undefined): z.infer<typeof offerSchema> | undefined {
+  try {
+    const parsed = offerSchema.safeParse(JSON.parse(value ?? ''));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
