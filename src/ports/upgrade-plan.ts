@@ -38,18 +38,20 @@ export const HOP_STEP_ORDER: readonly StepKind[] = [
 
 /**
  * Step kinds in the order a rollback runs them (issue 10): kubelets may never be newer than the API server, so the
- * data plane goes back to N-1 first, then (after the gate) the control plane, then Fargate pods (they take the
- * control plane's version when scheduled), then the add-ons that N-1 does not support.
+ * data plane goes back to N-1 first, then the add-ons N-1 does not support (EKS's rollback-readiness insights
+ * refuse the rollback while kube-proxy or an add-on is newer than N-1, and accepts N-1's versions during the
+ * window), then (after the gate) the control plane, then Fargate pods (they take the control plane's version when
+ * scheduled).
  */
 export const ROLLBACK_STEP_ORDER: readonly StepKind[] = [
   'preflight',
   'managed-nodegroups',
   'karpenter',
   'self-managed',
+  'addons',
   'gate',
   'control-plane',
   'fargate',
-  'addons',
   'verify',
 ];
 
