@@ -22,7 +22,7 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
       return { title: step.title, durationMs, outcome: run.summary ? `${run.outcome ?? 'running'}: ${run.summary}` : (run.outcome ?? 'running') };
     });
   const issued = Object.values(data.updates).flatMap((byName) => Object.values(byName));
-  const lines = [data.outcomeText ?? `The upgrade ended ${data.state}.`];
+  const lines = [data.outcomeText ?? `The ${data.rollback ? 'rollback' : 'upgrade'} ended ${data.state}.`];
   if (data.dryRun) lines.push('This was a dry run: nothing was changed.');
   if (issued.length > 0) {
     lines.push(
@@ -33,7 +33,7 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
   const notRun = data.steps.length - steps.length;
   if (notRun > 0 && data.state !== 'succeeded') lines.push(`${notRun} step(s) did not run.`);
   const rollback = data.state === 'succeeded' ? rollbackOfferOf(data) : undefined;
-  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines, ...(rollback ? { rollback } : {}) };
+  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines, ...(rollback ? { rollback } : {}), ...(data.rollback ? { rollbackJob: true } : {}) };
 }
 
 export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeText: string): Promise<void> {

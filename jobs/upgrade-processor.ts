@@ -167,6 +167,7 @@ async function markPaused(runtime: JobRuntime, controls: JobControls, step: Plan
 
 function successText(data: UpgradeJobData): string {
   if (data.dryRun) return `Dry run of ${data.cluster} ${data.from} → ${data.to} finished; nothing was changed.`;
+  if (data.rollback) return `${data.cluster} is rolled back from ${data.from} to ${data.to}.`;
   return `${data.cluster} is upgraded from ${data.from} to ${data.to}.`;
 }
 

@@ -122,5 +122,6 @@ export function statusCardOf(data: UpgradeJobData, now: number): StatusCardModel
     startedAt: data.startedAt,
     updatedAt: now,
     dryRun: data.dryRun,
+    ...(data.rollback ? { rollback: true } : {}),
   };
 }

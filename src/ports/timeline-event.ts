@@ -41,6 +41,8 @@ export interface StatusCardModel {
   startedAt: number;
   updatedAt: number;
   dryRun: boolean;
+  /** A rollback job (issue 10): the card says "EKS rollback". */
+  rollback?: boolean;
 }
 
 /**
@@ -78,4 +80,6 @@ export type TimelineEvent =
       steps: Array<{ title: string; durationMs: number; outcome: string }>;
       lines: string[];
       rollback?: RollbackOffer;
+      /** The summary of a rollback job: "Rollback 1.31 → 1.30". */
+      rollbackJob?: boolean;
     };

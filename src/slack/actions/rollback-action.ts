@@ -9,7 +9,7 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/record-audit.js';
-import { formatUtcTime } from '../../report/format-text.js';
+import { formatUtc } from '../../planning/rollback-preflight.js';
 import type { SlashCommandRouter } from '../../ports/slash-command.js';
 import { observeAck } from '../metrics-ack.js';
 import { ROLLBACK_ACTION_ID } from '../render/render-timeline-event.js';
@@ -33,7 +33,7 @@ export function registerRollbackAction(app: App, { deps, metrics, logger }: Acti
     const now = deps.clock.now();
     if (now > offer.until) {
       const text =
-        `This Roll back button is out of date: EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtcTime(offer.until)}. ` +
+        `This Roll back button is out of date: EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtc(offer.until)}. ` +
         'Nothing was started; a rollback is no longer possible, so fix forward.';
       metrics.countAction(action.action_id, 'stale');
       await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });

@@ -4,6 +4,7 @@ import type { RollbackOffer, TimelineEvent } from '../../ports/timeline-event.js
 import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, mrkdwnSection, truncate, truncateLine } from '../../report/block-kit-limits.js';
 import { escapeMrkdwn, formatDuration, formatUtcTime } from '../../report/format-text.js';
 import { renderGateCard } from './render-gate-card.js';
+import { formatUtc } from '../../planning/rollback-preflight.js';
 import { stateLabel } from './render-status-card.js';
 
 const DEFAULT_FAILURE_ADVICE =
@@ -29,7 +30,7 @@ export function stepTableLines(steps: Array<{ title: string; durationMs: number;
 
 function renderSummary(event: Extract<TimelineEvent, { kind: 'summary' }>): SlackMessage {
   const total = event.steps.reduce((sum, s) => sum + s.durationMs, 0);
-  const heading = `Upgrade ${event.from} → ${event.to}: ${stateLabel(event.state)}`;
+  const heading = `${event.rollbackJob ? 'Rollback' : 'Upgrade'} ${event.from} → ${event.to}: ${stateLabel(event.state)}`;
   const body: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: truncate(`🏁 ${heading}`, BLOCK_LIMITS.headerText), emoji: true } },
   ];
@@ -104,7 +105,7 @@ export const ROLLBACK_ACTION_ID = 'rollback:start';
  * re-rendered after the window closed). The click is checked again when it arrives.
  */
 export function rollbackOfferBlocks(offer: RollbackOffer, now?: number): KnownBlock[] {
-  const until = formatUtcTime(offer.until);
+  const until = formatUtc(offer.until);
   if (now !== undefined && now > offer.until) {
     return [contextLine(`Rolling ${offer.cluster} back to ${offer.to} was possible until ${until}; EKS's 7-day window has closed.`)];
   }
