@@ -66,7 +66,8 @@ async function rollbackInsightFindings(ctx: StepContext): Promise<PreflightFindi
         .map((resource) => (resource.kubernetesResourceUri ? resourceFromUri(resource.kubernetesResourceUri) : (resource.arn ?? '')))
         .filter(Boolean);
       const reason = detail?.insightStatus?.reason ?? summary.insightStatus?.reason;
-      const severity = status === 'ERROR' ? 'error' : status === 'WARNING' ? 'warning' : 'info';
+      // EKS refuses the rollback on ERROR and on UNKNOWN readiness insights alike (unless forced).
+      const severity = status === 'ERROR' || status === 'UNKNOWN' ? 'error' : status === 'WARNING' ? 'warning' : 'info';
       return {
         code: 'RBK006',
         severity,

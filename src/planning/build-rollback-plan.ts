@@ -120,7 +120,8 @@ export function buildRollbackPlan(
     from,
     to,
     generatedAt: new Date(snapshot.readAt).toISOString(),
-    blocking: isBlocking(findings),
+    // EKS's own refusals block; readiness insights are read again at the gate, after the node and add-on steps.
+    blocking: isBlocking(preflight.findings.filter((finding) => !finding.forceable)),
     findings,
     hops: [{ from, to, steps, estimateMinutes }],
     skewRule: SKEW_RULE_TEXT,

@@ -160,7 +160,8 @@ export function checkRollbackPreflight(facts: RollbackFacts): RollbackPreflight 
       .filter((resource) => resource.status !== 'PASSING')
       .map((resource) => (resource.uri ? resourceFromUri(resource.uri) : (resource.arn ?? '')))
       .filter(Boolean);
-    const severity = insight.status === 'ERROR' ? 'error' : insight.status === 'WARNING' ? 'warning' : 'info';
+    // EKS refuses the rollback on ERROR and UNKNOWN readiness insights alike, unless the request carries force.
+    const severity = insight.status === 'ERROR' || insight.status === 'UNKNOWN' ? 'error' : insight.status === 'WARNING' ? 'warning' : 'info';
     findings.push({
       code: 'RBK006',
       severity,
