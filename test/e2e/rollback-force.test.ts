@@ -58,6 +58,7 @@ async function runJob(kind: 'upgrade' | 'rollback', index: number, decide: (gate
 
 const FORCE_REASON = 'the shop team moved web to apps/v1 in Git already; the scan is a day old';
 let planText: string;
+let statusText: string;
 let started: string;
 let forceGates: OpenGate[];
 let rollbackSummary: FakeMessage;
@@ -84,6 +85,7 @@ beforeAll(async () => {
     }),
   });
   expect(res.ok).toBe(true);
+  statusText = await command('status demo');
   planText = await command('plan demo --rollback');
   started = await command('rollback demo');
   ({ summary: rollbackSummary, gates: forceGates } = await runJob('rollback', 0, (gate) =>
@@ -97,6 +99,11 @@ afterAll(async () => {
 });
 
 describe('a rollback-readiness ERROR: shown, blocking, forced with a recorded reason', () => {
+  it('status says until when the rollback is possible and what blocks it now', () => {
+    expect(statusText).toMatch(/rollback to 1\.30 possible until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(statusText).toContain('API usage compatibility');
+  });
+
   it('plan --rollback shows the rollback plan with the insight and its resource', () => {
     expect(planText).toMatch(/Rollback plan: demo 1\.31 → 1\.30/);
     expect(planText).toContain('RBK006');
