@@ -5,7 +5,7 @@ import { seedManifests } from './kube-seed.js';
 import { buildSelfManagedGroup } from './build-self-managed.js';
 import { hexOf } from './hex-of.js';
 import { launchNodegroupNode, nodegroupImage } from './nodegroup-nodes.js';
-import { launchAutoModeNode } from './auto-mode.js';
+import { autoModeNodePool, launchAutoModeNode } from './auto-mode.js';
 import { latestPlatformVersionFor, minorOfAmi, nextMinor, releaseVersionFor } from './version-catalog.js';
 import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-types.js';
 
@@ -59,6 +59,7 @@ export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimK
   }
   if (spec.computeConfig) {
     cluster.computeConfig = { enabled: true, nodePools: spec.computeConfig.nodePools, nodeRoleArn: `arn:aws:iam::${accountId}:role/${spec.name}-auto-node-role` };
+    for (const pool of spec.computeConfig.nodePools) store.create('nodepools', autoModeNodePool(pool));
     for (const node of spec.computeConfig.nodes) {
       launchAutoModeNode(world, cluster, { nodePool: node.nodePool, instanceType: node.instanceType, zone: node.zone, minor: spec.computeConfig.nodeVersion ?? spec.version });
     }

@@ -101,6 +101,31 @@ describe('EKS Auto Mode nodes', () => {
     });
   });
 
+  it('has the built-in NodePools; a budget of nodes "0" is a rollback ERROR and holds its nodes at N', async () => {
+    const t = await upgraded();
+    const cluster = t.cluster();
+    expect(cluster.store.list('nodepools').map((p) => [p.metadata.name, p.spec.template.spec.nodeClassRef.group])).toEqual([
+      ['general-purpose', 'eks.amazonaws.com'],
+      ['system', 'eks.amazonaws.com'],
+    ]);
+    cluster.store.mutate('nodepools', 'general-purpose', undefined, (pool) => {
+      pool.spec.disruption.budgets = [{ nodes: '0', reasons: ['Drifted'] }];
+    });
+    const controls = computeInsights(t.world, cluster).find((i) => i.name === 'Auto Mode node disruption controls')!;
+    expect(controls.insightStatus.status).toBe('ERROR');
+    expect(controls.resources).toEqual([expect.objectContaining({ kubernetesResourceUri: '/apis/karpenter.sh/v1/nodepools/general-purpose' })]);
+    startClusterVersionUpdate(t.world, cluster, '1.30', true, { timeoutMinutes: 120 });
+    await t.advance(30 * 60_000);
+    // The system node went back; the general-purpose ones wait for the budget.
+    const byPool = autoModeNodes(cluster).map((n) => [n.metadata.labels?.['karpenter.sh/nodepool'], kubeletMinorOf(n)]).sort();
+    expect(byPool).toEqual([
+      ['general-purpose', '1.31'],
+      ['general-purpose', '1.31'],
+      ['system', '1.30'],
+    ]);
+    expect(cluster.status).toBe('ACTIVE');
+  });
+
   it('CancelUpdate refuses any other update, e.g. a version update of a cluster without Auto Mode', async () => {
     const t = await world('demo');
     const update = startClusterVersionUpdate(t.world, t.cluster(), '1.31');
