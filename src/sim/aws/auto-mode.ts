@@ -155,7 +155,25 @@ export function startAutoModeController(world: SimWorld, cluster: SimCluster): (
     }
   };
 
+  /** NodePool status as Auto Mode keeps it (resources.nodes, Ready), written only when the count changes. */
+  const syncNodePools = () => {
+    const nodes = autoModeNodes(cluster);
+    for (const pool of cluster.computeConfig?.nodePools ?? []) {
+      const count = String(nodes.filter((n) => n.metadata.labels?.[NODEPOOL_LABEL] === pool).length);
+      const current = cluster.store.get('nodepools', pool);
+      if (!current || current.status?.resources?.nodes === count) continue;
+      cluster.store.mutate('nodepools', pool, undefined, (object) => {
+        object.status = {
+          ...object.status,
+          resources: { ...object.status?.resources, nodes: count },
+          conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: new Date(world.clock.now()).toISOString() }],
+        };
+      });
+    }
+  };
+
   const tick = () => {
+    if (!stopped) syncNodePools();
     if (stopped || !cluster.computeConfig?.enabled) return schedule();
     const target = autoModeTarget(cluster);
     // One disruption at a time; a node under do-not-disrupt is left alone.
@@ -174,6 +192,7 @@ export function startAutoModeController(world: SimWorld, cluster: SimCluster): (
   const schedule = () => {
     if (!stopped) world.after(AUTO_MODE_TICK_MS, tick);
   };
+  syncNodePools();
   schedule();
   return () => {
     stopped = true;
