@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { CancelUpdateCommand, DescribeInsightCommand, DescribeUpdateCommand, EKSClient, ListInsightsCommand, UpdateClusterVersionCommand } from '@aws-sdk/client-eks';
+import { CancelUpdateCommand, DescribeInsightCommand, DescribeUpdateCommand, EKSClient, ListInsightsCommand, ListUpdatesCommand, UpdateClusterVersionCommand } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { simClientConfig, simControl, simEnv, useSim } from '../support/start-sim.js';
@@ -79,6 +79,14 @@ describe('version rollback through the aws CLI and the SDK', () => {
     // The control API can pretend the upgrade ended an hour ago: the window is open again.
     await simControl(s, 'DELETE', 'clusters/demo/insights');
     await simControl(s, 'POST', 'clusters/demo', { upgradedFrom: { version: '1.30', hoursAgo: 1 } });
+    // The made-up upgrade is listed like the real one before it (ListUpdates keeps both).
+    const { updateIds } = await eks.send(new ListUpdatesCommand({ name: 'demo' }));
+    const listed = await Promise.all(updateIds!.map(async (updateId) => (await eks.send(new DescribeUpdateCommand({ name: 'demo', updateId }))).update!));
+    expect(listed.map((u) => [u.type, u.status])).toEqual([
+      ['VersionUpdate', 'Successful'],
+      ['VersionUpdate', 'Successful'],
+    ]);
+    expect(s.clock.now() - listed[1].createdAt!.getTime()).toBe(3600_000 + 10 * 60_000);
     const rollback = await eks.send(new UpdateClusterVersionCommand({ name: 'demo', version: '1.30', rollbackConfig: { timeoutMinutes: 720 } }));
     expect(rollback.update).toMatchObject({ type: 'VersionRollback', status: 'InProgress' });
   });

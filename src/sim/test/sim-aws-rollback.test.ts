@@ -139,6 +139,10 @@ describe('ROLLBACK_READINESS insights', () => {
   it('report nodes and kube-proxy newer than N-1 with their resources, block without force, and PASS once fixed', async () => {
     const t = await world('demo-rollback');
     const cluster = t.cluster();
+    // The upgrade that opened the window is in the cluster's updates, as ListUpdates keeps it on EKS.
+    expect(cluster.updates).toEqual([
+      expect.objectContaining({ type: 'VersionUpdate', status: 'Successful', params: [{ type: 'Version', value: '1.31' }, { type: 'PlatformVersion', value: 'eks.24' }], createdAt: t.clock.now() - DAY - 10 * 60_000 }),
+    ]);
     const kubelet = insight(t, 'Kubelet version skew')!;
     expect(kubelet).toMatchObject({ category: 'ROLLBACK_READINESS', kubernetesVersion: '1.30', insightStatus: { status: 'ERROR' } });
     expect(kubelet.resources).toHaveLength(2);
