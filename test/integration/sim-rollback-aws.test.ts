@@ -99,11 +99,14 @@ describe('version rollback through the aws CLI and the SDK', () => {
     await simControl(s, 'POST', 'advance', { ms: 40 * 60_000 });
     const { update } = await eks.send(new UpdateClusterVersionCommand({ name: 'auto', version: '1.30', rollbackConfig: { timeoutMinutes: 240 } }));
     await simControl(s, 'POST', 'advance', { ms: 60_000 });
-    const cancelled = await eks.send(new CancelUpdateCommand({ name: 'auto', updateId: update!.id! }));
+    const cancelled = await eks.send(new CancelUpdateCommand({ name: 'auto', updateId: update!.id!, clientRequestToken: 'abort-1' }));
     expect(cancelled.update).toMatchObject({ type: 'VersionRollback', status: 'InProgress', cancellation: { status: 'InProgress' } });
     await simControl(s, 'POST', 'advance', { ms: 60_000 });
     const after = await eks.send(new DescribeUpdateCommand({ name: 'auto', updateId: update!.id! }));
     expect(after.update).toMatchObject({ status: 'Cancelled', cancellation: { status: 'Successful' } });
+    // A retry of the same request (same token) answers as before; a new cancel of a finished update is refused.
+    const retried = await eks.send(new CancelUpdateCommand({ name: 'auto', updateId: update!.id!, clientRequestToken: 'abort-1' }));
+    expect(retried.update).toMatchObject({ status: 'Cancelled' });
     const again = await eks.send(new CancelUpdateCommand({ name: 'auto', updateId: update!.id! })).catch((e) => e);
     expect(again.name).toBe('InvalidRequestException');
     const calls = await simControl(s, 'GET', 'calls?operation=CancelUpdate');
