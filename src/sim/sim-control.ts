@@ -1,4 +1,5 @@
 import { applyFaults, createFaultState, describeFaults } from './aws/faults.js';
+import { recordInPlaceUpgrade } from './aws/rollback-window.js';
 import { nextMinor } from './aws/version-catalog.js';
 import type { InsightOverride, SimWorld } from './aws/world-types.js';
 import { setPdbStuck, worldState } from './world-state.js';
@@ -124,7 +125,7 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
       if (from === null) cluster.previousVersion = undefined;
       else if (typeof from?.version !== 'string' || nextMinor(from.version) !== cluster.version || !(Number(from.hoursAgo ?? 24) >= 0)) {
         return { status: 400, body: { message: `upgradedFrom needs {"version": "<the minor just below ${cluster.version}>", "hoursAgo": <hours ≥ 0, default 24>} or null.` } };
-      } else cluster.previousVersion = { version: from.version, upgradedAt: world.clock.now() - Number(from.hoursAgo ?? 24) * 3600_000 };
+      } else recordInPlaceUpgrade(world, cluster, from.version, world.clock.now() - Number(from.hoursAgo ?? 24) * 3600_000);
     }
     if (typeof body.unreachable === 'boolean') cluster.unreachable = body.unreachable;
     if (Array.isArray(body.healthIssues)) cluster.healthIssues = body.healthIssues;

@@ -12,7 +12,8 @@ import type { SimCluster, SimWorld } from './world-types.js';
  * version … honoring configured disruption controls"). One node at a time (the built-in NodePools' budget on a small
  * cluster): a replacement at the wanted version is launched in the same NodePool and zone, then the old node is
  * cordoned and drained through the eviction API (PodDisruptionBudgets honoured; it waits as long as they block), then
- * terminated. A node annotated karpenter.sh/do-not-disrupt=true is never disrupted. A node already mid-disruption
+ * terminated. A node annotated karpenter.sh/do-not-disrupt=true, or in a NodePool whose budget allows no drift
+ * (`nodes: "0"`), is never disrupted. A node already mid-disruption
  * finishes when the wanted version changes (e.g. CancelUpdate).
  */
 
@@ -81,6 +82,43 @@ export function launchAutoModeNode(world: SimWorld, cluster: SimCluster, input: 
   });
 }
 
+/**
+ * The built-in NodePools EKS creates on an Auto Mode cluster (karpenter.sh/v1, nodeClassRef to the eks.amazonaws.com
+ * NodeClass `default`): what `kubectl get nodepools` shows there. A user may edit their disruption budgets.
+ */
+export function autoModeNodePool(name: string): KubeObject {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'eks' } },
+    spec: {
+      template: {
+        metadata: {},
+        spec: {
+          nodeClassRef: { group: 'eks.amazonaws.com', kind: 'NodeClass', name: 'default' },
+          requirements: [
+            { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+            { key: 'eks.amazonaws.com/instance-category', operator: 'In', values: ['c', 'm', 'r'] },
+            { key: 'eks.amazonaws.com/instance-generation', operator: 'Gt', values: ['4'] },
+            { key: 'kubernetes.io/arch', operator: 'In', values: name === 'system' ? ['amd64', 'arm64'] : ['amd64'] },
+          ],
+          ...(name === 'system' ? { taints: [{ key: 'CriticalAddonsOnly', effect: 'NoSchedule' }] } : {}),
+          expireAfter: '336h',
+          terminationGracePeriod: '24h0m0s',
+        },
+      },
+      disruption: { budgets: [{ nodes: '10%' }], consolidateAfter: '30s', consolidationPolicy: 'WhenEmptyOrUnderutilized' },
+    },
+  } as KubeObject;
+}
+
+/** Whether a NodePool's budgets allow no drift disruption at all (a `nodes: "0"` budget for Drifted or every reason). */
+export function nodePoolBlocksDrift(cluster: SimCluster, nodePool: string): boolean {
+  const pool = cluster.store.get('nodepools', nodePool);
+  const budgets: Array<{ nodes?: string; reasons?: string[]; schedule?: string }> = pool?.spec?.disruption?.budgets ?? [];
+  return budgets.some((b) => !b.schedule && (b.nodes === '0' || b.nodes === '0%') && (!b.reasons?.length || b.reasons.includes('Drifted')));
+}
+
 /** Starts the controller for one Auto Mode cluster; returns its stop function. */
 export function startAutoModeController(world: SimWorld, cluster: SimCluster): () => void {
   let stopped = false;
@@ -117,13 +155,35 @@ export function startAutoModeController(world: SimWorld, cluster: SimCluster): (
     }
   };
 
+  /** NodePool status as Auto Mode keeps it (resources.nodes, Ready), written only when the count changes. */
+  const syncNodePools = () => {
+    const nodes = autoModeNodes(cluster);
+    for (const pool of cluster.computeConfig?.nodePools ?? []) {
+      const count = String(nodes.filter((n) => n.metadata.labels?.[NODEPOOL_LABEL] === pool).length);
+      const current = cluster.store.get('nodepools', pool);
+      if (!current || current.status?.resources?.nodes === count) continue;
+      cluster.store.mutate('nodepools', pool, undefined, (object) => {
+        object.status = {
+          ...object.status,
+          resources: { ...object.status?.resources, nodes: count },
+          conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: new Date(world.clock.now()).toISOString() }],
+        };
+      });
+    }
+  };
+
   const tick = () => {
+    if (!stopped) syncNodePools();
     if (stopped || !cluster.computeConfig?.enabled) return schedule();
     const target = autoModeTarget(cluster);
     // One disruption at a time; a node under do-not-disrupt is left alone.
     if (inFlight.size === 0) {
       const next = autoModeNodesOffTarget(cluster, target).find(
-        (node) => !inFlight.has(node.metadata.name) && node.metadata.annotations?.[DO_NOT_DISRUPT] !== 'true' && !node.metadata.deletionTimestamp,
+        (node) =>
+          !inFlight.has(node.metadata.name) &&
+          node.metadata.annotations?.[DO_NOT_DISRUPT] !== 'true' &&
+          !node.metadata.deletionTimestamp &&
+          !nodePoolBlocksDrift(cluster, node.metadata.labels?.[NODEPOOL_LABEL] ?? ''),
       );
       if (next) void replace(next, target);
     }
@@ -132,6 +192,7 @@ export function startAutoModeController(world: SimWorld, cluster: SimCluster): (
   const schedule = () => {
     if (!stopped) world.after(AUTO_MODE_TICK_MS, tick);
   };
+  syncNodePools();
   schedule();
   return () => {
     stopped = true;

@@ -5,7 +5,8 @@ import { seedManifests } from './kube-seed.js';
 import { buildSelfManagedGroup } from './build-self-managed.js';
 import { hexOf } from './hex-of.js';
 import { launchNodegroupNode, nodegroupImage } from './nodegroup-nodes.js';
-import { launchAutoModeNode } from './auto-mode.js';
+import { autoModeNodePool, launchAutoModeNode } from './auto-mode.js';
+import { recordInPlaceUpgrade } from './rollback-window.js';
 import { latestPlatformVersionFor, minorOfAmi, nextMinor, releaseVersionFor } from './version-catalog.js';
 import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-types.js';
 
@@ -55,10 +56,11 @@ export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimK
     if (nextMinor(spec.upgradedFrom.version) !== spec.version) {
       throw new Error(`scenario cluster ${spec.name}: upgradedFrom.version ${spec.upgradedFrom.version} must be the minor just below ${spec.version}`);
     }
-    cluster.previousVersion = { version: spec.upgradedFrom.version, upgradedAt: now - spec.upgradedFrom.hoursAgo * 3600_000 };
+    recordInPlaceUpgrade(world, cluster, spec.upgradedFrom.version, now - spec.upgradedFrom.hoursAgo * 3600_000);
   }
   if (spec.computeConfig) {
     cluster.computeConfig = { enabled: true, nodePools: spec.computeConfig.nodePools, nodeRoleArn: `arn:aws:iam::${accountId}:role/${spec.name}-auto-node-role` };
+    for (const pool of spec.computeConfig.nodePools) store.create('nodepools', autoModeNodePool(pool));
     for (const node of spec.computeConfig.nodes) {
       launchAutoModeNode(world, cluster, { nodePool: node.nodePool, instanceType: node.instanceType, zone: node.zone, minor: spec.computeConfig.nodeVersion ?? spec.version });
     }

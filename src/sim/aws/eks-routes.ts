@@ -84,6 +84,8 @@ function idempotent(cluster: SimCluster, token: unknown, start: () => SimUpdate)
   return { update, repeated: false };
 }
 
+const cancelTokens = new WeakMap<SimCluster, Set<string>>();
+
 function updateResult(cluster: SimCluster, operation: string, target: string, token: unknown, start: () => SimUpdate): EksResult {
   const { update, repeated } = idempotent(cluster, token, start);
   return { status: 200, body: { update: wireUpdate(update) }, ...(repeated ? {} : { mutation: { operation, cluster: cluster.name, target } }) };
@@ -129,8 +131,15 @@ const ROUTES: Route[] = [
   }),
   route('POST', '/clusters/{name}/updates/{updateId}/cancel-update', 'CancelUpdate', (world, p, req) => {
     const cluster = requireCluster(world, p.name);
+    // A retry with the same clientRequestToken gets the same answer, even once the cancellation is over.
+    const token = typeof req.body.clientRequestToken === 'string' && req.body.clientRequestToken ? `${p.updateId}/${req.body.clientRequestToken}` : undefined;
+    const seen = cancelTokens.get(cluster) ?? new Set<string>();
+    cancelTokens.set(cluster, seen);
+    const known = token && seen.has(token) ? cluster.updates.find((u) => u.id === p.updateId) : undefined;
+    if (known) return ok({ update: wireUpdate(known) });
     const before = cluster.updates.find((u) => u.id === p.updateId)?.cancellation;
     const update = cancelUpdate(world, cluster, p.updateId);
+    if (token) seen.add(token);
     // A repeated cancel of an update already being cancelled changes nothing (no new mutation).
     return { status: 200, body: { update: wireUpdate(update) }, ...(before ? {} : { mutation: { operation: 'CancelUpdate', cluster: cluster.name, target: update.id } }) };
   }),

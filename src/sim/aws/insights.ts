@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compatibleAddonVersions, addonVersionEntry, defaultAddonVersion, parseAddonVersion } from './addon-catalog.js';
-import { DO_NOT_DISRUPT, autoModeNodes, isAutoModeNode, kubeletMinorOf } from './auto-mode.js';
+import { DO_NOT_DISRUPT, autoModeNodes, isAutoModeNode, kubeletMinorOf, nodePoolBlocksDrift } from './auto-mode.js';
 import { openRollbackWindow } from './rollback-window.js';
 import { compareMinors, nextMinor } from './version-catalog.js';
 import type { SimCluster, SimWorld } from './world-types.js';
@@ -153,8 +153,9 @@ function rollbackReadiness(world: SimWorld, cluster: SimCluster, now: number): D
 
   if (cluster.computeConfig?.enabled) {
     const pinned = autoModeNodes(cluster).filter((node) => node.metadata.annotations?.[DO_NOT_DISRUPT] === 'true');
+    const frozenPools = cluster.computeConfig.nodePools.filter((pool) => nodePoolBlocksDrift(cluster, pool));
     const pdbs = cluster.store.list('poddisruptionbudgets').filter((pdb) => pdb.spec?.maxUnavailable === 0 || pdb.spec?.maxUnavailable === '0%');
-    const status: InsightStatusValue = pinned.length ? 'ERROR' : pdbs.length ? 'WARNING' : 'PASSING';
+    const status: InsightStatusValue = pinned.length || frozenPools.length ? 'ERROR' : pdbs.length ? 'WARNING' : 'PASSING';
     drafts.push({
       category,
       name: 'Auto Mode node disruption controls',
@@ -162,16 +163,20 @@ function rollbackReadiness(world: SimWorld, cluster: SimCluster, now: number): D
       description: 'Checks for disruption controls that would block or slow down the rollback of EKS Auto Mode nodes: do-not-disrupt annotations on nodes and PodDisruptionBudgets that allow no disruption.',
       insightStatus: {
         status,
-        reason: pinned.length
-          ? `${pinned.length} Auto Mode node(s) are annotated ${DO_NOT_DISRUPT}=true and would block the node rollback.`
+        reason: pinned.length || frozenPools.length
+          ? [
+              pinned.length ? `${pinned.length} Auto Mode node(s) are annotated ${DO_NOT_DISRUPT}=true` : '',
+              frozenPools.length ? `NodePool(s) ${frozenPools.join(', ')} allow no drift disruption (budget nodes: 0)` : '',
+            ].filter(Boolean).join('; ') + '; the node rollback would be blocked.'
           : pdbs.length
             ? `${pdbs.length} PodDisruptionBudget(s) with maxUnavailable 0 would slow down the node rollback.`
             : 'No disruption control blocks the Auto Mode node rollback.',
       },
-      recommendation: `Remove the ${DO_NOT_DISRUPT} annotation from the nodes and relax PodDisruptionBudgets that allow no disruption.`,
+      recommendation: `Remove the ${DO_NOT_DISRUPT} annotation from the nodes, raise NodePool disruption budgets of 0, and relax PodDisruptionBudgets that allow no disruption.`,
       additionalInfo: { 'Rollback EKS Auto Mode clusters': 'https://docs.aws.amazon.com/eks/latest/userguide/rollback-automode.html' },
       resources: [
         ...pinned.map((node) => ({ insightStatus: { status: 'ERROR' as const, reason: `Node is annotated ${DO_NOT_DISRUPT}=true.` }, kubernetesResourceUri: `/api/v1/nodes/${node.metadata.name}` })),
+        ...frozenPools.map((pool) => ({ insightStatus: { status: 'ERROR' as const, reason: 'NodePool disruption budget allows no drift (nodes: 0).' }, kubernetesResourceUri: `/apis/karpenter.sh/v1/nodepools/${pool}` })),
         ...pdbs.map((pdb) => ({
           insightStatus: { status: 'WARNING' as const, reason: 'PodDisruptionBudget allows no disruption (maxUnavailable 0).' },
           kubernetesResourceUri: `/apis/policy/v1/namespaces/${pdb.metadata.namespace ?? 'default'}/poddisruptionbudgets/${pdb.metadata.name}`,

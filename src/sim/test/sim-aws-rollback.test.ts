@@ -65,6 +65,19 @@ describe('version rollback (UpdateClusterVersion to N-1)', () => {
     expect(awsError(() => startClusterVersionUpdate(t.world, cluster, '1.29'))).toMatchObject({ status: 400, type: 'InvalidParameterException' });
   });
 
+  it('ends Failed with an injected error, the control plane left at N and the rollback retryable', async () => {
+    const t = await upgraded();
+    const cluster = t.cluster();
+    t.world.faults.failNextClusterUpdate = { errorCode: 'ClusterUnreachable', errorMessage: 'The control plane did not come back healthy; EKS kept 1.31.' };
+    const failed = startClusterVersionUpdate(t.world, cluster, '1.30');
+    await t.clock.advance(10 * 60_000);
+    expect(failed).toMatchObject({ type: 'VersionRollback', status: 'Failed', errors: [{ errorCode: 'ClusterUnreachable', resourceIds: ['demo'] }] });
+    expect(cluster).toMatchObject({ version: '1.31', status: 'ACTIVE' });
+    const retry = startClusterVersionUpdate(t.world, cluster, '1.30');
+    await t.clock.advance(10 * 60_000);
+    expect(retry.status).toBe('Successful');
+  });
+
   it('is possible without rollbackConfig too (the user guide runs update-cluster-version --kubernetes-version N-1)', async () => {
     const t = await upgraded();
     const update = startClusterVersionUpdate(t.world, t.cluster(), '1.30');
@@ -139,6 +152,10 @@ describe('ROLLBACK_READINESS insights', () => {
   it('report nodes and kube-proxy newer than N-1 with their resources, block without force, and PASS once fixed', async () => {
     const t = await world('demo-rollback');
     const cluster = t.cluster();
+    // The upgrade that opened the window is in the cluster's updates, as ListUpdates keeps it on EKS.
+    expect(cluster.updates).toEqual([
+      expect.objectContaining({ type: 'VersionUpdate', status: 'Successful', params: [{ type: 'Version', value: '1.31' }, { type: 'PlatformVersion', value: 'eks.24' }], createdAt: t.clock.now() - DAY - 10 * 60_000 }),
+    ]);
     const kubelet = insight(t, 'Kubelet version skew')!;
     expect(kubelet).toMatchObject({ category: 'ROLLBACK_READINESS', kubernetesVersion: '1.30', insightStatus: { status: 'ERROR' } });
     expect(kubelet.resources).toHaveLength(2);
