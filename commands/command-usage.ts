@@ -44,8 +44,8 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
   rollback: {
     synopsis: 'rollback <cluster> [--dry-run]',
     summary:
-      'Rolls the cluster back one minor within 7 days of an in-place upgrade: node groups first, then (after a gate) the control plane, ' +
-      'Fargate and the add-ons the older minor does not support. Only `requesters` may start it; approvers answer its gates.',
+      'Rolls the cluster back one minor within 7 days of an in-place upgrade: node groups and the add-ons the older minor does not support first, ' +
+      'then (after a gate) the control plane, then Fargate. Only `requesters` may start it; approvers answer its gates.',
     examples: ['rollback demo', 'rollback demo --dry-run'],
   },
   jobs: {

@@ -72,7 +72,7 @@ export const rollbackCommand: CommandHandler = async (context) => {
   await recordAudit(deps.audit, deps.logger, { at: deps.clock.now(), cluster: cluster.name, user: context.userId, action: 'rollback', outcome: 'accepted', job: result.job.jobId, detail, via: 'command' });
   const insights = preflight.findings.filter((finding) => finding.code === 'RBK006' && finding.severity === 'error');
   const lines = [
-    `${command.dryRun ? 'Started a dry run of rolling back' : 'Started rolling back'} ${cluster.name} from ${plan.from} to ${reading.to} (job \`${result.job.jobId}\`): node groups first, then after an approval the control plane, then Fargate and the add-ons ${reading.to} does not support.`,
+    `${command.dryRun ? 'Started a dry run of rolling back' : 'Started rolling back'} ${cluster.name} from ${plan.from} to ${reading.to} (job \`${result.job.jobId}\`): node groups and the add-ons ${reading.to} does not support first, then after an approval the control plane, then Fargate.`,
     preflight.window ? `EKS accepts the rollback until ${formatUtc(preflight.window.until)}.` : '',
     insights.length > 0 ? `Rollback-blocking insights now (read again at the gate, after the node steps; an approver may Force there):\n${insights.map((finding) => `• ${formatFinding(finding)}`).join('\n')}` : '',
     `Follow it in its ${threadLink(result.job.thread)}.`,

@@ -32,7 +32,7 @@ export const rollbackPreflightStep: Step = async (ctx) => {
       text: [
         `Rollback preflight for ${step.from} → ${step.to}${reading.preflight.window ? ` (EKS accepts the rollback until ${formatUtc(reading.preflight.window.until)})` : ''}:`,
         ...findings.map((finding) => `• ${formatFinding(finding)}`),
-        ...(findings.some((finding) => finding.code === 'RBK006') ? ['Rollback-readiness insights are read again before the control plane: the node steps clear the kubelet ones; what is left can be forced there.'] : []),
+        ...(findings.some((finding) => finding.code === 'RBK006') ? ['Rollback-readiness insights are read again before the control plane: the node and add-on steps clear the kubelet and add-on ones; what is left can be forced there.'] : []),
       ].join('\n'),
     });
   }

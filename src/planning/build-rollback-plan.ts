@@ -15,7 +15,7 @@ import { MINUTES } from './step-estimates.js';
  * The rollback plan (issue 10), as `plan <cluster> --rollback` shows it and the rollback job runs it: one hop from
  * the cluster's version back one minor, in ROLLBACK_STEP_ORDER — rollback preflight (RBK codes), the data plane
  * back to N-1 with the strategies clusters.yaml gives (the same deciders as an upgrade, aimed one minor lower), the
- * gate, the control plane with rollbackConfig, Fargate, the add-ons N-1 does not support, verify. Pure.
+ * add-ons N-1 does not support, the gate, the control plane with rollbackConfig, Fargate, verify. Pure.
  * Karpenter EC2NodeClasses are rolled back only where they pin an AMI (the N-1 AMI from SSM, before the control
  * plane); a class following an `@latest` alias drifts by itself once the control plane is back, so it gets no step.
  */
@@ -96,7 +96,7 @@ export function buildRollbackPlan(
       to: decision.next,
       estimateMinutes: MINUTES.addon,
       actions: [{ resource: `addon/${addon.name}`, action: 'update-addon', from: addon.version, to: decision.next, reason: decision.reason }],
-      details: [`After the control plane is back at ${to}; add-ons compatible with ${to} are left as they are.`],
+      details: [`Before the control plane (EKS refuses the rollback while an add-on is newer than ${to}); add-ons compatible with ${to} are left as they are.`],
       commands: [`aws eks update-addon --cluster-name ${cluster} --addon-name ${addon.name} --addon-version ${decision.next} --resolve-conflicts ${policy.resolveConflicts}`],
     });
   }

@@ -122,7 +122,7 @@ function rollbackTitleFor(kind: StepKind, cluster: string, to: string): string {
 
 /**
  * The rollback job's steps (issue 10): one "hop" from the cluster's version back one minor, in ROLLBACK_STEP_ORDER
- * (data plane, gate, control plane, Fargate, add-ons, verify). Step ids keep the upgrade's shape (h1-…), so the
+ * (data plane, add-ons, gate, control plane, Fargate, verify). Step ids keep the upgrade's shape (h1-…), so the
  * control-plane step finds a forced preflight where it looks for an upgrade's. With a rollback plan the steps carry
  * its actions and kinds without lines are left out; the Karpenter budget hold of an upgrade has no place here
  * (the Karpenter step sets the budget itself, before the control plane moves).

@@ -122,7 +122,7 @@ export function rollbackOfferBlocks(offer: RollbackOffer, now?: number): KnownBl
           value: JSON.stringify({ jobId: offer.jobId, cluster: offer.cluster, to: offer.to, until: offer.until }),
           confirm: {
             title: { type: 'plain_text', text: 'Roll back?' },
-            text: { type: 'plain_text', text: truncate(`Start rolling ${offer.cluster} back to ${offer.to}: node groups first, then after an approval the control plane.`, BLOCK_LIMITS.confirmText) },
+            text: { type: 'plain_text', text: truncate(`Start rolling ${offer.cluster} back to ${offer.to}: node groups and add-ons first, then after an approval the control plane.`, BLOCK_LIMITS.confirmText) },
             confirm: { type: 'plain_text', text: 'Start the rollback' },
             deny: { type: 'plain_text', text: 'Cancel' },
           },
