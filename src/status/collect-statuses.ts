@@ -35,9 +35,9 @@ export async function collectStatus(sources: SnapshotSources, target: StatusTarg
   try {
     // The updates say whether a rollback is possible (issue 10); best effort: the card stands without them.
     const updates = readClusterUpdates(sources.eks({ region: target.region, roleArn: target.roleArn }), target.name, 10).catch(() => []);
-    const snapshot = await withDeadline(collectSnapshot(sources, target), timeoutMs, `Cluster ${target.name}`, sources.clock);
+    const [snapshot, read] = await withDeadline(Promise.all([collectSnapshot(sources, target), updates]), timeoutMs, `Cluster ${target.name}`, sources.clock);
     const status = buildClusterStatus(snapshot, await job);
-    const rollback = rollbackStatusOf(snapshot, await withDeadline(updates, timeoutMs, `Cluster ${target.name}`, sources.clock).catch(() => []), sources.clock.now());
+    const rollback = rollbackStatusOf(snapshot, read, sources.clock.now());
     return rollback ? { ...status, rollback } : status;
   } catch (error) {
     return { name: target.name, region: target.region, nodes: [], addons: [], problems: [], error: describeReadError(`Reading cluster ${target.name}`, error) };
