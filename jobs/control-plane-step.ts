@@ -108,9 +108,46 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
   }
 };
 
+/**
+ * An Auto Mode cluster's rollback first has EKS roll its nodes back (the update InProgress, the cluster ACTIVE);
+ * an Abort then calls CancelUpdate — once: the request is saved before the call and carries a token — and the
+ * nodes go back to N. Once the control plane itself moves (cluster UPDATING) nothing can stop it.
+ */
+async function cancelAutoModeRollback(ctx: StepContext, update: Update): Promise<void> {
+  const { data } = ctx;
+  if (!data.rollback || !update.id) return;
+  const controls = await ctx.controls();
+  if (!controls.abort || ctx.stepState().cancel) return;
+  const cluster = await ctx.eks.describeCluster(data.cluster);
+  if (!cluster.computeConfig?.enabled || cluster.status !== 'ACTIVE') return;
+  await ctx.saveStepState({ cancel: { by: controls.abort.by, updateId: update.id } });
+  try {
+    await ctx.eks.cancelUpdate(data.cluster, update.id, `${data.jobId}-cancel`.slice(0, 64));
+    await ctx.emit(`cancel:${update.id}`, {
+      kind: 'note', at: ctx.clock.now(), level: 'warning',
+      text: `Abort by <@${controls.abort.by}>: CancelUpdate issued for the rollback ${update.id} while EKS was still rolling the Auto Mode nodes back; they return to ${ctx.step.from} and the control plane stays at ${ctx.step.from}.`,
+    });
+  } catch (error) {
+    await ctx.emit(`cancel:${update.id}:refused`, {
+      kind: 'note', at: ctx.clock.now(), level: 'warning',
+      text: `Abort by <@${controls.abort.by}>: EKS did not cancel the rollback ${update.id} (${(error as Error).message}); the job waits for it to end, then stops.`,
+    });
+  }
+}
+
 async function follow(ctx: StepContext, updateId: string, startedAt: number): Promise<StepResult> {
   const { data, step } = ctx;
-  const final = await followUpdate(ctx, { cluster: data.cluster, updateId, label: `control-plane update to ${step.to}` });
+  const final = await followUpdate(ctx, {
+    cluster: data.cluster,
+    updateId,
+    label: `control-plane ${data.rollback ? 'rollback' : 'update'} to ${step.to}`,
+    onPoll: (update) => cancelAutoModeRollback(ctx, update),
+    abortNote: () => (data.rollback && ctx.stepState().cancel ? '' : undefined),
+  });
+  const cancelled = ctx.stepState<{ cancel?: { by: string } }>().cancel;
+  if (final.status === 'Cancelled' && cancelled) {
+    return { outcome: 'abort', by: cancelled.by, reason: `<@${cancelled.by}> aborted the rollback; EKS cancelled update ${updateId} and ${data.cluster} stays at ${step.from}` };
+  }
   if (final.status !== 'Successful') throw failedUpdate(ctx, final);
   const cluster = await ctx.eks.describeCluster(data.cluster);
   if (cluster.version !== step.to) {

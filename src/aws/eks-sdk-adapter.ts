@@ -1,4 +1,5 @@
 import {
+  CancelUpdateCommand,
   CreateNodegroupCommand,
   DeleteNodegroupCommand,
   DescribeAddonCommand,
@@ -59,6 +60,11 @@ function eksPort(client: EKSClient): EksPort {
         }),
       );
       return present(update, `UpdateClusterVersion for ${name}`);
+    },
+
+    async cancelUpdate(cluster, updateId, clientRequestToken) {
+      const { update } = await client.send(new CancelUpdateCommand({ name: cluster, updateId, clientRequestToken }));
+      return present(update, `CancelUpdate ${updateId} for ${cluster}`);
     },
 
     listUpdates: (cluster, filter) =>
