@@ -90,7 +90,7 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
           kind: 'progress',
           at: ctx.clock.now(),
           step: step.id,
-          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''}${data.rollback && data.stepState[`h${step.hop}-gate-control-plane`]?.forced ? ' with force (an approver forced past the rollback-readiness insights)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
+          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''}${data.rollback && data.stepState[`h${step.hop}-gate-control-plane`]?.forced ? ' with force (an approver forced past the rollback-readiness insights)' : ''} issued (update ${updateId}). ${data.rollback ? 'On an Auto Mode cluster EKS rolls the nodes back first, and Abort then cancels it (CancelUpdate); once the control plane moves, AWS cannot stop it.' : 'AWS cannot pause or stop it once started.'}`,
         });
         return follow(ctx, updateId, startedAt);
       }
