@@ -17,6 +17,7 @@ let stack: E2eStack;
 let statusText: string;
 let rollbackSummary: FakeMessage;
 let abortAnswer: string;
+let upgradeSummary: FakeMessage;
 
 function rollbackCard(fake: FakeSlack): FakeMessage | undefined {
   return fake.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
@@ -35,7 +36,7 @@ beforeAll(async () => {
   statusText = JSON.stringify(status.blocks ?? []) + status.text;
 
   await stack.fake.sendSlashCommand({ text: `start ${CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: CHANNEL });
-  await answerGatesUntilSummary(stack.fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 60_000, decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'auto mode drill' }) });
+  ({ summary: upgradeSummary } = await answerGatesUntilSummary(stack.fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 60_000, decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'auto mode drill' }) }));
   // EKS replaces the Auto Mode nodes at 1.31 by itself.
   await until(() => autoNodes().length > 0 && autoNodes().every((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')), 'Auto Mode nodes at 1.31', 60_000);
 
@@ -73,6 +74,11 @@ afterAll(async () => {
 describe('Auto Mode: status, upgrade, and an aborted rollback', () => {
   it('shows Auto Mode nodes as their own compute kind', () => {
     expect(statusText).toContain('Auto Mode NodePool');
+  });
+
+  it('has the upgrade follow EKS replacing the Auto Mode nodes before it verifies', () => {
+    expect(upgradeSummary.text).toMatch(/Succeeded/);
+    expect(JSON.stringify(upgradeSummary.blocks)).toMatch(/all 3 Auto Mode node\(s\) at 1\.31 \(replaced by EKS\)/);
   });
 
   it('calls CancelUpdate once during the node phase; the rollback ends Cancelled and the control plane stays at 1.31', async () => {
