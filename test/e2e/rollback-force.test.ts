@@ -58,6 +58,8 @@ async function runJob(kind: 'upgrade' | 'rollback', index: number, decide: (gate
 
 const FORCE_REASON = 'the shop team moved web to apps/v1 in Git already; the scan is a day old';
 let planText: string;
+let dryRunStarted: string;
+let dryRunSummary: FakeMessage;
 let statusText: string;
 let started: string;
 let forceGates: OpenGate[];
@@ -87,8 +89,10 @@ beforeAll(async () => {
   expect(res.ok).toBe(true);
   statusText = await command('status demo');
   planText = await command('plan demo --rollback');
+  dryRunStarted = await command('rollback demo --dry-run');
+  ({ summary: dryRunSummary } = await runJob('rollback', 0, () => ({ action: 'continue' })));
   started = await command('rollback demo');
-  ({ summary: rollbackSummary, gates: forceGates } = await runJob('rollback', 0, (gate) =>
+  ({ summary: rollbackSummary, gates: forceGates } = await runJob('rollback', 1, (gate) =>
     gate.actions.includes('gate:force') ? { action: 'force', reason: FORCE_REASON } : { action: 'continue' },
   ));
 }, 150_000);
@@ -109,6 +113,13 @@ describe('a rollback-readiness ERROR: shown, blocking, forced with a recorded re
     expect(planText).toContain('RBK006');
     expect(planText).toContain('API usage compatibility');
     expect(planText).toContain('deployment/shop/web');
+  });
+
+  it('rollback --dry-run walks the rollback read-only', async () => {
+    expect(dryRunStarted).toMatch(/Started a dry run of rolling back demo from 1\.31 to 1\.30/);
+    expect(dryRunSummary.text).toMatch(/^Rollback 1\.31 → 1\.30: /u);
+    expect(JSON.stringify(dryRunSummary.blocks)).toContain('would call UpdateClusterVersion demo → 1.30 with rollbackConfig.timeoutMinutes 240');
+    expect(JSON.stringify(dryRunSummary.blocks)).toContain('This was a dry run: nothing was changed.');
   });
 
   it('rollback names the blocking insight with its resource when it starts', () => {
