@@ -140,5 +140,11 @@ describe('demo 1.30 → 1.31, then Roll back to 1.30 from the summary card', () 
     expect(answer.text).toMatch(/out of date: EKS's 7-day window to roll demo back to 1\.30 closed on \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect((await stack.acceptedCalls()).length).toBe(before);
     expect(jobCards(stack.fake, 'rollback')).toHaveLength(1);
+    // …and the card's button has turned into a plain line saying until when it worked.
+    const card = await stack.fake.waitFor((f) => {
+      const current = f.message(CHANNEL, upgradeSummary.ts);
+      return current && !blocksJson(current).includes('"rollback:start"') && current;
+    }, { timeoutMs: 10_000 });
+    expect(blocksJson(card)).toMatch(/Rolling demo back to 1\.30 was possible until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
   });
 });

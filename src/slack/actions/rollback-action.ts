@@ -12,7 +12,9 @@ import { recordAudit } from '../../audit/record-audit.js';
 import { formatUtc } from '../../planning/rollback-preflight.js';
 import type { SlashCommandRouter } from '../../ports/slash-command.js';
 import { observeAck } from '../metrics-ack.js';
-import { ROLLBACK_ACTION_ID } from '../render/render-timeline-event.js';
+import { ROLLBACK_ACTION_ID, rollbackOfferBlocks } from '../render/render-timeline-event.js';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../../log/logger.js';
 import type { ActionDeps } from './gate-actions.js';
 import { clickPlace, tellUser } from './tell-user.js';
 
@@ -37,6 +39,7 @@ export function registerRollbackAction(app: App, { deps, metrics, logger }: Acti
         'Nothing was started; a rollback is no longer possible, so fix forward.';
       metrics.countAction(action.action_id, 'stale');
       await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });
+      await retireButton(client, body, offer, now, logger);
       return await tellUser(client, place, text, logger);
     }
     const prepared = commands.prepare({
@@ -59,5 +62,24 @@ function readOffer(value: string | undefined): z.infer<typeof offerSchema> | und
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The card whose button was clicked too late: its Roll back button becomes the plain line saying until when it was
+ * possible (chat.update of that message, the other blocks as they were). Best effort: the answer to the clicker
+ * does not depend on it.
+ */
+async function retireButton(client: WebClient, body: { channel?: { id: string }; message?: { ts: string; blocks?: unknown[]; text?: string } }, offer: z.infer<typeof offerSchema>, now: number, logger: Logger): Promise<void> {
+  const blocks = body.message?.blocks as Array<{ type?: string; block_id?: string }> | undefined;
+  if (!body.channel?.id || !body.message?.ts || !blocks?.some((block) => block.block_id === 'rollback')) return;
+  const line = rollbackOfferBlocks(offer, now);
+  const index = blocks.findIndex((block) => block.block_id === 'rollback');
+  // The button's block and the "works until" context line after it give way to the plain line.
+  const next = [...blocks.slice(0, index), ...line, ...blocks.slice(index + 2)];
+  try {
+    await client.chat.update({ channel: body.channel.id, ts: body.message.ts, text: body.message.text ?? '', blocks: next as never });
+  } catch (error) {
+    logger.warn({ err: error }, 'could not turn an outdated Roll back button into a plain line');
   }
 }
