@@ -79,6 +79,7 @@ export function launchAutoModeNode(world: SimWorld, cluster: SimCluster, input: 
     },
     taints: input.nodePool === 'system' ? [{ key: 'CriticalAddonsOnly', effect: 'NoSchedule' }] : [],
     readyAfterMs: input.readyAfterMs,
+    nameByInstanceId: true,
   });
 }
 

@@ -47,6 +47,13 @@ function timeoutOf(cluster: SimCluster, config: RollbackRequest['rollbackConfig'
   return value;
 }
 
+/** ROLLBACK_READINESS insights that block a rollback without force: ERROR and UNKNOWN. */
+function blockingInsights(world: SimWorld, cluster: SimCluster) {
+  return computeInsights(world, cluster).filter(
+    (i) => i.category === 'ROLLBACK_READINESS' && (i.insightStatus.status === 'ERROR' || i.insightStatus.status === 'UNKNOWN'),
+  );
+}
+
 /** The checks EKS makes before a rollback (after the generic ones: nothing in flight, ACTIVE, an offered version). */
 export function checkClusterRollback(world: SimWorld, cluster: SimCluster, request: RollbackRequest): number {
   const { version } = request;
@@ -84,9 +91,7 @@ export function checkClusterRollback(world: SimWorld, cluster: SimCluster, reque
     );
   }
   if (!request.force) {
-    const blocking = computeInsights(world, cluster).filter(
-      (i) => i.category === 'ROLLBACK_READINESS' && (i.insightStatus.status === 'ERROR' || i.insightStatus.status === 'UNKNOWN'),
-    );
+    const blocking = blockingInsights(world, cluster);
     if (blocking.length) {
       throw new AwsApiError(
         400,
@@ -157,7 +162,23 @@ export function startClusterRollback(world: SimWorld, cluster: SimCluster, reque
   world.log({ cluster: cluster.name, component: 'eks', message: 'Auto Mode node rollback started', updateId: update.id, to, deadline: iso(deadline) });
   const watch = () => {
     if (update.status !== 'InProgress' || update.cancellation) return;
-    if (autoModeNodesNewerThan(cluster, to).length === 0) return controlPlane();
+    if (autoModeNodesNewerThan(cluster, to).length === 0) {
+      // "EKS re-checks insights and proceeds with the control plane rollback" (rollback-automode): unless forced, an
+      // insight that turned ERROR/UNKNOWN meanwhile stops it here, before the control plane moves.
+      const blocking = request.force ? [] : blockingInsights(world, cluster);
+      if (!blocking.length) return controlPlane();
+      update.status = 'Failed';
+      update.errors = [
+        {
+          errorCode: 'Unknown',
+          errorMessage: `Rollback readiness insights re-checked after the Auto Mode node rollback are not passing: ${blocking.map((i) => `${i.name} (${i.insightStatus.status})`).join(', ')}. The control plane stays at ${from}; the nodes return to ${from}.`,
+          resourceIds: [cluster.name],
+        },
+      ];
+      cluster.autoModeTarget = undefined;
+      world.log({ cluster: cluster.name, component: 'eks', message: 'version rollback stopped by the insight re-check', updateId: update.id });
+      return;
+    }
     if (world.clock.now() >= deadline) {
       update.status = 'Failed';
       update.errors = [

@@ -95,7 +95,7 @@ function rollbackReadiness(world: SimWorld, cluster: SimCluster, now: number): D
       status: ahead.length ? 'ERROR' : 'PASSING',
       reason: ahead.length ? `${ahead.length} node(s) run a kubelet newer than ${target}.` : `No node runs a kubelet newer than ${target}.`,
     },
-    recommendation: `Roll back managed node groups (UpdateNodegroupVersion to ${target}), self-managed nodes and Karpenter nodes to ${target}, and delete Fargate pods that run ${cluster.version}, before rolling back the control plane.`,
+    recommendation: `Roll back managed node groups (UpdateNodegroupVersion to ${target}), self-managed nodes and Karpenter nodes to ${target} before rolling back the control plane. Fargate pods cannot be rolled back: delete those that run ${cluster.version} before the rollback and redeploy them after it, or use force.`,
     additionalInfo: { 'EKS cluster version rollback': 'https://docs.aws.amazon.com/eks/latest/userguide/rollback-cluster.html' },
     resources: ahead.map((node) => ({
       insightStatus: { status: 'ERROR' as const, reason: `Node kubelet ${kubeletMinorOf(node)} is newer than Kubernetes ${target}.` },

@@ -126,6 +126,19 @@ describe('EKS Auto Mode nodes', () => {
     expect(cluster.status).toBe('ACTIVE');
   });
 
+  it('re-checks the insights once the nodes are back: an ERROR that appeared meanwhile stops it before the control plane', async () => {
+    const t = await upgraded();
+    const cluster = t.cluster();
+    const update = startClusterVersionUpdate(t.world, cluster, '1.30');
+    cluster.insightOverrides.set('ROLLBACK_READINESS/API usage compatibility', { category: 'ROLLBACK_READINESS', name: 'API usage compatibility', status: 'ERROR', resources: [] });
+    for (let i = 0; i < 60 && update.status === 'InProgress'; i++) await t.advance(60_000);
+    expect(update).toMatchObject({ status: 'Failed', errors: [expect.objectContaining({ errorCode: 'Unknown' })] });
+    expect(update.errors[0].errorMessage).toContain('API usage compatibility (ERROR)');
+    expect(cluster.version).toBe('1.31');
+    await t.advance(30 * 60_000);
+    expect(minors(t)).toEqual(['1.31', '1.31', '1.31']);
+  });
+
   it('CancelUpdate refuses any other update, e.g. a version update of a cluster without Auto Mode', async () => {
     const t = await world('demo');
     const update = startClusterVersionUpdate(t.world, t.cluster(), '1.31');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAddonVersion } from '../aws/addon-catalog.js';
+import { amiIdFor } from '../aws/version-catalog.js';
 import { startAddonUpdate } from '../aws/addon-update.js';
 import { startClusterVersionUpdate } from '../aws/cluster-update.js';
 import { computeInsights } from '../aws/insights.js';
@@ -223,5 +224,31 @@ describe('node groups and add-ons going back to N-1', () => {
     await t.clock.advance(7 * DAY);
     expect(awsError(() => startNodegroupVersionUpdate(t.world, cluster, ng, { version: '1.30' })).type).toBe('InvalidParameterException');
     expect(awsError(() => startAddonUpdate(t.world, cluster, 'kube-proxy', { addonVersion: 'v1.30.14-eksbuild.11' })).type).toBe('InvalidParameterException');
+  });
+});
+
+describe('Karpenter nodes going back to N-1 (karpenter-lab)', () => {
+  it('drift back when the EC2NodeClass is set back to the N-1 AMI, and the kubelet insight turns PASSING', async () => {
+    const t = await world('karpenter-lab');
+    const cluster = t.cluster();
+    const setAmi = (id: string) =>
+      cluster.store.mutate('ec2nodeclasses', 'default', undefined, (nc) => {
+        nc.spec.amiSelectorTerms = [{ id }];
+      });
+    const karpenterKubelets = () => new Set(cluster.store.list('nodes').filter((n) => n.metadata.labels?.['karpenter.sh/nodepool']).map((n) => n.status.nodeInfo.kubeletVersion));
+    startClusterVersionUpdate(t.world, cluster, '1.31');
+    await t.advance(10 * 60_000);
+    setAmi(amiIdFor('1.31', 'AL2023'));
+    await t.advance(40 * 60_000);
+    expect(karpenterKubelets()).toEqual(new Set(['v1.31.14-eks-ecaa3a6']));
+    expect(insight(t, 'Kubelet version skew')?.insightStatus.status).toBe('ERROR');
+
+    setAmi(amiIdFor('1.30', 'AL2023'));
+    await t.advance(40 * 60_000);
+    expect(karpenterKubelets()).toEqual(new Set(['v1.30.14-eks-f69f56f']));
+    expect(insight(t, 'Kubelet version skew')?.insightStatus.status).toBe('PASSING');
+    const update = startClusterVersionUpdate(t.world, cluster, '1.30', false, { timeoutMinutes: 720 });
+    await t.advance(10 * 60_000);
+    expect(update.status).toBe('Successful');
   });
 });
