@@ -48,7 +48,7 @@ beforeAll(async () => {
         const replies = rollbackCard(f)?.replies ?? [];
         const gate = replies.map(openGateOf).find((g) => g && !seen.has(`${g.gateId}:${g.revision}`));
         if (gate) return { gate };
-        const refused = f.ephemerals('U0REQ').find((e) => /cannot be rolled back|did not complete/.test(e.text));
+        const refused = f.ephemerals('U0REQ').find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
         return refused && { refused };
       },
       { timeoutMs: 60_000 },

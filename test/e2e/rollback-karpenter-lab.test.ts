@@ -65,7 +65,7 @@ beforeAll(async () => {
         if (gate) return { gate };
         const summary = replies.find((reply) => /^Rollback 1\.31 → 1\.30: /u.test(reply.text));
         if (summary) return { summary };
-        const refused = f.ephemerals('U0REQ').find((e) => /cannot be rolled back|did not complete/.test(e.text));
+        const refused = f.ephemerals('U0REQ').find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
         return refused && { refused };
       },
       { timeoutMs: 90_000 },
