@@ -97,9 +97,11 @@ describe('workshop 1.26 → 1.25 rollback', () => {
   it('restarts the Fargate workload after the control plane, and rolls the self-managed group back', () => {
     const text = JSON.stringify(rollbackCard(stack.fake)?.replies.map((reply) => reply.text) ?? []);
     expect(text).toMatch(/Fargate workloads restarted 1\/1 \(deployment assets\/assets 1\/1 pod\(s\) on 1\.25\)/);
-    expect(text).toMatch(/default-selfmng-\d+: 2\/2 nodes at 1\.25/);
+    expect(text).toMatch(/default-selfmng-\w+: 2\/2 nodes at 1\.25/);
     // The Fargate node still runs 1.26 until the control plane is back, so EKS's kubelet insight is forced at the gate.
-    expect(rollbackGates.map((gate) => gate.gateId)).toEqual(['h1-control-plane']);
+    // (The blue/green group's own delete-blue gate comes first, as in an upgrade.)
+    expect(rollbackGates.map((gate) => gate.gateId)).toEqual(['h1-bg-blue-mng-20250325023020754500000029-1-26', 'h1-control-plane']);
+    expect(rollbackGates[1].actions).toEqual(['gate:force', 'gate:abort']);
   });
 
   it('runs under the shipped IAM policy and RBAC with nothing refused', () => {
