@@ -9,6 +9,7 @@ import { pauseCommand } from './pause.js';
 import { resumeCommand } from './resume.js';
 import type { CommandHandlers } from './route-command.js';
 import { startCommand } from './start.js';
+import { rollbackCommand } from './rollback.js';
 import { statusCommand } from './status.js';
 import { waiversCommand } from './waivers.js';
 import { digestCommand } from './digest.js';
@@ -20,6 +21,7 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   status: statusCommand,
   plan: planCommand,
   start: startCommand,
+  rollback: rollbackCommand,
   jobs: jobsCommand,
   pause: pauseCommand,
   resume: resumeCommand,

@@ -5,7 +5,7 @@
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
 
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout', 'rehearse'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'rollback', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout', 'rehearse'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -30,9 +30,9 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
     examples: ['status demo', 'status --all'],
   },
   plan: {
-    synopsis: 'plan <cluster> [--to <minor>]',
-    summary: 'Preflight findings and the ordered steps of an upgrade; the target defaults to the next minor.',
-    examples: ['plan demo', 'plan demo --to 1.31'],
+    synopsis: 'plan <cluster> [--to <minor> | --rollback]',
+    summary: 'Preflight findings and the ordered steps of an upgrade; the target defaults to the next minor. `--rollback` shows the plan of rolling back one minor instead.',
+    examples: ['plan demo', 'plan demo --to 1.31', 'plan demo --rollback'],
   },
   start: {
     synopsis: 'start <cluster> --to <minor> [--dry-run]',
@@ -40,6 +40,13 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
       'Starts an upgrade job and opens its thread. `--dry-run` walks the plan read-only and reports what it would do. ' +
       'Only `requesters` of the cluster may start.',
     examples: ['start demo --to 1.31', 'start demo --to 1.31 --dry-run'],
+  },
+  rollback: {
+    synopsis: 'rollback <cluster> [--dry-run]',
+    summary:
+      'Rolls the cluster back one minor within 7 days of an in-place upgrade: node groups and the add-ons the older minor does not support first, ' +
+      'then (after a gate) the control plane, then Fargate. Only `requesters` may start it; approvers answer its gates.',
+    examples: ['rollback demo', 'rollback demo --dry-run'],
   },
   jobs: {
     synopsis: 'jobs [<cluster>]',

@@ -23,6 +23,8 @@ export interface ParsedCommand {
   rolloutId?: string;
   /** rehearse: how gates are answered. */
   answers?: 'continue' | 'remedy' | 'stop';
+  /** plan --rollback: the plan of rolling back one minor. */
+  rollback?: boolean;
   /** Words after the subcommand, Slack escapes undone, flags still in place (CommandContext.args). */
   args: string[];
 }
@@ -31,9 +33,9 @@ export type ParseResult =
   | { ok: true; command: ParsedCommand }
   | { ok: false; problem: string; subcommand?: Subcommand };
 
-type Flag = '--to' | '--dry-run' | '--all' | '--waves' | '--soak' | '--max-parallel' | '--answers';
+type Flag = '--to' | '--dry-run' | '--all' | '--waves' | '--soak' | '--max-parallel' | '--answers' | '--rollback';
 const FLAGS_WITH_VALUE = new Set<Flag>(['--to', '--soak', '--max-parallel', '--answers']);
-const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all', '--waves', '--soak', '--max-parallel', '--answers']);
+const KNOWN_FLAGS = new Set<string>(['--to', '--dry-run', '--all', '--waves', '--soak', '--max-parallel', '--answers', '--rollback']);
 
 interface Grammar {
   flags: Flag[];
@@ -45,8 +47,10 @@ interface Grammar {
 const GRAMMAR: Record<Subcommand, Grammar> = {
   help: { flags: [], target: 'optional', targetName: 'subcommand' },
   status: { flags: ['--all'], target: 'optional', targetName: 'cluster' },
-  plan: { flags: ['--to'], target: 'required', targetName: 'cluster' },
+  plan: { flags: ['--to', '--rollback'], target: 'required', targetName: 'cluster' },
   start: { flags: ['--to', '--dry-run'], target: 'required', targetName: 'cluster', requiredFlags: ['--to'] },
+  // --to is what the summary card's Roll back button sends: the minor it offered, checked against the cluster.
+  rollback: { flags: ['--to', '--dry-run'], target: 'required', targetName: 'cluster' },
   jobs: { flags: [], target: 'optional', targetName: 'cluster' },
   pause: { flags: [], target: 'required', targetName: 'job id or cluster' },
   resume: { flags: [], target: 'required', targetName: 'job id or cluster' },
@@ -131,6 +135,9 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
   if (subcommand === 'help' && target !== undefined && !isSubcommand(target.toLowerCase())) {
     return fail(`${quoteInput(target)} is not a subcommand; there is help for ${SUBCOMMANDS.map((s) => `\`${s}\``).join(', ')}.`);
   }
+  if (subcommand === 'plan' && seen.has('--to') && seen.has('--rollback')) {
+    return fail('Give either `--to` (an upgrade) or `--rollback` (one minor back), not both.');
+  }
   if (subcommand === 'status' && target !== undefined && seen.has('--all')) {
     return fail('Give either a cluster or `--all`, not both.');
   }
@@ -156,6 +163,7 @@ export function parseSubcommandArgs(subcommand: Subcommand, args: string[]): Par
       ...(typeof answers === 'string' ? { answers: answers as ParsedCommand['answers'] } : {}),
       dryRun: seen.has('--dry-run'),
       all: seen.has('--all'),
+      ...(seen.has('--rollback') ? { rollback: true } : {}),
       args,
     },
   };

@@ -5,7 +5,8 @@
  * that prints it all is named.
  */
 
-import { findCluster } from '../src/config/clusters-config.js';
+import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
+import { readRollback, RollbackReadError } from '../src/status/rollback-reads.js';
 import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
@@ -29,6 +30,7 @@ export const planCommand: CommandHandler = async (context) => {
   const described = await attempt(`DescribeCluster for ${cluster.name}`, () =>
     deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name),
   );
+  if (command.rollback) return planRollback(context, cluster);
   const current = described.version ?? '';
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new CommandRejected(`${cluster.name} reports version "${current}", which is not a Kubernetes minor; it cannot be planned.`);
@@ -65,3 +67,22 @@ export const planCommand: CommandHandler = async (context) => {
   }
   for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: deps.waivers !== undefined })) await context.respond(message);
 };
+
+/** `plan <cluster> --rollback`: the rollback plan (issue 10), read-only, with its RBK findings. */
+async function planRollback(context: Parameters<CommandHandler>[0], cluster: ClusterConfig): Promise<void> {
+  const { deps } = context;
+  const slack = await readWaiversForPlan(deps.waivers, cluster.name);
+  let reading;
+  try {
+    reading = await withDeadline(
+      readRollback(deps, cluster, { policy: policyFromConfig(cluster, slack.waivers, slack.note), maxInsightsWaitMs: PLAN_READ_TIMEOUT_MS / 2 }),
+      PLAN_READ_TIMEOUT_MS,
+      `Reading ${cluster.name}`,
+      deps.clock,
+    );
+  } catch (error) {
+    if (error instanceof RollbackReadError) throw new CommandRejected(error.message);
+    throw error;
+  }
+  for (const message of renderPlanMessages(reading.plan, { maxMessages: 3, waiveButtons: false })) await context.respond(message);
+}

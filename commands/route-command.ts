@@ -36,9 +36,9 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
   const { command } = parsed;
   try {
     const args = checkAccessAndNormalise(deps, command.subcommand, command.target, command.all, command.args, channelId);
-    if (command.subcommand === 'start') {
+    if (command.subcommand === 'start' || command.subcommand === 'rollback') {
       const cluster = findCluster(deps.config, command.target!)!;
-      const decision = await authorizeStart(deps, cluster, userId);
+      const decision = await authorizeStart(deps, cluster, userId, command.subcommand === 'rollback' ? 'rollbacks' : 'upgrades');
       if (!decision.allowed) {
         log.warn({ subcommand: 'start', cluster: cluster.name, to: command.to }, 'refused: user may not start upgrades of this cluster');
         throw new RefusedForCluster(decision.reason, cluster.name);
@@ -82,7 +82,7 @@ function checkAccessAndNormalise(
   args: string[],
   channelId: string,
 ): string[] {
-  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'jobs' || subcommand === 'audit' || subcommand === 'waivers' || subcommand === 'rehearse';
+  const takesCluster = subcommand === 'status' || subcommand === 'plan' || subcommand === 'start' || subcommand === 'rollback' || subcommand === 'jobs' || subcommand === 'audit' || subcommand === 'waivers' || subcommand === 'rehearse';
   if (!takesCluster) return args;
   if (target !== undefined) {
     checkCluster(deps, target, channelId);

@@ -1,5 +1,5 @@
 import type { AddonInfo } from '@aws-sdk/client-eks';
-import { addonOrder, planAddonUpdate } from '../src/planning/plan-addon-update.js';
+import { addonOrder, planAddonRollback, planAddonUpdate } from '../src/planning/plan-addon-update.js';
 import type { WorldDecision } from '../src/planning/plan-vs-world.js';
 import { resourcesToAct } from './plan-check.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
@@ -52,8 +52,13 @@ export const addonsStep: Step = async (ctx) => {
 /** The add-on decider over the add-on as it is now (the planner runs the same one over the snapshot). */
 async function decideFromWorld(ctx: StepContext, name: string, catalog: Catalog): Promise<WorldDecision> {
   const addon = await ctx.eks.describeAddon(ctx.data.cluster, name);
-  const decision = planAddonUpdate(name, addon.addonVersion ?? 'unknown', ctx.step.to, await catalog(name));
+  const decision = decideFor(ctx)(name, addon.addonVersion ?? 'unknown', ctx.step.to, await catalog(name));
   return { resource: `addon/${name}`, action: decision.next ? 'update-addon' : 'at-target', reason: decision.reason };
+}
+
+/** An upgrade moves every add-on to the target's default; a rollback only those the older minor does not support. */
+function decideFor(ctx: StepContext): typeof planAddonUpdate {
+  return ctx.data.rollback ? planAddonRollback : planAddonUpdate;
 }
 
 async function save(ctx: StepContext, name: string, state: AddonState): Promise<void> {
@@ -95,7 +100,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[], cat
 
     const addon = await eks.describeAddon(data.cluster, name);
     const current = addon.addonVersion ?? 'unknown';
-    const plan = planAddonUpdate(name, current, step.to, await catalog(name));
+    const plan = decideFor(ctx)(name, current, step.to, await catalog(name));
     if (!plan.next) {
       Object.assign(state, { final: state.from ? 'updated' : 'unchanged', note: plan.reason });
       if (!data.dryRun) await save(ctx, name, state);

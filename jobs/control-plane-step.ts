@@ -4,6 +4,7 @@ import { StepFailure, type Step, type StepContext, type StepResult } from './ste
 import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { formatDuration } from '../src/report/format-text.js';
 import { followUpdate } from './follow-update.js';
+import { ROLLBACK_WINDOW_MS } from '../src/planning/rollback-preflight.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 
 /**
@@ -28,12 +29,13 @@ async function decide(ctx: StepContext): Promise<ControlPlaneAction> {
     target: step.to,
     updates,
     recorded,
+    rollback: !!data.rollback,
   });
 }
 
 function failedUpdate(ctx: StepContext, update: Update): StepFailure {
   return new StepFailure(
-    `Upgrading the control plane of ${ctx.data.cluster} to ${ctx.step.to} failed (update ${update.id} ended ${update.status}): ${describeUpdateErrors(update)}`,
+    `${ctx.data.rollback ? 'Rolling back' : 'Upgrading'} the control plane of ${ctx.data.cluster} to ${ctx.step.to} failed (update ${update.id} ended ${update.status}): ${describeUpdateErrors(update)}`,
     { remedy: remedyForUpdate(update), code: update.errors?.[0]?.errorCode },
   );
 }
@@ -42,8 +44,10 @@ async function issue(ctx: StepContext): Promise<string | undefined> {
   const { data, step, eks } = ctx;
   try {
     // A deterministic idempotency token: if AWS received a first call whose answer we lost, it returns that update.
-    const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced;
-    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined);
+    // A rollback is forced at its gate (the readiness insights are read there, after the node steps).
+    const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced || (!!data.rollback && !!data.stepState[`h${step.hop}-gate-control-plane`]?.forced);
+    const rollback = data.rollback ? { timeoutMinutes: data.rollback.timeoutMinutes } : undefined;
+    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined, rollback);
     if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
     await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
     return update.id;
@@ -70,14 +74,15 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
       case 'failed':
         throw failedUpdate(ctx, decision.update);
       case 'blocked':
-        throw new StepFailure(`Cannot upgrade the control plane of ${data.cluster} to ${step.to}: ${decision.reason}`, { remedy: decision.remedy });
+        throw new StepFailure(`Cannot ${data.rollback ? 'roll back' : 'upgrade'} the control plane of ${data.cluster} to ${step.to}: ${decision.reason}`, { remedy: decision.remedy });
       case 'wait':
         await ctx.setProgress(`waiting: ${decision.reason}`);
         await ctx.sleep(ctx.pollIntervalMs);
         continue;
       case 'issue': {
         if (data.dryRun) {
-          return { outcome: 'dry-run', summary: `would call UpdateClusterVersion ${data.cluster} → ${step.to}, then follow DescribeUpdate until it ends (about 10 minutes)` };
+          const how = data.rollback ? ` with rollbackConfig.timeoutMinutes ${data.rollback.timeoutMinutes} (a VersionRollback)` : '';
+          return { outcome: 'dry-run', summary: `would call UpdateClusterVersion ${data.cluster} → ${step.to}${how}, then follow DescribeUpdate until it ends (about 10 minutes)` };
         }
         const updateId = await issue(ctx);
         if (!updateId) continue;
@@ -85,7 +90,7 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
           kind: 'progress',
           at: ctx.clock.now(),
           step: step.id,
-          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''} issued (update ${updateId}). AWS cannot pause or stop it once started.`,
+          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''}${data.rollback && data.stepState[`h${step.hop}-gate-control-plane`]?.forced ? ' with force (an approver forced past the rollback-readiness insights)' : ''} issued (update ${updateId}). ${data.rollback ? 'On an Auto Mode cluster EKS rolls the nodes back first, and Abort then cancels it (CancelUpdate); once the control plane moves, AWS cannot stop it.' : 'AWS cannot pause or stop it once started.'}`,
         });
         return follow(ctx, updateId, startedAt);
       }
@@ -103,9 +108,46 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
   }
 };
 
+/**
+ * An Auto Mode cluster's rollback first has EKS roll its nodes back (the update InProgress, the cluster ACTIVE);
+ * an Abort then calls CancelUpdate — once: the request is saved before the call and carries a token — and the
+ * nodes go back to N. Once the control plane itself moves (cluster UPDATING) nothing can stop it.
+ */
+async function cancelAutoModeRollback(ctx: StepContext, update: Update): Promise<void> {
+  const { data } = ctx;
+  if (!data.rollback || !update.id) return;
+  const controls = await ctx.controls();
+  if (!controls.abort || ctx.stepState().cancel) return;
+  const cluster = await ctx.eks.describeCluster(data.cluster);
+  if (!cluster.computeConfig?.enabled || cluster.status !== 'ACTIVE') return;
+  await ctx.saveStepState({ cancel: { by: controls.abort.by, updateId: update.id } });
+  try {
+    await ctx.eks.cancelUpdate(data.cluster, update.id, `${data.jobId}-cancel`.slice(0, 64));
+    await ctx.emit(`cancel:${update.id}`, {
+      kind: 'note', at: ctx.clock.now(), level: 'warning',
+      text: `Abort by <@${controls.abort.by}>: CancelUpdate issued for the rollback ${update.id} while EKS was still rolling the Auto Mode nodes back; they return to ${ctx.step.from} and the control plane stays at ${ctx.step.from}.`,
+    });
+  } catch (error) {
+    await ctx.emit(`cancel:${update.id}:refused`, {
+      kind: 'note', at: ctx.clock.now(), level: 'warning',
+      text: `Abort by <@${controls.abort.by}>: EKS did not cancel the rollback ${update.id} (${(error as Error).message}); the job waits for it to end, then stops.`,
+    });
+  }
+}
+
 async function follow(ctx: StepContext, updateId: string, startedAt: number): Promise<StepResult> {
   const { data, step } = ctx;
-  const final = await followUpdate(ctx, { cluster: data.cluster, updateId, label: `control-plane update to ${step.to}` });
+  const final = await followUpdate(ctx, {
+    cluster: data.cluster,
+    updateId,
+    label: `control-plane ${data.rollback ? 'rollback' : 'update'} to ${step.to}`,
+    onPoll: (update) => cancelAutoModeRollback(ctx, update),
+    abortNote: () => (data.rollback && ctx.stepState().cancel ? '' : undefined),
+  });
+  const cancelled = ctx.stepState<{ cancel?: { by: string } }>().cancel;
+  if (final.status === 'Cancelled' && cancelled) {
+    return { outcome: 'abort', by: cancelled.by, reason: `<@${cancelled.by}> aborted the rollback; EKS cancelled update ${updateId} and ${data.cluster} stays at ${step.from}` };
+  }
   if (final.status !== 'Successful') throw failedUpdate(ctx, final);
   const cluster = await ctx.eks.describeCluster(data.cluster);
   if (cluster.version !== step.to) {
@@ -116,8 +158,11 @@ async function follow(ctx: StepContext, updateId: string, startedAt: number): Pr
   }
   await ctx.setProgress(undefined);
   ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: 'done' });
+  // EKS allows a rollback for 7 days from the in-place upgrade (as DescribeUpdate dates it): the summary card's
+  // "Roll back" button says until when. A rollback itself opens no such window.
+  if (!data.rollback && final.createdAt) await ctx.saveStepState({ rollbackUntil: final.createdAt.getTime() + ROLLBACK_WINDOW_MS });
   return {
     outcome: 'done',
-    summary: `control plane of ${data.cluster} at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,
+    summary: `control plane of ${data.cluster} ${data.rollback ? 'back ' : ''}at ${step.to} (update ${updateId}, followed for ${formatDuration(ctx.clock.now() - startedAt)})`,
   };
 }

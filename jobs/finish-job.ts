@@ -1,6 +1,8 @@
 import { exportTimeline } from '../src/store/export-timeline.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
-import type { UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import { rollbackUntilOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import type { RollbackOffer } from '../src/ports/timeline-event.js';
+import { previousMinor } from '../src/planning/rollback-preflight.js';
 import type { JobRuntime } from './job-runtime.js';
 import { planVersusJobLines } from '../src/report/plan-vs-job.js';
 
@@ -20,7 +22,7 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
       return { title: step.title, durationMs, outcome: run.summary ? `${run.outcome ?? 'running'}: ${run.summary}` : (run.outcome ?? 'running') };
     });
   const issued = Object.values(data.updates).flatMap((byName) => Object.values(byName));
-  const lines = [data.outcomeText ?? `The upgrade ended ${data.state}.`];
+  const lines = [data.outcomeText ?? `The ${data.rollback ? 'rollback' : 'upgrade'} ended ${data.state}.`];
   if (data.dryRun) lines.push('This was a dry run: nothing was changed.');
   if (issued.length > 0) {
     lines.push(
@@ -30,7 +32,8 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
   lines.push(...planVersusJobLines(data));
   const notRun = data.steps.length - steps.length;
   if (notRun > 0 && data.state !== 'succeeded') lines.push(`${notRun} step(s) did not run.`);
-  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines };
+  const rollback = data.state === 'succeeded' ? rollbackOfferOf(data) : undefined;
+  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines, ...(rollback ? { rollback } : {}), ...(data.rollback ? { rollbackJob: true } : {}) };
 }
 
 export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeText: string): Promise<void> {
@@ -67,4 +70,17 @@ async function uploadTimeline(runtime: JobRuntime): Promise<void> {
     // The export is a convenience; the job's outcome must not depend on it.
     deps.logger.warn({ err: error, jobId: data.jobId }, 'exporting the timeline failed');
   }
+}
+
+/**
+ * The Roll back offer of an upgrade job (issue 10): one minor back from where the job left the control plane, until
+ * 7 days after EKS dated that control-plane update. None for dry runs, rollbacks, or jobs that moved no control plane.
+ */
+export function rollbackOfferOf(data: UpgradeJobData): RollbackOffer | undefined {
+  if (data.dryRun || data.rollback) return undefined;
+  const until = rollbackUntilOf(data);
+  const reached = [...data.steps].reverse().find((step) => step.kind === 'control-plane' && data.stepRuns[step.id]?.outcome === 'done');
+  const to = reached ? previousMinor(reached.to) : undefined;
+  if (until === undefined || !to || !reached) return undefined;
+  return { jobId: data.jobId, cluster: data.cluster, to, until };
 }

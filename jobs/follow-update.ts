@@ -14,6 +14,8 @@ export interface FollowOptions {
   label: string;
   /** Called with each InProgress read, e.g. to report node-group progress. */
   onPoll?: (update: Update) => Promise<void>;
+  /** What an Abort does to this update, when not "the job waits for it to end" (an Auto Mode rollback's CancelUpdate). */
+  abortNote?: (by: string) => string | undefined;
 }
 
 export async function followUpdate(ctx: StepContext, options: FollowOptions): Promise<Update> {
@@ -27,13 +29,14 @@ export async function followUpdate(ctx: StepContext, options: FollowOptions): Pr
     await ctx.setProgress(`${options.label} in progress (${options.updateId}), ${elapsedMinutes} min so far`);
     await options.onPoll?.(update);
     const controls = await ctx.controls();
-    if (controls.abort && !announcedAbort) {
+    const abortNote = controls.abort ? options.abortNote?.(controls.abort.by) : undefined;
+    if (controls.abort && !announcedAbort && abortNote !== '') {
       announcedAbort = true;
       await ctx.emit(`abort-waits:${options.updateId}`, {
         kind: 'note',
         at: ctx.clock.now(),
         level: 'warning',
-        text: `Abort requested by <@${controls.abort.by}>. AWS cannot stop the ${options.label} (${options.updateId}); the job waits for it to end, then stops.`,
+        text: abortNote ?? `Abort requested by <@${controls.abort.by}>. AWS cannot stop the ${options.label} (${options.updateId}); the job waits for it to end, then stops.`,
       });
     }
     if (controls.paused && !announcedPause) {

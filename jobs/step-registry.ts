@@ -10,6 +10,7 @@ import { applyHolds, restoreHolds } from './karpenter-budget-hold.js';
 import { karpenterBudgetStep } from './karpenter-budget-step.js';
 import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
+import { rollbackGateStep, rollbackPreflightStep } from './rollback-steps.js';
 import { selfManagedCleanup, selfManagedStep } from './self-managed-step.js';
 import { verifyStep } from './verify-step.js';
 
@@ -18,8 +19,8 @@ import { verifyStep } from './verify-step.js';
  * (IMPLEMENTED_STEP_KINDS); a job planned by a newer build and resumed by an older one fails that step clearly.
  */
 const STEPS: Partial<Record<StepKind, Step>> = {
-  preflight: preflightStep,
-  gate: gateStep,
+  preflight: (ctx) => (ctx.data.rollback ? rollbackPreflightStep(ctx) : preflightStep(ctx)),
+  gate: (ctx) => (ctx.data.rollback ? rollbackGateStep(ctx) : gateStep(ctx)),
   'karpenter-budget': karpenterBudgetStep,
   'control-plane': withBudgetHold(controlPlaneStep),
   addons: withBudgetHold(addonsStep),

@@ -6,7 +6,7 @@ import { describeError, isTransientError } from './classify-error.js';
 import { StepFailure, type StepResult } from './step-context.js';
 import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
-import { finishJob } from './finish-job.js';
+import { finishJob, rollbackOfferOf } from './finish-job.js';
 import { readJobData } from './job-data-schema.js';
 import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
@@ -174,6 +174,7 @@ async function markPaused(runtime: JobRuntime, controls: JobControls, step: Plan
 
 function successText(data: UpgradeJobData): string {
   if (data.dryRun) return `Dry run of ${data.cluster} ${data.from} → ${data.to} finished; nothing was changed.`;
+  if (data.rollback) return `${data.cluster} is rolled back from ${data.from} to ${data.to}.`;
   return `${data.cluster} is upgraded from ${data.from} to ${data.to}.`;
 }
 
@@ -248,6 +249,8 @@ async function handleFailure(runtime: JobRuntime, error: unknown, park: (ms: num
     if (startedAt !== undefined) deps.metrics.observeStepSeconds(step.kind, 'failed', (deps.clock.now() - startedAt) / 1000);
     await runtime.emitKeyed(`${data.jobId}:${step.id}:failed`, `${data.jobId}:${step.id}:failed`, {
       kind: 'step-failed', at: deps.clock.now(), step: step.id, title: step.title, error: message, remedy,
+      // A failed verify after a control-plane upgrade: Roll back is offered next to the findings (issue 10).
+      ...(step.kind === 'verify' && rollbackOfferOf(data) ? { rollback: rollbackOfferOf(data) } : {}),
     });
   }
   await finishJob(runtime, 'failed', `${message}${remedy ? ` What to do: ${remedy}.` : ''}`);

@@ -77,6 +77,9 @@ function nodesBehind(ctx: StepContext, behind: Array<{ group: string; node: stri
   );
 }
 
+/** How long verify follows EKS replacing Auto Mode nodes before it reports the ones left and finishes. */
+export const AUTO_MODE_WAIT_MS = 2 * 3_600_000;
+
 export const verifyStep: Step = async (ctx) => {
   const { data, step, eks } = ctx;
   const cluster = await eks.describeCluster(data.cluster);
@@ -112,6 +115,19 @@ export const verifyStep: Step = async (ctx) => {
         .map((n) => ({ group, node: `${n.metadata.name} (${group}, ${String(n.status?.nodeInfo?.kubeletVersion ?? 'kubelet version unknown')})` })),
     );
     if (groups.length && !behind.length) lines.push(`every node of ${groups.join(', ')} at ${step.to}`);
+    // EKS Auto Mode replaces its own nodes after the control plane moves: follow it (issue 10), bounded.
+    if (cluster.computeConfig?.enabled) {
+      const auto = items.filter((n) => n.metadata.labels?.['eks.amazonaws.com/compute-type'] === 'auto');
+      const autoBehind = auto.filter((n) => kubeletMinorOf(n) !== step.to);
+      const since = ctx.stepState<{ autoModeSince?: number }>().autoModeSince ?? ctx.clock.now();
+      if (autoBehind.length > 0 && ctx.clock.now() - since < AUTO_MODE_WAIT_MS) {
+        if (ctx.stepState().autoModeSince === undefined) await ctx.saveStepState({ autoModeSince: since });
+        await ctx.setProgress(`EKS is replacing the Auto Mode nodes: ${auto.length - autoBehind.length}/${auto.length} at ${step.to}`);
+        return { outcome: 'wait', delayMs: ctx.pollIntervalMs };
+      }
+      if (autoBehind.length > 0) warnings.push(`${autoBehind.length} Auto Mode node(s) still not at ${step.to} after ${AUTO_MODE_WAIT_MS / 3_600_000} h: ${autoBehind.slice(0, 10).map((n) => n.metadata.name).join(', ')} (EKS replaces them; look for PDBs or do-not-disrupt pods holding them)`);
+      else if (auto.length > 0) lines.push(`all ${auto.length} Auto Mode node(s) at ${step.to} (replaced by EKS)`);
+    }
   } catch (error) {
     warnings.push(`could not read the nodes: ${describeError(error)}`);
   }

@@ -1,4 +1,5 @@
 import {
+  CancelUpdateCommand,
   CreateNodegroupCommand,
   DeleteNodegroupCommand,
   DescribeAddonCommand,
@@ -49,12 +50,21 @@ function eksPort(client: EKSClient): EksPort {
 
     describeClusterVersions: () => collectPages(paginateDescribeClusterVersions(pages, {}), (page) => page.clusterVersions),
 
-    async updateClusterVersion(name, version, clientRequestToken, force) {
+    async updateClusterVersion(name, version, clientRequestToken, force, rollback) {
       // `force` overrides EKS's upgrade-blocking readiness checks (ERROR insights); only sent when an approver forced.
+      // `rollback` makes it a VersionRollback one minor back (rollbackConfig; issue 10).
       const { update } = await client.send(
-        new UpdateClusterVersionCommand({ name, version, clientRequestToken, ...(force ? { force: true } : {}) }),
+        new UpdateClusterVersionCommand({
+          name, version, clientRequestToken, ...(force ? { force: true } : {}),
+          ...(rollback ? { rollbackConfig: { timeoutMinutes: rollback.timeoutMinutes } } : {}),
+        }),
       );
       return present(update, `UpdateClusterVersion for ${name}`);
+    },
+
+    async cancelUpdate(cluster, updateId, clientRequestToken) {
+      const { update } = await client.send(new CancelUpdateCommand({ name: cluster, updateId, clientRequestToken }));
+      return present(update, `CancelUpdate ${updateId} for ${cluster}`);
     },
 
     listUpdates: (cluster, filter) =>

@@ -25,11 +25,13 @@ export interface CliCommand {
   anonymize?: boolean;
   /** rehearse: how gates are answered (default continue). */
   answers?: 'continue' | 'remedy' | 'stop';
+  /** plan --rollback: the plan of rolling back one minor (issue 10). */
+  rollback?: boolean;
 }
 
 export const CLI_USAGE = `Usage:
   eks-upgrade status <cluster> | --all   [options]
-  eks-upgrade plan <cluster> [--to <minor>]   [options]
+  eks-upgrade plan <cluster> [--to <minor> | --rollback]   [options]
   eks-upgrade digest [--output text|json]   (every cluster of the clusters file, most urgent first)
   eks-upgrade audit <cluster> [--limit <n>] [--output text|json]   (reads REDIS_URL, QUEUE_PREFIX)
   eks-upgrade snapshot <cluster> --file <twin.yaml> [--anonymize]   (a simulator scenario of the cluster; reads only)
@@ -75,6 +77,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
     if (flag === '--all' || flag === '--anonymize') {
       if (flag === '--all') result.all = true;
       else result.anonymize = true;
+      continue;
+    }
+    if (flag === '--rollback') {
+      result.rollback = true;
       continue;
     }
     if (!VALUE_FLAGS.has(flag)) throw new CliUsageError(`Unknown option ${flag}.`);
@@ -139,6 +145,9 @@ export function parseCliArgs(argv: string[]): CliCommand {
     if (cluster && result.all) throw new CliUsageError('Give either a cluster or --all, not both.');
     if (!cluster && !result.all) throw new CliUsageError('status needs a cluster or --all.');
     if (result.to) throw new CliUsageError('--to applies to plan, not status.');
+    if (result.rollback) throw new CliUsageError('--rollback applies to plan, not status.');
+  } else if (command === 'plan' && result.rollback && result.to) {
+    throw new CliUsageError('Give either --to (an upgrade) or --rollback (one minor back), not both.');
   } else if (command === 'audit') {
     if (!cluster) throw new CliUsageError('audit needs a cluster.');
     if (result.all || result.to) throw new CliUsageError('audit takes one cluster, without --all or --to.');

@@ -18,6 +18,7 @@ import { createRehearsalStore } from '../store/rehearsal-store.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
+import { readRollback, RollbackReadError } from '../status/rollback-reads.js';
 import { describeReadError } from '../status/read-error.js';
 import { hopsBetweenText, offeredProblem } from '../status/plan-request.js';
 import { withDeadline } from '../status/bounded.js';
@@ -119,6 +120,23 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
     throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
   });
+  if (command.rollback) {
+    // The rollback plan (issue 10): RBK findings; exit 2 when EKS would refuse it (readiness insights can be forced).
+    const slack = await slackWaivers(deps, target.name);
+    const reading = await withDeadline(
+      readRollback(sources, { checks: undefined, rollbackTimeoutMinutes: undefined, ...target.config, ...target }, { policy: policyFromConfig(target.config, slack.waivers, slack.note), maxInsightsWaitMs: (command.timeoutSeconds * 1000) / 2 }),
+      command.timeoutSeconds * 1000,
+      `Cluster ${target.name}`,
+      sources.clock,
+    ).catch((error: unknown) => {
+      if (error instanceof RollbackReadError) throw new PlanRequestError(error.message);
+      throw error;
+    });
+    if (command.output === 'json') deps.stdout(toJsonText(planJson(reading.plan)));
+    else if (command.output === 'markdown') deps.stdout(renderPlanMarkdown(reading.plan));
+    else deps.stdout(renderPlanText(reading.plan));
+    return reading.plan.blocking ? EXIT.blocking : EXIT.ok;
+  }
   const current = described.version ?? '';
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);

@@ -132,6 +132,8 @@ const clusterFields = {
   maintenanceWindow,
   gateTimeoutMinutes: z.number().int().positive(),
   abortOnGateTimeout: z.boolean(),
+  /** rollbackConfig.timeoutMinutes of a control-plane rollback (EKS accepts 120–10080; default 720). */
+  rollbackTimeoutMinutes: z.number().int().min(120, 'must be at least 120 (EKS accepts 120–10080 minutes)').max(10080, 'must be at most 10080 (7 days; EKS accepts 120–10080 minutes)'),
   checks: checkSettings,
   waivers: z.array(waiverSchema),
   reminders: remindersSchema,
@@ -141,7 +143,7 @@ const clusterFields = {
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, rollbackTimeoutMinutes: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true })
   .strict();
 
 const fileSchema = z
@@ -207,6 +209,8 @@ export interface ClusterConfig {
   maintenanceWindow?: { days: string[]; start: string; end: string };
   gateTimeoutMinutes?: number;
   abortOnGateTimeout: boolean;
+  /** rollbackConfig.timeoutMinutes for a control-plane rollback; absent: DEFAULT_ROLLBACK_TIMEOUT_MINUTES. */
+  rollbackTimeoutMinutes?: number;
   /** Absent in configs built in code before checks existed: DEFAULT_CHECK_SETTINGS apply. */
   checks?: CheckSettings;
   waivers?: ConfigWaiver[];
@@ -225,6 +229,8 @@ export interface DigestConfig {
 }
 
 export const DEFAULT_REMINDER_DAYS = [60, 30, 7];
+/** EKS's own default for rollbackConfig.timeoutMinutes (12 hours). */
+export const DEFAULT_ROLLBACK_TIMEOUT_MINUTES = 720;
 
 export interface ClustersConfig {
   clusters: ClusterConfig[];
@@ -280,6 +286,7 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       maintenanceWindow: merged.maintenanceWindow,
       gateTimeoutMinutes: merged.gateTimeoutMinutes,
       abortOnGateTimeout: merged.abortOnGateTimeout ?? false,
+      rollbackTimeoutMinutes: merged.rollbackTimeoutMinutes,
       // Per key: a cluster's own check settings win over defaults:, which win over the built-in defaults.
       checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],

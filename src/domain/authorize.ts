@@ -45,11 +45,11 @@ export function formatPrincipals(list: string[]): string {
   return list.map((id) => (id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`)).join(', ');
 }
 
-export async function authorizeStart(deps: AuthDeps, cluster: ClusterConfig, userId: string): Promise<AuthDecision> {
+export async function authorizeStart(deps: AuthDeps, cluster: ClusterConfig, userId: string, what: 'upgrades' | 'rollbacks' = 'upgrades'): Promise<AuthDecision> {
   if (await isListed(deps, userId, cluster.requesters)) return { allowed: true };
   return {
     allowed: false,
-    reason: `You are not among the requesters of ${cluster.name}, so you cannot start its upgrades. Requesters: ${formatPrincipals(cluster.requesters)}.`,
+    reason: `You are not among the requesters of ${cluster.name}, so you cannot start its ${what}. Requesters: ${formatPrincipals(cluster.requesters)}.`,
   };
 }
 

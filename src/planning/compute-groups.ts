@@ -7,15 +7,17 @@ import { valueOr, type ClusterSnapshot } from './cluster-snapshot.js';
  * NodePool, each self-managed group, each Fargate profile. Managed node groups and NodePools without nodes are
  * listed too, so a group scaled to zero still shows up.
  */
-export type ComputeType = 'managed-nodegroup' | 'karpenter' | 'self-managed' | 'fargate';
+/** `auto-mode`: EKS Auto Mode nodes (compute-type auto): EKS itself replaces them when the control plane moves. */
+export type ComputeType = 'managed-nodegroup' | 'karpenter' | 'self-managed' | 'fargate' | 'auto-mode';
 
-export const COMPUTE_TYPES: readonly ComputeType[] = ['managed-nodegroup', 'karpenter', 'self-managed', 'fargate'];
+export const COMPUTE_TYPES: readonly ComputeType[] = ['managed-nodegroup', 'karpenter', 'self-managed', 'fargate', 'auto-mode'];
 
 export const COMPUTE_LABELS: Record<ComputeType, string> = {
   'managed-nodegroup': 'managed node group',
   karpenter: 'Karpenter NodePool',
   'self-managed': 'self-managed',
   fargate: 'Fargate',
+  'auto-mode': 'Auto Mode NodePool',
 };
 
 export interface ComputeRef {
@@ -34,6 +36,8 @@ export function computeOfNode(node: KubeObject): ComputeRef {
   if (labels['eks.amazonaws.com/compute-type'] === 'fargate') {
     return { type: 'fargate', name: labels['eks.amazonaws.com/fargate-profile'] ?? 'fargate' };
   }
+  // Auto Mode nodes carry karpenter.sh/nodepool too; EKS, not the bot, moves them (issue 10).
+  if (labels['eks.amazonaws.com/compute-type'] === 'auto') return { type: 'auto-mode', name: labels['karpenter.sh/nodepool'] ?? 'auto' };
   if (labels['eks.amazonaws.com/nodegroup']) return { type: 'managed-nodegroup', name: labels['eks.amazonaws.com/nodegroup'] };
   if (labels['karpenter.sh/nodepool']) return { type: 'karpenter', name: labels['karpenter.sh/nodepool'] };
   return { type: 'self-managed', name: labels['alpha.eksctl.io/nodegroup-name'] ?? labels['eks.amazonaws.com/self-managed-group'] ?? SELF_MANAGED_UNNAMED };

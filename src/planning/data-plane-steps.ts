@@ -234,6 +234,9 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
         },
       ];
     }
+    case 'auto-mode':
+      // EKS Auto Mode replaces its own nodes after the control plane moves (and before it, in a rollback).
+      return [];
     case 'fargate': {
       const { workloads, barePods } = fargateRestarts(snapshot, to);
       // The same decider the Fargate step runs over the live pods; the snapshot's pods name their ReplicaSet, whose

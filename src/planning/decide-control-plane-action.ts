@@ -25,6 +25,8 @@ export interface ControlPlaneWorld {
   updates: Update[];
   /** The update this job issued or adopted earlier, freshly described, if any. */
   recorded?: Update;
+  /** A rollback job (issue 10): the update to adopt is a VersionRollback to the target, not a VersionUpdate. */
+  rollback?: boolean;
 }
 
 const VERSION_TYPES = new Set(['VersionUpdate', 'VersionRollback']);
@@ -35,6 +37,7 @@ export function versionParamOf(update: Update): string | undefined {
 
 export function decideControlPlaneAction(world: ControlPlaneWorld): ControlPlaneAction {
   const { clusterName, clusterVersion, hopFrom, target, updates, recorded } = world;
+  const ownType = world.rollback ? 'VersionRollback' : 'VersionUpdate';
 
   if (recorded?.id) {
     if (recorded.status === 'InProgress') {
@@ -46,13 +49,13 @@ export function decideControlPlaneAction(world: ControlPlaneWorld): ControlPlane
   }
 
   const running = updates.filter((update) => update.status === 'InProgress');
-  const versionUpdate = running.find((update) => update.type === 'VersionUpdate' && versionParamOf(update) === target);
+  const versionUpdate = running.find((update) => update.type === ownType && versionParamOf(update) === target);
   if (versionUpdate?.id) {
     return {
       action: 'adopt',
       updateId: versionUpdate.id,
       ours: false,
-      reason: `a version update of ${clusterName} to ${target} (${versionUpdate.id}) is already in progress; following it instead of starting another`,
+      reason: `a version ${world.rollback ? 'rollback' : 'update'} of ${clusterName} to ${target} (${versionUpdate.id}) is already in progress; following it instead of starting another`,
     };
   }
   const otherVersionUpdate = running.find((update) => VERSION_TYPES.has(update.type ?? ''));
@@ -61,7 +64,7 @@ export function decideControlPlaneAction(world: ControlPlaneWorld): ControlPlane
     return {
       action: 'blocked',
       reason: `${kind} of ${clusterName} to ${versionParamOf(otherVersionUpdate) ?? 'another version'} (${otherVersionUpdate.id}) is in progress`,
-      remedy: `wait until it ends, then start the upgrade again from the version it reaches`,
+      remedy: `wait until it ends, then start ${world.rollback ? 'the rollback' : 'the upgrade'} again from the version it reaches`,
     };
   }
   const otherUpdate = running[0];
@@ -81,7 +84,7 @@ export function decideControlPlaneAction(world: ControlPlaneWorld): ControlPlane
   }
   return {
     action: 'blocked',
-    reason: `${clusterName} is at ${clusterVersion}, but this step expected ${hopFrom} (to upgrade to ${target})`,
-    remedy: `someone changed the cluster outside this job; start a new upgrade from ${clusterVersion}`,
+    reason: `${clusterName} is at ${clusterVersion}, but this step expected ${hopFrom} (to ${world.rollback ? 'roll back' : 'upgrade'} to ${target})`,
+    remedy: `someone changed the cluster outside this job; start a new ${world.rollback ? 'rollback' : 'upgrade'} from ${clusterVersion}`,
   };
 }

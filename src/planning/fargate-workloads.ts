@@ -37,11 +37,14 @@ export function isFargateNode(node: KubeObject): boolean {
   return node.metadata.labels?.[FARGATE_LABEL] === 'fargate';
 }
 
-/** Older than the target minor (a node at or past it is left alone). */
+/**
+ * Not at the target minor: older for an upgrade, newer after a rollback (issue 10: a Fargate pod keeps the version
+ * its node started with; once the control plane is back at N-1, pods on N nodes are restarted to get N-1 nodes).
+ */
 export function isBehind(node: KubeObject | undefined, target: string): boolean {
   const kubelet = minorOfKubelet(String(node?.status?.nodeInfo?.kubeletVersion ?? ''));
   const wanted = parseMinor(target);
-  return !!kubelet && !!wanted && compareMinor(kubelet, wanted) < 0;
+  return !!kubelet && !!wanted && compareMinor(kubelet, wanted) !== 0;
 }
 
 const podName = (pod: KubeObject) => `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;

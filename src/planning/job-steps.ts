@@ -1,5 +1,5 @@
-import { formatMinor, hopsBetween, parseMinor, compareMinor } from '../domain/minor-version.js';
-import { HOP_STEP_ORDER, type PlannedStep, type StepKind, type UpgradePlan } from '../ports/upgrade-plan.js';
+import { formatMinor, hopsBetween, parseMinor, compareMinor, minorDistance } from '../domain/minor-version.js';
+import { HOP_STEP_ORDER, ROLLBACK_STEP_ORDER, type PlannedStep, type StepKind, type UpgradePlan } from '../ports/upgrade-plan.js';
 
 /**
  * The upgrade job's steps, from the plan the approver read: per hop, the plan's lines grouped by kind in
@@ -95,4 +95,59 @@ export function jobSteps(request: JobStepsRequest): { hops: string[]; steps: Pla
     }
   });
   return { hops, steps };
+}
+
+function rollbackTitleFor(kind: StepKind, cluster: string, to: string): string {
+  switch (kind) {
+    case 'preflight':
+      return `rollback preflight for ${to}`;
+    case 'gate':
+      return `approval: roll the control plane of ${cluster} back to ${to}`;
+    case 'control-plane':
+      return `control plane back to ${to}`;
+    case 'addons':
+      return `add-ons not compatible with ${to} back to its defaults`;
+    case 'managed-nodegroups':
+      return `managed node groups back to ${to}`;
+    case 'karpenter':
+      return `Karpenter nodes back to ${to}`;
+    case 'self-managed':
+      return `self-managed node groups back to ${to}`;
+    case 'fargate':
+      return `Fargate workloads restarted at ${to}`;
+    default:
+      return `verify ${to}`;
+  }
+}
+
+/**
+ * The rollback job's steps (issue 10): one "hop" from the cluster's version back one minor, in ROLLBACK_STEP_ORDER
+ * (data plane, add-ons, gate, control plane, Fargate, verify). Step ids keep the upgrade's shape (h1-…), so the
+ * control-plane step finds a forced preflight where it looks for an upgrade's. With a rollback plan the steps carry
+ * its actions and kinds without lines are left out; the Karpenter budget hold of an upgrade has no place here
+ * (the Karpenter step sets the budget itself, before the control plane moves).
+ */
+export function rollbackJobSteps(request: JobStepsRequest): { hops: string[]; steps: PlannedStep[] } {
+  const { cluster, from, to, plan } = request;
+  const fromMinor = parseMinor(from);
+  const toMinor = parseMinor(to);
+  if (!fromMinor || !toMinor) throw new PlanError(`"${!fromMinor ? from : to}" is not a Kubernetes minor version like 1.30`);
+  if (minorDistance(toMinor, fromMinor) !== 1) {
+    throw new PlanError(`a rollback goes back exactly one minor; ${from} → ${to} is not one`);
+  }
+  if (plan && (plan.from !== from || plan.to !== to)) {
+    throw new PlanError(`the rollback plan goes ${plan.from} → ${plan.to}, but the job ${from} → ${to}; plan again`);
+  }
+  const wanted = new Set(request.kinds ?? ROLLBACK_STEP_ORDER);
+  const lines = plan?.hops[0]?.steps;
+  const steps: PlannedStep[] = [];
+  for (const kind of ROLLBACK_STEP_ORDER) {
+    if (!wanted.has(kind) || kind === 'karpenter-budget') continue;
+    const ofKind = lines?.filter((line) => line.kind === kind);
+    if (ofKind && ofKind.length === 0) continue;
+    const step: PlannedStep = { id: idFor(kind, 1), kind, hop: 1, from, to, title: rollbackTitleFor(kind, cluster, to) };
+    if (ofKind) step.actions = ofKind.flatMap((line) => line.actions);
+    steps.push(step);
+  }
+  return { hops: [to], steps };
 }

@@ -94,3 +94,18 @@ export function decideAddonUpdate(addonName: string, current: string, target: st
   }
   return { next: defaultVersion, goal: defaultVersion, reason: `${addonName} ${current} → ${defaultVersion}, the default for ${target}` };
 }
+
+/**
+ * The add-on decider of a rollback (issue 10): an add-on whose version EKS lists for the older minor stays as it is;
+ * one that is not (kube-proxy newer than the control plane, for one) goes to that minor's default. Pure.
+ */
+export function decideAddonRollback(addonName: string, current: string, target: string, catalog: { versions: string[]; defaultVersion?: string }): AddonStepPlan {
+  if (catalog.versions.includes(current)) return { goal: current, reason: `${addonName} ${current} is compatible with ${target}; left as is` };
+  if (!catalog.defaultVersion) return { reason: `EKS names no default version of ${addonName} for ${target}; left at ${current}` };
+  return { next: catalog.defaultVersion, goal: catalog.defaultVersion, reason: `${addonName} ${current} is not compatible with ${target}: back to its default ${catalog.defaultVersion}` };
+}
+
+/** planAddonUpdate for a rollback: from DescribeAddonVersions' answer for the older minor. */
+export function planAddonRollback(addonName: string, current: string, target: string, infos: AddonInfo[]): AddonStepPlan {
+  return decideAddonRollback(addonName, current, target, addonVersionsFor(infos, addonName, target));
+}

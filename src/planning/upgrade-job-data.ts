@@ -72,6 +72,23 @@ export interface UpgradeJobData {
   acted: Record<string, Record<string, ActedAction>>;
   /** When the plan the job runs was read from the cluster (absent: planned from the versions alone). */
   plannedAt?: number;
+  /** Set for a rollback job (issue 10): the control plane goes back one minor with rollbackConfig. */
+  rollback?: RollbackJobInfo;
+}
+
+export interface RollbackJobInfo {
+  /** rollbackConfig.timeoutMinutes (clusters.yaml rollbackTimeoutMinutes, default 720). */
+  timeoutMinutes: number;
+  /** The end of EKS's 7-day window when the job started (epoch ms). */
+  until?: number;
+  /** The upgrade job whose summary card offered it, when it came from that button. */
+  fromJob?: string;
+}
+
+/** The last moment a successful upgrade job may be rolled back (saved by its control-plane step), if known. */
+export function rollbackUntilOf(data: UpgradeJobData): number | undefined {
+  const value = Object.values(data.stepState).map((state) => state.rollbackUntil).filter((until): until is number => typeof until === 'number');
+  return value.length > 0 ? Math.max(...value) : undefined;
 }
 
 export const TERMINAL_STATES: ReadonlySet<UpgradeState> = new Set(['succeeded', 'failed', 'aborted']);
@@ -105,5 +122,6 @@ export function statusCardOf(data: UpgradeJobData, now: number): StatusCardModel
     startedAt: data.startedAt,
     updatedAt: now,
     dryRun: data.dryRun,
+    ...(data.rollback ? { rollback: true } : {}),
   };
 }

@@ -25,7 +25,9 @@ export interface EksPort {
   /** DescribeClusterVersions: the versions EKS offers now, with support dates and default flag. */
   describeClusterVersions(): Promise<ClusterVersionInformation[]>;
   /** `force` overrides upgrade-blocking readiness insights (used only after an approver forced the preflight). */
-  updateClusterVersion(name: string, version: string, clientRequestToken?: string, force?: boolean): Promise<Update>;
+  updateClusterVersion(name: string, version: string, clientRequestToken?: string, force?: boolean, rollback?: { timeoutMinutes: number }): Promise<Update>;
+  /** CancelUpdate: stops an Auto Mode cluster's VersionRollback while EKS still rolls its nodes back (issue 10). */
+  cancelUpdate(cluster: string, updateId: string, clientRequestToken?: string): Promise<Update>;
   listUpdates(cluster: string, filter?: { nodegroupName?: string; addonName?: string }): Promise<string[]>;
   describeUpdate(
     cluster: string,

@@ -41,12 +41,25 @@ export interface StatusCardModel {
   startedAt: number;
   updatedAt: number;
   dryRun: boolean;
+  /** A rollback job (issue 10): the card says "EKS rollback". */
+  rollback?: boolean;
+}
+
+/**
+ * The "Roll back to N-1" offer on a successful upgrade's summary card and on a failed verify card (issue 10): the
+ * button runs `/eks-upgrade rollback <cluster> --to <to>` for the clicker; `until` is the end of EKS's 7-day window.
+ */
+export interface RollbackOffer {
+  jobId: string;
+  cluster: string;
+  to: string;
+  until: number;
 }
 
 export type TimelineEvent =
   | { kind: 'step-started'; at: number; step: string; title: string }
   | { kind: 'step-finished'; at: number; step: string; title: string; durationMs: number; summary?: string }
-  | { kind: 'step-failed'; at: number; step: string; title: string; error: string; remedy?: string }
+  | { kind: 'step-failed'; at: number; step: string; title: string; error: string; remedy?: string; rollback?: RollbackOffer }
   | { kind: 'progress'; at: number; step: string; text: string }
   | { kind: 'note'; at: number; level: 'info' | 'warning'; text: string }
   | { kind: 'gate-opened'; at: number; gate: GateModel }
@@ -66,6 +79,9 @@ export type TimelineEvent =
       to: string;
       steps: Array<{ title: string; durationMs: number; outcome: string }>;
       lines: string[];
+      rollback?: RollbackOffer;
+      /** The summary of a rollback job: "Rollback 1.31 → 1.30". */
+      rollbackJob?: boolean;
     };
 
 /** How a step's own thread message reads: ▶️ running (with its latest progress line), then ✅ / ❌ / ⏹️. */

@@ -14,6 +14,8 @@ export interface StartRequest {
   requestedBy: string;
   channel: string;
   dryRun: boolean;
+  /** A rollback (issue 10) rather than an upgrade: `to` is one minor back, and the steps run in rollback order. */
+  rollback?: { timeoutMinutes: number; until?: number; fromJob?: string };
 }
 
 export interface JobSummary {

@@ -37,6 +37,25 @@ export const HOP_STEP_ORDER: readonly StepKind[] = [
 ];
 
 /**
+ * Step kinds in the order a rollback runs them (issue 10): kubelets may never be newer than the API server, so the
+ * data plane goes back to N-1 first, then the add-ons N-1 does not support (EKS's rollback-readiness insights
+ * refuse the rollback while kube-proxy or an add-on is newer than N-1, and accepts N-1's versions during the
+ * window), then (after the gate) the control plane, then Fargate pods (they take the control plane's version when
+ * scheduled).
+ */
+export const ROLLBACK_STEP_ORDER: readonly StepKind[] = [
+  'preflight',
+  'managed-nodegroups',
+  'karpenter',
+  'self-managed',
+  'addons',
+  'gate',
+  'control-plane',
+  'fargate',
+  'verify',
+];
+
+/**
  * What the job does to one resource, decided by the same pure decider at plan time and when the step acts:
  * - control plane: `update-control-plane`; add-ons: `update-addon` (one per version; the VPC CNI one minor at a time);
  * - managed node groups: `update-in-place`, `roll-launch-template` (custom AMI, version from clusters.yaml),
@@ -152,6 +171,8 @@ export interface UpgradePlan {
   estimateMinutes: number;
   /** How old the insights were and which waivers were counted (src/planning/plan-context.ts). */
   context?: PlanContext;
+  /** Set on a rollback plan (issue 10): `to` is one minor back, steps in ROLLBACK_STEP_ORDER. */
+  rollback?: { until?: number; timeoutMinutes: number };
 }
 
 /** "~45 min", "~2 h 10 min". */

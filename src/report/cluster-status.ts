@@ -73,6 +73,11 @@ export interface ClusterStatus {
   /** UPGRADE_READINESS insights only (rollback-readiness and misconfiguration ones say nothing about upgrading). */
   insights?: { passing: number; warning: number; error: number; unknown: number; asOf?: string };
   activeJob?: ActiveJobStatus;
+  /**
+   * Within 7 days of an in-place upgrade (issue 10): "rollback to 1.30 possible until …", with the
+   * ROLLBACK_READINESS insights that would block it now (each with its resources).
+   */
+  rollback?: { to: string; until: string; text: string; blocking: string[] };
   /** The cluster could not be read at all. */
   error?: string;
   /** Areas that could not be read ("nodes: …"). */

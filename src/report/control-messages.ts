@@ -13,6 +13,8 @@ export interface JobPosition {
   /** An AWS update this step issued or adopted, still being followed. */
   inFlight?: { operation: string; updateId: string };
   atGate: boolean;
+  /** A rollback job (issue 10) rather than an upgrade. */
+  rollback?: boolean;
 }
 
 const IN_FLIGHT_NAMES: Record<string, string> = {
@@ -33,6 +35,7 @@ export function positionOf(data: UpgradeJobData, state: UpgradeState, atGate: bo
     stepTitle: step?.title,
     inFlight: latest && (step?.kind === 'control-plane' || step?.kind === 'addons' || step?.kind === 'managed-nodegroups') ? { operation: latest.operation, updateId: latest.updateId } : undefined,
     atGate,
+    ...(data.rollback ? { rollback: true } : {}),
   };
 }
 
@@ -45,11 +48,11 @@ function inFlightName(position: JobPosition): string {
 }
 
 export function finishedMessage(position: JobPosition, verb: string): string {
-  return `${position.cluster}'s upgrade (job ${position.jobId}) has already ${position.state === 'succeeded' ? 'finished' : position.state}; there is nothing to ${verb}.`;
+  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} (job ${position.jobId}) has already ${position.state === 'succeeded' ? 'finished' : position.state}; there is nothing to ${verb}.`;
 }
 
 export function pauseMessage(position: JobPosition): string {
-  const base = `Paused ${position.cluster}'s upgrade${at(position)}.`;
+  const base = `Paused ${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'}${at(position)}.`;
   if (position.inFlight) {
     return `${base} AWS cannot pause an in-flight ${inFlightName(position)}; it will finish, then the job waits.`;
   }
@@ -58,26 +61,29 @@ export function pauseMessage(position: JobPosition): string {
 }
 
 export function alreadyPausedMessage(position: JobPosition, by?: string): string {
-  return `${position.cluster}'s upgrade is already paused${by ? ` (by <@${by}>)` : ''}; press Resume to carry on.`;
+  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is already paused${by ? ` (by <@${by}>)` : ''}; press Resume to carry on.`;
 }
 
 export function resumeMessage(position: JobPosition): string {
-  return `Resumed ${position.cluster}'s upgrade; it carries on${at(position)}.`;
+  return `Resumed ${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'}; it carries on${at(position)}.`;
 }
 
 export function notPausedMessage(position: JobPosition): string {
-  return `${position.cluster}'s upgrade is not paused (it is ${position.state}); there is nothing to resume.`;
+  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is not paused (it is ${position.state}); there is nothing to resume.`;
 }
 
 export function abortMessage(position: JobPosition): string {
-  if (position.inFlight) {
-    return `Aborting ${position.cluster}'s upgrade${at(position)}. AWS cannot stop the in-flight ${inFlightName(position)} (${position.inFlight.updateId}); the job waits for it to end, then stops and posts a summary.`;
+  if (position.inFlight && position.rollback && position.inFlight.operation === 'UpdateClusterVersion') {
+    return `Aborting ${position.cluster}'s rollback${at(position)}. While EKS is still rolling Auto Mode nodes back, the job cancels the rollback (CancelUpdate); once the control plane itself moves AWS cannot stop it (${position.inFlight.updateId}), and the job waits for it to end, then stops and posts a summary.`;
   }
-  return `Aborting ${position.cluster}'s upgrade${at(position)}. It stops before changing anything else and posts a summary in the thread.`;
+  if (position.inFlight) {
+    return `Aborting ${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'}${at(position)}. AWS cannot stop the in-flight ${inFlightName(position)} (${position.inFlight.updateId}); the job waits for it to end, then stops and posts a summary.`;
+  }
+  return `Aborting ${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'}${at(position)}. It stops before changing anything else and posts a summary in the thread.`;
 }
 
 export function alreadyAbortingMessage(position: JobPosition, by: string): string {
-  return `${position.cluster}'s upgrade is already being aborted (requested by <@${by}>).`;
+  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is already being aborted (requested by <@${by}>).`;
 }
 
 export function unknownJobMessage(jobId: string): string {

@@ -18,6 +18,7 @@ export function planJson(plan: UpgradePlan): Record<string, unknown> {
     skewRule: plan.skewRule,
     policySource: plan.policySource,
     insightsAsOf: plan.context?.insightsAsOf ?? null,
+    ...(plan.rollback ? { rollback: { until: plan.rollback.until !== undefined ? new Date(plan.rollback.until).toISOString() : null, timeoutMinutes: plan.rollback.timeoutMinutes } } : {}),
     ...(plan.context?.insightsNote ? { insightsNote: plan.context.insightsNote } : {}),
     ...(plan.context?.waiverNote ? { waiverNote: plan.context.waiverNote } : {}),
     findings: plan.findings.map((f) => ({

@@ -37,7 +37,7 @@ const HEADINGS: Record<Severity, string> = { error: 'Blocking', warning: 'Warnin
 const MAX_RESOURCES = 8;
 
 export function fullPlanCommand(plan: UpgradePlan): string {
-  return `npx eks-upgrade plan ${plan.cluster} --to ${plan.to} --output markdown`;
+  return `npx eks-upgrade plan ${plan.cluster} ${plan.rollback ? '--rollback' : `--to ${plan.to}`} --output markdown`;
 }
 
 function waivedText(finding: Finding): string[] {
@@ -73,7 +73,7 @@ export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions
     : ':white_check_mark: *No blocking findings*';
   const head: BlockItem = {
     blocks: [
-      { type: 'header', text: { type: 'plain_text', text: `Plan: ${plan.cluster} ${plan.from} → ${plan.to}`.slice(0, 150) } },
+      { type: 'header', text: { type: 'plain_text', text: `${plan.rollback ? 'Rollback plan' : 'Plan'}: ${plan.cluster} ${plan.from} → ${plan.to}`.slice(0, 150) } },
       section(
         `${verdict} · ${describeCounts(plan.findings)}${waived ? ` (${waived} waived)` : ''} · ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'} · ${formatMinutes(plan.estimateMinutes)} · strategies from ${plan.policySource}`,
       ),
@@ -118,7 +118,7 @@ export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions
   });
   return paginate(items, {
     maxMessages: options.maxMessages ?? 3,
-    text: `Plan for ${plan.cluster} ${plan.from} → ${plan.to}: ${plan.blocking ? 'blocked' : 'no blocking findings'} (${describeCounts(plan.findings)})`,
+    text: `${plan.rollback ? 'Rollback plan' : 'Plan'} for ${plan.cluster} ${plan.from} → ${plan.to}: ${plan.blocking ? 'blocked' : 'no blocking findings'} (${describeCounts(plan.findings)})`,
     seeAll: `see the full plan with \`${fullPlanCommand(plan)}\``,
   });
 }

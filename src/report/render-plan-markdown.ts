@@ -14,7 +14,7 @@ const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
 export function renderPlanMarkdown(plan: UpgradePlan): string {
   const out: string[] = [];
-  out.push(`# Upgrade ${plan.cluster} from ${plan.from} to ${plan.to}`, '');
+  out.push(`# ${plan.rollback ? 'Roll back' : 'Upgrade'} ${plan.cluster} from ${plan.from} to ${plan.to}`, '');
   out.push(
     `- **Region:** ${plan.region}`,
     `- **Read at:** ${plan.generatedAt}`,

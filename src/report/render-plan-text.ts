@@ -17,7 +17,7 @@ export function stepMarks(step: PlanStep): string {
 export function planHeadline(plan: UpgradePlan): string {
   const errors = unwaivedErrors(plan.findings).length;
   const verdict = plan.blocking ? `BLOCKED by ${errors} error${errors === 1 ? '' : 's'}` : 'no blocking findings';
-  return `Plan for ${plan.cluster} (${plan.region}): ${plan.from} → ${plan.to}, ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'}, ${formatMinutes(plan.estimateMinutes)} — ${verdict}`;
+  return `${plan.rollback ? 'Rollback plan' : 'Plan'} for ${plan.cluster} (${plan.region}): ${plan.from} → ${plan.to}, ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'}, ${formatMinutes(plan.estimateMinutes)} — ${verdict}`;
 }
 
 export function renderPlanText(plan: UpgradePlan): string {
@@ -49,6 +49,6 @@ export function renderPlanText(plan: UpgradePlan): string {
     });
   });
   lines.push('', ...wrapText(`Incremental strategy: ${plan.incremental.note}`, WIDTH, '  '));
-  lines.push(`Playbook with commands: npx eks-upgrade plan ${plan.cluster} --to ${plan.to} --output markdown`);
+  lines.push(`Playbook with commands: npx eks-upgrade plan ${plan.cluster} ${plan.rollback ? '--rollback' : `--to ${plan.to}`} --output markdown`);
   return `${lines.join('\n')}\n`;
 }

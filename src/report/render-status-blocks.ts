@@ -82,6 +82,10 @@ export function renderClusterCard(status: ClusterStatus): BlockItem[] {
       `• \`${e(a.name)}\` ${e(a.version)} — default ${status.version}: ${e(a.defaultForCurrent ?? '?')}, ${next ?? 'next'}: ${e(a.defaultForNext ?? '?')} — ${e(addonUpdateText(a, next))}`,
   );
   items.push(...packLines(addonLines.length > 0 ? addonLines : ['• none read'], 'clusters', '*Add-ons*').map((item) => ({ blocks: item.blocks })));
+  if (status.rollback) {
+    const blocking = status.rollback.blocking.length > 0 ? ` — blocking now: ${status.rollback.blocking.map(e).join('; ')}` : ' — no blocking rollback insight';
+    items.push({ blocks: [context(`:rewind: ${e(status.rollback.text)}${blocking} (\`/eks-upgrade rollback ${e(status.name)}\`)`)] });
+  }
   if (status.problems.length > 0) items.push({ blocks: [context(`:warning: Not read: ${e(status.problems.join(' · '))}`)] });
   items[items.length - 1].counts = { clusters: 1 };
   return items;

@@ -35,6 +35,7 @@ function renderOne(status: ClusterStatus): string {
         ['Next', nextText(status.support)],
         ['Insights', insightsText(status)],
         ['Upgrade job', status.activeJob ? `${jobText(status)} ${status.activeJob.threadUrl}` : 'none'],
+        ...(status.rollback ? [['Rollback', `${status.rollback.text}${status.rollback.blocking.length > 0 ? `; blocking now: ${status.rollback.blocking.join('; ')}` : ''}`]] : []),
       ],
     ).slice(1),
     '',

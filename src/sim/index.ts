@@ -60,6 +60,10 @@ export {
 export { amiIdFor, kubeletVersionFor, knownMinors } from './aws/version-catalog.js';
 export { defaultAddonVersion } from './aws/addon-catalog.js';
 
+// EKS version rollback and Auto Mode: the 7-day window of a cluster and what an Auto Mode node looks like.
+export { ROLLBACK_WINDOW_MS, rollbackWindowOf, type RollbackWindow } from './aws/rollback-window.js';
+export { isAutoModeNode, AUTO_MODE_TICK_MS } from './aws/auto-mode.js';
+
 // The fake Slack.
 export * from './slack/fake-slack.js';
 export { checkMessageBlocks, checkModalView } from './slack/block-kit-rules.js';

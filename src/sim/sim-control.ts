@@ -1,5 +1,7 @@
 import { applyFaults, createFaultState, describeFaults } from './aws/faults.js';
-import type { SimWorld } from './aws/world-types.js';
+import { recordInPlaceUpgrade } from './aws/rollback-window.js';
+import { nextMinor } from './aws/version-catalog.js';
+import type { InsightOverride, SimWorld } from './aws/world-types.js';
 import { setPdbStuck, worldState } from './world-state.js';
 
 export { worldState } from './world-state.js';
@@ -21,7 +23,12 @@ export { worldState } from './world-state.js';
  *   GET    /_sim/pdb-minimums                 → per PDB (cluster/namespace/name) the fewest healthy pods it ever covered
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
  *   POST   /_sim/jump {ms}                    → real-time clocks only: skip simulated time forward at once
- *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}]}
+ *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}], upgradedFrom?: {version, hoursAgo} | null}
+ *                                                (upgradedFrom: the cluster was upgraded in place from that minor, hoursAgo
+ *                                                ago — a rollback window is open for 7 days from then; null: created at it)
+ *   POST   /_sim/clusters/<name>/insights {category?, name, status, reason?, resources?: [{kubernetesResourceUri|arn, reason?}]}
+ *                                                forces an insight (default category ROLLBACK_READINESS) to that status until
+ *                                                cleared ({name, category?, clear: true}) or DELETE /_sim/clusters/<name>/insights
  *   POST   /_sim/clusters/<name>/pdbs/<namespace>/<pdb> {stuck: boolean} → the PDB allows no disruption (or is restored)
  */
 export interface ControlResult {
@@ -92,13 +99,63 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     world.clock.jump(ms);
     return { status: 200, body: { now: new Date(world.clock.now()).toISOString() } };
   }
+  const insightsMatch = /^\/_sim\/clusters\/([^/]+)\/insights$/.exec(path);
+  if (insightsMatch) {
+    const cluster = world.cluster(decodeURIComponent(insightsMatch[1]));
+    if (!cluster) return { status: 404, body: { message: `No cluster ${insightsMatch[1]} in this scenario.` } };
+    if (method === 'DELETE') {
+      cluster.insightOverrides.clear();
+      return { status: 200, body: { overrides: [] } };
+    }
+    if (method === 'POST') {
+      const parsed = parseInsightOverride(body);
+      if (typeof parsed === 'string') return { status: 400, body: { message: parsed } };
+      const key = `${parsed.override.category}/${parsed.override.name}`;
+      if (parsed.clear) cluster.insightOverrides.delete(key);
+      else cluster.insightOverrides.set(key, parsed.override);
+      return { status: 200, body: { overrides: [...cluster.insightOverrides.values()] } };
+    }
+  }
   const clusterMatch = /^\/_sim\/clusters\/([^/]+)$/.exec(path);
   if (clusterMatch && method === 'POST') {
     const cluster = world.cluster(decodeURIComponent(clusterMatch[1]));
     if (!cluster) return { status: 404, body: { message: `No cluster ${clusterMatch[1]} in this scenario.` } };
+    if (body.upgradedFrom !== undefined) {
+      const from = body.upgradedFrom as { version?: unknown; hoursAgo?: unknown } | null;
+      if (from === null) cluster.previousVersion = undefined;
+      else if (typeof from?.version !== 'string' || nextMinor(from.version) !== cluster.version || !(Number(from.hoursAgo ?? 24) >= 0)) {
+        return { status: 400, body: { message: `upgradedFrom needs {"version": "<the minor just below ${cluster.version}>", "hoursAgo": <hours ≥ 0, default 24>} or null.` } };
+      } else recordInPlaceUpgrade(world, cluster, from.version, world.clock.now() - Number(from.hoursAgo ?? 24) * 3600_000);
+    }
     if (typeof body.unreachable === 'boolean') cluster.unreachable = body.unreachable;
     if (Array.isArray(body.healthIssues)) cluster.healthIssues = body.healthIssues;
-    return { status: 200, body: { name: cluster.name, unreachable: cluster.unreachable, healthIssues: cluster.healthIssues } };
+    return { status: 200, body: { name: cluster.name, unreachable: cluster.unreachable, healthIssues: cluster.healthIssues, previousVersion: cluster.previousVersion } };
   }
   return { status: 404, body: { message: `No simulator control route ${route}. See src/sim/sim-control.ts for the list.` } };
+}
+
+const OVERRIDE_CATEGORIES = ['ROLLBACK_READINESS', 'UPGRADE_READINESS'] as const;
+const OVERRIDE_STATUSES = ['PASSING', 'WARNING', 'ERROR', 'UNKNOWN'] as const;
+
+/** Reads an insight override from a control request; a string is the sentence saying what is wrong. */
+function parseInsightOverride(body: Record<string, any>): { override: InsightOverride; clear: boolean } | string {
+  const category = body.category ?? 'ROLLBACK_READINESS';
+  if (!OVERRIDE_CATEGORIES.includes(category)) return `category must be one of ${OVERRIDE_CATEGORIES.join(', ')}, got ${JSON.stringify(body.category)}.`;
+  if (typeof body.name !== 'string' || !body.name) return 'An insight override needs {"name": "<insight name, e.g. Kubelet version skew or API usage compatibility>"}.';
+  if (body.clear === true) return { override: { category, name: body.name, status: 'PASSING', resources: [] }, clear: true };
+  if (!OVERRIDE_STATUSES.includes(body.status)) return `status must be one of ${OVERRIDE_STATUSES.join(', ')}, got ${JSON.stringify(body.status)}.`;
+  const resources = body.resources ?? [];
+  if (!Array.isArray(resources) || resources.some((r: any) => typeof r !== 'object' || (typeof r?.kubernetesResourceUri !== 'string' && typeof r?.arn !== 'string'))) {
+    return 'resources must be a list of {"kubernetesResourceUri": "/api/v1/…"} or {"arn": "arn:aws:…"}, each with an optional "reason".';
+  }
+  return {
+    override: {
+      category,
+      name: body.name,
+      status: body.status,
+      ...(typeof body.reason === 'string' ? { reason: body.reason } : {}),
+      resources: resources.map((r: any) => ({ kubernetesResourceUri: r.kubernetesResourceUri, arn: r.arn, reason: typeof r.reason === 'string' ? r.reason : undefined })),
+    },
+    clear: false,
+  };
 }

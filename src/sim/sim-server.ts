@@ -69,7 +69,7 @@ export interface SimServer {
   close(): Promise<void>;
 }
 
-const MUTATING = new Set(['UpdateClusterVersion', 'CreateNodegroup', 'DeleteNodegroup', 'UpdateNodegroupVersion', 'UpdateNodegroupConfig', 'UpdateAddon', 'StartInsightsRefresh']);
+const MUTATING = new Set(['UpdateClusterVersion', 'CancelUpdate', 'CreateNodegroup', 'DeleteNodegroup', 'UpdateNodegroupVersion', 'UpdateNodegroupConfig', 'UpdateAddon', 'StartInsightsRefresh']);
 const LOG_LIMIT = 5000;
 
 function readBody(req: IncomingMessage): Promise<string> {

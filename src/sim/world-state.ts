@@ -1,5 +1,6 @@
 import { describeFaults } from './aws/faults.js';
 import { isNodeReady } from './aws/node-factory.js';
+import { rollbackWindowOf } from './aws/rollback-window.js';
 import type { SimCluster, SimWorld } from './aws/world-types.js';
 import { pdbMatchesPod } from './kube/pdb-status.js';
 import type { KubeObject } from '../kube-types/kube-object.js';
@@ -53,7 +54,12 @@ function clusterState(world: SimWorld, cluster: SimCluster) {
     status: cluster.status,
     unreachable: cluster.unreachable,
     gitVersion: cluster.store.gitVersion,
-    updates: cluster.updates.map((u) => ({ id: u.id, type: u.type, status: u.status, scope: u.scope, params: u.params, errors: u.errors })),
+    updates: cluster.updates.map((u) => ({ id: u.id, type: u.type, status: u.status, scope: u.scope, params: u.params, errors: u.errors, ...(u.cancellation ? { cancellation: u.cancellation } : {}) })),
+    /** The open or closed rollback window of the last in-place upgrade (ISO times), and the last rollback. */
+    rollbackWindow: rollbackWindowOf(cluster) ? { version: rollbackWindowOf(cluster)!.version, upgradedAt: new Date(rollbackWindowOf(cluster)!.upgradedAt).toISOString(), closesAt: new Date(rollbackWindowOf(cluster)!.closesAt).toISOString() } : undefined,
+    lastRollback: cluster.lastRollback ? { ...cluster.lastRollback, at: new Date(cluster.lastRollback.at).toISOString() } : undefined,
+    computeConfig: cluster.computeConfig,
+    autoModeTarget: cluster.computeConfig ? (cluster.autoModeTarget ?? cluster.version) : undefined,
     nodegroups: [...cluster.nodegroups.values()].map((ng) => ({
       name: ng.name, status: ng.status, version: ng.version, releaseVersion: ng.releaseVersion, scaling: ng.scaling, health: ng.healthIssues,
     })),

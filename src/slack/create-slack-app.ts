@@ -104,7 +104,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
       metrics.countCommand(prepared.subcommand, outcome);
     }
   });
-  registerActions(app, { deps, metrics, logger }, opts.commands);
+  registerActions(app, { deps, metrics, logger, commands: opts.commands });
   app.error(async (error) => {
     logger.error({ err: error }, 'Slack request handling failed');
   });

@@ -8,6 +8,10 @@ import { mapBounded, withDeadline } from './bounded.js';
 import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '../report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
 import { describeReadError } from './read-error.js';
+import { readClusterUpdates } from './rollback-reads.js';
+import { checkRollbackPreflight, formatUtc, rollbackLine, rollbackWindowOf } from '../planning/rollback-preflight.js';
+import { valueOr, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
+import type { Update } from '@aws-sdk/client-eks';
 
 export interface StatusTarget {
   name: string;
@@ -29,8 +33,12 @@ export async function collectStatus(sources: SnapshotSources, target: StatusTarg
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLUSTER_TIMEOUT_MS;
   const job = options.findActive ? options.findActive(target.name).catch(() => undefined) : Promise.resolve(undefined);
   try {
-    const snapshot = await withDeadline(collectSnapshot(sources, target), timeoutMs, `Cluster ${target.name}`, sources.clock);
-    return buildClusterStatus(snapshot, await job);
+    // The updates say whether a rollback is possible (issue 10); best effort: the card stands without them.
+    const updates = readClusterUpdates(sources.eks({ region: target.region, roleArn: target.roleArn }), target.name, 10).catch(() => []);
+    const [snapshot, read] = await withDeadline(Promise.all([collectSnapshot(sources, target), updates]), timeoutMs, `Cluster ${target.name}`, sources.clock);
+    const status = buildClusterStatus(snapshot, await job);
+    const rollback = rollbackStatusOf(snapshot, read, sources.clock.now());
+    return rollback ? { ...status, rollback } : status;
   } catch (error) {
     return { name: target.name, region: target.region, nodes: [], addons: [], problems: [], error: describeReadError(`Reading cluster ${target.name}`, error) };
   }
@@ -38,4 +46,19 @@ export async function collectStatus(sources: SnapshotSources, target: StatusTarg
 
 export function collectStatuses(sources: SnapshotSources, targets: StatusTarget[], options: CollectStatusesOptions = {}): Promise<ClusterStatus[]> {
   return mapBounded(targets, options.concurrency ?? DEFAULT_STATUS_CONCURRENCY, (target) => collectStatus(sources, target, options));
+}
+
+/** "rollback to 1.30 possible until …" and the readiness insights that block it now, while the window is open. */
+export function rollbackStatusOf(snapshot: ClusterSnapshot, updates: Update[], now: number): ClusterStatus['rollback'] {
+  if (!snapshot.cluster.ok) return undefined;
+  const { version, status, supportType } = snapshot.cluster.value;
+  const window = rollbackWindowOf(version, updates);
+  const text = rollbackLine(version, window, now);
+  if (!window || !text) return undefined;
+  const to = text.replace(/^rollback to (\S+).*/, '$1');
+  const preflight = checkRollbackPreflight({ cluster: snapshot.name, status, version, target: to, supportType, updates, insights: valueOr(snapshot.insights, []), now });
+  const blocking = preflight.findings
+    .filter((finding) => finding.severity === 'error')
+    .map((finding) => `${finding.code} ${finding.title}${finding.resources.length > 0 ? ` [${finding.resources.slice(0, 5).join(', ')}${finding.resources.length > 5 ? ', …' : ''}]` : ''}`);
+  return { to, until: formatUtc(window.until), text, blocking };
 }

@@ -7,7 +7,7 @@ import * as say from '../report/control-messages.js';
 import type { GateStore } from './gate-store.js';
 import type { JobControlsStore } from './job-controls-store.js';
 import { summarizeIntent, summarizeJob } from './job-summary.js';
-import { jobSteps } from '../planning/job-steps.js';
+import { jobSteps, rollbackJobSteps } from '../planning/job-steps.js';
 import type { TimelineLog } from './timeline-log.js';
 import { exportTimeline } from './export-timeline.js';
 import type { JobSummary, UpgradeControl } from '../ports/upgrade-control.js';
@@ -84,7 +84,7 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
   return {
     async start(request, from, plan) {
       // The job runs the plan the requester was shown: its steps and their per-resource actions go into job.data.
-      const { hops, steps } = jobSteps({ cluster: request.cluster, from, to: request.to, plan, kinds: deps.stepKinds });
+      const { hops, steps } = (request.rollback ? rollbackJobSteps : jobSteps)({ cluster: request.cluster, from, to: request.to, plan, kinds: deps.stepKinds });
       const jobId = deps.ids();
       const now = clock.now();
       const intent: StartIntent = {
@@ -98,6 +98,7 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
         requestedBy: request.requestedBy, channel: request.channel, thread: { channel: request.channel, ts: '' },
         dryRun: request.dryRun, startedAt: now, state: 'queued', steps, stepIndex: 0, stepRuns: {}, updates: {},
         stepState: {}, retries: {}, pauseSeq: 0, acted: {}, plannedAt: plan ? Date.parse(plan.generatedAt) : undefined,
+        ...(request.rollback ? { rollback: request.rollback } : {}),
       };
       try {
         data.thread = await deps.thread.openThread(request.channel, statusCardOf(data, now));

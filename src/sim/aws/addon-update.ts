@@ -1,6 +1,7 @@
 import { invalidParameter, notFound, resourceInUse } from './aws-error.js';
 import { addonDefinition, addonVersionEntry, parseAddonVersion } from './addon-catalog.js';
 import { inProgressUpdate } from './cluster-update.js';
+import { openRollbackWindow } from './rollback-window.js';
 import type { SimAddon, SimCluster, SimUpdate, SimWorld } from './world-types.js';
 
 /**
@@ -21,11 +22,14 @@ export function requireAddon(cluster: SimCluster, name: string): SimAddon {
   return addon;
 }
 
-function checkVersion(cluster: SimCluster, addon: SimAddon, version: string): void {
+function checkVersion(world: SimWorld, cluster: SimCluster, addon: SimAddon, version: string): void {
   if (!addonDefinition(addon.name) || !addonVersionEntry(addon.name, version)) {
     throw invalidParameter(`Addon version specified is not supported: ${addon.name} ${version}`, { clusterName: cluster.name, addonName: addon.name });
   }
-  if (!addonVersionEntry(addon.name, version)!.minors.includes(cluster.version)) {
+  const minors = addonVersionEntry(addon.name, version)!.minors;
+  // While a rollback is possible, EKS lets add-ons go to a version of N-1 first (rollback-cluster, "Rollback and add-ons").
+  const rollbackTo = openRollbackWindow(cluster, world.clock.now())?.version;
+  if (!minors.includes(cluster.version) && !(rollbackTo && minors.includes(rollbackTo))) {
     throw invalidParameter(`Addon version ${version} of ${addon.name} is not compatible with Kubernetes version ${cluster.version}.`, { clusterName: cluster.name, addonName: addon.name });
   }
   if (addon.name === 'vpc-cni') {
@@ -52,7 +56,7 @@ export function startAddonUpdate(world: SimWorld, cluster: SimCluster, name: str
     throw invalidParameter(`resolveConflicts must be one of NONE, OVERWRITE, PRESERVE; got ${request.resolveConflicts}.`, { addonName: name });
   }
   const version = request.addonVersion ?? addon.version;
-  checkVersion(cluster, addon, version);
+  checkVersion(world, cluster, addon, version);
   const params: SimUpdate['params'] = [{ type: 'AddonVersion', value: version }];
   if (request.resolveConflicts) params.push({ type: 'ResolveConflicts', value: request.resolveConflicts });
   if (request.serviceAccountRoleArn) params.push({ type: 'ServiceAccountRoleArn', value: request.serviceAccountRoleArn });

@@ -5,7 +5,9 @@ import { seedManifests } from './kube-seed.js';
 import { buildSelfManagedGroup } from './build-self-managed.js';
 import { hexOf } from './hex-of.js';
 import { launchNodegroupNode, nodegroupImage } from './nodegroup-nodes.js';
-import { latestPlatformVersionFor, minorOfAmi, releaseVersionFor } from './version-catalog.js';
+import { autoModeNodePool, launchAutoModeNode } from './auto-mode.js';
+import { recordInPlaceUpgrade } from './rollback-window.js';
+import { latestPlatformVersionFor, minorOfAmi, nextMinor, releaseVersionFor } from './version-catalog.js';
 import type { SimCluster, SimNodegroup, SimSubnet, SimWorld } from './world-types.js';
 
 /**
@@ -48,7 +50,21 @@ export function buildCluster(world: SimWorld, spec: ScenarioCluster, store: SimK
     store,
     insightTransitions: new Map(),
     insightsRefreshedAt: now - spec.insightsAgeHours * 3600_000,
+    insightOverrides: new Map(),
   };
+  if (spec.upgradedFrom) {
+    if (nextMinor(spec.upgradedFrom.version) !== spec.version) {
+      throw new Error(`scenario cluster ${spec.name}: upgradedFrom.version ${spec.upgradedFrom.version} must be the minor just below ${spec.version}`);
+    }
+    recordInPlaceUpgrade(world, cluster, spec.upgradedFrom.version, now - spec.upgradedFrom.hoursAgo * 3600_000);
+  }
+  if (spec.computeConfig) {
+    cluster.computeConfig = { enabled: true, nodePools: spec.computeConfig.nodePools, nodeRoleArn: `arn:aws:iam::${accountId}:role/${spec.name}-auto-node-role` };
+    for (const pool of spec.computeConfig.nodePools) store.create('nodepools', autoModeNodePool(pool));
+    for (const node of spec.computeConfig.nodes) {
+      launchAutoModeNode(world, cluster, { nodePool: node.nodePool, instanceType: node.instanceType, zone: node.zone, minor: spec.computeConfig.nodeVersion ?? spec.version });
+    }
+  }
 
   for (const addon of spec.addons) {
     cluster.addons.set(addon.name, {

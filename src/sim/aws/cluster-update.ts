@@ -1,4 +1,5 @@
 import { invalidParameter, invalidRequest, resourceInUse } from './aws-error.js';
+import { startClusterRollback, type RollbackRequest } from './cluster-rollback.js';
 import { computeInsights } from './insights.js';
 import { availableIps } from './node-factory.js';
 import { apiServerVersionFor, compareMinors, latestPlatformVersionFor, nextMinor } from './version-catalog.js';
@@ -16,8 +17,8 @@ export function inProgressUpdate(cluster: SimCluster, scope: SimUpdate['scope'] 
   );
 }
 
-/** Validates the request and throws the AWS error EKS would answer; returns nothing when it may go ahead. */
-export function checkClusterVersionUpdate(world: SimWorld, cluster: SimCluster, version: string, force: boolean): void {
+/** The checks every version change shares: nothing in flight, the cluster ACTIVE, a version EKS offers. */
+function checkCommon(world: SimWorld, cluster: SimCluster, version: string): void {
   const running = inProgressUpdate(cluster);
   if (running || cluster.status === 'UPDATING') {
     throw resourceInUse(`Cluster ${cluster.name} is currently being updated (update ${running?.id ?? 'in progress'}). Wait for it to finish before starting another update.`, { clusterName: cluster.name });
@@ -31,7 +32,12 @@ export function checkClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
   if (compareMinors(version, cluster.version) === 0) {
     throw invalidParameter(`Cluster ${cluster.name} is already at Kubernetes version ${version}.`, { clusterName: cluster.name });
   }
-  if (compareMinors(version, cluster.version) < 0 || version !== nextMinor(cluster.version)) {
+}
+
+/** Validates an upgrade and throws the AWS error EKS would answer; returns nothing when it may go ahead. */
+export function checkClusterVersionUpdate(world: SimWorld, cluster: SimCluster, version: string, force: boolean): void {
+  checkCommon(world, cluster, version);
+  if (version !== nextMinor(cluster.version)) {
     throw invalidParameter(`Unsupported Kubernetes minor version update from ${cluster.version} to ${version}`, { clusterName: cluster.name });
   }
   if (world.settings.insightsBlockUpgrades && !force) {
@@ -45,7 +51,15 @@ export function checkClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
   }
 }
 
-export function startClusterVersionUpdate(world: SimWorld, cluster: SimCluster, version: string, force = false): SimUpdate {
+/**
+ * UpdateClusterVersion: a version below the current one is a version rollback (cluster-rollback.ts), with or
+ * without `rollbackConfig`, as the EKS user guide runs it (`aws eks update-cluster-version --kubernetes-version N-1`).
+ */
+export function startClusterVersionUpdate(world: SimWorld, cluster: SimCluster, version: string, force = false, rollbackConfig?: RollbackRequest['rollbackConfig']): SimUpdate {
+  if (/^1\.\d+$/.test(version) && compareMinors(version, cluster.version) < 0) {
+    checkCommon(world, cluster, version);
+    return startClusterRollback(world, cluster, { version, force, rollbackConfig });
+  }
   checkClusterVersionUpdate(world, cluster, version, force);
   const update: SimUpdate = {
     id: world.newId(),
@@ -80,7 +94,10 @@ export function startClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
       return;
     }
     cluster.previousVersion = { version: cluster.version, upgradedAt: world.clock.now() };
+    cluster.lastRollback = undefined;
     cluster.version = version;
+    // Auto Mode: EKS moves its nodes to the new version by itself from now on.
+    cluster.autoModeTarget = undefined;
     cluster.platformVersion = latestPlatformVersionFor(version);
     cluster.store.gitVersion = apiServerVersionFor(version);
     update.status = 'Successful';

@@ -3,6 +3,7 @@ import { startKarpenterController } from '../karpenter/index.js';
 import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
 import type { SimClock } from '../sim-clock.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
+import { startAutoModeController } from './auto-mode.js';
 import { buildCluster } from './build-cluster.js';
 import { recordPdbMinimums } from './pdb-minimums.js';
 import { createFaultState } from './faults.js';
@@ -126,6 +127,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     world.onStop(startFargateController(world, cluster));
     if (options.kubeControllers !== false) world.onStop(startKubeControllers(store, clock));
     world.onStop(recordPdbMinimums(world, spec.name, store));
+    if (cluster.computeConfig) world.onStop(startAutoModeController(world, cluster));
     if (spec.karpenter && options.karpenter !== false) {
       world.onStop(
         startKarpenterController({

@@ -1,6 +1,7 @@
 import { AwsApiError, invalidParameter, notFound } from './aws-error.js';
 import { addonCatalog } from './addon-catalog.js';
 import { requireAddon, startAddonUpdate } from './addon-update.js';
+import { cancelUpdate } from './cluster-rollback.js';
 import { startClusterVersionUpdate } from './cluster-update.js';
 import { epochSeconds, wireAddon, wireCluster, wireClusterVersion, wireFargateProfile, wireInsight, wireInsightSummary, wireNodegroup, wireUpdate } from './eks-wire.js';
 import { computeInsights, describeInsightsRefresh, startInsightsRefresh } from './insights.js';
@@ -83,6 +84,8 @@ function idempotent(cluster: SimCluster, token: unknown, start: () => SimUpdate)
   return { update, repeated: false };
 }
 
+const cancelTokens = new WeakMap<SimCluster, Set<string>>();
+
 function updateResult(cluster: SimCluster, operation: string, target: string, token: unknown, start: () => SimUpdate): EksResult {
   const { update, repeated } = idempotent(cluster, token, start);
   return { status: 200, body: { update: wireUpdate(update) }, ...(repeated ? {} : { mutation: { operation, cluster: cluster.name, target } }) };
@@ -95,6 +98,10 @@ function scopeOf(query: URLSearchParams): SimUpdate['scope'] {
 function ok(body: unknown): EksResult {
   return { status: 200, body };
 }
+
+/** ListInsights filter values EKS accepts (InsightsFilter in @aws-sdk/client-eks). */
+const INSIGHT_CATEGORIES = ['UPGRADE_READINESS', 'MISCONFIGURATION', 'ROLLBACK_READINESS'];
+const INSIGHT_STATUSES = ['PASSING', 'WARNING', 'ERROR', 'UNKNOWN'];
 
 const ROUTES: Route[] = [
   route('GET', '/clusters', 'ListClusters', (world, _p, req) => {
@@ -119,8 +126,22 @@ const ROUTES: Route[] = [
     const cluster = requireCluster(world, p.name);
     if (typeof req.body.version !== 'string') throw invalidParameter('version is required.', { clusterName: cluster.name });
     return updateResult(cluster, 'UpdateClusterVersion', req.body.version, req.body.clientRequestToken, () =>
-      startClusterVersionUpdate(world, cluster, req.body.version, req.body.force === true),
+      startClusterVersionUpdate(world, cluster, req.body.version, req.body.force === true, req.body.rollbackConfig),
     );
+  }),
+  route('POST', '/clusters/{name}/updates/{updateId}/cancel-update', 'CancelUpdate', (world, p, req) => {
+    const cluster = requireCluster(world, p.name);
+    // A retry with the same clientRequestToken gets the same answer, even once the cancellation is over.
+    const token = typeof req.body.clientRequestToken === 'string' && req.body.clientRequestToken ? `${p.updateId}/${req.body.clientRequestToken}` : undefined;
+    const seen = cancelTokens.get(cluster) ?? new Set<string>();
+    cancelTokens.set(cluster, seen);
+    const known = token && seen.has(token) ? cluster.updates.find((u) => u.id === p.updateId) : undefined;
+    if (known) return ok({ update: wireUpdate(known) });
+    const before = cluster.updates.find((u) => u.id === p.updateId)?.cancellation;
+    const update = cancelUpdate(world, cluster, p.updateId);
+    if (token) seen.add(token);
+    // A repeated cancel of an update already being cancelled changes nothing (no new mutation).
+    return { status: 200, body: { update: wireUpdate(update) }, ...(before ? {} : { mutation: { operation: 'CancelUpdate', cluster: cluster.name, target: update.id } }) };
   }),
   route('GET', '/clusters/{name}/updates', 'ListUpdates', (world, p, req) => {
     const cluster = requireCluster(world, p.name);
@@ -185,6 +206,14 @@ const ROUTES: Route[] = [
   route('POST', '/clusters/{clusterName}/insights', 'ListInsights', (world, p, req) => {
     const cluster = requireCluster(world, p.clusterName);
     const filter = (req.body.filter ?? {}) as { categories?: string[]; kubernetesVersions?: string[]; statuses?: string[] };
+    const badCategory = (filter.categories ?? []).find((c) => !INSIGHT_CATEGORIES.includes(c));
+    if (badCategory !== undefined) {
+      throw invalidParameter(`Invalid insight category ${JSON.stringify(badCategory)}; valid categories are ${INSIGHT_CATEGORIES.join(', ')}.`, { clusterName: cluster.name });
+    }
+    const badStatus = (filter.statuses ?? []).find((c) => !INSIGHT_STATUSES.includes(c));
+    if (badStatus !== undefined) {
+      throw invalidParameter(`Invalid insight status ${JSON.stringify(badStatus)}; valid statuses are ${INSIGHT_STATUSES.join(', ')}.`, { clusterName: cluster.name });
+    }
     const insights = computeInsights(world, cluster)
       .filter((i) => !filter.categories?.length || filter.categories.includes(i.category))
       .filter((i) => !filter.kubernetesVersions?.length || filter.kubernetesVersions.includes(i.kubernetesVersion))

@@ -26,7 +26,7 @@ export function wireCluster(world: SimWorld, cluster: SimCluster): Record<string
       endpointPrivateAccess: true,
       publicAccessCidrs: ['0.0.0.0/0'],
     },
-    kubernetesNetworkConfig: { serviceIpv4Cidr: cluster.serviceIpv4Cidr, ipFamily: 'ipv4', elasticLoadBalancing: { enabled: false } },
+    kubernetesNetworkConfig: { serviceIpv4Cidr: cluster.serviceIpv4Cidr, ipFamily: 'ipv4', elasticLoadBalancing: { enabled: Boolean(cluster.computeConfig?.enabled) } },
     logging: { clusterLogging: [{ types: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'], enabled: false }] },
     identity: { oidc: { issuer: `https://oidc.eks.${cluster.region}.amazonaws.com/id/${cluster.oidcId}` } },
     status: cluster.status,
@@ -35,6 +35,12 @@ export function wireCluster(world: SimWorld, cluster: SimCluster): Record<string
     tags: cluster.tags,
     health: { issues: cluster.healthIssues },
     accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP' },
+    ...(cluster.computeConfig
+      ? {
+          computeConfig: cluster.computeConfig,
+          storageConfig: { blockStorage: { enabled: cluster.computeConfig.enabled } },
+        }
+      : {}),
     upgradePolicy: { supportType: cluster.supportType },
   };
 }
@@ -47,6 +53,7 @@ export function wireUpdate(update: SimUpdate): Record<string, unknown> {
     params: update.params,
     createdAt: epochSeconds(update.createdAt),
     errors: update.errors,
+    ...(update.cancellation ? { cancellation: update.cancellation } : {}),
   };
 }
 

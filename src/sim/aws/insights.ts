@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { compatibleAddonVersions, addonVersionEntry, parseAddonVersion } from './addon-catalog.js';
+import { compatibleAddonVersions, addonVersionEntry, defaultAddonVersion, parseAddonVersion } from './addon-catalog.js';
+import { DO_NOT_DISRUPT, autoModeNodes, isAutoModeNode, kubeletMinorOf, nodePoolBlocksDrift } from './auto-mode.js';
+import { openRollbackWindow } from './rollback-window.js';
 import { compareMinors, nextMinor } from './version-catalog.js';
 import type { SimCluster, SimWorld } from './world-types.js';
 
 /**
  * EKS upgrade insights (UPGRADE_READINESS), computed from the cluster as it is now. Each is about the next minor
- * (kubernetesVersion); ERROR means it breaks that upgrade, WARNING a later one. After an in-place upgrade a
- * ROLLBACK_READINESS insight is about the previous minor: ERROR while nodes run a kubelet newer than it (a rollback
- * of the control plane would leave them ahead of the apiserver).
+ * (kubernetesVersion); ERROR means it breaks that upgrade, WARNING a later one. For 7 days after an in-place upgrade
+ * ROLLBACK_READINESS insights are about the previous minor (see rollbackReadiness).
  *
  * lastRefreshTime is when EKS last scanned: every 24 h by itself, or `StartInsightsRefresh` (IN_PROGRESS for
  * INSIGHTS_REFRESH_MS, then COMPLETED). The statuses themselves are computed live (a simplification: real EKS would
@@ -70,35 +71,166 @@ export function describeInsightsRefresh(cluster: SimCluster, now: number): { mes
   return { message: 'Insights refresh completed.', status: 'COMPLETED', startedAt: refreshedAt, endedAt: refreshedAt };
 }
 
-/** Kubelets newer than the previous minor would be ahead of a rolled-back apiserver (rollback is possible for 7 days). */
-function rollbackReadiness(cluster: SimCluster, now: number): Draft[] {
-  const previous = cluster.previousVersion;
-  if (!previous || now - previous.upgradedAt > 7 * DAY_MS) return [];
-  const ahead = cluster.store.list('nodes').filter((node) => {
-    const match = /^v(\d+)\.(\d+)/.exec(node.status?.nodeInfo?.kubeletVersion ?? '');
-    return match ? compareMinors(`${match[1]}.${match[2]}`, previous.version) > 0 : false;
+/**
+ * ROLLBACK_READINESS insights, about N-1, while the 7-day rollback window of an in-place upgrade is open (the checks
+ * rollback-cluster lists: kubelet version skew, kube-proxy version skew, add-on version compatibility, cluster health,
+ * and on Auto Mode clusters the disruption controls that would hold the node rollback up). ERROR (and UNKNOWN) blocks
+ * a rollback unless `force`. Auto Mode nodes are EKS's to roll back, so they are no kubelet finding.
+ */
+function rollbackReadiness(world: SimWorld, cluster: SimCluster, now: number): Draft[] {
+  const window = openRollbackWindow(cluster, now);
+  if (!window) return [];
+  const target = window.version;
+  const category = 'ROLLBACK_READINESS' as const;
+  const newer = (minor: string | undefined) => (minor ? compareMinors(minor, target) > 0 : false);
+  const drafts: Draft[] = [];
+
+  const ahead = cluster.store.list('nodes').filter((node) => !isAutoModeNode(node) && newer(kubeletMinorOf(node)));
+  drafts.push({
+    category,
+    name: 'Kubelet version skew',
+    kubernetesVersion: target,
+    description: `Checks for worker nodes whose kubelet is newer than Kubernetes ${target}, the version a rollback would return the control plane to. A kubelet must never be newer than the API server.`,
+    insightStatus: {
+      status: ahead.length ? 'ERROR' : 'PASSING',
+      reason: ahead.length ? `${ahead.length} node(s) run a kubelet newer than ${target}.` : `No node runs a kubelet newer than ${target}.`,
+    },
+    recommendation: `Roll back managed node groups (UpdateNodegroupVersion to ${target}), self-managed nodes and Karpenter nodes to ${target} before rolling back the control plane. Fargate pods cannot be rolled back: delete those that run ${cluster.version} before the rollback and redeploy them after it, or use force.`,
+    additionalInfo: { 'EKS cluster version rollback': 'https://docs.aws.amazon.com/eks/latest/userguide/rollback-cluster.html' },
+    resources: ahead.map((node) => ({
+      insightStatus: { status: 'ERROR' as const, reason: `Node kubelet ${kubeletMinorOf(node)} is newer than Kubernetes ${target}.` },
+      kubernetesResourceUri: `/api/v1/nodes/${node.metadata.name}`,
+    })),
+    categorySpecificSummary: {},
   });
-  const status: InsightStatusValue = ahead.length ? 'ERROR' : 'PASSING';
-  return [
-    {
-      category: 'ROLLBACK_READINESS',
-      name: 'Kubelet version compatibility for rollback',
-      kubernetesVersion: previous.version,
-      description: `Checks whether worker nodes run a kubelet newer than Kubernetes ${previous.version}, the version a rollback of the control plane would return to.`,
+
+  const proxy = cluster.addons.get('kube-proxy');
+  const parsed = proxy ? parseAddonVersion(proxy.version) : undefined;
+  const proxyMinor = parsed ? `${parsed.major}.${parsed.minor}` : undefined;
+  const proxyAhead = Boolean(proxy && newer(proxyMinor));
+  drafts.push({
+    category,
+    name: 'kube-proxy version skew',
+    kubernetesVersion: target,
+    description: `Checks that kube-proxy is not newer than Kubernetes ${target}, the version a rollback would return the control plane to.`,
+    insightStatus: {
+      status: proxyAhead ? 'ERROR' : 'PASSING',
+      reason: proxyAhead ? `kube-proxy ${proxy!.version} is newer than Kubernetes ${target}.` : `kube-proxy is not newer than Kubernetes ${target}.`,
+    },
+    recommendation: `Update the kube-proxy add-on to a version for Kubernetes ${target} (${defaultAddonVersion('kube-proxy', target) ?? 'see DescribeAddonVersions'}).`,
+    additionalInfo: { 'Updating kube-proxy': 'https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html' },
+    resources: proxyAhead
+      ? [{ insightStatus: { status: 'ERROR' as const, reason: `kube-proxy ${proxy!.version} is newer than Kubernetes ${target}.` }, arn: addonArn(cluster, 'kube-proxy') }]
+      : [],
+    categorySpecificSummary: {},
+  });
+
+  const details: Array<{ name: string; compatibleVersions: string[] }> = [];
+  const resources: Draft['resources'] = [];
+  for (const addon of cluster.addons.values()) {
+    if (addon.name === 'kube-proxy') continue;
+    const entry = addonVersionEntry(addon.name, addon.version);
+    if (!entry || entry.minors.includes(target)) continue;
+    details.push({ name: addon.name, compatibleVersions: compatibleAddonVersions(addon.name, target).map((v) => v.addonVersion) });
+    resources.push({ insightStatus: { status: 'ERROR', reason: `Add-on ${addon.name} ${addon.version} is not compatible with Kubernetes ${target}.` }, arn: addonArn(cluster, addon.name) });
+  }
+  drafts.push({
+    category,
+    name: 'EKS add-on version compatibility',
+    kubernetesVersion: target,
+    description: `Checks that installed EKS add-on versions are compatible with Kubernetes ${target}, the version a rollback would return the control plane to.`,
+    insightStatus: {
+      status: details.length ? 'ERROR' : 'PASSING',
+      reason: details.length ? `Installed EKS add-on versions are not compatible with Kubernetes ${target}.` : `All installed EKS add-on versions are compatible with Kubernetes ${target}.`,
+    },
+    recommendation: `Update each listed add-on to a version compatible with Kubernetes ${target} before rolling back.`,
+    additionalInfo: { 'Managing EKS add-ons': 'https://docs.aws.amazon.com/eks/latest/userguide/managing-add-ons.html' },
+    resources,
+    categorySpecificSummary: { addonCompatibilityDetails: details },
+  });
+
+  drafts.push({ ...clusterHealth(cluster, target), category, description: `Checks for cluster health issues that prevent a rollback to Kubernetes ${target}.` });
+
+  if (cluster.computeConfig?.enabled) {
+    const pinned = autoModeNodes(cluster).filter((node) => node.metadata.annotations?.[DO_NOT_DISRUPT] === 'true');
+    const frozenPools = cluster.computeConfig.nodePools.filter((pool) => nodePoolBlocksDrift(cluster, pool));
+    const pdbs = cluster.store.list('poddisruptionbudgets').filter((pdb) => pdb.spec?.maxUnavailable === 0 || pdb.spec?.maxUnavailable === '0%');
+    const status: InsightStatusValue = pinned.length || frozenPools.length ? 'ERROR' : pdbs.length ? 'WARNING' : 'PASSING';
+    drafts.push({
+      category,
+      name: 'Auto Mode node disruption controls',
+      kubernetesVersion: target,
+      description: 'Checks for disruption controls that would block or slow down the rollback of EKS Auto Mode nodes: do-not-disrupt annotations on nodes and PodDisruptionBudgets that allow no disruption.',
       insightStatus: {
         status,
-        reason: ahead.length ? `${ahead.length} node(s) run a kubelet newer than ${previous.version}; roll the data plane back first.` : `Every node's kubelet is at or below ${previous.version}.`,
+        reason: pinned.length || frozenPools.length
+          ? [
+              pinned.length ? `${pinned.length} Auto Mode node(s) are annotated ${DO_NOT_DISRUPT}=true` : '',
+              frozenPools.length ? `NodePool(s) ${frozenPools.join(', ')} allow no drift disruption (budget nodes: 0)` : '',
+            ].filter(Boolean).join('; ') + '; the node rollback would be blocked.'
+          : pdbs.length
+            ? `${pdbs.length} PodDisruptionBudget(s) with maxUnavailable 0 would slow down the node rollback.`
+            : 'No disruption control blocks the Auto Mode node rollback.',
       },
-      recommendation: `Move the nodes back to ${previous.version} before rolling the control plane back.`,
-      additionalInfo: { 'EKS cluster version rollback': 'https://docs.aws.amazon.com/eks/latest/userguide/rollback-cluster.html' },
-      resources: ahead.map((node) => ({ insightStatus: { status: 'ERROR' as const, reason: `Kubelet newer than ${previous.version}.` }, kubernetesResourceUri: `/api/v1/nodes/${node.metadata.name}` })),
+      recommendation: `Remove the ${DO_NOT_DISRUPT} annotation from the nodes, raise NodePool disruption budgets of 0, and relax PodDisruptionBudgets that allow no disruption.`,
+      additionalInfo: { 'Rollback EKS Auto Mode clusters': 'https://docs.aws.amazon.com/eks/latest/userguide/rollback-automode.html' },
+      resources: [
+        ...pinned.map((node) => ({ insightStatus: { status: 'ERROR' as const, reason: `Node is annotated ${DO_NOT_DISRUPT}=true.` }, kubernetesResourceUri: `/api/v1/nodes/${node.metadata.name}` })),
+        ...frozenPools.map((pool) => ({ insightStatus: { status: 'ERROR' as const, reason: 'NodePool disruption budget allows no drift (nodes: 0).' }, kubernetesResourceUri: `/apis/karpenter.sh/v1/nodepools/${pool}` })),
+        ...pdbs.map((pdb) => ({
+          insightStatus: { status: 'WARNING' as const, reason: 'PodDisruptionBudget allows no disruption (maxUnavailable 0).' },
+          kubernetesResourceUri: `/apis/policy/v1/namespaces/${pdb.metadata.namespace ?? 'default'}/poddisruptionbudgets/${pdb.metadata.name}`,
+        })),
+      ],
       categorySpecificSummary: {},
-    },
-  ];
+    });
+  }
+  return drafts;
 }
 
-function insightId(cluster: string, name: string, version: string): string {
-  const h = createHash('sha256').update(`${cluster}/${name}/${version}`).digest('hex');
+function addonArn(cluster: SimCluster, name: string): string {
+  return `arn:aws:eks:${cluster.region}:${cluster.arn.split(':')[4]}:addon/${cluster.name}/${name}`;
+}
+
+/**
+ * Insight states a test forced (POST /_sim/clusters/<name>/insights): the named insight of that category takes the
+ * forced status, reason and resources; an override naming no computed insight adds one (e.g. "API usage
+ * compatibility"), as long as its category has insights at all (ROLLBACK_READINESS: while the window is open).
+ */
+function applyOverrides(cluster: SimCluster, drafts: Draft[], targets: { UPGRADE_READINESS: string; ROLLBACK_READINESS?: string }): Draft[] {
+  const out = [...drafts];
+  for (const override of cluster.insightOverrides.values()) {
+    const version = targets[override.category];
+    if (!version) continue;
+    const resources = override.resources.map((r) => ({
+      insightStatus: { status: override.status, reason: r.reason ?? override.reason ?? `Forced to ${override.status}.` },
+      ...(r.kubernetesResourceUri ? { kubernetesResourceUri: r.kubernetesResourceUri } : {}),
+      ...(r.arn ? { arn: r.arn } : {}),
+    }));
+    const insightStatus = { status: override.status, reason: override.reason ?? `${override.name}: ${override.status}.` };
+    const index = out.findIndex((d) => (d.category ?? 'UPGRADE_READINESS') === override.category && d.name === override.name);
+    if (index >= 0) {
+      out[index] = { ...out[index], insightStatus, resources };
+      continue;
+    }
+    out.push({
+      category: override.category,
+      name: override.name,
+      kubernetesVersion: version,
+      description: `${override.name} (Kubernetes ${version}).`,
+      insightStatus,
+      recommendation: 'Resolve the listed resources.',
+      additionalInfo: {},
+      resources,
+      categorySpecificSummary: {},
+    });
+  }
+  return out;
+}
+
+function insightId(cluster: string, name: string, version: string, category: SimInsight['category']): string {
+  const key = category === 'UPGRADE_READINESS' ? `${cluster}/${name}/${version}` : `${cluster}/${category}/${name}/${version}`;
+  const h = createHash('sha256').update(key).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -256,18 +388,22 @@ export function computeInsights(world: SimWorld, cluster: SimCluster): SimInsigh
   const target = nextMinor(cluster.version);
   const now = world.clock.now();
   const refreshedAt = insightsRefreshedAt(cluster, now);
-  const drafts = [
-    ...deprecatedApis(world, cluster),
-    kubeletSkew(cluster, target),
-    kubeProxySkew(cluster, target),
-    addonCompatibility(cluster, target),
-    clusterHealth(cluster, target),
-    ...rollbackReadiness(cluster, now),
-  ];
-  return drafts.map(({ category, ...draft }) => {
-    const id = insightId(cluster.name, draft.name, draft.kubernetesVersion);
+  const drafts = applyOverrides(
+    cluster,
+    [
+      ...deprecatedApis(world, cluster),
+      kubeletSkew(cluster, target),
+      kubeProxySkew(cluster, target),
+      addonCompatibility(cluster, target),
+      clusterHealth(cluster, target),
+      ...rollbackReadiness(world, cluster, now),
+    ],
+    { UPGRADE_READINESS: target, ROLLBACK_READINESS: openRollbackWindow(cluster, now)?.version },
+  );
+  return drafts.map(({ category = 'UPGRADE_READINESS', ...draft }) => {
+    const id = insightId(cluster.name, draft.name, draft.kubernetesVersion, category);
     const seen = cluster.insightTransitions.get(id);
     if (!seen || seen.status !== draft.insightStatus.status) cluster.insightTransitions.set(id, { status: draft.insightStatus.status, at: now });
-    return { ...draft, id, category: category ?? 'UPGRADE_READINESS', lastRefreshTime: refreshedAt, lastTransitionTime: cluster.insightTransitions.get(id)!.at };
+    return { ...draft, id, category, lastRefreshTime: refreshedAt, lastTransitionTime: cluster.insightTransitions.get(id)!.at };
   });
 }

@@ -19,6 +19,7 @@ const TYPES: Record<string, InstanceCapacity> = {
   'm6g.large': { cpu: '2', memory: '7910360Ki', pods: '29', arch: 'arm64' },
   'c4.large': { cpu: '2', memory: '3780860Ki', pods: '29', arch: 'amd64' },
   'c5.large': { cpu: '2', memory: '3943360Ki', pods: '29', arch: 'amd64' },
+  'c6a.large': { cpu: '2', memory: '3943360Ki', pods: '29', arch: 'amd64' },
   'c5.xlarge': { cpu: '4', memory: '7766420Ki', pods: '58', arch: 'amd64' },
   'r4.large': { cpu: '2', memory: '15919860Ki', pods: '29', arch: 'amd64' },
 };

@@ -30,6 +30,8 @@ export interface LaunchNodeInput {
   annotations?: Record<string, string>;
   /** The EC2 instance id behind the node (its providerID); generated when not given. */
   instanceId?: string;
+  /** EKS Auto Mode names a node after its instance id instead of its private DNS name. */
+  nameByInstanceId?: boolean;
 }
 
 function ipToInt(ip: string): number {
@@ -76,7 +78,8 @@ export function osImageFor(family: 'AL2' | 'AL2023' | 'Bottlerocket', minor: str
 export function launchNode(world: SimWorld, input: LaunchNodeInput): string {
   const { cluster, subnet } = input;
   const ip = allocateIp(world, subnet);
-  const name = `${input.fargate ? 'fargate-' : ''}${nodeNameFor(ip, cluster.region)}`;
+  const instanceId = input.instanceId ?? (input.fargate ? undefined : `i-0${hex(world, 16)}`);
+  const name = input.nameByInstanceId && instanceId ? instanceId : `${input.fargate ? 'fargate-' : ''}${nodeNameFor(ip, cluster.region)}`;
   const capacity = input.fargate ? { cpu: '2', memory: '3955652Ki', pods: '1', arch: 'amd64' as const } : instanceCapacity(input.instanceType);
   const waitForReady = input.readyAfterMs !== undefined;
   const node = makeNode({
@@ -97,7 +100,7 @@ export function launchNode(world: SimWorld, input: LaunchNodeInput): string {
     zone: subnet.zone,
     region: cluster.region,
     capacity: { cpu: capacity.cpu, memory: capacity.memory, pods: capacity.pods },
-    providerID: input.fargate ? `aws:///${subnet.zone}/${world.newId().slice(0, 8)}/${name}` : `aws:///${subnet.zone}/${input.instanceId ?? `i-0${hex(world, 16)}`}`,
+    providerID: input.fargate ? `aws:///${subnet.zone}/${world.newId().slice(0, 8)}/${name}` : `aws:///${subnet.zone}/${instanceId}`,
     ready: !waitForReady,
     internalIP: ip,
     osImage: input.osImage ?? (input.fargate ? 'Amazon Linux 2' : 'Amazon Linux 2023.8.20250715'),

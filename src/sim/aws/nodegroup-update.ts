@@ -12,7 +12,8 @@ import {
   nodesOfNodegroup,
   type NodegroupImage,
 } from './nodegroup-nodes.js';
-import { compareMinors, isAmiPublished, isKnownMinor, releaseVersionFor } from './version-catalog.js';
+import { openRollbackWindow } from './rollback-window.js';
+import { compareMinors, isAmiPublished, isKnownMinor, nextMinor, releaseVersionFor } from './version-catalog.js';
 import type { SimCluster, SimNodegroup, SimUpdate, SimWorld } from './world-types.js';
 
 /**
@@ -76,8 +77,11 @@ function resolveTarget(world: SimWorld, cluster: SimCluster, ng: SimNodegroup, r
   if (compareMinors(version, cluster.version) > 0) {
     throw invalidParameter(`Requested Kubernetes version ${version} is invalid. Node group version must not be newer than the cluster version ${cluster.version}.`, { nodegroupName: ng.name });
   }
-  if (compareMinors(version, ng.version) < 0) {
-    throw invalidParameter(`Requested Kubernetes version ${version} is older than the node group's current version ${ng.version}; node groups cannot be downgraded.`, { nodegroupName: ng.name });
+  if (compareMinors(version, ng.version) < 0 && !mayRollBackTo(world, cluster, ng, version)) {
+    throw invalidParameter(
+      `Requested Kubernetes version ${version} is older than the node group's current version ${ng.version}. A node group can go back one minor version only, to the version its cluster can roll back to (within 7 days of the cluster's in-place upgrade) or to the cluster's version after a rollback.`,
+      { nodegroupName: ng.name },
+    );
   }
   const { family } = familyOfAmiType(ng.amiType);
   if (!isAmiPublished(version, family)) {
@@ -88,6 +92,17 @@ function resolveTarget(world: SimWorld, cluster: SimCluster, ng: SimNodegroup, r
     throw invalidParameter(`Requested release version ${request.releaseVersion} is not valid for kubernetes version ${version}.`, { nodegroupName: ng.name });
   }
   return { version, releaseVersion, image: nodegroupImage(world, ng, version, ltVersion), launchTemplateVersion: ltVersion };
+}
+
+/**
+ * Rolling a node group back (rollback-cluster, "Managed Node Groups": UpdateNodegroupVersion to N-1 before the
+ * control plane rolls back): allowed one minor down, to the cluster's rollback target while its window is open, or to
+ * the cluster's own version when a rollback already took the control plane below the node group.
+ */
+function mayRollBackTo(world: SimWorld, cluster: SimCluster, ng: SimNodegroup, version: string): boolean {
+  if (nextMinor(version) !== ng.version) return false;
+  if (version === cluster.version) return true;
+  return openRollbackWindow(cluster, world.clock.now())?.version === version;
 }
 
 export function startNodegroupVersionUpdate(world: SimWorld, cluster: SimCluster, ng: SimNodegroup, request: NodegroupVersionRequest): SimUpdate {

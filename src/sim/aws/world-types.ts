@@ -20,13 +20,15 @@ export interface UpdateError {
 
 export interface SimUpdate {
   id: string;
-  type: string; // VersionUpdate, ConfigUpdate, AddonUpdate
+  type: string; // VersionUpdate, VersionRollback, ConfigUpdate, AddonUpdate
   status: UpdateStatus;
   params: Array<{ type: string; value: string }>;
   createdAt: number;
   errors: UpdateError[];
   /** Updates of a node group or add-on are listed under it (ListUpdates ?nodegroupName= / ?addonName=). */
   scope: { nodegroupName?: string; addonName?: string };
+  /** The latest CancelUpdate of it (only VersionRollback on Auto Mode clusters while nodes roll back can be cancelled). */
+  cancellation?: { status: 'InProgress' | 'Failed' | 'Successful'; reason: string };
 }
 
 export interface SimIssue {
@@ -194,8 +196,31 @@ export interface SimCluster {
   /** When EKS last scanned for insights (lastRefreshTime), and an on-demand refresh (StartInsightsRefresh). */
   insightsRefreshedAt: number;
   insightsRefresh?: { startedAt: number; endsAt: number };
-  /** The version before the last successful control-plane upgrade, and when it ended (rollback readiness). */
+  /**
+   * The version before the last successful in-place control-plane upgrade to the current version, and when that
+   * upgrade ended: what a version rollback may return to within 7 days. Unset for a cluster created at its version,
+   * and cleared by a rollback (a cluster rolls back one minor, once).
+   */
   previousVersion?: { version: string; upgradedAt: number };
+  /** The last completed version rollback (from → to, when it ended). */
+  lastRollback?: { from: string; to: string; at: number };
+  /** EKS Auto Mode (computeConfig): its nodes are EKS's to move to the control plane's version. */
+  computeConfig?: { enabled: boolean; nodePools: string[]; nodeRoleArn?: string };
+  /**
+   * The Kubernetes minor Auto Mode nodes should run (the control plane's, or N-1 while a rollback moves the nodes
+   * first); the Auto Mode controller replaces nodes until they match.
+   */
+  autoModeTarget?: string;
+  /** Insight states forced by a test (POST /_sim/clusters/<name>/insights), by category + name. */
+  insightOverrides: Map<string, InsightOverride>;
+}
+
+export interface InsightOverride {
+  category: 'UPGRADE_READINESS' | 'ROLLBACK_READINESS';
+  name: string;
+  status: 'PASSING' | 'WARNING' | 'ERROR' | 'UNKNOWN';
+  reason?: string;
+  resources: Array<{ kubernetesResourceUri?: string; arn?: string; reason?: string }>;
 }
 
 export interface SimSubnet {

@@ -163,6 +163,28 @@ const clusterSchema = z
     fargateProfiles: z.array(fargateProfileSchema).default([]),
     addons: z.array(addonSchema).default([]),
     deprecatedApis: z.array(deprecatedApiSchema).default([]),
+    /**
+     * The cluster reached `version` by an in-place upgrade from this minor that ended `hoursAgo` hours before the
+     * scenario starts: a version rollback to it is possible for 7 days after that (EKS: not for a cluster created
+     * at its version).
+     */
+    upgradedFrom: z.object({ version: minor, hoursAgo: z.number().min(0).default(24) }).strict().optional(),
+    /**
+     * EKS Auto Mode (computeConfig enabled): `nodes` are Auto Mode nodes (label eks.amazonaws.com/compute-type=auto,
+     * karpenter.sh/nodepool) that EKS itself moves to the control plane's version after an upgrade, and back first
+     * on a version rollback.
+     */
+    computeConfig: z
+      .object({
+        nodePools: z.array(z.enum(['general-purpose', 'system'])).default(['general-purpose', 'system']),
+        /** Minor the nodes run at start (default: the cluster's). */
+        nodeVersion: minor.optional(),
+        nodes: z
+          .array(z.object({ nodePool: z.string().default('general-purpose'), instanceType: z.string().default('c6a.large'), zone: z.string() }).strict())
+          .default([]),
+      })
+      .strict()
+      .optional(),
     /** How old the upgrade insights are at start (EKS rescans every 24 h; StartInsightsRefresh rescans on demand). */
     insightsAgeHours: z.number().min(0).max(24).default(0),
     karpenter: z

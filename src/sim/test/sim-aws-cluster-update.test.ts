@@ -48,7 +48,8 @@ describe('UpdateClusterVersion in the simulator', () => {
     expect(awsError(() => startClusterVersionUpdate(t.world, cluster, '1.34')).message).toContain('not supported');
     await t.clock.advance(0);
     cluster.version = '1.31';
-    expect(awsError(() => startClusterVersionUpdate(t.world, cluster, '1.30')).type).toBe('InvalidParameterException');
+    // A downgrade is a version rollback, refused for a cluster that was not upgraded in place (sim-aws-rollback.test.ts).
+    expect(awsError(() => startClusterVersionUpdate(t.world, cluster, '1.30')).type).toBe('InvalidRequestException');
     expect(cluster.updates).toHaveLength(0);
   });
 

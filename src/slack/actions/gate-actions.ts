@@ -1,3 +1,4 @@
+import type { SlashCommandRouter } from '../../ports/slash-command.js';
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../../ports/bot-deps.js';
 import type { Logger } from '../../log/logger.js';
@@ -21,6 +22,8 @@ export interface ActionDeps {
   deps: BotDeps;
   metrics: SlackMetrics;
   logger: Logger;
+  /** The slash command router: the Roll back button runs `rollback` through it (absent: the button is not answered). */
+  commands?: SlashCommandRouter;
 }
 
 /**

@@ -4,19 +4,20 @@ import { registerJobControlActions, registerTimelineAction } from './job-control
 import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-actions.js';
 import { registerWaiverActions } from './waiver-actions.js';
 import { registerFleetActions } from './fleet-actions.js';
-import type { SlashCommandRouter } from '../../ports/slash-command.js';
+import { registerRollbackAction } from './rollback-action.js';
 
 /**
  * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls, waivers;
  * then the fallback that answers any other button or modal at once with a sentence instead of Slack's failed-button
  * mark.
  */
-export function registerActions(app: App, deps: ActionDeps, commands?: SlashCommandRouter): void {
+export function registerActions(app: App, deps: ActionDeps): void {
   const ids = recordListenerIds(app);
   registerGateActions(ids.app, deps);
   registerJobControlActions(ids.app, deps);
   registerTimelineAction(ids.app, deps);
   registerWaiverActions(ids.app, deps);
-  if (commands) registerFleetActions(ids.app, deps, commands);
+  if (deps.commands) registerFleetActions(ids.app, deps, deps.commands);
+  if (deps.commands) registerRollbackAction(ids.app, deps, deps.commands);
   registerUnknownActionFallbacks(ids, app, deps);
 }

@@ -65,7 +65,7 @@ function field(title: string, value: string): MrkdwnElement {
  * stands, who started it and for how long it has run. Pure; the thread outbox decides when to send it.
  */
 export function renderStatusCard(card: StatusCardModel): SlackMessage {
-  const title = `EKS upgrade · ${card.cluster} ${card.from} → ${card.to}`;
+  const title = `EKS ${card.rollback ? 'rollback' : 'upgrade'} · ${card.cluster} ${card.from} → ${card.to}`;
   const elapsed = formatDuration(card.updatedAt - card.startedAt);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: truncate(title, BLOCK_LIMITS.headerText), emoji: true } },

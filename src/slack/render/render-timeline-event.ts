@@ -1,9 +1,10 @@
 import type { KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../../ports/slack-message.js';
-import type { TimelineEvent } from '../../ports/timeline-event.js';
+import type { RollbackOffer, TimelineEvent } from '../../ports/timeline-event.js';
 import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, mrkdwnSection, truncate, truncateLine } from '../../report/block-kit-limits.js';
 import { escapeMrkdwn, formatDuration, formatUtcTime } from '../../report/format-text.js';
 import { renderGateCard } from './render-gate-card.js';
+import { formatUtc } from '../../planning/rollback-preflight.js';
 import { stateLabel } from './render-status-card.js';
 
 const DEFAULT_FAILURE_ADVICE =
@@ -29,7 +30,7 @@ export function stepTableLines(steps: Array<{ title: string; durationMs: number;
 
 function renderSummary(event: Extract<TimelineEvent, { kind: 'summary' }>): SlackMessage {
   const total = event.steps.reduce((sum, s) => sum + s.durationMs, 0);
-  const heading = `Upgrade ${event.from} → ${event.to}: ${stateLabel(event.state)}`;
+  const heading = `${event.rollbackJob ? 'Rollback' : 'Upgrade'} ${event.from} → ${event.to}: ${stateLabel(event.state)}`;
   const body: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: truncate(`🏁 ${heading}`, BLOCK_LIMITS.headerText), emoji: true } },
   ];
@@ -40,6 +41,7 @@ function renderSummary(event: Extract<TimelineEvent, { kind: 'summary' }>): Slac
   if (event.lines.length > 0) {
     body.push(...linesToSections(event.lines.map((line) => `• ${line}`), MAX_SUMMARY_SECTIONS));
   }
+  if (event.rollback) body.push(...rollbackOfferBlocks(event.rollback));
   const tail = [at(event.at, 'the full timeline is attached to this thread')];
   const text = `${heading}. ${event.steps.map((s) => `${s.title} ${formatDuration(s.durationMs)} (${s.outcome})`).join('; ')}`;
   return { text: fallbackText(text), blocks: fitBlocks(body, tail) };
@@ -70,6 +72,7 @@ export function renderTimelineEvent(event: TimelineEvent): SlackMessage {
         mrkdwnSection(`❌ *${escapeMrkdwn(event.title)}* failed`),
         mrkdwnSection(`*Error*\n\`\`\`${error}\`\`\``),
         mrkdwnSection(`*What to do*\n${event.remedy ?? DEFAULT_FAILURE_ADVICE}`),
+        ...(event.rollback ? rollbackOfferBlocks(event.rollback) : []),
         at(event.at, `step \`${event.step}\``),
       ];
       return { text: fallbackText(`Failed: ${event.title}: ${event.error}`), blocks };
@@ -92,4 +95,40 @@ export function renderTimelineEvent(event: TimelineEvent): SlackMessage {
     case 'summary':
       return renderSummary(event);
   }
+}
+
+/** The action id of the Roll back button (src/slack/actions/rollback-action.ts answers it). */
+export const ROLLBACK_ACTION_ID = 'rollback:start';
+
+/**
+ * "Roll back to 1.30" with the date it works until; once `now` is past that date, a plain line instead (a card
+ * re-rendered after the window closed). The click is checked again when it arrives.
+ */
+export function rollbackOfferBlocks(offer: RollbackOffer, now?: number): KnownBlock[] {
+  const until = formatUtc(offer.until);
+  if (now !== undefined && now > offer.until) {
+    return [contextLine(`Rolling ${offer.cluster} back to ${offer.to} was possible until ${until}; EKS's 7-day window has closed.`)];
+  }
+  return [
+    {
+      type: 'actions',
+      block_id: 'rollback',
+      elements: [
+        {
+          type: 'button',
+          action_id: ROLLBACK_ACTION_ID,
+          text: { type: 'plain_text', text: `Roll back to ${offer.to}` },
+          style: 'danger',
+          value: JSON.stringify({ jobId: offer.jobId, cluster: offer.cluster, to: offer.to, until: offer.until }),
+          confirm: {
+            title: { type: 'plain_text', text: 'Roll back?' },
+            text: { type: 'plain_text', text: truncate(`Start rolling ${offer.cluster} back to ${offer.to}: node groups and add-ons first, then after an approval the control plane.`, BLOCK_LIMITS.confirmText) },
+            confirm: { type: 'plain_text', text: 'Start the rollback' },
+            deny: { type: 'plain_text', text: 'Cancel' },
+          },
+        },
+      ],
+    },
+    contextLine(`Roll back works until ${until} (EKS allows a rollback for 7 days after the in-place upgrade).`),
+  ];
 }

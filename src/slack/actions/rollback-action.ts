@@ -1,0 +1,85 @@
+/**
+ * The "Roll back to N-1" button of a successful upgrade's summary card and of a failed verify card (issue 10):
+ * `rollback:start`, value JSON {jobId, cluster, to, until}. A click after `until` (EKS's 7-day window) is answered
+ * with the date the window closed and changes nothing; otherwise the click runs `/eks-upgrade rollback <cluster>
+ * --to <to>` for the clicker through the same router as the slash command — the same channel and requester
+ * checks, the same rollback preflight, the same audit — and its answer is told to the clicker.
+ */
+
+import type { App, BlockButtonAction } from '@slack/bolt';
+import { z } from 'zod';
+import { recordAudit } from '../../audit/record-audit.js';
+import { formatUtc } from '../../planning/rollback-preflight.js';
+import type { SlashCommandRouter } from '../../ports/slash-command.js';
+import { observeAck } from '../metrics-ack.js';
+import { ROLLBACK_ACTION_ID, rollbackOfferBlocks } from '../render/render-timeline-event.js';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../../log/logger.js';
+import type { ActionDeps } from './gate-actions.js';
+import { clickPlace, tellUser } from './tell-user.js';
+
+const offerSchema = z.object({ jobId: z.string().min(1), cluster: z.string().min(1), to: z.string().regex(/^\d+\.\d+$/), until: z.number() });
+
+export function registerRollbackAction(app: App, { deps, metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
+  app.action<BlockButtonAction>(ROLLBACK_ACTION_ID, async ({ ack, body, action, client, context }) => {
+    await ack();
+    observeAck(metrics, context);
+    const place = clickPlace(body);
+    const offer = readOffer(action.value);
+    if (!place || !offer) {
+      logger.warn({ user: body.user.id, value: action.value }, 'rollback click without a readable offer ignored');
+      metrics.countAction(action.action_id, 'invalid');
+      if (place) await tellUser(client, place, 'This button does not carry a rollback the bot knows; nothing was changed.', logger);
+      return;
+    }
+    const now = deps.clock.now();
+    if (now > offer.until) {
+      const text =
+        `This Roll back button is out of date: EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtc(offer.until)}. ` +
+        'Nothing was started; a rollback is no longer possible, so fix forward.';
+      metrics.countAction(action.action_id, 'stale');
+      await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });
+      await retireButton(client, body, offer, now, logger);
+      return await tellUser(client, place, text, logger);
+    }
+    const prepared = commands.prepare({
+      text: `rollback ${offer.cluster} --to ${offer.to}`,
+      userId: body.user.id,
+      channelId: place.channel,
+      respond: async (reply) => {
+        await tellUser(client, place, reply.text ?? '', logger);
+      },
+    });
+    const outcome = await prepared.run();
+    metrics.countAction(action.action_id, outcome === 'ok' ? 'accepted' : outcome === 'rejected' ? 'refused' : 'error');
+    logger.info({ user: body.user.id, cluster: offer.cluster, to: offer.to, outcome }, 'rollback button handled');
+  });
+}
+
+function readOffer(value: string | undefined): z.infer<typeof offerSchema> | undefined {
+  try {
+    const parsed = offerSchema.safeParse(JSON.parse(value ?? ''));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The card whose button was clicked too late: its Roll back button becomes the plain line saying until when it was
+ * possible (chat.update of that message, the other blocks as they were). Best effort: the answer to the clicker
+ * does not depend on it.
+ */
+async function retireButton(client: WebClient, body: { channel?: { id: string }; message?: { ts: string; blocks?: unknown[]; text?: string } }, offer: z.infer<typeof offerSchema>, now: number, logger: Logger): Promise<void> {
+  const blocks = body.message?.blocks as Array<{ type?: string; block_id?: string }> | undefined;
+  if (!body.channel?.id || !body.message?.ts || !blocks?.some((block) => block.block_id === 'rollback')) return;
+  const line = rollbackOfferBlocks(offer, now);
+  const index = blocks.findIndex((block) => block.block_id === 'rollback');
+  // The button's block and the "works until" context line after it give way to the plain line.
+  const next = [...blocks.slice(0, index), ...line, ...blocks.slice(index + 2)];
+  try {
+    await client.chat.update({ channel: body.channel.id, ts: body.message.ts, text: body.message.text ?? '', blocks: next as never });
+  } catch (error) {
+    logger.warn({ err: error }, 'could not turn an outdated Roll back button into a plain line');
+  }
+}

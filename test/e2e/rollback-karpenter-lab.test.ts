@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/ports/kube-port.js';
+import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { answerGate, answerGatesUntilSummary, openGateOf, type OpenGate } from '../support/e2e-thread.js';
+
+/**
+ * Issue 10 on the Karpenter drift lab: upgrade 1.30 → 1.31 from Slack, then `rollback`. The EC2NodeClass that pins
+ * an AMI goes back to the 1.30 AMI before the control plane moves, its nodes drift back under the upgrade budget
+ * ("1": the test watches every node event and counts the nodes disrupted at once), and the NodePool's own budget is
+ * back at the end.
+ */
+const CLUSTER = 'eksworkshop-eksctl';
+const CHANNEL = 'C0OPS';
+const DISRUPTED = 'karpenter.sh/disrupted';
+
+let stack: E2eStack;
+let rollbackSummary: FakeMessage;
+let maxDisruptedInRollback = 0;
+let rollingBack = false;
+const budgetsSeen: string[] = [];
+let amiTermsBefore: string;
+
+function isDisrupted(node: KubeObject): boolean {
+  return Boolean(node.metadata.deletionTimestamp) || (node.spec?.taints ?? []).some((t: { key: string }) => t.key === DISRUPTED);
+}
+
+function rollbackCard(fake: FakeSlack): FakeMessage | undefined {
+  return fake.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
+}
+
+beforeAll(async () => {
+  stack = await startE2eStack({
+    scenario: 'karpenter-lab',
+    speed: 400,
+    clusters: [{ name: CLUSTER, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' } }],
+  });
+  const store = stack.sim.world.kube(CLUSTER)!;
+  amiTermsBefore = JSON.stringify(store.get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms);
+  budgetsSeen.push(JSON.stringify(store.get('nodepools', 'default')?.spec?.disruption?.budgets ?? []));
+  const disrupted = new Set<string>();
+  store.subscribe((event) => {
+    if (event.resource === 'nodepools' && event.type !== 'DELETED' && rollingBack) {
+      const budgets = JSON.stringify(event.object.spec?.disruption?.budgets ?? []);
+      if (budgetsSeen.at(-1) !== budgets) budgetsSeen.push(budgets);
+    }
+    if (event.resource !== 'nodes' || !event.object.metadata.labels?.['karpenter.sh/nodepool']) return;
+    const name = event.object.metadata.name;
+    if (event.type !== 'DELETED' && isDisrupted(event.object)) disrupted.add(name);
+    else disrupted.delete(name);
+    if (rollingBack && disrupted.size > maxDisruptedInRollback) maxDisruptedInRollback = disrupted.size;
+  });
+
+  await stack.fake.sendSlashCommand({ text: `start ${CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: CHANNEL });
+  await answerGatesUntilSummary(stack.fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 90_000, decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'lab drill: findings reviewed' }) });
+
+  rollingBack = true;
+  await stack.fake.sendSlashCommand({ text: `rollback ${CLUSTER}`, userId: 'U0REQ', channelId: CHANNEL });
+  const seen = new Set<string>();
+  for (;;) {
+    const next = await stack.fake.waitFor(
+      (f) => {
+        const replies = rollbackCard(f)?.replies ?? [];
+        const gate = replies.map(openGateOf).find((g) => g && !seen.has(`${g.gateId}:${g.revision}`));
+        if (gate) return { gate };
+        const summary = replies.find((reply) => /^Rollback 1\.31 → 1\.30: /u.test(reply.text));
+        if (summary) return { summary };
+        const refused = f.ephemerals('U0REQ').find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
+        return refused && { refused };
+      },
+      { timeoutMs: 90_000 },
+    );
+    if ('refused' in next && next.refused) throw new Error(`rollback refused: ${next.refused.text}`);
+    if ('summary' in next && next.summary) {
+      rollbackSummary = next.summary;
+      break;
+    }
+    const gate = (next as { gate: OpenGate }).gate;
+    seen.add(`${gate.gateId}:${gate.revision}`);
+    await answerGate(stack.fake, CHANNEL, gate, gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'lab drill: findings reviewed' }, 'U0APP');
+  }
+}, 200_000);
+
+afterAll(async () => {
+  if (process.env.E2E_PRINT) console.log(stack?.fake.renderConversation({ showTimes: true }));
+  await stack?.close();
+});
+
+describe('karpenter-lab 1.31 → 1.30 rollback', () => {
+  it('succeeds with the control plane and every Karpenter node at 1.30', () => {
+    expect(rollbackSummary.text).toMatch(/^Rollback 1\.31 → 1\.30: \S* ?Succeeded/u);
+    expect(stack.sim.world.cluster(CLUSTER)?.version).toBe('1.30');
+    const nodes = stack.sim.world.kube(CLUSTER)!.list('nodes').filter((n) => n.metadata.labels?.['karpenter.sh/nodepool']);
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes.map((n) => String(n.status?.nodeInfo?.kubeletVersion).slice(0, 6)).every((v) => v === 'v1.30.')).toBe(true);
+  });
+
+  it('points the EC2NodeClass back at a 1.30 AMI and never disrupts two Karpenter nodes at once', () => {
+    expect(JSON.stringify(stack.sim.world.kube(CLUSTER)!.get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms)).toBe(amiTermsBefore);
+    expect(maxDisruptedInRollback).toBe(1);
+  });
+
+  it('holds the upgrade budget during the drift and puts the NodePool\'s own budget back', () => {
+    expect(budgetsSeen).toContain(JSON.stringify([{ nodes: '1' }]));
+    expect(budgetsSeen.at(-1)).toBe(budgetsSeen[0]);
+    expect(stack.deniedCalls()).toEqual([]);
+  });
+});
