@@ -3,7 +3,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGate, blocksJson, openGateOf, type OpenGate } from '../support/e2e-thread.js';
+import { answerGate, blocksJson, openGateOf, readStepMessage, type OpenGate } from '../support/e2e-thread.js';
 
 /**
  * Issue 10 end to end through Slack on the simulator: upgrade demo 1.30 → 1.31, press "Roll back to 1.30" on the
@@ -123,9 +123,11 @@ describe('demo 1.30 → 1.31, then Roll back to 1.30 from the summary card', () 
 
   it('reads as an incident timeline: node group first, then add-ons, then the control plane', () => {
     const card = jobCards(stack.fake, 'rollback')[0];
-    const started = card.replies.map((reply) => reply.text).filter((text) => /^Started: /.test(text));
+    // One message per step, in the order the steps ran, each ending ✅ with its duration.
+    const steps = card.replies.map((reply) => readStepMessage(reply)).filter((view) => view !== undefined);
+    expect(steps.every((step) => step.state === 'finished' && step.duration)).toBe(true);
     const order = ['rollback preflight', 'managed node groups back to 1.30', 'add-ons', 'approval: roll the control plane', 'control plane back to 1.30', 'verify 1.30'];
-    const positions = order.map((title) => started.findIndex((text) => text.includes(title)));
+    const positions = order.map((title) => steps.findIndex((step) => step.title.includes(title)));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
