@@ -52,7 +52,7 @@ describe('eks-upgrade (in process)', () => {
     }
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('eks-upgrade plan <cluster> [--to <minor>]');
+    expect(help.stdout).toContain('eks-upgrade plan <cluster> [--to <minor> | --rollback]');
   });
 
   it('status --all without a clusters file lists the clusters of the region', async () => {

@@ -3,6 +3,7 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/e2e-stack.js';
 
 /**
  * The workshop (seed 004) 1.25 → 1.26 with blue-mng blue/green: every kind of compute upgraded or reported, the
@@ -104,6 +105,8 @@ describe('upgrade engine: the workshop cluster 1.25 → 1.26', () => {
     const selfManaged = nodes.filter((n) => n.metadata.labels?.['node.kubernetes.io/lifecycle'] === 'self-managed');
     expect(selfManaged.map((n) => String(n.status?.nodeInfo?.kubeletVersion).slice(0, 6))).toEqual(['v1.26.', 'v1.26.']);
     expect(h.sim.world.autoScalingGroups.get('default-selfmng-2025032502302075740000002b')?.desiredCapacity).toBe(2);
+    // The job's state is saved before its timeline is exported: wait for the upload.
+    await until(() => h.thread.uploads.length > 0, 'the timeline upload');
     expect(h.thread.uploads).toHaveLength(1);
     expect(h.thread.uploads[0].content).toMatch(/forced/);
   }, 150_000);
