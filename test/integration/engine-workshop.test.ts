@@ -106,7 +106,7 @@ describe('upgrade engine: the workshop cluster 1.25 → 1.26', () => {
     expect(selfManaged.map((n) => String(n.status?.nodeInfo?.kubeletVersion).slice(0, 6))).toEqual(['v1.26.', 'v1.26.']);
     expect(h.sim.world.autoScalingGroups.get('default-selfmng-2025032502302075740000002b')?.desiredCapacity).toBe(2);
     // The job's state is saved before its timeline is exported: wait for the upload.
-    await until(() => h.thread.uploads.length > 0, 'the timeline upload');
+    await until(() => h!.thread.uploads.length > 0, 'the timeline upload');
     expect(h.thread.uploads).toHaveLength(1);
     expect(h.thread.uploads[0].content).toMatch(/forced/);
   }, 150_000);
