@@ -9,7 +9,7 @@ import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
 import type { BotDeps } from './ports/bot-deps.js';
 import type { ClustersConfig } from './config/clusters-config.js';
-import type { EnvConfig } from './config/env-config.js';
+import { DEFAULT_WORKER_CONCURRENCY, type EnvConfig } from './config/env-config.js';
 import { createKubePortFactory } from './kube/client-node-adapter.js';
 import type { Logger } from './log/logger.js';
 import { systemClock, type Clock } from './ports/clock.js';
@@ -81,7 +81,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   try {
     if (env.ROLE !== 'web') {
       await thread.start();
-      await engine.startWorker();
+      await engine.startWorker({ concurrency: env.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY });
     }
     if (env.ROLE !== 'worker') {
       const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
@@ -97,6 +97,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
         clock,
         logger,
+        statusConcurrency: env.STATUS_CONCURRENCY,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
       };
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });

@@ -35,4 +35,6 @@ export interface BotDeps {
   logger: Logger;
   /** Waivers asked for and approved in Slack (Redis); without it plans count clusters.yaml waivers only. */
   waivers?: WaiverStore;
+  /** Clusters `status --all` reads at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
+  statusConcurrency?: number;
 }
