@@ -37,7 +37,7 @@ export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
   const sim = await startSimProcess(['--scenario', 'demo', '--speed', '60']);
   const prefix = freshPrefix('p1');
   const common = { simUrl: sim.url, slackApiUrl: fake.apiUrl, signingSecret, redisUrl: ctx.redisUrl, prefix, clustersYaml: CLUSTERS_YAML };
-  const [web, worker, bare] = await Promise.all([startBotProcess({ ...common, role: 'web' }), startBotProcess({ ...common, role: 'worker' }), startBareBolt(signingSecret)]);
+  const [web, worker, bare] = await Promise.all([startBotProcess({ ...common, role: 'web' }), startBotProcess({ ...common, role: 'worker' }), startBareBolt(signingSecret, fake.apiUrl)]);
   const figures: Figure[] = [];
   try {
     for (const level of LEVELS) {

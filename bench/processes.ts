@@ -124,13 +124,13 @@ export async function waitHealthy(url: string, child: Child, started: number, ti
 }
 
 /** A bare Bolt app that acknowledges every slash command and does nothing else: the ack baseline. */
-export async function startBareBolt(signingSecret: string): Promise<Child & { port: number }> {
+export async function startBareBolt(signingSecret: string, slackApiUrl: string): Promise<Child & { port: number }> {
   const port = await freePort();
   const child = track(
     spawn(process.execPath, ['--import', 'tsx', 'bench/bare-bolt.ts'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), SLACK_SIGNING_SECRET: signingSecret },
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: slackApiUrl },
     }),
   );
   await waitHealthy(`http://127.0.0.1:${port}/healthz`, child, performance.now());
