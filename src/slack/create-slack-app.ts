@@ -42,8 +42,11 @@ export interface SlackApp {
  * on PORT). `/eks-upgrade` is parsed synchronously, acked, then routed; buttons and modals are registered in
  * actions/. The Web API client honours SLACK_API_URL, which is how tests and the demo talk to the fake Slack.
  */
-/** Slash commands whose work (after the ack) runs at once in one web process. */
-const COMMANDS_AT_ONCE = 4;
+/**
+ * Slash commands whose work (after the ack) runs at once in one web process: enough that commands waiting on a slow
+ * AWS still overlap (30 commands of 2 s each answer within 4 s), few enough that a burst of 200 does not starve the acks.
+ */
+const COMMANDS_AT_ONCE = 16;
 
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { env, deps, logger } = opts;
