@@ -26,9 +26,9 @@ const envSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(400),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(25),
   /** Upgrade jobs one worker process runs at once (BullMQ worker concurrency; DEFAULT_WORKER_CONCURRENCY); more wait in the queue. */
-  WORKER_CONCURRENCY: z.coerce.number().int('must be a whole number of jobs').min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+  WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of jobs, like 10' }).int('must be a whole number of jobs').min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
   /** Clusters `status --all` reads at once (each with its own deadline): the fleet answers in one chain of calls. */
-  STATUS_CONCURRENCY: z.coerce.number().int('must be a whole number of clusters').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
+  STATUS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of clusters, like 8' }).int('must be a whole number of clusters').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
 });
 
 export type EnvConfig = z.infer<typeof envSchema>;
