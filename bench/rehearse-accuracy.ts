@@ -12,7 +12,7 @@ import { buildPlan } from '../src/planning/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { SnapshotSources } from '../src/status/collect-snapshot.js';
-import { printRow } from './bench-stack.js';
+import { printRow } from './figures.js';
 
 /**
  * Issue 15's benchmark: how close a rehearsal's predicted step durations (the twin built from a read of the

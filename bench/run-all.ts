@@ -1,17 +1,79 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import '../src/log/quiet-node-version-warning.js';
+import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { ensureRedis } from '../src/demo/ensure-redis.js';
+import { type BenchContext, type Figure, notMeasured } from './figures.js';
+import { p0Startup } from './p0-startup.js';
+import { p1Ack } from './p1-ack.js';
+import { p2FleetStatus } from './p2-fleet-status.js';
+import { ROOT } from './processes.js';
 
-/** `npm run bench`: runs every bench/*.ts script (except the shared stack) one after another and prints their figures. */
-const here = dirname(fileURLToPath(import.meta.url));
-const scripts = readdirSync(here)
-  .filter((name) => name.endsWith('.ts') && !['run-all.ts', 'bench-stack.ts'].includes(name))
-  .sort();
-let failed = 0;
-for (const script of scripts) {
-  process.stdout.write(`\n== ${script} ==\n`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, script)], { stdio: 'inherit' });
-  if (result.status !== 0) failed++;
+/**
+ * `npm run bench` (BENCH=P0,P1 for a subset): builds dist/, then measures each figure of README "Tests and
+ * benchmarks" with the bot, the simulator and a bare Bolt baseline each in a process of its own, and prints one
+ * table: figure, goal, baseline from the same run, verdict.
+ */
+const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: BenchContext) => Promise<Figure[]>; missing?: string }> = [
+  { id: 'P0', name: 'start-up', goal: 'CLI ≤ 1 s, /healthz ≤ 2 s', run: p0Startup },
+  { id: 'P1', name: 'ack latency', goal: 'p99 ≤ 1.5 × bare Bolt', run: p1Ack },
+  { id: 'P2', name: 'status --all, 100 clusters, +100 ms', goal: '≤ 2 s cold', run: () => p2FleetStatus() },
+  { id: 'P3', name: 'API economy, 500-node drift / 200-node MNG', goal: '≤ 10 list+watch per kind', missing: 'the scale scenario is not written yet' },
+  { id: 'P7', name: '50 upgrades, one worker', goal: 'RSS ≤ 300 MB, loop p99 ≤ 100 ms', missing: 'no driver for 50 concurrent Slack-approved upgrades yet' },
+  { id: 'P5', name: 'posts per upgrade', goal: '≤ 30 + 1 per 50 nodes', missing: 'waits for the one-message-per-step thread (issue 17, other half)' },
+  { id: 'P4', name: 'event → thread p95', goal: '≤ 2 s', missing: 'no event timestamps joined to thread posts yet' },
+  { id: 'P6', name: 'overhead / simulated waits', goal: '≤ 1.05', missing: 'no account of the unavoidable simulated waits yet' },
+];
+
+/** Scripts that print their own rows (run after the table; BENCH=REHEARSE or SIMIDLE picks one). */
+const SCRIPTS = [
+  { id: 'REHEARSE', file: 'bench/rehearse-accuracy.ts', what: 'rehearsal accuracy: predicted vs actual step durations (about 3 min)' },
+  { id: 'SIMIDLE', file: 'bench/sim-karpenter-idle.ts', what: "the simulator's idle CPU at high speed" },
+];
+
+function table(figures: Figure[]): string {
+  const rows = [['', 'figure', 'measured', 'goal', 'baseline (same run)', 'verdict'], ...figures.map((f) => [f.id, f.name, f.value, f.goal, f.baseline, f.met === undefined ? '—' : f.met ? 'meets' : 'MISSES'])];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
 }
-process.exit(failed ? 1 : 0);
+
+async function main(): Promise<void> {
+  const wanted = process.env.BENCH ? new Set(process.env.BENCH.split(',').map((s) => s.trim().toUpperCase())) : undefined;
+  process.stdout.write('building dist/ (npm run build)…\n');
+  execFileSync(process.execPath, ['build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const redis = await ensureRedis();
+  const figures: Figure[] = [];
+  try {
+    for (const bench of BENCHES) {
+      if (wanted && !wanted.has(bench.id)) continue;
+      if (!bench.run) {
+        figures.push(notMeasured(bench.id, bench.name, bench.goal, bench.missing ?? ''));
+        continue;
+      }
+      process.stdout.write(`${bench.id} ${bench.name}…\n`);
+      try {
+        figures.push(...(await bench.run({ redisUrl: redis.url })));
+      } catch (error) {
+        process.stderr.write(`${bench.id} failed: ${(error as Error).stack}\n`);
+        figures.push(notMeasured(bench.id, bench.name, bench.goal, `the run failed: ${(error as Error).message.split('\n')[0]}`));
+      }
+    }
+    process.stdout.write(`\nNode ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})\n${table(figures)}\n`);
+    for (const script of SCRIPTS) {
+      if (wanted && !wanted.has(script.id)) continue;
+      process.stdout.write(`\n${script.id}: ${script.what}\n`);
+      try {
+        execFileSync(process.execPath, ['--import', 'tsx', script.file], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, REDIS_URL: redis.url } });
+      } catch (error) {
+        process.stderr.write(`${script.id} failed: ${(error as Error).message.split('\n')[0]}\n`);
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+  process.exitCode = figures.some((f) => f.met === false) ? 1 : 0;
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(2);
+});

@@ -1,7 +1,7 @@
 /**
  * `/eks-upgrade status [<cluster> | --all]`: one card per cluster — versions, support, nodes by compute type with
  * kubelet skew, add-ons against the current and next minor, insights, the running job. `--all` (or no cluster)
- * reads every cluster this channel may use, at most 8 at a time and 20 s each: a cluster that cannot be read is an
+ * reads every cluster this channel may use, at most STATUS_CONCURRENCY at a time and 20 s each: a cluster that cannot be read is an
  * error row, never a failed command (a single named cluster EKS cannot describe fails the command with a sentence).
  * The router has already checked the cluster and the channel.
  */
@@ -28,7 +28,7 @@ export const statusCommand: CommandHandler = async (context) => {
   const statuses = await collectStatuses(
     deps,
     clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),
-    { concurrency: DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
+    { concurrency: deps.statusConcurrency ?? DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
   );
   // response_url takes 5 posts per command; a fleet too big for 4 messages ends with a line saying what is left.
   for (const message of renderStatusMessages(statuses, { maxMessages: 4 })) await context.respond(message);

@@ -3,6 +3,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { noMetrics, type Metrics } from '../src/ports/metrics.js';
 import type { ClustersConfig } from '../src/config/clusters-config.js';
+import { DEFAULT_WORKER_CONCURRENCY } from '../src/config/env-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { AuditLog } from '../src/ports/audit-port.js';
 import type { Clock } from '../src/ports/clock.js';
@@ -151,7 +152,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
       worker = new Worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), {
         connection: { url: opts.connection.url, maxRetriesPerRequest: null },
         prefix: opts.prefix,
-        concurrency: workerOpts.concurrency ?? 10,
+        concurrency: workerOpts.concurrency ?? DEFAULT_WORKER_CONCURRENCY,
         lockDuration: opts.worker?.lockDurationMs ?? 30_000,
         stalledInterval: opts.worker?.stalledIntervalMs ?? 30_000,
         maxStalledCount: MAX_STALLED_COUNT,

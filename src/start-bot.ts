@@ -10,7 +10,7 @@ import { createEksPortFactory } from './aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from './aws/ssm-sdk-adapter.js';
 import type { BotDeps } from './ports/bot-deps.js';
 import type { ClustersConfig } from './config/clusters-config.js';
-import type { EnvConfig } from './config/env-config.js';
+import { DEFAULT_WORKER_CONCURRENCY, type EnvConfig } from './config/env-config.js';
 import { createKubePortFactory } from './kube/client-node-adapter.js';
 import type { Logger } from './log/logger.js';
 import { systemClock, type Clock } from './ports/clock.js';
@@ -98,7 +98,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   try {
     if (env.ROLE !== 'web') {
       await thread.start();
-      await engine.startWorker();
+      await engine.startWorker({ concurrency: env.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY });
       // Digests and support reminders on their schedules (BullMQ job schedulers on the bot's Clock).
       const fleetRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
       const fleet = createFleetScheduler({
@@ -142,6 +142,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
         clock,
         logger,
+        statusConcurrency: env.STATUS_CONCURRENCY,
         waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
         rollouts: rollouts.control,
         rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),

@@ -6,13 +6,10 @@ import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../kube/client-node-adapter.js';
 import { systemClock } from '../ports/clock.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
-import { Redis } from 'ioredis';
-import { createRedisAuditLog } from '../audit/redis-audit-log.js';
-import { connectWaiverStore } from '../waivers/connect-waiver-store.js';
 import { runCli } from './run-cli.js';
 
 /**
- * `npx eks-upgrade …`: the terminal entry point (bin/eks-upgrade.js loads it through tsx). Real SDK adapters with
+ * `npx eks-upgrade …`: the terminal entry point (bin/eks-upgrade.js loads its build, dist/cli.js). Real SDK adapters with
  * the standard credential chain; `--endpoint-url` overrides the endpoint of EKS, SSM and EC2 (AWS_ENDPOINT_URL
  * does the same through the SDK).
  */
@@ -35,7 +32,9 @@ export async function main(argv: string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     sources: realSources,
-    auditLog: (env) => {
+    // Redis (ioredis) loads only for the commands that read it: `status` starts without it.
+    auditLog: async (env) => {
+      const [{ Redis }, { createRedisAuditLog }] = await Promise.all([import('ioredis'), import('../audit/redis-audit-log.js')]);
       const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
       redis.on('error', () => undefined);
       return {
@@ -43,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
         close: async () => redis.disconnect(),
       };
     },
-    waiverStore: (env) => connectWaiverStore(env.REDIS_URL ?? 'redis://127.0.0.1:6379', env.QUEUE_PREFIX ?? 'eks-upgrade'),
+    waiverStore: async (env) => (await import('../waivers/connect-waiver-store.js')).connectWaiverStore(env.REDIS_URL ?? 'redis://127.0.0.1:6379', env.QUEUE_PREFIX ?? 'eks-upgrade'),
   });
 }
 

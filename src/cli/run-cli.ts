@@ -23,7 +23,7 @@ import { describeReadError } from '../status/read-error.js';
 import { hopsBetweenText, offeredProblem } from '../status/plan-request.js';
 import { withDeadline } from '../status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../status/collect-snapshot.js';
-import { collectStatuses } from '../status/collect-statuses.js';
+import { collectStatuses, DEFAULT_STATUS_CONCURRENCY } from '../status/collect-statuses.js';
 import { planJson, statusJson, toJsonText } from '../report/json-output.js';
 import { renderPlanMarkdown } from '../report/render-plan-markdown.js';
 import { renderPlanText } from '../report/render-plan-text.js';
@@ -46,7 +46,7 @@ export interface CliDeps {
   sources(endpointUrl?: string): SnapshotSources;
   fileExists?: (path: string) => boolean;
   /** The audit trail in Redis (REDIS_URL, QUEUE_PREFIX), opened only by `audit`. */
-  auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> };
+  auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> } | Promise<{ audit: AuditLog; close(): Promise<void> }>;
   /** Slack waivers from Redis (REDIS_URL); absent or unreachable: clusters.yaml waivers alone, and the plan says so. */
   waiverStore?: (env: NodeJS.ProcessEnv) => Promise<WaiverConnection>;
 }
@@ -95,7 +95,7 @@ async function status(command: CliCommand, deps: CliDeps): Promise<number> {
   } else {
     targets = [resolveNamedTarget(command, config, deps.env)];
   }
-  const statuses = await collectStatuses(sources, targets, { timeoutMs: command.timeoutSeconds * 1000 });
+  const statuses = await collectStatuses(sources, targets, { timeoutMs: command.timeoutSeconds * 1000, concurrency: statusConcurrencyOf(deps.env) });
   if (command.output === 'json') deps.stdout(toJsonText(statusJson(statuses, sources.clock.now())));
   else deps.stdout(renderStatusText(statuses, { table: command.all }));
   if (command.output === 'markdown') deps.stderr('eks-upgrade: status has no markdown form; printed text.\n');
@@ -185,7 +185,7 @@ async function snapshot(command: CliCommand, deps: CliDeps): Promise<number> {
 
 async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   if (!deps.auditLog) throw new CliUsageError('audit needs Redis: this build of the CLI has no audit reader.');
-  const { audit: log, close } = deps.auditLog(deps.env);
+  const { audit: log, close } = await deps.auditLog(deps.env);
   try {
     const entries = await log.read(command.cluster!, { limit: command.limit }).catch((error: Error) => {
       throw new CliUsageError(`could not read the audit trail from Redis (${deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}): ${error.message}. Set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.`);
@@ -256,4 +256,13 @@ async function runningUpgradeOf(redisUrl: string, prefix: string, cluster: strin
   } finally {
     redis.disconnect();
   }
+}
+
+/** STATUS_CONCURRENCY as the bot reads it (env-config.ts): clusters `status --all` reads at once. */
+function statusConcurrencyOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.STATUS_CONCURRENCY;
+  if (raw === undefined || raw === '') return DEFAULT_STATUS_CONCURRENCY;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 1000) throw new CliUsageError(`STATUS_CONCURRENCY must be a whole number of clusters from 1 to 1000, got "${raw}"; unset it for the default (${DEFAULT_STATUS_CONCURRENCY}).`);
+  return value;
 }

@@ -3,6 +3,11 @@
 import { z } from 'zod';
 import { ConfigError } from './clusters-config.js';
 
+/** Clusters `status --all` reads at once unless STATUS_CONCURRENCY says otherwise (the bot and the CLI). */
+export const DEFAULT_STATUS_CONCURRENCY = 8;
+/** Upgrade jobs one worker process runs at once unless WORKER_CONCURRENCY says otherwise. */
+export const DEFAULT_WORKER_CONCURRENCY = 10;
+
 const envSchema = z.object({
   SLACK_BOT_TOKEN: z.string().regex(/^xox[bp]-/, 'must be a bot token starting with xoxb-'),
   SLACK_SIGNING_SECRET: z.string().min(8, 'must be the app\'s signing secret'),
@@ -20,6 +25,10 @@ const envSchema = z.object({
   /** How long the audit trail (approvals, Force reasons, pauses, refusals) is kept in Redis. */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(400),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(25),
+  /** Upgrade jobs one worker process runs at once (BullMQ worker concurrency; DEFAULT_WORKER_CONCURRENCY); more wait in the queue. */
+  WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of jobs, like 10' }).int('must be a whole number of jobs').min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+  /** Clusters `status --all` reads at once (each with its own deadline): the fleet answers in one chain of calls. */
+  STATUS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of clusters, like 8' }).int('must be a whole number of clusters').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
 });
 
 export type EnvConfig = z.infer<typeof envSchema>;

@@ -42,4 +42,6 @@ export interface BotDeps {
   rehearsals?: import('./rehearsal-store.js').RehearsalStore;
   /** Hands a rehearsal to the workers (queue `rehearsal`); without it `rehearse` says the bot has no rehearsal queue. */
   rehearsalQueue?: import('./rehearsal-store.js').RehearsalQueue;
+  /** Clusters `status --all` reads at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
+  statusConcurrency?: number;
 }

@@ -20,7 +20,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --kubeconfig  write a kubeconfig with one context per cluster to this file
   --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
   --clusters    number of clusters for --scenario fleet (default 20)
-  --latency-ms  added to every AWS API answer, in real milliseconds
+  --latency-ms  added to every AWS and Kubernetes API answer, in real milliseconds
   --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
                 for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
   --error-rate  share (0..1) of AWS calls answered 500/503, for all services or per service like --throttle-rate

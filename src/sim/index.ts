@@ -28,6 +28,7 @@ export { startTwin, countMutatingCalls, calendarAsOfFor, type SimTwin, type Star
 
 // A world from a scenario, served on a port, at a speed.
 export { startSimulator, renderKubeconfig, type SimServer, type StartSimulatorOptions } from './sim-server.js';
+export { kubeRequestKey, type RequestCounter, type RequestCounts } from './request-counts.js';
 export { createWorld, type CreateWorldOptions } from './aws/create-world.js';
 export type { SimWorld, SimCluster, SimCall, SimNodegroup } from './aws/world-types.js';
 export { applyFaults, type FaultState } from './aws/faults.js';

@@ -12,6 +12,7 @@ export { worldState } from './world-state.js';
  *
  *   GET    /_sim/healthz                      → {ok: true}
  *   GET    /_sim/calls[?operation=&cluster=]  → {calls: [{service, operation, cluster, target, at}], rejected: [{…, error}]}
+ *   GET    /_sim/requests[?cluster=]          → {aws: {'eks DescribeCluster': n}, kube: {'list nodes': n, 'watch nodes': n}}; DELETE resets
  *   DELETE /_sim/calls                        → clears both logs
  *   GET    /_sim/faults                       → current faults
  *   POST   /_sim/faults {latencyMs, throttleRate, errorRate, failNextClusterUpdate: {cluster?, errorCode, errorMessage?}, nodesNeverReady}

@@ -19,6 +19,7 @@ import { authorizeAwsCall, type AwsService } from './iam/aws-request-authorizati
 import { parsePolicyDocument } from './iam/policy-document.js';
 import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam/sts-service.js';
 import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
+import { createRequestCounter, type RequestCounter } from './request-counts.js';
 
 /**
  * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 and Auto Scaling
@@ -66,6 +67,8 @@ export interface SimServer {
   kubeconfig(): string;
   /** Kubernetes writes the simulated apiservers accepted or refused (access reviews excluded), in order. */
   kubeWrites: Array<{ cluster: string; method: string; path: string }>;
+  /** Requests answered so far, by AWS operation and by Kubernetes verb and resource (also GET /_sim/requests). */
+  requests: RequestCounter;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,19 @@ function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams 
   return 'ec2';
 }
 
+/** The operation a request asks for, as the request counter keys it (SSM by target, query protocols by Action). */
+function awsOperationOf(service: AwsService, target: unknown, form: URLSearchParams | undefined, method: string, pathname: string): string {
+  if (service === 'ssm') return String(target).split('.').pop() ?? '';
+  if (form?.get('Action')) return form.get('Action')!;
+  return matchEksRoute(method, pathname)?.route.operation ?? `${method} ${pathname}`;
+}
+
+/** The cluster an EKS REST path names (/clusters/<name>/…), for per-cluster request counts. */
+function eksClusterOf(pathname: string): string | undefined {
+  const match = /^\/clusters\/([^/]+)/.exec(pathname);
+  return match ? decodeURIComponent(match[1]) : undefined;
+}
+
 function invalidToken(service: AwsService): AwsApiError {
   const message = 'The security token included in the request is invalid.';
   if (service === 'ec2') return new AwsApiError(401, 'AuthFailure', 'AWS was not able to validate the provided access credentials');
@@ -139,6 +155,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     return key ? identities.identityOf(key) : undefined;
   };
   let requestCounter = 0;
+  const requests = createRequestCounter();
   const requestId = () => `${(++requestCounter).toString(16).padStart(8, '0')}-5e1a-4c0d-9b1e-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
 
   const handleAws = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
@@ -149,6 +166,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const service = serviceOf(req, target, form);
     const isQuery = service === 'ec2' || service === 'sts' || service === 'autoscaling';
     const id = requestId();
+    requests.aws(service, awsOperationOf(service, target, form, req.method ?? 'GET', url.pathname), eksClusterOf(url.pathname));
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     const region = regionOf(req);
     const caller = callerOf(req, form);
@@ -254,6 +272,9 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     if (!cluster) {
       return sendJson(res, 404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `no simulated cluster named "${name}"`, reason: 'NotFound', code: 404 });
     }
+    requests.kube(req.method ?? 'GET', path, name);
+    // --latency-ms holds every Kubernetes answer too (a watch: before its stream starts).
+    if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     // An unreachable API server: the connection drops, as when its endpoint is firewalled off.
     if (cluster.unreachable) return void req.socket.destroy();
     if (req.method !== 'GET' && !/accessreviews|tokenreviews/.test(path)) kubeWrites.push({ cluster: name, method: req.method ?? 'POST', path: path.split('?')[0] });
@@ -268,6 +289,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const url = new URL(rawUrl, 'http://sim.invalid');
     const work = async () => {
       if (url.pathname.startsWith('/k8s/')) return handleKube(req, res, rawUrl);
+      if (url.pathname === '/_sim/requests') {
+        if (req.method === 'DELETE') requests.reset();
+        return sendJson(res, 200, requests.counts(url.searchParams.get('cluster') ?? undefined));
+      }
       if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
         const raw = await readBody(req);
         let body: Record<string, any> = {};
@@ -318,6 +343,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     world,
     kubeconfig: () => renderKubeconfig(url, [...world.clusters.keys()]),
     kubeWrites,
+    requests,
     close() {
       closed ??= (async () => {
         world.stop();

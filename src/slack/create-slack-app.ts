@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import { createLimiter } from '../status/bounded.js';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
@@ -41,6 +42,12 @@ export interface SlackApp {
  * on PORT). `/eks-upgrade` is parsed synchronously, acked, then routed; buttons and modals are registered in
  * actions/. The Web API client honours SLACK_API_URL, which is how tests and the demo talk to the fake Slack.
  */
+/**
+ * Slash commands whose work (after the ack) runs at once in one web process: enough that commands waiting on a slow
+ * AWS still overlap (30 commands of 2 s each answer within 4 s), few enough that a burst of 200 does not starve the acks.
+ */
+const COMMANDS_AT_ONCE = 16;
+
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { env, deps, logger } = opts;
   const metrics = opts.metrics;
@@ -84,6 +91,9 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     deferInitialization: true,
   });
 
+  // The work after the ack (status reads, plans, rendering) runs a few commands at a time: a burst of commands must
+  // not fill the event loop so that the next command's ack misses Slack's 3 s (bench P1). The rest wait their turn.
+  const runCommand = createLimiter(COMMANDS_AT_ONCE);
   app.command(opts.commands.command, async ({ command, ack, respond, context }) => {
     // Parsing is synchronous and cheap; nothing else may come before the ack (Slack gives up after 3 s).
     const prepared = opts.commands.prepare({
@@ -96,7 +106,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     observeAck(metrics, context);
     let outcome: CommandOutcome = 'error';
     try {
-      outcome = await prepared.run();
+      outcome = await runCommand(() => prepared.run());
     } catch (error) {
       // Only the response_url itself failing gets here; the router turns everything else into a reply.
       logger.error({ err: error, subcommand: prepared.subcommand, user: command.user_id }, 'could not answer a slash command');

@@ -4,6 +4,7 @@
  * the order the clusters were given.
  */
 
+import { DEFAULT_STATUS_CONCURRENCY } from '../config/env-config.js';
 import { mapBounded, withDeadline } from './bounded.js';
 import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '../report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
@@ -26,7 +27,7 @@ export interface CollectStatusesOptions {
   findActive?: (cluster: string) => Promise<ActiveJobStatus | undefined>;
 }
 
-export const DEFAULT_STATUS_CONCURRENCY = 8;
+export { DEFAULT_STATUS_CONCURRENCY };
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 20_000;
 
 export async function collectStatus(sources: SnapshotSources, target: StatusTarget, options: CollectStatusesOptions = {}): Promise<ClusterStatus> {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import { simEnv, startSim } from '../support/start-sim.js';
 import { settled } from './read-path-harness.js';
 
 /**
- * `npx eks-upgrade` as a user runs it: `node bin/eks-upgrade.js …` in a child process (tsx, no build step) with
+ * `npx eks-upgrade` as a user runs it: `node bin/eks-upgrade.js …` in a child process (the build in dist/, made
+ * afresh here from the sources under test, as `npm ci` makes it) with
  * only the standard AWS environment pointing at the simulator. Exit codes: 0 no blocking findings, 2 blocking
  * findings, 1 errors with a one-line message and no stack trace.
  */
@@ -34,6 +35,7 @@ function run(sim: SimServer, args: string[], env: NodeJS.ProcessEnv = {}): Promi
 }
 
 beforeAll(async () => {
+  execFileSync(process.execPath, ['build.mjs'], { cwd: join(import.meta.dirname, '../..'), stdio: 'inherit' });
   [workshop, demo] = await Promise.all([startSim('workshop', { speed: 600 }), startSim('demo', { speed: 600 })]);
   await Promise.all([settled(workshop, 'eksworkshop-eksctl'), settled(demo, 'demo')]);
 });

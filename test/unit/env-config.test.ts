@@ -17,6 +17,14 @@ describe('environment', () => {
     expect(() => parseEnv({ ...base, REDIS_URL: 'localhost:6379' })).toThrow('REDIS_URL must be a redis:// or rediss:// URL');
   });
 
+  it('reads WORKER_CONCURRENCY and STATUS_CONCURRENCY, and names a bad one with what it must be', () => {
+    expect(parseEnv({ ...base, WORKER_CONCURRENCY: '25', STATUS_CONCURRENCY: '64' })).toMatchObject({ WORKER_CONCURRENCY: 25, STATUS_CONCURRENCY: 64 });
+    expect(parseEnv(base).WORKER_CONCURRENCY).toBeUndefined(); // the engine's default, DEFAULT_WORKER_CONCURRENCY (10)
+    expect(() => parseEnv({ ...base, WORKER_CONCURRENCY: 'ten' })).toThrow('environment: WORKER_CONCURRENCY must be a whole number of jobs, like 10');
+    expect(() => parseEnv({ ...base, WORKER_CONCURRENCY: '0' })).toThrow('environment: WORKER_CONCURRENCY must be at least 1');
+    expect(() => parseEnv({ ...base, STATUS_CONCURRENCY: '2.5' })).toThrow('environment: STATUS_CONCURRENCY must be a whole number of clusters');
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseEnv({ ...base, SLACK_APP_TOKEN: '' }).SLACK_APP_TOKEN).toBeUndefined();
   });

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
+import { type BenchContext, type Figure, ms } from './figures.js';
+import { CLUSTERS_YAML } from './p0-startup.js';
+import { freshPrefix, percentile, startBareBolt, startBotProcess, startSimProcess } from './processes.js';
+
+/**
+ * P1 ack latency. Signed `/eks-upgrade` commands (status, plan, help, malformed in turn) from the fake Slack to the
+ * bot's web process (ROLE=web; a ROLE=worker process beside it, as deployed), N in flight at once; the latency is
+ * from sending to the HTTP 200 (the ack), as Slack measures it. Baseline: the same commands to a bare Bolt app
+ * that only acks, in its own process on the same machine. Goal: p99 ≤ 1.5 × the baseline's p99 (and far under 3 s).
+ */
+const LEVELS = (process.env.BENCH_P1_LEVELS ?? '1,50,200').split(',').map(Number);
+const TEXTS = ['status demo', 'plan demo --to 1.31', 'help', 'frobnicate demo --to'];
+
+async function burst(fake: FakeSlack, concurrency: number): Promise<{ latencies: number[]; failures: number }> {
+  const total = Math.max(100, concurrency * 2);
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const text = TEXTS[next++ % TEXTS.length];
+        const result = await fake.sendSlashCommand({ text, userId: 'U0REQ', channelId: 'C0BENCH' });
+        if (result.status !== 200) failures++;
+        latencies.push(result.ackMs);
+      }
+    }),
+  );
+  return { latencies, failures };
+}
+
+export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
+  const signingSecret = randomBytes(16).toString('hex');
+  const fake = await startFakeSlack({ signingSecret });
+  const sim = await startSimProcess(['--scenario', 'demo', '--speed', '60']);
+  const prefix = freshPrefix('p1');
+  const common = { simUrl: sim.url, slackApiUrl: fake.apiUrl, signingSecret, redisUrl: ctx.redisUrl, prefix, clustersYaml: CLUSTERS_YAML };
+  const [web, worker, bare] = await Promise.all([startBotProcess({ ...common, role: 'web' }), startBotProcess({ ...common, role: 'worker' }), startBareBolt(signingSecret, fake.apiUrl)]);
+  const figures: Figure[] = [];
+  try {
+    for (const level of LEVELS) {
+      // Warm both (first requests pay for lazy set-up), then measure the baseline and the bot back to back.
+      fake.setBotEventsUrl(`http://127.0.0.1:${bare.port}/slack/events`);
+      await burst(fake, 1);
+      const base = await burst(fake, level);
+      fake.setBotEventsUrl(`http://127.0.0.1:${web.port}/slack/events`);
+      if (level === LEVELS[0]) await burst(fake, 1);
+      const bot = await burst(fake, level);
+      // Let the work after the acks (status reads, plans) finish before the next level.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const p99 = percentile(bot.latencies, 99);
+      const baseP99 = percentile(base.latencies, 99);
+      figures.push({
+        id: 'P1',
+        name: `ack at ${level} concurrent (${bot.latencies.length} commands): p50 / p99`,
+        value: `${ms(percentile(bot.latencies, 50))} / ${ms(p99)}${bot.failures ? `, ${bot.failures} not 200` : ''}`,
+        goal: `p99 ≤ 1.5 × baseline = ${ms(1.5 * baseP99)}`,
+        baseline: `bare Bolt: ${ms(percentile(base.latencies, 50))} / ${ms(baseP99)}`,
+        met: p99 <= 1.5 * baseP99 && p99 < 3000 && bot.failures === 0,
+      });
+    }
+  } finally {
+    await Promise.all([web.stop(), worker.stop(), bare.stop()]);
+    await sim.stop();
+    await fake.close();
+  }
+  return figures;
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Figure, ms } from './figures.js';
+import { startSimProcess, timeCommand } from './processes.js';
+
+/**
+ * P2 fleet status. `npx eks-upgrade status --all` over 100 simulated clusters (every 10th unreachable, every 13th
+ * FAILED) with 100 ms added to every AWS and Kubernetes answer, in a fresh process each time (cold). Baseline from
+ * the same run: `status` of one cluster under the same latency — one dependency chain of calls, the bound the fleet
+ * should approach. Goal ≤ 2 s.
+ */
+const CLUSTERS = Number(process.env.BENCH_P2_CLUSTERS ?? 100);
+
+export async function p2FleetStatus(): Promise<Figure[]> {
+  const sim = await startSimProcess(['--scenario', 'fleet', '--clusters', String(CLUSTERS), '--speed', '60', '--latency-ms', '100']);
+  try {
+    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { clusters: Array<{ name: string; region: string }> };
+    const file = join(mkdtempSync(join(tmpdir(), 'bench-p2-')), 'clusters.yaml');
+    writeFileSync(file, `clusters:\n${state.clusters.map((c) => `  - { name: ${c.name}, region: ${c.region}, channels: [C0BENCH], requesters: [U0REQ], approvers: [U0APP] }`).join('\n')}\n`);
+    const env = { AWS_ENDPOINT_URL: sim.url, AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...(process.env.STATUS_CONCURRENCY ? { STATUS_CONCURRENCY: process.env.STATUS_CONCURRENCY } : {}) };
+    const one = await timeCommand(['bin/eks-upgrade.js', 'status', 'fleet-001', '--clusters-file', file], env);
+    if (one.code !== 0) throw new Error(`status fleet-001 exited ${one.code}: ${one.stderr}`);
+    await fetch(`${sim.url}/_sim/requests`, { method: 'DELETE' });
+    const all = await timeCommand(['bin/eks-upgrade.js', 'status', '--all', '--clusters-file', file], env);
+    const counts = (await (await fetch(`${sim.url}/_sim/requests`)).json()) as { aws: Record<string, number>; kube: Record<string, number> };
+    const sum = (area: Record<string, number>) => Object.values(area).reduce((a, b) => a + b, 0);
+    const rows = all.stdout.split('\n').filter((line) => /^fleet-\d+/.test(line)).length;
+    return [
+      {
+        id: 'P2',
+        name: `status --all, ${CLUSTERS} clusters, +100 ms per AWS/kube call, cold (${rows} rows)`,
+        value: `${ms(all.ms)} (${sum(counts.aws)} AWS + ${sum(counts.kube)} Kubernetes requests)`,
+        goal: '≤ 2000 ms',
+        baseline: `status of 1 cluster, same latency: ${ms(one.ms)}`,
+        met: all.ms <= 2000 && rows >= CLUSTERS,
+      },
+    ];
+  } finally {
+    await sim.stop();
+  }
+}
