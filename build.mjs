@@ -21,7 +21,17 @@ const common = {
 await Promise.all([
   // CommonJS, one file each: V8 can cache the compiled code of a classic script between runs (Node 20 has no
   // compile cache for ES modules), which saves most of the start-up's CPU from the second run on.
-  build({ ...common, entryPoints: { main: 'src/main.ts', cli: 'src/cli/main.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs' }),
+  build({
+    ...common,
+    entryPoints: { main: 'src/main.ts', cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // A CommonJS bundle has no import.meta: the simulator's twin (rehearse) finds its scenarios through
+    // import.meta.url as if its code were in dist/sim/, next to dist/scenarios/.
+    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'sim', 'bundled.cjs')).href;" },
+    define: { 'import.meta.url': '__importMetaUrl' },
+  }),
   build({
     ...common,
     entryPoints: { 'sim/cli': 'src/sim/cli.ts' },
