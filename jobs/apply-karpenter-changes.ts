@@ -2,7 +2,7 @@ import type { KubePort } from '../src/ports/kube-port.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 import { StepFailure, type StepContext } from './step-context.js';
 import { budgetToApply, describeBudgets, sameBudgets } from '../src/planning/disruption-budget.js';
-import { termsPinTo } from '../src/planning/decide-ami-action.js';
+import { describeTerms, termsMatch } from '../src/planning/decide-ami-action.js';
 import { saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
 
 /**
@@ -76,15 +76,23 @@ export async function pointNodeClasses(ctx: StepContext, kube: KubePort, state: 
         remedy: "recreate it (or fix the NodePools' nodeClassRef), then start the upgrade again",
       });
     }
-    const ids = nodeClass.newTerms.map((term) => term.id);
-    if (!termsPinTo(current.spec?.amiSelectorTerms, ids)) {
+    const ids = nodeClass.newTerms.map((term) => (Object.keys(term).length === 1 && typeof term.id === 'string' ? term.id : undefined));
+    const onlyIds = ids.every((id) => id !== undefined);
+    const terms = onlyIds ? ids.join(', ') : describeTerms(nodeClass.newTerms);
+    if (!termsMatch(current.spec?.amiSelectorTerms, nodeClass.newTerms)) {
       await kube.patch('ec2nodeclasses', name, { spec: { amiSelectorTerms: nodeClass.newTerms } }, { type: 'merge' });
     }
     nodeClass.patched = true;
     await saveKarpenterState(ctx, state);
-    await ctx.emit(`class:${name}:${ids.join(',')}`, {
+    const source =
+      nodeClass.source?.kind === 'recorded'
+        ? `back to what upgrade job ${nodeClass.source.jobId} recorded before it changed them`
+        : nodeClass.restoreAfterControlPlane
+          ? `${nodeClass.family} ${ctx.step.to} from SSM, until the control plane is back at ${ctx.step.to}; then ${describeTerms(nodeClass.restoreAfterControlPlane)} again`
+          : `${nodeClass.family} ${ctx.step.to} from SSM`;
+    await ctx.emit(`class:${name}:${onlyIds ? ids.join(',') : terms}`, {
       kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
-      text: `EC2NodeClass ${name}: amiSelectorTerms → ${ids.join(', ')} (${nodeClass.family} ${ctx.step.to} from SSM); Karpenter marks its nodes drifted (AMIDrift) and replaces them within the budget.`,
+      text: `EC2NodeClass ${name}: amiSelectorTerms → ${terms} (${source}); Karpenter marks its nodes drifted (AMIDrift) and replaces them within the budget.`,
     });
   }
 }

@@ -26,10 +26,20 @@ export interface PoolPlan extends PoolBudgetRecord {
 export interface ClassPlan {
   action: 'pin' | 'follows-version';
   family: string;
-  /** amiSelectorTerms before the job changed them (reported; never put back: that would drift nodes backwards). */
+  /**
+   * amiSelectorTerms before the job changed them: an upgrade never puts them back (that would drift nodes
+   * backwards), a rollback of this upgrade does (src/planning/karpenter-originals.ts reads them from this job's data).
+   */
   oldTerms: unknown[];
-  /** For 'pin': the terms pointing at the target images. */
-  newTerms?: Array<{ id: string }>;
+  /** For 'pin': the terms the class gets (the target images' ids, or in a rollback the terms the upgrade recorded). */
+  newTerms?: Array<Record<string, unknown>>;
+  /** Rollback: where newTerms come from — the upgrade job that recorded them, or SSM (nothing recorded). */
+  source?: { kind: 'recorded'; jobId: string } | { kind: 'ssm' };
+  /**
+   * Rollback of a class that follows an alias (`al2023@latest`): pinned to the N-1 images before the control plane
+   * goes back, and these terms (the alias) are put back once it is at N-1 (jobs/karpenter-alias-restore.ts).
+   */
+  restoreAfterControlPlane?: Array<Record<string, unknown>>;
   patched?: boolean;
 }
 

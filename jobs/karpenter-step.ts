@@ -3,6 +3,7 @@ import type { JobControls } from '../src/ports/job-controls.js';
 import { applyBudgets, pointNodeClasses, type Controls } from './apply-karpenter-changes.js';
 import { heldOriginals, releaseHold } from './karpenter-budget-hold.js';
 import { describeBudgets } from '../src/planning/disruption-budget.js';
+import { describeTerms } from '../src/planning/decide-ami-action.js';
 import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from './follow-drift.js';
 import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
 import { keepPlanned, readKarpenterPlan } from './read-karpenter-plan.js';
@@ -33,7 +34,10 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
     const kube = await ctx.kube();
     let state = readKarpenterState(ctx);
     if (!state) {
-      const reading = await readKarpenterPlan({ kube, ssm: ctx.ssm, target: ctx.step.to, upgradeBudget: ctx.clusterConfig.karpenter.upgradeBudget });
+      const reading = await readKarpenterPlan({
+        kube, ssm: ctx.ssm, target: ctx.step.to, upgradeBudget: ctx.clusterConfig.karpenter.upgradeBudget,
+        rollback: ctx.data.rollback ? { recorded: ctx.data.rollback.karpenter } : undefined,
+      });
       if (reading.kind === 'nothing') {
         await releaseHold(ctx, kube, new Set());
         return { outcome: 'skipped', summary: reading.summary };
@@ -111,7 +115,7 @@ async function restoreBudgets(ctx: StepContext, kube: KubePort, state: Karpenter
 
 async function abortWith(ctx: StepContext, kube: KubePort, state: KarpenterStepState, controls: JobControls): Promise<StepResult> {
   await applyBudgets(ctx, kube, state, controls);
-  const classes = Object.entries(state.classes).filter(([, c]) => c.patched && c.action === 'pin').map(([name, c]) => `${name} on ${c.newTerms?.map((t) => t.id).join(', ')}`);
+  const classes = Object.entries(state.classes).filter(([, c]) => c.patched && c.action === 'pin').map(([name, c]) => `${name} on ${describeTerms(c.newTerms)}`);
   const after = classes.length ? `; EC2NodeClass ${classes.join(', ')} stays on ${ctx.step.to}, so Karpenter goes on replacing drifted nodes at the original pace` : '';
   const by = controls.abort?.by ?? 'someone';
   return { outcome: 'abort', by, reason: `<@${by}> aborted during the Karpenter rollout; budgets restored on ${describeOriginals(state)}${after}` };

@@ -1,7 +1,8 @@
 import { KubeApiError, type KubeObject, type KubePort } from '../src/ports/kube-port.js';
 import type { SsmPort } from '../src/ports/ssm-port.js';
 import { countDrift } from '../src/planning/count-drift.js';
-import { archesOfNodePool, decideAmiAction, pinnedTerms, termsPinTo, type AmiAction, type SsmLookup } from '../src/planning/decide-ami-action.js';
+import { archesOfNodePool, decideAmiAction, describeTerms, pinnedTerms, termsMatch, termsPinTo, type AmiAction, type SsmLookup } from '../src/planning/decide-ami-action.js';
+import type { RecordedKarpenterClasses } from '../src/planning/karpenter-originals.js';
 import { describeBudgets, originalToRecord } from '../src/planning/disruption-budget.js';
 import { poolOfNode } from '../src/planning/karpenter-objects.js';
 import type { ClassPlan, PoolPlan } from './karpenter-step-state.js';
@@ -58,11 +59,20 @@ interface ResolvedClass {
   describe: string;
 }
 
-async function resolveClass(ssm: SsmPort, nodeClass: KubeObject, action: AmiAction, target: string): Promise<ResolvedClass> {
+/** A rollback job's reading (issue 10): what the upgrade it undoes recorded, if anything. */
+export interface RollbackReading {
+  recorded?: RecordedKarpenterClasses;
+}
+
+async function resolveClass(ssm: SsmPort, nodeClass: KubeObject, action: AmiAction, target: string, rollback?: RollbackReading): Promise<ResolvedClass> {
   const name = nodeClass.metadata.name;
   const oldTerms: unknown[] = structuredClone(nodeClass.spec?.amiSelectorTerms ?? []);
   if (action.kind === 'manual') return { targetAmis: [], report: action.reason, describe: 'left alone' };
   const { ids, missing } = await resolveImages(ssm, action.lookups);
+  if (rollback) {
+    const rolledBack = resolveRollback(name, nodeClass, action, target, ids, missing, rollback);
+    if (rolledBack) return rolledBack;
+  }
   if (action.kind === 'pinned-alias') {
     if (missing.length === 0) {
       return { plan: { action: 'follows-version', family: action.family, oldTerms }, targetAmis: ids, describe: `alias ${action.alias} (release published for ${target}) follows the cluster version` };
@@ -86,7 +96,36 @@ async function resolveClass(ssm: SsmPort, nodeClass: KubeObject, action: AmiActi
   return { plan, targetAmis: ids, describe: patched ? `already pinned to ${ids.join(', ')}` : `amiSelectorTerms ${from} → id ${ids.join(', ')} (${action.family} ${target} from SSM)` };
 }
 
-export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; target: string; upgradeBudget: string }): Promise<PlanReading> {
+/**
+ * A rollback decides differently (issue 10), since the data plane must be at N-1 before the control plane goes back:
+ * - a class whose images are pinned goes back to the terms the upgrade job recorded before it changed them; only
+ *   when nothing was recorded, to the N-1 AMI from SSM (as an upgrade would pick it);
+ * - a class that follows an alias would drift only after the control plane, so it is pinned to the alias's N-1
+ *   images from SSM now (its nodes drift back under the budget, before the control plane), and its terms (the alias)
+ *   are put back once the control plane is at N-1 (jobs/karpenter-alias-restore.ts) — then the alias resolves to
+ *   those same images and nothing drifts again.
+ * Undefined: decide as an upgrade does (a pinned release published for N-1 only, missing images → report).
+ */
+function resolveRollback(name: string, nodeClass: KubeObject, action: Exclude<AmiAction, { kind: 'manual' }>, target: string, ids: string[], missing: string[], rollback: RollbackReading): ResolvedClass | undefined {
+  const current = nodeClass.spec?.amiSelectorTerms;
+  const oldTerms: unknown[] = structuredClone(current ?? []);
+  const recorded = rollback.recorded?.classes[name]?.terms;
+  if (action.kind === 'follows-version' || action.kind === 'pinned-alias') {
+    if (missing.length > 0) return undefined;
+    const newTerms = pinnedTerms(ids);
+    const restore = recorded ?? (structuredClone(current ?? []) as Array<Record<string, unknown>>);
+    const plan: ClassPlan = { action: 'pin', family: action.family, oldTerms, newTerms, source: { kind: 'ssm' }, restoreAfterControlPlane: restore, patched: termsPinTo(current, ids) || undefined };
+    return { plan, targetAmis: ids, describe: `alias ${action.alias} pinned to id ${ids.join(', ')} (${action.family} ${target} from SSM) while the control plane goes back, then ${describeTerms(restore)} again` };
+  }
+  if (!recorded) return undefined;
+  const recordedIds = recorded.map((term) => (Object.keys(term).length === 1 && typeof term.id === 'string' ? term.id : undefined));
+  // The images the nodes end on: the recorded ids, or (names, SSM parameters) the N-1 images SSM gives.
+  const targetAmis = recordedIds.every((id): id is string => id !== undefined) ? recordedIds : ids;
+  const plan: ClassPlan = { action: 'pin', family: action.family, oldTerms, newTerms: structuredClone(recorded), source: { kind: 'recorded', jobId: rollback.recorded!.jobId }, patched: termsMatch(current, recorded) || undefined };
+  return { plan, targetAmis, describe: `amiSelectorTerms ${describeTerms(current)} → ${describeTerms(recorded)} (as upgrade job ${rollback.recorded!.jobId} recorded them before changing them)` };
+}
+
+export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; target: string; upgradeBudget: string; rollback?: RollbackReading }): Promise<PlanReading> {
   const { kube, ssm, target } = input;
   let nodePools: KubeObject[];
   try {
@@ -114,8 +153,10 @@ export async function readKarpenterPlan(input: { kube: KubePort; ssm: SsmPort; t
     }
     const arches = [...new Set(pools.flatMap((pool) => archesOfNodePool(pool, nodes.filter((n) => poolOfNode(n) === pool.metadata.name))))].sort() as Array<'x86_64' | 'arm64'>;
     const decided = decideAmiAction(nodeClass, { target, arches });
-    const resolved = await resolveClass(ssm, nodeClass, decided, target);
-    const decision: WorldDecision = { resource: `ec2nodeclass/${className}`, action: ACTION_OF[decided.kind], reason: decided.kind === 'manual' ? decided.reason : resolved.describe };
+    const resolved = await resolveClass(ssm, nodeClass, decided, target, input.rollback);
+    // A rollback pins alias classes too (see resolveRollback): the plan says pin-ami for them.
+    const kind = input.rollback && resolved.plan?.action === 'pin' ? 'pin-ami' : ACTION_OF[decided.kind];
+    const decision: WorldDecision = { resource: `ec2nodeclass/${className}`, action: kind, reason: decided.kind === 'manual' ? decided.reason : resolved.describe };
     plan.decisions.push(decision);
     if (!resolved.plan) {
       plan.reports.push(`${resolved.report} (NodePools ${pools.map((p) => p.metadata.name).join(', ')} are not upgraded by the bot.)`);

@@ -8,6 +8,7 @@ import { gateStep } from './gate-step.js';
 import { managedNodegroupsStep } from './managed-nodegroups-step.js';
 import { applyHolds, restoreHolds } from './karpenter-budget-hold.js';
 import { karpenterBudgetStep } from './karpenter-budget-step.js';
+import { withAliasRestore } from './karpenter-alias-restore.js';
 import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
 import { rollbackGateStep, rollbackPreflightStep } from './rollback-steps.js';
@@ -22,7 +23,7 @@ const STEPS: Partial<Record<StepKind, Step>> = {
   preflight: (ctx) => (ctx.data.rollback ? rollbackPreflightStep(ctx) : preflightStep(ctx)),
   gate: (ctx) => (ctx.data.rollback ? rollbackGateStep(ctx) : gateStep(ctx)),
   'karpenter-budget': karpenterBudgetStep,
-  'control-plane': withBudgetHold(controlPlaneStep),
+  'control-plane': withBudgetHold(withAliasRestore(controlPlaneStep)),
   addons: withBudgetHold(addonsStep),
   'managed-nodegroups': withBudgetHold(managedNodegroupsStep),
   karpenter: karpenterStep,

@@ -16,8 +16,10 @@ import { MINUTES } from './step-estimates.js';
  * the cluster's version back one minor, in ROLLBACK_STEP_ORDER — rollback preflight (RBK codes), the data plane
  * back to N-1 with the strategies clusters.yaml gives (the same deciders as an upgrade, aimed one minor lower), the
  * add-ons N-1 does not support, the gate, the control plane with rollbackConfig, Fargate, verify. Pure.
- * Karpenter EC2NodeClasses are rolled back only where they pin an AMI (the N-1 AMI from SSM, before the control
- * plane); a class following an `@latest` alias drifts by itself once the control plane is back, so it gets no step.
+ * Karpenter EC2NodeClasses go back before the control plane: a pinned class to the terms the upgrade job recorded
+ * (the N-1 AMI from SSM when nothing was recorded); a class following an alias is pinned to the alias's N-1 AMI from
+ * SSM (its nodes drift back now, not after the control plane), and the alias is put back once the control plane is
+ * at N-1.
  */
 export function buildRollbackPlan(
   snapshot: ClusterSnapshot,
@@ -74,9 +76,19 @@ export function buildRollbackPlan(
     const minor = unit.minor ? parseMinor(unit.minor) : undefined;
     if (!minor || !target || compareMinor(minor, target) <= 0) continue;
     for (const step of dataPlaneSteps(snapshot, unit, to, policy)) {
-      // A Karpenter class that follows an alias has nothing to do before the control plane moves back.
-      if (step.kind === 'karpenter' && !step.actions.some((action) => action.action === 'pin-ami')) continue;
       if (step.kind === 'karpenter-budget') continue;
+      if (step.kind === 'karpenter' && step.actions.some((action) => action.action === 'follow-alias' || action.action === 'pinned-alias')) {
+        steps.push(pinAliasBack(step, unit.name, to, policy.upgradeBudget));
+        continue;
+      }
+      if (step.kind === 'karpenter' && step.actions.some((action) => action.action === 'pin-ami')) {
+        steps.push({
+          ...step,
+          title: step.title.replace(/^Point EC2NodeClass (\S+) at /, 'Point EC2NodeClass $1 back at '),
+          details: [`amiSelectorTerms go back to what the upgrade job recorded before it changed them; only when nothing was recorded, to the ${to} AMI from SSM.`, ...step.details.slice(1)],
+        });
+        continue;
+      }
       steps.push({ ...step, title: step.title.replace(/\bto\b/, 'back to') });
     }
   }
@@ -130,5 +142,28 @@ export function buildRollbackPlan(
     estimateMinutes,
     context: planContext(snapshot, policy),
     rollback: { until: preflight.window?.until, timeoutMinutes: options.timeoutMinutes },
+  };
+}
+
+/** The rollback line of a class on an alias: pinned to N-1 for the node drift, the alias back after the control plane. */
+function pinAliasBack(step: PlanStep, nodeClass: string, to: string, budget: string): PlanStep {
+  const follow = step.actions.find((action) => action.action === 'follow-alias' || action.action === 'pinned-alias')!;
+  const alias = /alias (\S+)/.exec(follow.reason)?.[1] ?? 'its alias';
+  const pools = /NodePool (.+?) \(alias/.exec(step.title)?.[1] ?? '(none)';
+  return {
+    ...step,
+    title: `Pin EC2NodeClass ${nodeClass} (alias ${alias}) to the ${to} AMI and drift NodePool ${pools} back at nodes: "${budget}"; the alias goes back on after the control plane`,
+    gate: undefined,
+    details: [
+      `Kubelets may never be newer than the API server, so its nodes must be at ${to} before the control plane goes back; the alias would move them only after it. The job pins the class to the alias's ${to} image from SSM, follows the drift, and puts ${alias} back once the control plane is at ${to} (it then resolves to that same image: nothing drifts).`,
+      ...step.details.slice(1),
+    ],
+    commands: [
+      ...step.commands.filter((command) => command.startsWith('kubectl patch nodepool')),
+      `kubectl patch ec2nodeclass ${nodeClass} --type merge -p '{"spec":{"amiSelectorTerms":[{"id":"<${to} AMI from SSM>"}]}}'`,
+      'kubectl get nodeclaims -w',
+      `kubectl patch ec2nodeclass ${nodeClass} --type merge -p '{"spec":{"amiSelectorTerms":[{"alias":"${alias}"}]}}'  # after the control plane`,
+    ],
+    actions: [{ ...follow, action: 'pin-ami', reason: `alias ${alias}: pinned to the ${to} AMI from SSM before the control plane goes back, the alias put back after it` }],
   };
 }

@@ -119,3 +119,26 @@ export function termsPinTo(terms: unknown, amiIds: string[]): boolean {
   const ids = terms.map((term) => (term && typeof term === 'object' && Object.keys(term).length === 1 ? (term as { id?: unknown }).id : undefined));
   return ids.every((id) => typeof id === 'string') && new Set(ids).size === new Set(amiIds).size && amiIds.every((id) => ids.includes(id));
 }
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+/** Whether the class's terms already are `wanted` (ids in any order; other terms exactly, keys in any order). */
+export function termsMatch(current: unknown, wanted: Array<Record<string, unknown>>): boolean {
+  const ids = wanted.map((term) => (Object.keys(term).length === 1 && typeof term.id === 'string' ? term.id : undefined));
+  if (ids.every((id): id is string => id !== undefined)) return termsPinTo(current, ids);
+  return JSON.stringify(canonical(current)) === JSON.stringify(canonical(wanted));
+}
+
+/** "id ami-0abc", "alias al2023@latest", "ssmParameter /aws/…", "tags {"team/ami":"golden"}" — for messages. */
+export function describeTerms(terms: unknown): string {
+  if (!Array.isArray(terms) || terms.length === 0) return 'no terms';
+  return terms
+    .map((term) => Object.entries((term ?? {}) as Record<string, unknown>).map(([key, value]) => `${key} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`).join(' '))
+    .join(', ');
+}

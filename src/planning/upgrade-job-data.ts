@@ -83,6 +83,21 @@ export interface RollbackJobInfo {
   until?: number;
   /** The upgrade job whose summary card offered it, when it came from that button. */
   fromJob?: string;
+  /** What the upgrade being undone recorded about the EC2NodeClasses before it changed them (karpenter-originals.ts). */
+  karpenter?: RecordedKarpenterClasses;
+}
+
+/**
+ * The amiSelectorTerms an upgrade job's Karpenter step recorded for each EC2NodeClass before changing it, as a
+ * rollback reads them (src/planning/karpenter-originals.ts).
+ */
+export interface RecordedKarpenterClasses {
+  /** The upgrade job that recorded them. */
+  jobId: string;
+  /** The version that job moved the classes to (the version the rollback leaves). */
+  version: string;
+  /** Per EC2NodeClass: its amiSelectorTerms before that job changed them. */
+  classes: Record<string, { terms: Array<Record<string, unknown>> }>;
 }
 
 /** The last moment a successful upgrade job may be rolled back (saved by its control-plane step), if known. */

@@ -8,6 +8,7 @@ import type { GateStore } from './gate-store.js';
 import type { JobControlsStore } from './job-controls-store.js';
 import { summarizeIntent, summarizeJob } from './job-summary.js';
 import { jobSteps, rollbackJobSteps } from '../planning/job-steps.js';
+import { recordedKarpenterOriginals, type RecordedKarpenterClasses } from '../planning/karpenter-originals.js';
 import type { TimelineLog } from './timeline-log.js';
 import { exportTimeline } from './export-timeline.js';
 import type { JobSummary, UpgradeControl } from '../ports/upgrade-control.js';
@@ -81,6 +82,21 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
     return { job, summary, position: say.positionOf(job.data, summary.state, !!summary.openGate) };
   }
 
+  /**
+   * For a rollback: what the upgrade it undoes recorded about the EC2NodeClasses before changing them (that job's
+   * data, kept by BullMQ among the last 500 finished jobs). Best effort: without it the rollback uses SSM's N-1 AMI.
+   */
+  async function recordedOriginals(cluster: string, version: string, fromJob?: string): Promise<{ karpenter?: RecordedKarpenterClasses }> {
+    try {
+      const jobs = (await queue.getJobs(['completed'], 0, 999)) as Array<Job<UpgradeJobData> | undefined>;
+      const karpenter = recordedKarpenterOriginals(jobs.flatMap((job) => (job?.data ? [job.data] : [])), cluster, version, fromJob);
+      return karpenter ? { karpenter } : {};
+    } catch (error) {
+      deps.logger.warn({ err: error, cluster }, 'reading the upgrade jobs for the recorded EC2NodeClass terms failed; the rollback uses the N-1 AMI from SSM');
+      return {};
+    }
+  }
+
   return {
     async start(request, from, plan) {
       // The job runs the plan the requester was shown: its steps and their per-resource actions go into job.data.
@@ -98,7 +114,7 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
         requestedBy: request.requestedBy, channel: request.channel, thread: { channel: request.channel, ts: '' },
         dryRun: request.dryRun, startedAt: now, state: 'queued', steps, stepIndex: 0, stepRuns: {}, updates: {},
         stepState: {}, retries: {}, pauseSeq: 0, acted: {}, plannedAt: plan ? Date.parse(plan.generatedAt) : undefined,
-        ...(request.rollback ? { rollback: request.rollback } : {}),
+        ...(request.rollback ? { rollback: { ...request.rollback, ...(await recordedOriginals(request.cluster, from, request.rollback.fromJob)) } } : {}),
       };
       try {
         data.thread = await deps.thread.openThread(request.channel, statusCardOf(data, now));
