@@ -40,7 +40,7 @@ export function withAliasRestore(step: Step): Step {
       done.add(name);
       await ctx.saveStepState({ aliasesRestored: [...done] });
     }
-    if (lines.length > 0) await ctx.emit('karpenter-alias-restore', { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: lines.join('\n') });
+    if (lines.length > 0) await ctx.emit('karpenter-alias-restore', { kind: 'note', at: ctx.clock.now(), level: 'info', text: lines.join('\n') });
     return result;
   };
 }

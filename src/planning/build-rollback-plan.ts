@@ -74,7 +74,9 @@ export function buildRollbackPlan(
   const target = parseMinor(to);
   for (const unit of dataPlaneUnits(snapshot)) {
     const minor = unit.minor ? parseMinor(unit.minor) : undefined;
-    if (!minor || !target || compareMinor(minor, target) <= 0) continue;
+    // A Karpenter class without nodes still goes back: pinned to N, its next node would be newer than the control plane.
+    const emptyClass = unit.type === 'karpenter' && !minor;
+    if (!emptyClass && (!minor || !target || compareMinor(minor, target) <= 0)) continue;
     for (const step of dataPlaneSteps(snapshot, unit, to, policy)) {
       if (step.kind === 'karpenter-budget') continue;
       if (step.kind === 'karpenter' && step.actions.some((action) => action.action === 'follow-alias' || action.action === 'pinned-alias')) {
