@@ -142,6 +142,8 @@ export interface RehearseOptions {
   store?: RehearsalStore;
   /** Test hook: the running twin, once started. */
   onTwin?: (twin: SimTwin) => void;
+  /** The Redis prefix of the rehearsal's own engine (default: derived from `prefix`, fresh per run). */
+  enginePrefix?: string;
 }
 
 const TWIN_CREDENTIALS = { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' };
@@ -192,7 +194,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   const config: ClustersConfig = opts.cluster.config
     ? { clusters: [{ ...opts.cluster.config, roleArn: undefined, maintenanceWindow: undefined, twoPersonRule: false }] }
     : parseClustersConfig({ clusters: [{ name: cluster, region: opts.cluster.region, channels: ['C0REHEARSAL'], requesters: ['U0REHEARSAL'], approvers: ['U0REHEARSAL'] }] }, 'rehearsal');
-  const enginePrefix = `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
+  const enginePrefix = opts.enginePrefix ?? `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
   const engine = createUpgradeEngine({
     connection: { url: opts.redisUrl },
     prefix: enginePrefix,
@@ -274,7 +276,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
 }
 
 /** The rehearsal's own queue and engine state are of no use once its report is out. */
-async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
+export async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';
