@@ -74,14 +74,14 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
       // The dead attempt's engine (queue, job, gates) is of no use: its twin simulator died with its worker.
       if (previous.enginePrefix) await dropKeys(opts.connection.url, previous.enginePrefix).catch(() => undefined);
       let thread: ThreadRef | undefined = previous.thread;
-      const restartNote = async (ref: ThreadRef) => {
+      const restartNote = async (ref: ThreadRef, at: number) => {
         if (previous.step) {
           const { key, message } = previous.step;
           await opts.thread.upsertStepMessage(ref, key, { ...message, state: 'aborted', progress: undefined, summary: 'The worker running the rehearsal stopped during this step.' });
         }
         await opts.thread.postEvent(ref, `rehearsal-${job.id}-restart-${attempt}`, {
           kind: 'note',
-          at: Date.now(),
+          at,
           level: 'warning',
           text: 'REHEARSAL · The worker running this rehearsal stopped; it starts again from a fresh snapshot of the cluster (the steps below are the new run).',
         });
@@ -96,7 +96,8 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
             thread = await opts.thread.openThread(channel, card);
             await save({ thread });
           }
-          if (restarted) await restartNote(thread);
+          // (at the twin's time, as every other post of the thread)
+          if (restarted) await restartNote(thread, card.updatedAt);
           return thread;
         },
         updateStatusCard: (ref, card) => opts.thread.updateStatusCard(ref, card),

@@ -320,7 +320,8 @@ async function twinSettled(twin: SimTwin, cluster: string): Promise<void> {
 
 /** A ThreadPort that marks every post REHEARSAL and records the events, forwarding to `inner` when given. */
 function rehearsalThread(inner: ThreadPort | undefined, record: (event: TimelineEvent) => void): ThreadPort {
-  const mark = (card: StatusCardModel): StatusCardModel => ({ ...card, cluster: `REHEARSAL · ${card.cluster}`, currentStep: `REHEARSAL · ${card.currentStep}` });
+  // The card says REHEARSAL in its title and offers no controls (renderStatusCard); its cluster stays the real name.
+  const mark = (card: StatusCardModel): StatusCardModel => ({ ...card, rehearsal: true });
   const markEvent = (event: TimelineEvent): TimelineEvent => {
     switch (event.kind) {
       case 'step-started':
@@ -335,7 +336,7 @@ function rehearsalThread(inner: ThreadPort | undefined, record: (event: Timeline
       case 'gate-answered':
         return { ...event, gate: { ...event.gate, title: `REHEARSAL (answered automatically) · ${event.gate.title}` } };
       case 'summary':
-        return { ...event, lines: ['REHEARSAL on a simulated twin: nothing was changed on the real cluster.', ...event.lines] };
+        return { ...event, rehearsal: true, lines: ['REHEARSAL on a simulated twin: nothing was changed on the real cluster.', ...event.lines] };
       default:
         return event;
     }
