@@ -74,10 +74,11 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
       // The dead attempt's engine (queue, job, gates) is of no use: its twin simulator died with its worker.
       if (previous.enginePrefix) await dropKeys(opts.connection.url, previous.enginePrefix).catch(() => undefined);
       let thread: ThreadRef | undefined = previous.thread;
+      let savedAt = 0;
       const restartNote = async (ref: ThreadRef, at: number) => {
         if (previous.step) {
           const { key, message } = previous.step;
-          await opts.thread.upsertStepMessage(ref, key, { ...message, state: 'aborted', progress: undefined, summary: 'The worker running the rehearsal stopped during this step.' });
+          await opts.thread.upsertStepMessage(ref, key, { ...message, state: 'aborted', progress: undefined, summary: `The worker running the rehearsal stopped during this step${message.progress ? ` (last: ${message.progress})` : ''}.` });
         }
         await opts.thread.postEvent(ref, `rehearsal-${job.id}-restart-${attempt}`, {
           kind: 'note',
@@ -103,7 +104,14 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
         updateStatusCard: (ref, card) => opts.thread.updateStatusCard(ref, card),
         postEvent: (ref, key, event) => opts.thread.postEvent(ref, key, event),
         upsertStepMessage: async (ref, key, message, dedupeKey) => {
-          if (message.state === 'running' && job.data.step?.key !== key) await save({ step: { key, message } });
+          // The step this attempt is on, kept as it reads (a new step at once, its progress every few seconds).
+          if (message.state === 'running' && (job.data.step?.key !== key || Date.now() - savedAt > 3_000)) {
+            savedAt = Date.now();
+            await save({ step: { key, message } });
+          } else if (message.state !== 'running' && job.data.step?.key === key) {
+            // Ended: nothing to mark stopped should the worker die before the next step starts.
+            await save({ step: undefined });
+          }
           await opts.thread.upsertStepMessage(ref, key, message, dedupeKey);
         },
         uploadMarkdown: (ref, key, filename, title, content) => opts.thread.uploadMarkdown(ref, key, filename, title, content),
