@@ -142,6 +142,8 @@ export interface RehearseOptions {
   store?: RehearsalStore;
   /** Test hook: the running twin, once started. */
   onTwin?: (twin: SimTwin) => void;
+  /** The Redis prefix of the rehearsal's own engine (default: derived from `prefix`, fresh per run). */
+  enginePrefix?: string;
 }
 
 const TWIN_CREDENTIALS = { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' };
@@ -192,7 +194,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   const config: ClustersConfig = opts.cluster.config
     ? { clusters: [{ ...opts.cluster.config, roleArn: undefined, maintenanceWindow: undefined, twoPersonRule: false }] }
     : parseClustersConfig({ clusters: [{ name: cluster, region: opts.cluster.region, channels: ['C0REHEARSAL'], requesters: ['U0REHEARSAL'], approvers: ['U0REHEARSAL'] }] }, 'rehearsal');
-  const enginePrefix = `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
+  const enginePrefix = opts.enginePrefix ?? `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
   const engine = createUpgradeEngine({
     connection: { url: opts.redisUrl },
     prefix: enginePrefix,
@@ -274,7 +276,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
 }
 
 /** The rehearsal's own queue and engine state are of no use once its report is out. */
-async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
+export async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';
@@ -318,7 +320,8 @@ async function twinSettled(twin: SimTwin, cluster: string): Promise<void> {
 
 /** A ThreadPort that marks every post REHEARSAL and records the events, forwarding to `inner` when given. */
 function rehearsalThread(inner: ThreadPort | undefined, record: (event: TimelineEvent) => void): ThreadPort {
-  const mark = (card: StatusCardModel): StatusCardModel => ({ ...card, cluster: `REHEARSAL · ${card.cluster}`, currentStep: `REHEARSAL · ${card.currentStep}` });
+  // The card says REHEARSAL in its title and offers no controls (renderStatusCard); its cluster stays the real name.
+  const mark = (card: StatusCardModel): StatusCardModel => ({ ...card, rehearsal: true });
   const markEvent = (event: TimelineEvent): TimelineEvent => {
     switch (event.kind) {
       case 'step-started':
@@ -333,7 +336,7 @@ function rehearsalThread(inner: ThreadPort | undefined, record: (event: Timeline
       case 'gate-answered':
         return { ...event, gate: { ...event.gate, title: `REHEARSAL (answered automatically) · ${event.gate.title}` } };
       case 'summary':
-        return { ...event, lines: ['REHEARSAL on a simulated twin: nothing was changed on the real cluster.', ...event.lines] };
+        return { ...event, rehearsal: true, lines: ['REHEARSAL on a simulated twin: nothing was changed on the real cluster.', ...event.lines] };
       default:
         return event;
     }

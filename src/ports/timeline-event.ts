@@ -43,6 +43,11 @@ export interface StatusCardModel {
   dryRun: boolean;
   /** A rollback job (issue 10): the card says "EKS rollback". */
   rollback?: boolean;
+  /**
+   * A rehearsal on a simulated twin (issue 15): the card says REHEARSAL and offers no controls (the rehearsal's own
+   * engine answers its gates; nothing in Slack can pause or abort it).
+   */
+  rehearsal?: boolean;
 }
 
 /**
@@ -82,6 +87,8 @@ export type TimelineEvent =
       rollback?: RollbackOffer;
       /** The summary of a rollback job: "Rollback 1.31 → 1.30". */
       rollbackJob?: boolean;
+      /** The summary of a rehearsal on a simulated twin: "REHEARSAL of the upgrade 1.25 → 1.26". */
+      rehearsal?: boolean;
     };
 
 /** How a step's own thread message reads: ▶️ running (with its latest progress line), then ✅ / ❌ / ⏹️. */

@@ -13,9 +13,12 @@ import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { createRolloutEngine } from '../../jobs/rollout-engine.js';
 import { createChannelPoster } from '../../src/slack/channel-poster.js';
 import { killSwitch } from './kill-switch.js';
+import { Redis } from 'ioredis';
+import { startRehearsalWorker } from '../../jobs/rehearsal-worker.js';
+import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
 
 /**
- * The bot's worker role (upgrade jobs + the thread outbox) in a process of its own, for the e2e crash tests to
+ * The bot's worker role (upgrade jobs, rollouts, rehearsals + the thread outbox) in a process of its own, for the e2e crash tests to
  * SIGKILL. Wired exactly as src/start-bot.ts wires ROLE=worker — same adapters, same Slack client settings — except
  * that the BullMQ lock and the outbox lease are short, so a killed worker's job and channel are taken over within
  * seconds instead of the production 30 s (startBot offers no way to set them).
@@ -67,9 +70,14 @@ const rollouts = createRolloutEngine({
   worker: { lockDurationMs: lockMs, stalledIntervalMs: Math.max(500, Math.floor(lockMs / 3)) },
 });
 
+// Rehearsals too (issue 15), with the same short lock: a killed worker's rehearsal starts again on another.
+const rehearsalRedis = new Redis(connection.url, { maxRetriesPerRequest: 3 });
+let rehearsals: { close(): Promise<void> } | undefined;
+
 process.once('SIGTERM', () => {
-  void rollouts
-    .close()
+  void (rehearsals?.close() ?? Promise.resolve())
+    .then(() => rehearsalRedis.quit().catch(() => undefined))
+    .then(() => rollouts.close())
     .then(() => engine.close())
     .then(() => thread.close())
     .finally(() => process.exit(0));
@@ -78,4 +86,14 @@ process.once('SIGTERM', () => {
 await thread.start();
 await engine.startWorker();
 await rollouts.startWorker();
+rehearsals = await startRehearsalWorker({
+  connection,
+  prefix,
+  config,
+  sources: { eks, kube, ssm: createSsmPortFactory(sdkOptions), ec2: createEc2PortFactory(sdkOptions), autoScaling: createAutoScalingPortFactory(sdkOptions), clock: systemClock },
+  thread,
+  store: createRehearsalStore(rehearsalRedis, prefix),
+  logger: logger.child({ part: 'rehearsal' }),
+  worker: { lockDurationMs: lockMs, stalledIntervalMs: Math.max(500, Math.floor(lockMs / 3)) },
+});
 process.stdout.write('ready\n');

@@ -31,6 +31,17 @@ describe('renderStatusCard', () => {
     expect(message).toMatchSnapshot();
   });
 
+  it('marks a rehearsal REHEARSAL, offers no controls nobody could use, and keeps the real cluster name', () => {
+    const message = renderStatusCard(card({ rehearsal: true }));
+    expect(checkMessageBlocks(message.blocks)).toEqual([]);
+    expect(message.blocks?.[0]).toMatchObject({ type: 'header', text: { text: 'EKS upgrade · REHEARSAL · prod-eu 1.30 → 1.31' } });
+    const json = JSON.stringify(message.blocks);
+    expect(json).toContain('nothing is changed on the real cluster');
+    expect(message.blocks?.some((b) => b.type === 'actions')).toBe(false);
+    expect(json).not.toContain('pause|resume|abort');
+    expect(message.text).toMatch(/^EKS upgrade · REHEARSAL · prod-eu 1\.30 → 1\.31: Running/);
+  });
+
   it('shows the header, who started it, how long it has run and the job id', () => {
     const message = renderStatusCard(card());
     const json = JSON.stringify(message.blocks);

@@ -65,7 +65,7 @@ function field(title: string, value: string): MrkdwnElement {
  * stands, who started it and for how long it has run. Pure; the thread outbox decides when to send it.
  */
 export function renderStatusCard(card: StatusCardModel): SlackMessage {
-  const title = `EKS ${card.rollback ? 'rollback' : 'upgrade'} · ${card.cluster} ${card.from} → ${card.to}`;
+  const title = `EKS ${card.rollback ? 'rollback' : 'upgrade'} · ${card.rehearsal ? 'REHEARSAL · ' : ''}${card.cluster} ${card.from} → ${card.to}`;
   const elapsed = formatDuration(card.updatedAt - card.startedAt);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: truncate(title, BLOCK_LIMITS.headerText), emoji: true } },
@@ -84,13 +84,17 @@ export function renderStatusCard(card: StatusCardModel): SlackMessage {
       field('Job', `\`${card.jobId}\``),
     ],
   });
-  const controls = controlButtons(card);
+  if (card.rehearsal) {
+    blocks.push(mrkdwnSection(`🎭 *REHEARSAL* on a simulated twin of ${escapeMrkdwn(card.cluster)}: nothing is changed on the real cluster; gates are answered automatically, and the report ends this thread.`));
+  }
+  const controls = card.rehearsal ? [] : controlButtons(card);
   if (controls.length > 0) blocks.push({ type: 'actions', block_id: `job:${card.jobId}`, elements: controls });
   blocks.push(
     contextLine(
       `Started ${formatUtcTime(card.startedAt)} · updated ${formatUtcTime(card.updatedAt)} · ` +
-        'the timeline is in this thread; controls: `/eks-upgrade pause|resume|abort ' +
-        `${card.cluster}\``,
+        (card.rehearsal
+          ? 'times are the twin\'s simulated clock'
+          : 'the timeline is in this thread; controls: `/eks-upgrade pause|resume|abort ' + `${card.cluster}\``),
     ),
   );
 

@@ -30,7 +30,7 @@ export function stepTableLines(steps: Array<{ title: string; durationMs: number;
 
 function renderSummary(event: Extract<TimelineEvent, { kind: 'summary' }>): SlackMessage {
   const total = event.steps.reduce((sum, s) => sum + s.durationMs, 0);
-  const heading = `${event.rollbackJob ? 'Rollback' : 'Upgrade'} ${event.from} → ${event.to}: ${stateLabel(event.state)}`;
+  const heading = `${event.rehearsal ? 'REHEARSAL of the upgrade' : event.rollbackJob ? 'Rollback' : 'Upgrade'} ${event.from} → ${event.to}: ${stateLabel(event.state)}`;
   const body: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: truncate(`🏁 ${heading}`, BLOCK_LIMITS.headerText), emoji: true } },
   ];
