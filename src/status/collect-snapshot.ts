@@ -54,6 +54,12 @@ export interface SnapshotRequest {
   optIn?: KubeOptIn;
   /** Ask the apiserver which of the job's permissions the bot has (plan and preflight; status does not need it). */
   askAccess?: boolean;
+  /**
+   * 'status': read only what the status card shows (cluster, versions, node groups, add-ons and their catalogue,
+   * insights, nodes and NodePools) and connect to the Kubernetes API alongside DescribeCluster. Fargate profiles,
+   * subnets, launch templates, AMIs, Auto Scaling groups and the workload lists are left empty, not read.
+   */
+  scope?: 'status';
 }
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
@@ -69,6 +75,10 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const target = { region, roleArn };
   const readAt = sources.clock.now();
   const run = createLimiter(request.concurrency ?? 8);
+  const statusOnly = request.scope === 'status';
+  // Status connects to the Kubernetes API (its own DescribeCluster, cached per cluster) while DescribeCluster runs.
+  const kubePort = statusOnly ? sources.kube({ name, region, roleArn }) : undefined;
+  kubePort?.catch(() => {});
 
   const cluster = await area(`DescribeCluster for ${name}`, async (): Promise<ClusterInfo> => {
     const described = await sources.eks(target).describeCluster(name);
@@ -101,9 +111,12 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       insightsRefresh = refresh;
       return readInsights(eks, name, run, describeReadError, summaries);
     }),
-    area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess }),
+    statusOnly ? Promise.resolve(readOk([])) : area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
+    collectKube(() => kubePort ?? sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess, ...(statusOnly ? { scope: 'status' as const } : {}) }),
   ]);
+  if (statusOnly) {
+    return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets: readOk([]), kube, amis: [] };
+  }
 
   const subnetIds = [
     ...new Set([
