@@ -7,7 +7,7 @@
 import type { AutoScalingPortFactory } from '../ports/autoscaling-port.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
-import type { EksPortFactory } from '../ports/eks-port.js';
+import type { EksPort, EksPortFactory } from '../ports/eks-port.js';
 import type { KubePortFactory } from '../ports/kube-port.js';
 import type { SsmPortFactory } from '../ports/ssm-port.js';
 import {
@@ -79,6 +79,8 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   // Status connects to the Kubernetes API (its own DescribeCluster, cached per cluster) while DescribeCluster runs.
   const kubePort = statusOnly ? sources.kube({ name, region, roleArn }) : undefined;
   kubePort?.catch(() => {});
+  // …and starts the lists that need only the cluster's name, so the chain is DescribeCluster ∥ lists → describes.
+  const prefetched = statusOnly ? prefetchNameLists(sources.eks(target), name) : undefined;
 
   const cluster = await area(`DescribeCluster for ${name}`, async (): Promise<ClusterInfo> => {
     const described = await sources.eks(target).describeCluster(name);
@@ -95,7 +97,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   });
   if (!cluster.ok) return unreadSnapshot(name, region, readAt, cluster.error);
 
-  const eks = sources.eks(target);
+  const eks = prefetched ?? sources.eks(target);
   const current = formatMinor(parseMinor(cluster.value.version) ?? { major: 0, minor: 0 });
   const targets = request.targetMinors ?? [nextMinorOf(current)].filter((m): m is string => !!m);
   const minors = [...new Set([current, ...targets])];
@@ -153,6 +155,23 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       : Promise.resolve(undefined),
   ]);
   return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, ...(launchTemplates ? { launchTemplates } : {}), kube, amis, ...(autoScalingGroups ? { autoScalingGroups } : {}) };
+}
+
+/**
+ * The cluster's port with ListAddons, ListNodegroups and ListInsights (unfiltered) already under way; every other
+ * call, and these for other clusters, go to the port as usual. A failure is seen by whoever awaits it (or nobody,
+ * when DescribeCluster failed first).
+ */
+function prefetchNameLists(eks: EksPort, cluster: string): EksPort {
+  const addons = eks.listAddons(cluster);
+  const nodegroups = eks.listNodegroups(cluster);
+  const insights = eks.listInsights(cluster);
+  for (const list of [addons, nodegroups, insights]) list.catch(() => {});
+  return Object.assign(Object.create(eks) as EksPort, {
+    listAddons: (name: string) => (name === cluster ? addons : eks.listAddons(name)),
+    listNodegroups: (name: string) => (name === cluster ? nodegroups : eks.listNodegroups(name)),
+    listInsights: (name: string, filter?: Parameters<EksPort['listInsights']>[1]) => (name === cluster && !filter ? insights : eks.listInsights(name, filter)),
+  });
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */
