@@ -19,13 +19,15 @@ export async function p2FleetStatus(): Promise<Figure[]> {
     const file = join(mkdtempSync(join(tmpdir(), 'bench-p2-')), 'clusters.yaml');
     writeFileSync(file, `clusters:\n${state.clusters.map((c) => `  - { name: ${c.name}, region: ${c.region}, channels: [C0BENCH], requesters: [U0REQ], approvers: [U0APP] }`).join('\n')}\n`);
     const env = { AWS_ENDPOINT_URL: sim.url, AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...(process.env.STATUS_CONCURRENCY ? { STATUS_CONCURRENCY: process.env.STATUS_CONCURRENCY } : {}) };
-    const one = await timeCommand(['bin/eks-upgrade.js', 'status', 'fleet-001', '--clusters-file', file], env);
-    if (one.code !== 0) throw new Error(`status fleet-001 exited ${one.code}: ${one.stderr}`);
+    const first = state.clusters[0].name;
+    const one = await timeCommand(['bin/eks-upgrade.js', 'status', first, '--clusters-file', file], env);
+    if (one.code !== 0) throw new Error(`status ${first} exited ${one.code}: ${one.stdout}${one.stderr}`);
     await fetch(`${sim.url}/_sim/requests`, { method: 'DELETE' });
     const all = await timeCommand(['bin/eks-upgrade.js', 'status', '--all', '--clusters-file', file], env);
     const counts = (await (await fetch(`${sim.url}/_sim/requests`)).json()) as { aws: Record<string, number>; kube: Record<string, number> };
     const sum = (area: Record<string, number>) => Object.values(area).reduce((a, b) => a + b, 0);
-    const rows = all.stdout.split('\n').filter((line) => /^fleet-\d+/.test(line)).length;
+    const names = new Set(state.clusters.map((c) => c.name));
+    const rows = all.stdout.split('\n').filter((line) => names.has(line.split(/\s+/)[0])).length;
     return [
       {
         id: 'P2',

@@ -35,7 +35,16 @@ export interface SdkClientConfig {
   credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
   maxAttempts?: number;
   retryMode?: string;
+  /** Keep-alive sockets per client (the SDK's own default caps them at 50, queueing a fleet's reads behind them). */
+  requestHandler: { httpAgent: { keepAlive: true; maxSockets: number }; httpsAgent: { keepAlive: true; maxSockets: number } };
 }
+
+/**
+ * Sockets per SDK client (one per region and role): `status --all` over a fleet reads from many clusters of a
+ * region at once through the same client. At most STATUS_CONCURRENCY clusters are read together, each with a
+ * bounded number of calls in flight, so this bounds connections, not work.
+ */
+export const SDK_MAX_SOCKETS = 256;
 
 /** Session name shown in CloudTrail for every call the bot makes under an assumed role. */
 export const ROLE_SESSION_NAME = 'eks-upgrade-bot';
@@ -108,7 +117,8 @@ export function credentialProviderFor(target: ClusterAwsTarget, options: AwsAdap
 }
 
 export function sdkClientConfig(target: ClusterAwsTarget, options: AwsAdapterOptions = {}): SdkClientConfig {
-  const config: SdkClientConfig = { region: target.region };
+  const agent = { keepAlive: true as const, maxSockets: SDK_MAX_SOCKETS };
+  const config: SdkClientConfig = { region: target.region, requestHandler: { httpAgent: agent, httpsAgent: agent } };
   if (options.endpoint) config.endpoint = options.endpoint;
   const credentials = credentialsFor(target, options);
   if (credentials) config.credentials = credentials;

@@ -40,12 +40,21 @@ export function createEksPortFactory(opts: AwsAdapterOptions = {}): EksPortFacto
 
 function eksPort(client: EKSClient): EksPort {
   const pages = { client };
+  // Concurrent DescribeClusters of one cluster (a status read and its Kubernetes connection start together) share
+  // one call: they would get the same answer. Nothing is kept once it has answered.
+  const describing = new Map<string, ReturnType<EksPort['describeCluster']>>();
   return {
     listClusters: () => collectPages(paginateListClusters(pages, {}), (page) => page.clusters),
 
-    async describeCluster(name) {
-      const { cluster } = await client.send(new DescribeClusterCommand({ name }));
-      return present(cluster, `DescribeCluster for ${name}`);
+    describeCluster(name) {
+      let pending = describing.get(name);
+      if (!pending) {
+        pending = client.send(new DescribeClusterCommand({ name })).then(({ cluster }) => present(cluster, `DescribeCluster for ${name}`));
+        describing.set(name, pending);
+        const forget = () => describing.delete(name);
+        pending.then(forget, forget);
+      }
+      return pending;
     },
 
     describeClusterVersions: () => collectPages(paginateDescribeClusterVersions(pages, {}), (page) => page.clusterVersions),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from './clusters-config.js';
 
 /** Clusters `status --all` reads at once unless STATUS_CONCURRENCY says otherwise (the bot and the CLI). */
-export const DEFAULT_STATUS_CONCURRENCY = 8;
+export const DEFAULT_STATUS_CONCURRENCY = 32;
 /** Upgrade jobs one worker process runs at once unless WORKER_CONCURRENCY says otherwise. */
 export const DEFAULT_WORKER_CONCURRENCY = 10;
 

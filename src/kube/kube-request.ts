@@ -6,6 +6,8 @@
  * apiserver sent. Failures are client-node's ApiException (code, raw Status body), as from the typed APIs.
  */
 
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { ApiException, HttpMethod, type Configuration, type KubeConfig } from '@kubernetes/client-node';
 
 export interface KubeRequest {
@@ -23,8 +25,26 @@ class PlainJsonApi {
   constructor(readonly configuration: Configuration) {}
 }
 
+/** Sockets kept open per cluster: the reads of one cluster at once (a status, a snapshot's lists, a drain's evictions). */
+export const KUBE_MAX_SOCKETS = 32;
+
+/**
+ * client-node builds a new Agent (without keep-alive) for every request, so each request would open its own TCP and
+ * TLS connection. The first agent's options (CA, TLS verification, server name) are the cluster's; keep one
+ * keep-alive agent with them per requester, i.e. per cluster. Proxy agents are left as client-node made them.
+ */
+function keepAliveAgentFor(made: unknown, kept: { agent?: HttpAgent }): unknown {
+  if (kept.agent) return kept.agent;
+  if (!(made instanceof HttpAgent) || (made.constructor !== HttpAgent && made.constructor !== HttpsAgent)) return made;
+  const options = (made as HttpAgent & { options?: object }).options ?? {};
+  const Kind = made.constructor as typeof HttpAgent;
+  kept.agent = new Kind({ ...options, keepAlive: true, maxSockets: KUBE_MAX_SOCKETS });
+  return kept.agent;
+}
+
 export function createKubeRequester(kc: KubeConfig): KubeRequester {
   const { configuration } = kc.makeApiClient(PlainJsonApi);
+  const kept: { agent?: HttpAgent } = {};
   return async <T>(request: KubeRequest): Promise<T> => {
     const context = configuration.baseServer.makeRequestContext(request.path, HttpMethod[request.method]);
     for (const [key, value] of Object.entries(request.query ?? {})) {
@@ -35,8 +55,10 @@ export function createKubeRequester(kc: KubeConfig): KubeRequester {
       context.setHeaderParam('Content-Type', request.contentType ?? 'application/json');
       context.setBody(JSON.stringify(request.body));
     }
-    // Sets the TLS agent and asks our authenticator for the current bearer token, on every request.
+    // Sets a TLS agent (replaced by the cluster's keep-alive one) and asks our authenticator for the current bearer token, on every request.
     await configuration.authMethods.default?.applySecurityAuthentication(context);
+    const agent = keepAliveAgentFor(context.getAgent(), kept);
+    if (agent) context.setAgent(agent as HttpAgent);
     const response = await configuration.httpApi.send(context).toPromise();
     const text = await response.body.text();
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {

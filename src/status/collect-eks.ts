@@ -96,26 +96,28 @@ export async function readAddons(eks: EksPort, cluster: string, minors: string[]
   const names = await eks.listAddons(cluster);
   const addons = await Promise.all(
     names.map(async (name): Promise<AddonInfo> => {
-      const addon: Addon = await run(() => eks.describeAddon(cluster, name));
-      const info: AddonInfo = {
+      // The catalogue needs only the add-on's name: read it alongside DescribeAddon, not after it.
+      const catalog: AddonInfo['catalog'] = {};
+      const catalogErrors: string[] = [];
+      const [addon]: [Addon, ...unknown[]] = await Promise.all([
+        run(() => eks.describeAddon(cluster, name)),
+        ...minors.map(async (minor) => {
+          try {
+            catalog[minor] = versionsFor(await run(() => eks.describeAddonVersions(name, minor)), name, minor);
+          } catch (error) {
+            catalogErrors.push(describe(`DescribeAddonVersions for ${name} on ${minor}`, error));
+          }
+        }),
+      ]);
+      return {
         name,
         version: addon.addonVersion ?? 'unknown',
         status: addon.status,
         healthIssues: healthIssues(addon.health?.issues),
         tags: addon.tags ?? {},
-        catalog: {},
-        catalogErrors: [],
+        catalog: Object.fromEntries(minors.filter((minor) => minor in catalog).map((minor) => [minor, catalog[minor]])),
+        catalogErrors,
       };
-      await Promise.all(
-        minors.map(async (minor) => {
-          try {
-            info.catalog[minor] = versionsFor(await run(() => eks.describeAddonVersions(name, minor)), name, minor);
-          } catch (error) {
-            info.catalogErrors.push(describe(`DescribeAddonVersions for ${name} on ${minor}`, error));
-          }
-        }),
-      );
-      return info;
     }),
   );
   return addons.sort((a, b) => a.name.localeCompare(b.name));

@@ -9,6 +9,11 @@ export interface KubeOptIn {
   helmReleases?: boolean;
   /** Ask the apiserver which of the job's permissions the bot has (SelfSubjectAccessReview). */
   askAccess?: boolean;
+  /**
+   * 'status': only what the status card shows (nodes, Karpenter NodePools); the workload areas are left empty,
+   * not read, so a fleet's status costs two lists per cluster instead of sixteen.
+   */
+  scope?: 'status';
 }
 
 /**
@@ -38,6 +43,22 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
       return readFailed(describeReadError(`Listing ${resource} of ${cluster}`, error));
     }
   };
+  if (optIn.scope === 'status') {
+    // Both lists at once (one round trip); an unreachable API or a refused token still says so once.
+    const [nodes, karpenter] = await Promise.all([
+      kube.list('nodes').then((list) => ({ ok: true as const, items: list.items }), (error: unknown) => ({ ok: false as const, error })),
+      collectKarpenter(kube, cluster, true),
+    ]);
+    if (!nodes.ok && nodes.error instanceof KubeApiError && (nodes.error.code === 0 || nodes.error.code === 401)) {
+      return allFailed(describeReadError(`Reaching the Kubernetes API of ${cluster}`, nodes.error));
+    }
+    const notRead = readOk<KubeObject[]>([]);
+    return {
+      nodes: nodes.ok ? readOk(nodes.items) : readFailed(describeReadError(`Listing nodes of ${cluster}`, nodes.error)),
+      pods: notRead, deployments: notRead, statefulsets: notRead, pdbs: notRead, pvcs: notRead, hpas: notRead,
+      karpenter,
+    };
+  }
   // Nodes first: an unreachable API (code 0) or a refused token (401) fails every list alike, so say it once
   // instead of eight times; a 403 on nodes alone (RBAC) leaves the other lists worth trying.
   let nodes: Read<KubeObject[]>;
@@ -104,7 +125,7 @@ async function collectHelmReleases(kube: KubePort, cluster: string): Promise<Rea
   }
 }
 
-async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<KarpenterObjects | undefined>> {
+async function collectKarpenter(kube: KubePort, cluster: string, poolsOnly = false): Promise<Read<KarpenterObjects | undefined>> {
   const optional = async (resource: KubeResource): Promise<KubeObject[] | undefined> => {
     try {
       return (await kube.list(resource)).items;
@@ -114,7 +135,9 @@ async function collectKarpenter(kube: KubePort, cluster: string): Promise<Read<K
     }
   };
   try {
-    const [nodePools, nodeClaims, nodeClasses] = await Promise.all([optional('nodepools'), optional('nodeclaims'), optional('ec2nodeclasses')]);
+    const [nodePools, nodeClaims, nodeClasses] = poolsOnly
+      ? [await optional('nodepools'), [], []]
+      : await Promise.all([optional('nodepools'), optional('nodeclaims'), optional('ec2nodeclasses')]);
     if (nodePools === undefined) return readOk(undefined);
     return readOk({ nodePools, nodeClaims: nodeClaims ?? [], nodeClasses: nodeClasses ?? [] });
   } catch (error) {

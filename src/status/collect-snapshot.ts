@@ -7,7 +7,7 @@
 import type { AutoScalingPortFactory } from '../ports/autoscaling-port.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ec2PortFactory } from '../ports/ec2-port.js';
-import type { EksPortFactory } from '../ports/eks-port.js';
+import type { EksPort, EksPortFactory } from '../ports/eks-port.js';
 import type { KubePortFactory } from '../ports/kube-port.js';
 import type { SsmPortFactory } from '../ports/ssm-port.js';
 import {
@@ -54,6 +54,12 @@ export interface SnapshotRequest {
   optIn?: KubeOptIn;
   /** Ask the apiserver which of the job's permissions the bot has (plan and preflight; status does not need it). */
   askAccess?: boolean;
+  /**
+   * 'status': read only what the status card shows (cluster, versions, node groups, add-ons and their catalogue,
+   * insights, nodes and NodePools) and connect to the Kubernetes API alongside DescribeCluster. Fargate profiles,
+   * subnets, launch templates, AMIs, Auto Scaling groups and the workload lists are left empty, not read.
+   */
+  scope?: 'status';
 }
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
@@ -69,6 +75,12 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const target = { region, roleArn };
   const readAt = sources.clock.now();
   const run = createLimiter(request.concurrency ?? 8);
+  const statusOnly = request.scope === 'status';
+  // Status connects to the Kubernetes API (its own DescribeCluster, cached per cluster) while DescribeCluster runs.
+  const kubePort = statusOnly ? sources.kube({ name, region, roleArn }) : undefined;
+  kubePort?.catch(() => {});
+  // …and starts the lists that need only the cluster's name, so the chain is DescribeCluster ∥ lists → describes.
+  const prefetched = statusOnly ? prefetchNameLists(sources.eks(target), name) : undefined;
 
   const cluster = await area(`DescribeCluster for ${name}`, async (): Promise<ClusterInfo> => {
     const described = await sources.eks(target).describeCluster(name);
@@ -85,7 +97,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   });
   if (!cluster.ok) return unreadSnapshot(name, region, readAt, cluster.error);
 
-  const eks = sources.eks(target);
+  const eks = prefetched ?? sources.eks(target);
   const current = formatMinor(parseMinor(cluster.value.version) ?? { major: 0, minor: 0 });
   const targets = request.targetMinors ?? [nextMinorOf(current)].filter((m): m is string => !!m);
   const minors = [...new Set([current, ...targets])];
@@ -101,9 +113,12 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       insightsRefresh = refresh;
       return readInsights(eks, name, run, describeReadError, summaries);
     }),
-    area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess }),
+    statusOnly ? Promise.resolve(readOk([])) : area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
+    collectKube(() => kubePort ?? sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess, ...(statusOnly ? { scope: 'status' as const } : {}) }),
   ]);
+  if (statusOnly) {
+    return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets: readOk([]), kube, amis: [] };
+  }
 
   const subnetIds = [
     ...new Set([
@@ -140,6 +155,23 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
       : Promise.resolve(undefined),
   ]);
   return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets, ...(launchTemplates ? { launchTemplates } : {}), kube, amis, ...(autoScalingGroups ? { autoScalingGroups } : {}) };
+}
+
+/**
+ * The cluster's port with ListAddons, ListNodegroups and ListInsights (unfiltered) already under way; every other
+ * call, and these for other clusters, go to the port as usual. A failure is seen by whoever awaits it (or nobody,
+ * when DescribeCluster failed first).
+ */
+function prefetchNameLists(eks: EksPort, cluster: string): EksPort {
+  const addons = eks.listAddons(cluster);
+  const nodegroups = eks.listNodegroups(cluster);
+  const insights = eks.listInsights(cluster);
+  for (const list of [addons, nodegroups, insights]) list.catch(() => {});
+  return Object.assign(Object.create(eks) as EksPort, {
+    listAddons: (name: string) => (name === cluster ? addons : eks.listAddons(name)),
+    listNodegroups: (name: string) => (name === cluster ? nodegroups : eks.listNodegroups(name)),
+    listInsights: (name: string, filter?: Parameters<EksPort['listInsights']>[1]) => (name === cluster && !filter ? insights : eks.listInsights(name, filter)),
+  });
 }
 
 /** A snapshot of a cluster DescribeCluster could not read: every area says so. */

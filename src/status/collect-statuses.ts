@@ -10,6 +10,7 @@ import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '..
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
 import { describeReadError } from './read-error.js';
 import { readClusterUpdates } from './rollback-reads.js';
+import { shareRegionReads } from './shared-region-reads.js';
 import { checkRollbackPreflight, formatUtc, rollbackLine, rollbackWindowOf } from '../planning/rollback-preflight.js';
 import { valueOr, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
 import type { Update } from '@aws-sdk/client-eks';
@@ -36,7 +37,7 @@ export async function collectStatus(sources: SnapshotSources, target: StatusTarg
   try {
     // The updates say whether a rollback is possible (issue 10); best effort: the card stands without them.
     const updates = readClusterUpdates(sources.eks({ region: target.region, roleArn: target.roleArn }), target.name, 10).catch(() => []);
-    const [snapshot, read] = await withDeadline(Promise.all([collectSnapshot(sources, target), updates]), timeoutMs, `Cluster ${target.name}`, sources.clock);
+    const [snapshot, read] = await withDeadline(Promise.all([collectSnapshot(sources, { ...target, scope: 'status' }), updates]), timeoutMs, `Cluster ${target.name}`, sources.clock);
     const status = buildClusterStatus(snapshot, await job);
     const rollback = rollbackStatusOf(snapshot, read, sources.clock.now());
     return rollback ? { ...status, rollback } : status;
@@ -46,7 +47,9 @@ export async function collectStatus(sources: SnapshotSources, target: StatusTarg
 }
 
 export function collectStatuses(sources: SnapshotSources, targets: StatusTarget[], options: CollectStatusesOptions = {}): Promise<ClusterStatus[]> {
-  return mapBounded(targets, options.concurrency ?? DEFAULT_STATUS_CONCURRENCY, (target) => collectStatus(sources, target, options));
+  // Versions and the add-on catalogue are the same for every cluster of a region: read once per region.
+  const shared = targets.length > 1 ? shareRegionReads(sources) : sources;
+  return mapBounded(targets, options.concurrency ?? DEFAULT_STATUS_CONCURRENCY, (target) => collectStatus(shared, target, options));
 }
 
 /** "rollback to 1.30 possible until …" and the readiness insights that block it now, while the window is open. */
