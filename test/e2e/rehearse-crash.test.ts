@@ -28,9 +28,9 @@ describe('a worker SIGKILLed mid-rehearsal', () => {
       second.catch(() => undefined);
       await stack.fake.waitFor((f) => f.ephemerals('U0REQ').some((e) => /Rehearsing the upgrade of eksworkshop-eksctl to 1\.26/.test(e.text)), { timeoutMs: 10_000 });
 
-      // The first worker read the cluster, started its twin and opened the REHEARSAL thread; its engine's job posts
-      // in it: the twin is being upgraded.
-      const card = await stack.fake.waitFor((f) => f.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /REHEARSAL/.test(m.text) && (m.replies?.length ?? 0) > 0), { timeoutMs: 30_000 });
+      // The first worker opened the REHEARSAL thread and is reading the cluster into its twin: kill it then (a twin
+      // answered with --answers stop ends within seconds, and its posts reach Slack after it has ended).
+      const card = await stack.fake.waitFor((f) => f.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /REHEARSAL/.test(m.text)), { timeoutMs: 30_000 });
       await workers[0].kill();
       expect(repliesOf(stack.fake, CHANNEL).some((r) => r.text.includes('REHEARSAL report')), 'the first worker finished before it was killed').toBe(false);
       const describes = () => Object.entries(stack.sim.requests.counts(CLUSTER).aws).filter(([op]) => /DescribeCluster$/.test(op)).reduce((sum, [, n]) => sum + n, 0);
