@@ -8,7 +8,6 @@ COPY package.json package-lock.json ./
 COPY src/sim/package.json ./src/sim/
 # Scripts run below, once the sources are in: `prepare` (the build) would find none yet.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY build.mjs ./
 COPY src ./src
 COPY commands ./commands
 COPY jobs ./jobs

@@ -39,7 +39,7 @@ function table(figures: Figure[]): string {
 async function main(): Promise<void> {
   const wanted = process.env.BENCH ? new Set(process.env.BENCH.split(',').map((s) => s.trim().toUpperCase())) : undefined;
   process.stdout.write('building dist/ (npm run build)…\n');
-  execFileSync(process.execPath, ['build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['bin/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const redis = await ensureRedis();
   const figures: Figure[] = [];
   try {

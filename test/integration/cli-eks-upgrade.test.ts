@@ -35,7 +35,7 @@ function run(sim: SimServer, args: string[], env: NodeJS.ProcessEnv = {}): Promi
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['build.mjs'], { cwd: join(import.meta.dirname, '../..'), stdio: 'inherit' });
+  execFileSync(process.execPath, ['bin/build.mjs'], { cwd: join(import.meta.dirname, '../..'), stdio: 'inherit' });
   [workshop, demo] = await Promise.all([startSim('workshop', { speed: 600 }), startSim('demo', { speed: 600 })]);
   await Promise.all([settled(workshop, 'eksworkshop-eksctl'), settled(demo, 'demo')]);
 });

@@ -1,4 +1,4 @@
-// `npm run build` (run by `npm ci` through `prepare`, and by the Dockerfile): bundles the bot (src/main.ts) and the
+// `npm run build` (bin/build.mjs) (run by `npm ci` through `prepare`, and by the Dockerfile): bundles the bot (src/main.ts) and the
 // CLI (src/cli/main.ts) into dist/ as plain JavaScript for Node 20, dependencies included, so starting one neither
 // compiles TypeScript nor resolves thousands of module files; bin/load-built.cjs runs them with V8's code cache.
 // The simulator's CLI (src/sim/cli.ts) is bundled too, for the image's docker-compose service. `npm run dev`, the
