@@ -2,7 +2,7 @@ import { DescribeClusterCommand, DescribeUpdateCommand, ListUpdatesCommand } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
 import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
-import { answerGate, answerGatesUntilSummary, openGateOf, type OpenGate } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, answerRollbackGates } from '../support/e2e-thread.js';
 
 /**
  * Issue 10 on an EKS Auto Mode cluster (scenario automode, cluster `auto`): status shows Auto Mode nodes as their own
@@ -41,24 +41,8 @@ beforeAll(async () => {
   await until(() => autoNodes().length > 0 && autoNodes().every((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')), 'Auto Mode nodes at 1.31', 60_000);
 
   await stack.fake.sendSlashCommand({ text: `rollback ${CLUSTER}`, userId: 'U0REQ', channelId: CHANNEL });
-  const seen = new Set<string>();
-  for (;;) {
-    const next = await stack.fake.waitFor(
-      (f) => {
-        const replies = rollbackCard(f)?.replies ?? [];
-        const gate = replies.map(openGateOf).find((g) => g && !seen.has(`${g.gateId}:${g.revision}`));
-        if (gate) return { gate };
-        const refused = f.ephemerals('U0REQ').find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
-        return refused && { refused };
-      },
-      { timeoutMs: 60_000 },
-    );
-    if ('refused' in next && next.refused) throw new Error(`rollback refused: ${next.refused.text}`);
-    const gate = (next as { gate: OpenGate }).gate;
-    seen.add(`${gate.gateId}:${gate.revision}`);
-    await answerGate(stack.fake, CHANNEL, gate, { action: 'continue' }, 'U0APP');
-    if (gate.gateId === 'h1-control-plane') break;
-  }
+  const { refused } = await answerRollbackGates(stack.fake, { channel: CHANNEL, requester: 'U0REQ', approver: 'U0APP', summary: /^Rollback 1\.31 → 1\.30: /u, timeoutMs: 60_000, decide: () => ({ action: 'continue' }), stopAfter: (gate) => gate.gateId === 'h1-control-plane' });
+  if (refused) throw new Error(`rollback refused: ${refused}`);
   // The node phase: the rollback InProgress while the cluster stays ACTIVE.
   await until(() => stack.sim.world.calls.some((call) => call.operation === 'UpdateClusterVersion' && call.target === '1.30'), 'the rollback issued', 30_000);
   await stack.fake.sendSlashCommand({ text: `abort ${CLUSTER}`, userId: 'U0APP', channelId: CHANNEL });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
+import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGate, answerGatesUntilSummary, openGateOf, type OpenGate } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, answerRollbackGates } from '../support/e2e-thread.js';
 
 /**
  * Issue 10 on the Karpenter drift lab: upgrade 1.30 → 1.31 from Slack, then `rollback`. The EC2NodeClass that pins
@@ -25,9 +25,6 @@ function isDisrupted(node: KubeObject): boolean {
   return Boolean(node.metadata.deletionTimestamp) || (node.spec?.taints ?? []).some((t: { key: string }) => t.key === DISRUPTED);
 }
 
-function rollbackCard(fake: FakeSlack): FakeMessage | undefined {
-  return fake.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
-}
 
 beforeAll(async () => {
   stack = await startE2eStack({
@@ -56,29 +53,9 @@ beforeAll(async () => {
 
   rollingBack = true;
   await stack.fake.sendSlashCommand({ text: `rollback ${CLUSTER}`, userId: 'U0REQ', channelId: CHANNEL });
-  const seen = new Set<string>();
-  for (;;) {
-    const next = await stack.fake.waitFor(
-      (f) => {
-        const replies = rollbackCard(f)?.replies ?? [];
-        const gate = replies.map(openGateOf).find((g) => g && !seen.has(`${g.gateId}:${g.revision}`));
-        if (gate) return { gate };
-        const summary = replies.find((reply) => /^Rollback 1\.31 → 1\.30: /u.test(reply.text));
-        if (summary) return { summary };
-        const refused = f.ephemerals('U0REQ').find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
-        return refused && { refused };
-      },
-      { timeoutMs: 90_000 },
-    );
-    if ('refused' in next && next.refused) throw new Error(`rollback refused: ${next.refused.text}`);
-    if ('summary' in next && next.summary) {
-      rollbackSummary = next.summary;
-      break;
-    }
-    const gate = (next as { gate: OpenGate }).gate;
-    seen.add(`${gate.gateId}:${gate.revision}`);
-    await answerGate(stack.fake, CHANNEL, gate, gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'lab drill: findings reviewed' }, 'U0APP');
-  }
+  const { summary, refused } = await answerRollbackGates(stack.fake, { channel: CHANNEL, requester: 'U0REQ', approver: 'U0APP', summary: /^Rollback 1\.31 → 1\.30: /u, timeoutMs: 90_000, decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'lab drill: findings reviewed' }) });
+  if (refused) throw new Error(`rollback refused: ${refused}`);
+  rollbackSummary = summary!;
 }, 200_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { DescribeNodegroupCommand, ListNodegroupsCommand } from '@aws-sdk/client
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGate, answerGatesUntilSummary, openGateOf, type GateAnswer, type OpenGate } from '../support/e2e-thread.js';
+import { answerGatesUntilSummary, answerRollbackGates, type GateAnswer, type OpenGate } from '../support/e2e-thread.js';
 
 /**
  * Issue 10 on the workshop (blue/green group, custom-AMI group, self-managed group, Karpenter, Fargate): upgrade
@@ -45,33 +45,10 @@ beforeAll(async () => {
   await answerGatesUntilSummary(stack.fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 100_000, decide });
 
   await stack.fake.sendSlashCommand({ text: `rollback ${CLUSTER}`, userId: 'U0REQ', channelId: CHANNEL });
-  const seen = new Set<string>();
-  for (;;) {
-    const next = await stack.fake.waitFor(
-      (f) => {
-        const replies = rollbackCard(f)?.replies ?? [];
-        const gate = replies.map(openGateOf).find((g) => g && !seen.has(`${g.gateId}:${g.revision}`));
-        if (gate) return { gate };
-        const summary = replies.find((reply) => /^Rollback 1\.26 → 1\.25: /u.test(reply.text));
-        if (summary) return { summary };
-        const refused = f.ephemerals('U0REQ').find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
-        return refused && { refused };
-      },
-      { timeoutMs: 100_000 },
-    );
-    if ('refused' in next && next.refused) {
-      refusal = next.refused.text;
-      return;
-    }
-    if ('summary' in next && next.summary) {
-      rollbackSummary = next.summary;
-      return;
-    }
-    const gate = (next as { gate: OpenGate }).gate;
-    seen.add(`${gate.gateId}:${gate.revision}`);
-    rollbackGates.push(gate);
-    await answerGate(stack.fake, CHANNEL, gate, decide(gate), 'U0APP');
-  }
+  const answered = await answerRollbackGates(stack.fake, { channel: CHANNEL, requester: 'U0REQ', approver: 'U0APP', summary: /^Rollback 1\.26 → 1\.25: /u, timeoutMs: 100_000, decide });
+  refusal = answered.refused;
+  rollbackSummary = answered.summary;
+  rollbackGates.push(...answered.gates);
 }, 220_000);
 
 afterAll(async () => {

@@ -174,3 +174,41 @@ export function readStepMessage(message: { text: string }): StepMessageView | un
 export function stepMessageTitled(fake: FakeSlack, channel: string, title: string): StepMessageView | undefined {
   return stepMessagesOf(fake, channel).map(readStepMessage).find((view) => view?.title === title);
 }
+
+/** The status card of the rollback job in `channel` ("EKS rollback · …"). */
+export function rollbackCardOf(fake: FakeSlack, channel: string): FakeMessage | undefined {
+  return fake.messages(channel).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
+}
+
+/**
+ * Answers the rollback thread's gates as they open (`decide`), until its summary (`summary` matches a reply), a
+ * refusal of the requester's `rollback` command, or a gate for which `stopAfter` says so has been answered.
+ */
+export async function answerRollbackGates(
+  fake: FakeSlack,
+  opts: { channel: string; requester: string; approver: string; summary: RegExp; decide: (gate: OpenGate) => GateAnswer; timeoutMs: number; stopAfter?: (gate: OpenGate) => boolean },
+): Promise<{ summary?: FakeMessage; refused?: string; gates: OpenGate[] }> {
+  const seen = new Set<string>();
+  const gates: OpenGate[] = [];
+  for (;;) {
+    const next = await fake.waitFor(
+      (f) => {
+        const replies = rollbackCardOf(f, opts.channel)?.replies ?? [];
+        const gate = replies.map(openGateOf).find((g) => g && !seen.has(`${g.gateId}:${g.revision}`));
+        if (gate) return { gate };
+        const summary = replies.find((reply) => opts.summary.test(reply.text));
+        if (summary) return { summary };
+        const refused = f.ephemerals(opts.requester).find((e) => /^(\S+ cannot be rolled back to|`rollback \S+` did not complete)/.test(e.text));
+        return refused && { refused };
+      },
+      { timeoutMs: opts.timeoutMs },
+    );
+    if ('refused' in next && next.refused) return { refused: next.refused.text, gates };
+    if ('summary' in next && next.summary) return { summary: next.summary, gates };
+    const gate = (next as { gate: OpenGate }).gate;
+    seen.add(`${gate.gateId}:${gate.revision}`);
+    gates.push(gate);
+    await answerGate(fake, opts.channel, gate, opts.decide(gate), opts.approver);
+    if (opts.stopAfter?.(gate)) return { gates };
+  }
+}
