@@ -55,6 +55,13 @@ async function run(redisUrl: string): Promise<ScaleRun> {
     const counts = (await (await fetch(`${stack.sim.url}/_sim/requests`)).json()) as ScaleRun['counts'];
     const posts = stack.fake.okCalls('chat.postMessage').filter((call) => call.body.channel === channel);
     const threadPosts = posts.filter((call) => call.body.thread_ts !== undefined).length;
+    // What the thread posts say (first line each, repeats counted), so a count over the goal points at its cause.
+    const kinds = new Map<string, number>();
+    for (const call of posts) {
+      const line = String(call.body.text ?? '').split('\n')[0].replace(/\d+/g, '#').slice(0, 70);
+      kinds.set(line, (kinds.get(line) ?? 0) + 1);
+    }
+    process.stdout.write(`P5 posts by first line (digits as #):\n${[...kinds].sort((a, b) => b[1] - a[1]).map(([line, n]) => `  ${n} × ${line}`).join('\n')}\n`);
     // The most posts and edits Slack took for the channel in any one-second window.
     const writes = [...posts, ...stack.fake.okCalls('chat.update').filter((call) => call.body.channel === channel)].map((c) => c.at).sort((a, b) => a - b);
     let maxPostsPerSecond = 0;
