@@ -6,6 +6,8 @@ import { type BenchContext, type Figure, notMeasured } from './figures.js';
 import { p0Startup } from './p0-startup.js';
 import { p1Ack } from './p1-ack.js';
 import { p2FleetStatus } from './p2-fleet-status.js';
+import { p3ApiEconomy } from './p3-api-economy.js';
+import { p5Posts } from './p5-posts.js';
 import { ROOT } from './processes.js';
 
 /**
@@ -17,9 +19,9 @@ const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: Bench
   { id: 'P0', name: 'start-up', goal: 'CLI ≤ 1 s, /healthz ≤ 2 s', run: p0Startup },
   { id: 'P1', name: 'ack latency', goal: 'p99 ≤ 1.5 × bare Bolt', run: p1Ack },
   { id: 'P2', name: 'status --all, 100 clusters, +100 ms', goal: '≤ 2 s cold', run: () => p2FleetStatus() },
-  { id: 'P3', name: 'API economy, 500-node drift / 200-node MNG', goal: '≤ 10 list+watch per kind', missing: 'the scale scenario is not written yet' },
+  { id: 'P3', name: 'API economy, 500-node drift / 200-node MNG', goal: '≤ 10 list+watch per kind', run: p3ApiEconomy },
   { id: 'P7', name: '50 upgrades, one worker', goal: 'RSS ≤ 300 MB, loop p99 ≤ 100 ms', missing: 'no driver for 50 concurrent Slack-approved upgrades yet' },
-  { id: 'P5', name: 'posts per upgrade', goal: '≤ 30 + 1 per 50 nodes', missing: 'waits for the one-message-per-step thread (issue 17, other half)' },
+  { id: 'P5', name: 'posts per upgrade', goal: '≤ 30 + 1 per 50 nodes', run: p5Posts },
   { id: 'P4', name: 'event → thread p95', goal: '≤ 2 s', missing: 'no event timestamps joined to thread posts yet' },
   { id: 'P6', name: 'overhead / simulated waits', goal: '≤ 1.05', missing: 'no account of the unavoidable simulated waits yet' },
 ];

@@ -11,7 +11,7 @@ import { loadIamPolicyFile, loadRbacFile } from './access-files.js';
 import { startSimulator } from './sim-server.js';
 import { parseFaultFlags } from './aws/parse-fault-flags.js';
 
-const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--throttle-rate R] [--error-rate R] [--latency-ms N] [--quiet]
+const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--nodes N --pools P --mng-nodes M] [--throttle-rate R] [--error-rate R] [--latency-ms N] [--quiet]
 
   --scenario    one of: ${scenarioNames().join(', ')} (or a path to a scenario YAML file)
   --port        port to listen on (default 4566; 0 picks a free one)
@@ -20,6 +20,9 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --kubeconfig  write a kubeconfig with one context per cluster to this file
   --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
   --clusters    number of clusters for --scenario fleet (default 20)
+  --nodes       Karpenter nodes in all for --scenario scale (default 500)
+  --pools       Karpenter NodePools sharing them for --scenario scale (default 5)
+  --mng-nodes   nodes of an extra managed node group for --scenario scale (default 0: none)
   --latency-ms  added to every AWS and Kubernetes API answer, in real milliseconds
   --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
                 for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
@@ -45,6 +48,9 @@ function parse() {
         kubeconfig: { type: 'string' },
         'public-url': { type: 'string' },
         clusters: { type: 'string' },
+        nodes: { type: 'string' },
+        pools: { type: 'string' },
+        'mng-nodes': { type: 'string' },
         'latency-ms': { type: 'string' },
         'throttle-rate': { type: 'string' },
         'error-rate': { type: 'string' },
@@ -76,6 +82,17 @@ async function main(): Promise<void> {
   const clusters = args.clusters === undefined ? undefined : Number(args.clusters);
   if (clusters !== undefined && (!Number.isInteger(clusters) || clusters < 1)) fail(`--clusters must be a positive integer, got "${args.clusters}"`);
   if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
+  const scaleFlag = (flag: 'nodes' | 'pools' | 'mng-nodes'): number | undefined => {
+    const raw = args[flag];
+    if (raw === undefined) return undefined;
+    if (args.scenario !== 'scale') fail(`--${flag} only applies to --scenario scale`);
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) fail(`--${flag} must be a whole number, got "${raw}"`);
+    return value;
+  };
+  const nodes = scaleFlag('nodes');
+  const pools = scaleFlag('pools');
+  const mngNodes = scaleFlag('mng-nodes');
   if (args['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(args['public-url'])) fail(`--public-url must look like http://host:port, got "${args['public-url']}"`);
 
   let faults;
@@ -98,6 +115,9 @@ async function main(): Promise<void> {
       host: args.host,
       speed,
       clusters,
+      nodes,
+      pools,
+      mngNodes,
       publicUrl: args['public-url'],
       faults,
       log: args.quiet ? undefined : (line) => process.stdout.write(`${JSON.stringify(line)}\n`),

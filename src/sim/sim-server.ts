@@ -36,6 +36,10 @@ export interface StartSimulatorOptions {
   clock?: SimClock;
   /** Cluster count for the `fleet` scenario. */
   clusters?: number;
+  /** For the `scale` scenario: Karpenter nodes, NodePools, managed-node-group nodes (see scale-scenario.ts). */
+  nodes?: number;
+  pools?: number;
+  mngNodes?: number;
   /**
    * The URL clients reach the simulator at, when it differs from where it listens (e.g. http://sim:4566 inside
    * docker-compose); DescribeCluster endpoints and the kubeconfig use it.
@@ -133,7 +137,7 @@ function regionOf(req: IncomingMessage): string | undefined {
 }
 
 export async function startSimulator(opts: StartSimulatorOptions): Promise<SimServer> {
-  const scenario = loadScenario(opts.scenario, { clusters: opts.clusters });
+  const scenario = loadScenario(opts.scenario, { clusters: opts.clusters, nodes: opts.nodes, pools: opts.pools, mngNodes: opts.mngNodes });
   const clock = opts.clock ?? createSimClock(opts.speed ?? 1);
   const logLines: Array<Record<string, unknown>> = [];
   const world = await createWorld(scenario, {

@@ -42,6 +42,8 @@ export interface E2eStackOptions {
   digests?: unknown[];
   /** For the generated `fleet` scenario: how many clusters (default 20). */
   fleetClusters?: number;
+  /** For the generated `scale` scenario: Karpenter nodes, NodePools, managed-node-group nodes. */
+  scale?: { nodes?: number; pools?: number; mngNodes?: number };
   /**
    * The access the simulator enforces: by default the IAM policy and the ClusterRole that deploy/ ships, so every
    * end-to-end upgrade proves them sufficient. Tests that show a denial pass a narrower copy.
@@ -89,6 +91,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     speed: opts.speed ?? 600,
     ...(opts.simStart !== undefined ? { clock: createSimClock(opts.speed ?? 600, opts.simStart) } : {}),
     ...(opts.fleetClusters !== undefined ? { clusters: opts.fleetClusters } : {}),
+    ...(opts.scale ?? {}),
     iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
   });

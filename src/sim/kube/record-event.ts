@@ -55,9 +55,15 @@ export function recordEvent(store: SimKubeStoreImpl, input: Parameters<SimKubeSt
   pruneEvents(store);
 }
 
+/** When pruneEvents last swept for expired events, per store: under the cap, a sweep a simulated minute is enough. */
+const lastSweep = new WeakMap<SimKubeStoreImpl, number>();
+
 function pruneEvents(store: SimKubeStoreImpl): void {
   const events = store.peek('events');
-  const cutoff = store.clock.now() - EVENT_TTL_MS;
+  const now = store.clock.now();
+  if (events.length <= EVENT_LIMIT && now - (lastSweep.get(store) ?? -Infinity) < 60_000) return;
+  lastSweep.set(store, now);
+  const cutoff = now - EVENT_TTL_MS;
   const oldestFirst = [...events].sort((a, b) => Date.parse(String(a.lastTimestamp)) - Date.parse(String(b.lastTimestamp)));
   let excess = oldestFirst.length - EVENT_LIMIT;
   for (const event of oldestFirst) {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { generateFleetScenario } from './fleet-scenario.js';
+import { generateScaleScenario } from './scale-scenario.js';
 import { scenarioSchema, type Scenario } from './scenario-schema.js';
 
 export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
@@ -16,15 +17,21 @@ export class ScenarioError extends Error {
   }
 }
 
-/** Names accepted by --scenario: every YAML file in the scenarios folder, plus the generated `fleet`. */
+/** Names accepted by --scenario: every YAML file in the scenarios folder, plus the generated `fleet` and `scale`. */
 export function scenarioNames(): string[] {
   const files = existsSync(SCENARIOS_DIR) ? readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.yaml')) : [];
-  return [...files.map((f) => f.slice(0, -'.yaml'.length)), 'fleet'].sort();
+  return [...files.map((f) => f.slice(0, -'.yaml'.length)), 'fleet', 'scale'].sort();
 }
 
 export interface LoadScenarioOptions {
   /** For the `fleet` generator: how many clusters (default 20). */
   clusters?: number;
+  /** For the `scale` generator: Karpenter nodes in all (default 500). */
+  nodes?: number;
+  /** For the `scale` generator: NodePools sharing them (default 5). */
+  pools?: number;
+  /** For the `scale` generator: nodes of an extra managed node group (default 0). */
+  mngNodes?: number;
 }
 
 /**
@@ -35,6 +42,15 @@ export interface LoadScenarioOptions {
 export function loadScenario(scenario: string | object, options: LoadScenarioOptions = {}): Scenario {
   if (typeof scenario !== 'string') return validateScenario(scenario, 'given as an object');
   if (scenario === 'fleet') return validateScenario(generateFleetScenario(options.clusters ?? 20), 'fleet');
+  if (scenario === 'scale') {
+    let generated: Record<string, unknown>;
+    try {
+      generated = generateScaleScenario({ nodes: options.nodes, pools: options.pools, mngNodes: options.mngNodes });
+    } catch (error) {
+      throw new ScenarioError((error as Error).message);
+    }
+    return validateScenario(generated, 'scale');
+  }
   const path = scenario.endsWith('.yaml') || scenario.includes('/') ? scenario : `${SCENARIOS_DIR}${scenario}.yaml`;
   if (!existsSync(path)) {
     throw new ScenarioError(`unknown scenario "${scenario}": choose one of ${scenarioNames().join(', ')} or give a path to a YAML file`);

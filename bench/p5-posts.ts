@@ -1,0 +1,23 @@
+import type { BenchContext, Figure } from './figures.js';
+import { scaleUpgrade } from './scale-upgrade.js';
+
+/**
+ * P5 posts per upgrade: chat.postMessage replies in the upgrade's thread during the same `scale` upgrade as P3
+ * (one Slack-driven run), and the most posts + edits Slack took for the channel in any one second. Goal: ≤ 30 + 1
+ * per 50 nodes (≤ 40 for 500 nodes, issue 17's done-when), ≤ 1 write per second per channel.
+ */
+export async function p5Posts(ctx: BenchContext): Promise<Figure[]> {
+  const run = await scaleUpgrade(ctx.redisUrl);
+  const nodes = run.nodes + run.mngNodes;
+  const allowed = Math.min(30 + Math.floor(nodes / 50), nodes >= 500 ? 40 : Infinity);
+  return [
+    {
+      id: 'P5',
+      name: `posts per upgrade, ${nodes}-node scale cluster`,
+      value: `${run.threadPosts} thread posts (${run.channelPosts} in the channel); max ${run.maxPostsPerSecond} writes in 1 s`,
+      goal: `≤ ${allowed} posts; ≤ 1 write/s/channel`,
+      baseline: 'two-node demo: ≤ 15 (e2e slack-upgrade-flow)',
+      met: run.threadPosts <= allowed && run.maxPostsPerSecond <= 1,
+    },
+  ];
+}
