@@ -123,7 +123,7 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
       between: () => void Object.assign(rig.controls, { abort: { by: 'U0APP', at: sim!.clock.now() } }),
     });
     expect(result).toMatchObject({ outcome: 'abort', by: 'U0APP' });
-    expect(result.outcome === 'abort' && result.reason).toMatch(/^<@U0APP> aborted during the Karpenter rollout; budgets restored on default \(nodes 10%\); EC2NodeClass default on ami-/);
+    expect(result.outcome === 'abort' && result.reason).toMatch(/^<@U0APP> aborted during the Karpenter rollout; budgets restored on default \(nodes 10%\); EC2NodeClass default on id ami-/);
     expect(budgets()).toEqual([{ nodes: '10%' }]);
     expect(store().get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms).toEqual([{ id: AMI_131 }]);
     // The processor's cleanup after the abort finds nothing left to restore.
