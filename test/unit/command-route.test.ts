@@ -36,6 +36,10 @@ function setup(version = '1.30', offered = ['1.30', '1.31', '1.32', '1.33']) {
     async describeClusterVersions() {
       return offered.map((clusterVersion) => ({ clusterVersion }));
     },
+    // status starts these lists beside DescribeCluster; this cluster has none of each.
+    listAddons: async () => [],
+    listNodegroups: async () => [],
+    listInsights: async () => [],
   } as unknown as EksPort;
   const nodes = ['a', 'b'].map((suffix) =>
     makeNode({ name: `ip-10-0-0-${suffix}`, labels: { 'eks.amazonaws.com/nodegroup': 'mng-1' }, kubeletVersion: 'v1.30.14-eks-f69f56f', instanceType: 'm5.large', zone: 'us-west-2a', region: 'us-west-2' }),
