@@ -60,7 +60,8 @@ export function countMutatingCalls(server: SimServer, cluster?: string): number 
 export function calendarAsOfFor(minor: string, endOfStandardSupport: number, readAt: number): string | undefined {
   try {
     const real = supportCalendarFor(minor).endOfStandardSupport;
-    return new Date(real - (endOfStandardSupport - readAt)).toISOString().slice(0, 10);
+    // The moment, not the day: a day would move every support date by up to a day.
+    return new Date(real - (endOfStandardSupport - readAt)).toISOString();
   } catch {
     return undefined;
   }

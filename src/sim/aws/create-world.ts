@@ -46,7 +46,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
   const calls: SimCall[] = [];
   const rejectedCalls: SimCall[] = [];
   const clusters = new Map<string, SimCluster>();
-  const calendarShiftMs = scenario.calendarAsOf ? clock.now() - Date.parse(`${scenario.calendarAsOf}T00:00:00Z`) : 0;
+  const calendarShiftMs = scenario.calendarAsOf ? clock.now() - Date.parse(scenario.calendarAsOf.includes('T') ? scenario.calendarAsOf : `${scenario.calendarAsOf}T00:00:00Z`) : 0;
   const eks = scenario.eks;
 
   const world: SimWorld = {
