@@ -82,13 +82,16 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   });
 
   // Rollouts in waves: the control for the Slack side, the worker (wave and lane jobs) for worker processes.
+  // The fleet's reads and channel posts, shared by rollouts and the digest/reminder scheduler.
+  const fleetSources = { eks, ec2, ssm, kube, autoScaling, clock };
+  const poster = createChannelPoster(client);
   const rollouts = createRolloutEngine({
     connection,
     prefix: env.QUEUE_PREFIX,
     config,
-    sources: { eks, ec2, ssm, kube, autoScaling, clock },
+    sources: fleetSources,
     control: engine.control,
-    poster: createChannelPoster(client),
+    poster,
     logger,
     pollMs: Math.max(200, env.AWS_POLL_SECONDS * 1000),
   });
@@ -105,9 +108,9 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         connection,
         prefix: env.QUEUE_PREFIX,
         config,
-        sources: { eks, ec2, ssm, kube, autoScaling, clock },
+        sources: fleetSources,
         control: engine.control,
-        poster: createChannelPoster(client),
+        poster,
         logger,
         waivers: createWaiverStore(fleetRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
       });
