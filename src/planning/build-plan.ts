@@ -10,6 +10,7 @@ import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 import { runChecks } from './run-checks.js';
 import { planContext } from './plan-context.js';
 import { MINUTES } from './step-estimates.js';
+import { verifyStep } from './verify-step.js';
 import { HOP_STEP_ORDER, type PlanHop, type PlanStep, type UpgradePlan } from '../ports/upgrade-plan.js';
 import { minorsBetween, upgradePath } from './upgrade-path.js';
 import { VPC_CNI } from './addon-version.js';
@@ -80,7 +81,7 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
         steps.push(step);
       }
     }
-    steps.push(verifyStep(snapshot.name, to));
+    steps.push(verifyStep(snapshot.name, to, 'upgrade'));
     // The job runs a hop's steps in HOP_STEP_ORDER (a Karpenter budget line goes before the control plane).
     steps.sort((a, b) => HOP_STEP_ORDER.indexOf(a.kind) - HOP_STEP_ORDER.indexOf(b.kind));
     return { from: hopFrom, to, steps, estimateMinutes: steps.reduce((sum, s) => sum + s.estimateMinutes, 0) };
@@ -172,16 +173,3 @@ function addonStep(cluster: string, addon: string, from: string, to: string, min
   };
 }
 
-function verifyStep(cluster: string, to: string): PlanStep {
-  return {
-    kind: 'verify',
-    phase: 'verify',
-    title: `Verify ${to}: nodes within skew, deployments available, PDBs healthy`,
-    resource: `cluster/${cluster}`,
-    to,
-    estimateMinutes: MINUTES.verify,
-    actions: [],
-    details: ['Compares container images before and after (the workshop\'s 1.25.txt / 1.26.txt diff).'],
-    commands: ['kubectl get nodes -o wide', 'kubectl get deploy,sts,pdb -A', "kubectl get pods -A -o jsonpath='{.items[*].spec.containers[*].image}' | tr -s '[[:space:]]' '\\n' | sort | uniq -c"],
-  };
-}

@@ -10,6 +10,7 @@ import { planContext } from './plan-context.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
 import { formatUtc, type RollbackPreflight } from './rollback-preflight.js';
 import { MINUTES } from './step-estimates.js';
+import { verifyStep } from './verify-step.js';
 
 /**
  * The rollback plan (issue 10), as `plan <cluster> --rollback` shows it and the rollback job runs it: one hop from
@@ -115,17 +116,7 @@ export function buildRollbackPlan(
     });
   }
 
-  steps.push({
-    kind: 'verify',
-    phase: 'verify',
-    title: `Verify ${to}: nodes within skew, deployments available, PDBs healthy`,
-    resource: `cluster/${cluster}`,
-    to,
-    estimateMinutes: MINUTES.verify,
-    actions: [],
-    details: ['No kubelet newer than the control plane.'],
-    commands: ['kubectl get nodes -o wide', 'kubectl get deploy,sts,pdb -A'],
-  });
+  steps.push(verifyStep(cluster, to, 'rollback'));
   steps.sort((a, b) => ROLLBACK_STEP_ORDER.indexOf(a.kind) - ROLLBACK_STEP_ORDER.indexOf(b.kind));
   const estimateMinutes = steps.reduce((sum, step) => sum + step.estimateMinutes, 0);
   return {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/ports/kube-port.js';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGatesUntilSummary, answerRollbackGates } from '../support/e2e-thread.js';
+import { trackDisruptedPerPool, upgradeThenRollback } from '../support/karpenter-rollback-drill.js';
 
 /**
  * Issue 10 on the Karpenter drift lab: upgrade 1.30 → 1.31 from Slack, then `rollback`. The EC2NodeClass that pins
@@ -12,19 +11,13 @@ import { answerGatesUntilSummary, answerRollbackGates } from '../support/e2e-thr
  */
 const CLUSTER = 'eksworkshop-eksctl';
 const CHANNEL = 'C0OPS';
-const DISRUPTED = 'karpenter.sh/disrupted';
 
 let stack: E2eStack;
 let rollbackSummary: FakeMessage;
-let maxDisruptedInRollback = 0;
 let rollingBack = false;
+let maxDisrupted: Record<string, number>;
 const budgetsSeen: string[] = [];
 let amiTermsBefore: string;
-
-function isDisrupted(node: KubeObject): boolean {
-  return Boolean(node.metadata.deletionTimestamp) || (node.spec?.taints ?? []).some((t: { key: string }) => t.key === DISRUPTED);
-}
-
 
 beforeAll(async () => {
   stack = await startE2eStack({
@@ -33,29 +26,16 @@ beforeAll(async () => {
     clusters: [{ name: CLUSTER, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true, karpenter: { upgradeBudget: '1' } }],
   });
   const store = stack.sim.world.kube(CLUSTER)!;
+  maxDisrupted = trackDisruptedPerPool(stack, CLUSTER, () => rollingBack);
   amiTermsBefore = JSON.stringify(store.get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms);
   budgetsSeen.push(JSON.stringify(store.get('nodepools', 'default')?.spec?.disruption?.budgets ?? []));
-  const disrupted = new Set<string>();
   store.subscribe((event) => {
     if (event.resource === 'nodepools' && event.type !== 'DELETED' && rollingBack) {
       const budgets = JSON.stringify(event.object.spec?.disruption?.budgets ?? []);
       if (budgetsSeen.at(-1) !== budgets) budgetsSeen.push(budgets);
     }
-    if (event.resource !== 'nodes' || !event.object.metadata.labels?.['karpenter.sh/nodepool']) return;
-    const name = event.object.metadata.name;
-    if (event.type !== 'DELETED' && isDisrupted(event.object)) disrupted.add(name);
-    else disrupted.delete(name);
-    if (rollingBack && disrupted.size > maxDisruptedInRollback) maxDisruptedInRollback = disrupted.size;
   });
-
-  await stack.fake.sendSlashCommand({ text: `start ${CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: CHANNEL });
-  await answerGatesUntilSummary(stack.fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 90_000, decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'lab drill: findings reviewed' }) });
-
-  rollingBack = true;
-  await stack.fake.sendSlashCommand({ text: `rollback ${CLUSTER}`, userId: 'U0REQ', channelId: CHANNEL });
-  const { summary, refused } = await answerRollbackGates(stack.fake, { channel: CHANNEL, requester: 'U0REQ', approver: 'U0APP', summary: /^Rollback 1\.31 → 1\.30: /u, timeoutMs: 90_000, decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'lab drill: findings reviewed' }) });
-  if (refused) throw new Error(`rollback refused: ${refused}`);
-  rollbackSummary = summary!;
+  rollbackSummary = await upgradeThenRollback(stack, { cluster: CLUSTER, channel: CHANNEL, between: () => (rollingBack = true) });
 }, 200_000);
 
 afterAll(async () => {
@@ -74,7 +54,7 @@ describe('karpenter-lab 1.31 → 1.30 rollback', () => {
 
   it('points the EC2NodeClass back at a 1.30 AMI and never disrupts two Karpenter nodes at once', () => {
     expect(JSON.stringify(stack.sim.world.kube(CLUSTER)!.get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms)).toBe(amiTermsBefore);
-    expect(maxDisruptedInRollback).toBe(1);
+    expect(maxDisrupted).toEqual({ default: 1 });
   });
 
   it('holds the upgrade budget during the drift and puts the NodePool\'s own budget back', () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
+import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { answerGatesUntilSummary, answerRollbackGates, type OpenGate } from '../support/e2e-thread.js';
+import { rollbackCardOf } from '../support/e2e-thread.js';
+import { trackDisruptedPerPool, upgradeThenRollback } from '../support/karpenter-rollback-drill.js';
 
 /**
  * Issue 10 with one EC2NodeClass per AMI selector kind (karpenter-selectors): upgrade 1.30 → 1.31 from Slack, then
@@ -13,7 +14,6 @@ import { answerGatesUntilSummary, answerRollbackGates, type OpenGate } from '../
  */
 const CLUSTER = 'eksworkshop-eksctl';
 const CHANNEL = 'C0OPS';
-const DISRUPTED = 'karpenter.sh/disrupted';
 const CLASSES = ['default', 'by-alias', 'by-ssm', 'by-tags'];
 
 let stack: E2eStack;
@@ -23,15 +23,13 @@ const termsBefore: Record<string, string> = {};
 const termsAfterUpgrade: Record<string, string> = {};
 const budgetsBefore: Record<string, string> = {};
 /** Per NodePool, the most of its nodes seen disrupted at once during the rollback. */
-const maxDisrupted: Record<string, number> = {};
+let maxDisrupted: Record<string, number>;
 /** Sim time at which the last by-alias node still on a 1.31 kubelet went away, during the rollback. */
 let lastAliasNodeAt131 = 0;
 /** Terms of by-alias seen during the rollback, in order. */
 const aliasTermsSeen: string[] = [];
 
-const isDisrupted = (node: KubeObject): boolean => Boolean(node.metadata.deletionTimestamp) || (node.spec?.taints ?? []).some((t: { key: string }) => t.key === DISRUPTED);
 const terms = (name: string): string => JSON.stringify(stack.sim.world.kube(CLUSTER)!.get('ec2nodeclasses', name)?.spec?.amiSelectorTerms);
-const rollbackCard = (fake: FakeSlack): FakeMessage | undefined => fake.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
 
 beforeAll(async () => {
   stack = await startE2eStack({
@@ -53,7 +51,7 @@ beforeAll(async () => {
   }
   for (const name of CLASSES) termsBefore[name] = terms(name);
   for (const pool of store.list('nodepools')) budgetsBefore[pool.metadata.name] = JSON.stringify(pool.spec?.disruption?.budgets ?? []);
-  const disrupted = new Map<string, Set<string>>();
+  maxDisrupted = trackDisruptedPerPool(stack, CLUSTER, () => rollingBack);
   store.subscribe((event) => {
     if (!rollingBack) return;
     if (event.resource === 'ec2nodeclasses' && event.object.metadata.name === 'by-alias') {
@@ -61,26 +59,16 @@ beforeAll(async () => {
       if (aliasTermsSeen.at(-1) !== seen) aliasTermsSeen.push(seen);
     }
     const pool = event.object.metadata.labels?.['karpenter.sh/nodepool'];
-    if (event.resource !== 'nodes' || !pool) return;
-    const name = event.object.metadata.name;
-    const set = disrupted.get(pool) ?? new Set<string>();
-    disrupted.set(pool, set);
-    if (event.type !== 'DELETED' && isDisrupted(event.object)) set.add(name);
-    else set.delete(name);
-    maxDisrupted[pool] = Math.max(maxDisrupted[pool] ?? 0, set.size);
-    if (pool === 'by-alias' && event.type === 'DELETED' && String(event.object.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')) lastAliasNodeAt131 = stack.sim.clock.now();
+    if (event.resource === 'nodes' && pool === 'by-alias' && event.type === 'DELETED' && String(event.object.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')) lastAliasNodeAt131 = stack.sim.clock.now();
   });
-
-  const decide = (gate: OpenGate) => (gate.actions.includes('gate:continue') ? { action: 'continue' as const } : { action: 'force' as const, reason: 'lab drill: findings reviewed' });
-  await stack.fake.sendSlashCommand({ text: `start ${CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: CHANNEL });
-  await answerGatesUntilSummary(stack.fake, { channel: CHANNEL, approver: 'U0APP', timeoutMs: 90_000, decide });
-  for (const name of CLASSES) termsAfterUpgrade[name] = terms(name);
-
-  rollingBack = true;
-  await stack.fake.sendSlashCommand({ text: `rollback ${CLUSTER}`, userId: 'U0REQ', channelId: CHANNEL });
-  const { summary, refused } = await answerRollbackGates(stack.fake, { channel: CHANNEL, requester: 'U0REQ', approver: 'U0APP', summary: /^Rollback 1\.31 → 1\.30: /u, timeoutMs: 90_000, decide });
-  if (refused) throw new Error(`rollback refused: ${refused}`);
-  rollbackSummary = summary!;
+  rollbackSummary = await upgradeThenRollback(stack, {
+    cluster: CLUSTER,
+    channel: CHANNEL,
+    between: () => {
+      for (const name of CLASSES) termsAfterUpgrade[name] = terms(name);
+      rollingBack = true;
+    },
+  });
 }, 200_000);
 
 afterAll(async () => {
@@ -110,7 +98,7 @@ describe('karpenter-selectors 1.31 → 1.30 rollback', () => {
     expect(rollback).toBeDefined();
     expect(lastAliasNodeAt131).toBeGreaterThan(0);
     expect(lastAliasNodeAt131).toBeLessThan(rollback.at);
-    const thread = rollbackCard(stack.fake)!.replies.map((reply) => reply.text).join('\n');
+    const thread = rollbackCardOf(stack.fake, CHANNEL)!.replies.map((reply) => reply.text).join('\n');
     expect(thread).toMatch(/EC2NodeClass by-alias: amiSelectorTerms → alias al2023@latest again/);
   });
 
