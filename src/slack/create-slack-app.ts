@@ -6,7 +6,7 @@ import type { WebClient } from '@slack/web-api';
 import type { BotDeps } from '../ports/bot-deps.js';
 import type { EnvConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
-import type { CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
+import type { CommandHandOff, CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
 import type { Metrics, MetricsExposition } from '../ports/metrics.js';
@@ -24,6 +24,11 @@ export interface SlackAppOptions {
   commands: SlashCommandRouter;
   /** The process's metrics (src/prometheus/prom-client-metrics.ts, built by the entry point), served at GET /metrics. */
   metrics: Metrics & MetricsExposition;
+  /**
+   * ROLE=web: read-only commands (status, plan, digest) go to the worker processes (jobs/slash-command-queue.ts),
+   * which answer through the response_url; without it (ROLE=all, tests) every command runs in this process.
+   */
+  handOff?: CommandHandOff;
 }
 
 export interface SlackApp {
@@ -104,6 +109,16 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     });
     await ack();
     observeAck(metrics, context);
+    if (opts.handOff && prepared.readOnly && command.response_url) {
+      const queued = await opts.handOff
+        .enqueue({ text: command.text ?? '', userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url })
+        .then(() => true, (error: unknown) => {
+          // Redis unreachable: answer from here rather than not at all.
+          logger.warn({ err: error, subcommand: prepared.subcommand }, 'could not hand a command to the workers; running it here');
+          return false;
+        });
+      if (queued) return;
+    }
     let outcome: CommandOutcome = 'error';
     try {
       outcome = await runCommand(() => prepared.run());

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
+import { startBot, type RunningBot } from '../../src/start-bot.js';
+import { E2E_CREDENTIALS, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+
+/**
+ * Deployed as web + worker: the web process acks `/eks-upgrade status` and hands it to the worker, which reads
+ * AWS and answers through the command's response_url; the web process reads nothing (its /metrics count no AWS
+ * call), so its event loop stays free for the next acks. `help` is answered by the web process itself.
+ */
+const metricValue = (text: string, series: string): number =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith(series))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+
+describe('read-only slash commands run in the worker process', () => {
+  let stack: E2eStack;
+  let worker: RunningBot;
+
+  beforeAll(async () => {
+    stack = await startE2eStack({
+      scenario: 'demo',
+      role: 'web',
+      clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
+    });
+    worker = await startBot({
+      env: { ...stack.env, ROLE: 'worker', PORT: 0 },
+      config: stack.config,
+      logger: createLogger({ level: 'silent' }),
+      aws: { endpoint: stack.sim.url, credentials: E2E_CREDENTIALS },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await stack?.close();
+  });
+
+  it('answers status and plan from the worker through the response_url; the web process makes no AWS call', async () => {
+    expect((await stack.fake.sendSlashCommand({ text: 'status demo', userId: 'U0REQ', channelId: 'C0DEMO' })).status).toBe(200);
+    const status = await stack.fake.waitFor((f) => f.ephemerals('U0REQ').find((e) => e.source === 'response_url'), { timeoutMs: 20_000 });
+    expect(status.text).toMatch(/demo/);
+    expect(status.text).toMatch(/control plane 1\.30/);
+
+    expect((await stack.fake.sendSlashCommand({ text: 'plan demo --to 1.31', userId: 'U0REQ', channelId: 'C0DEMO' })).status).toBe(200);
+    const plan = await stack.fake.waitFor((f) => f.ephemerals('U0REQ').filter((e) => e.source === 'response_url')[1], { timeoutMs: 20_000 });
+    expect(plan.text).toMatch(/1\.30 → 1\.31|1\.31/);
+
+    const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    const work = await (await fetch(`http://127.0.0.1:${worker.port}/metrics`)).text();
+    expect(metricValue(web, 'eks_upgrade_aws_calls_total')).toBe(0);
+    expect(metricValue(work, 'eks_upgrade_aws_calls_total{service="eks",operation="DescribeCluster"')).toBeGreaterThanOrEqual(2);
+    expect(metricValue(work, 'eks_upgrade_commands_total{subcommand="status",outcome="ok"')).toBe(1);
+  });
+
+  it('answers help from the web process alone', async () => {
+    const before = stack.fake.ephemerals('U0REQ').length;
+    await stack.fake.sendSlashCommand({ text: 'help', userId: 'U0REQ', channelId: 'C0DEMO' });
+    const help = await stack.fake.waitFor((f) => f.ephemerals('U0REQ')[before], { timeoutMs: 10_000 });
+    expect(help.text).toMatch(/status/);
+    const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    expect(metricValue(web, 'eks_upgrade_commands_total{subcommand="help",outcome="ok"')).toBe(1);
+  });
+});
