@@ -22,13 +22,29 @@ const QUEUE = 'slash-command';
  */
 export const COMMAND_WORKER_CONCURRENCY = 16;
 
+/**
+ * How long the web process waits for Redis to take a command before running it itself: BullMQ waits for a lost
+ * connection to come back rather than failing. Should Redis take it after all, the user sees the answer twice.
+ */
+export const ENQUEUE_TIMEOUT_MS = 2_000;
+
 export function createCommandQueue(connection: { url: string }, prefix: string): CommandHandOff & { close(): Promise<void> } {
   const queue = new Queue<HandedOffCommand>(QUEUE, { connection: { ...connection, maxRetriesPerRequest: 1 }, prefix });
   queue.on('error', () => undefined);
   return {
     async enqueue(command) {
       // Nothing is kept once answered: the job holds a response_url, which lets anyone answer in the user's name.
-      await queue.add('command', command, { removeOnComplete: true, removeOnFail: true });
+      const added = queue.add('command', command, { removeOnComplete: true, removeOnFail: true });
+      added.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not take the command within ${ENQUEUE_TIMEOUT_MS / 1000} s`)), ENQUEUE_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([added, deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     close: () => queue.close(),
   };

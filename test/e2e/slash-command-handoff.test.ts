@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { E2E_CREDENTIALS, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { createCommandQueue } from '../../jobs/slash-command-queue.js';
+import { freePort } from '../../src/demo/ensure-redis.js';
+import type { EksPort } from '../../src/ports/eks-port.js';
+import { startSlackHarness } from '../support/slack-app-harness.js';
 
 /**
  * Deployed as web + worker: the web process acks `/eks-upgrade status` and hands it to the worker, which reads
@@ -61,5 +65,23 @@ describe('read-only slash commands run in the worker process', () => {
     expect(help.text).toMatch(/status/);
     const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
     expect(metricValue(web, 'eks_upgrade_commands_total{subcommand="help",outcome="ok"')).toBe(1);
+  });
+});
+
+describe('when the workers cannot be reached', () => {
+  it('answers status from the web process instead (Redis down: the command is not lost)', async () => {
+    // A Redis URL nothing listens on: queuing fails within a few hundred milliseconds.
+    const queue = createCommandQueue({ url: `redis://127.0.0.1:${await freePort()}` }, 'unreachable');
+    const eks = { describeCluster: async () => { throw Object.assign(new Error('no such cluster'), { name: 'ResourceNotFoundException' }); } } as unknown as EksPort;
+    const harness = await startSlackHarness({ eks: () => eks, handOff: queue });
+    try {
+      expect((await harness.fake.sendSlashCommand({ text: 'status demo', userId: 'U0REQ', channelId: 'C0DEMO' })).status).toBe(200);
+      const reply = await harness.fake.waitFor((f) => f.ephemerals('U0REQ')[0], { timeoutMs: 15_000 });
+      expect(reply.text).toMatch(/DescribeCluster for demo/);
+      expect(harness.logLines.some((line) => line.msg === 'could not hand a command to the workers; running it here')).toBe(true);
+    } finally {
+      await harness.close();
+      await queue.close().catch(() => undefined);
+    }
   });
 });
