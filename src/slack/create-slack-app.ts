@@ -48,8 +48,9 @@ export interface SlackApp {
  * actions/. The Web API client honours SLACK_API_URL, which is how tests and the demo talk to the fake Slack.
  */
 /**
- * Slash commands whose work (after the ack) runs at once in one web process: enough that commands waiting on a slow
- * AWS still overlap (30 commands of 2 s each answer within 4 s), few enough that a burst of 200 does not starve the acks.
+ * Slash commands whose work (after the ack) runs at once in this process: enough that commands waiting on a slow
+ * AWS still overlap (30 commands of 2 s each answer within 4 s), few enough that a burst of 200 does not starve the
+ * acks. Behind ROLE=web only the commands that change something run here; status, plan and digest go to the workers.
  */
 const COMMANDS_AT_ONCE = 16;
 
