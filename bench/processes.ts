@@ -86,7 +86,7 @@ export async function startBotProcess(options: BotOptions): Promise<BotChild> {
   const port = await freePort();
   const started = performance.now();
   const child = track(
-    spawn(process.execPath, options.entry ?? ['bin/eks-upgrade-bot.cjs'], {
+    spawn(process.execPath, [...profileFlags(options.role), ...(options.entry ?? ['bin/eks-upgrade-bot.cjs'])], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -111,6 +111,12 @@ export async function startBotProcess(options: BotOptions): Promise<BotChild> {
   );
   const readyMs = await waitHealthy(`http://127.0.0.1:${port}/healthz`, child, started);
   return { ...child, port, readyMs };
+}
+
+/** BENCH_CPU_PROF=<dir>: each bot process writes a V8 CPU profile there when it stops (open it in Chrome DevTools). */
+function profileFlags(role: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${role}-${Date.now()}.cpuprofile`] : [];
 }
 
 export async function waitHealthy(url: string, child: Child, started: number, timeoutMs = 60_000): Promise<number> {

@@ -10,6 +10,9 @@ import { COMMAND } from './command-usage.js';
 import { parseCommand } from './parse-command.js';
 import { routeCommand, type CommandHandlers } from './route-command.js';
 
+/** Subcommands that only read and answer: safe to run in a worker process, and to run again should it die. */
+const READ_ONLY = new Set(['status', 'plan', 'digest']);
+
 export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandlers = COMMAND_HANDLERS): SlashCommandRouter {
   return {
     command: COMMAND,
@@ -17,6 +20,7 @@ export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandler
       const parsed = parseCommand(text);
       return {
         subcommand: parsed.ok ? parsed.command.subcommand : (parsed.subcommand ?? 'unknown'),
+        readOnly: parsed.ok && READ_ONLY.has(parsed.command.subcommand),
         run: () => routeCommand({ parsed, userId, channelId, respond }, deps, handlers),
       };
     },

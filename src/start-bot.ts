@@ -21,6 +21,7 @@ import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal-worker.js';
+import { createCommandQueue, startCommandWorker } from '../jobs/slash-command-queue.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
 import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
 import { createChannelPoster } from './slack/channel-poster.js';
@@ -98,6 +99,30 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
 
   const stops: Array<() => Promise<void>> = [];
   let port: number | undefined;
+  // What slash commands run with: in web processes, and in workers for the read-only commands web hands them.
+  const commandDeps = (): BotDeps => {
+    const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+    const rehearsalQueue = createRehearsalQueue(connection, env.QUEUE_PREFIX);
+    stops.push(() => rehearsalQueue.close(), async () => void (await waiverRedis.quit().catch(() => undefined)));
+    return {
+      config,
+      eks,
+      ssm,
+      ec2,
+      autoScaling,
+      kube,
+      control: engine.control,
+      audit: engine.audit,
+      usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
+      clock,
+      logger,
+      statusConcurrency: env.STATUS_CONCURRENCY,
+      waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+      rollouts: rollouts.control,
+      rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
+      rehearsalQueue,
+    };
+  };
   try {
     if (env.ROLE !== 'web') {
       await thread.start();
@@ -128,33 +153,21 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         logger: logger.child({ part: 'rehearsal' }),
       });
       stops.push(() => rehearsals.close(), async () => void (await rehearsalRedis.quit().catch(() => undefined)));
+      if (env.ROLE === 'worker') {
+        const commands = await startCommandWorker({ connection, prefix: env.QUEUE_PREFIX, commands: createSlashCommandRouter(commandDeps()), logger: logger.child({ part: 'commands' }), metrics });
+        stops.unshift(() => commands.close());
+      }
     }
     if (env.ROLE !== 'worker') {
-      const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
-      const rehearsalQueue = createRehearsalQueue(connection, env.QUEUE_PREFIX);
-      stops.push(() => rehearsalQueue.close());
-      const deps: BotDeps = {
-        config,
-        eks,
-        ssm,
-        ec2,
-        autoScaling,
-        kube,
-        control: engine.control,
-        audit: engine.audit,
-        usergroups: createUsergroupResolver(client, clock, 5 * 60_000),
-        clock,
-        logger,
-        statusConcurrency: env.STATUS_CONCURRENCY,
-        waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
-        rollouts: rollouts.control,
-        rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
-        rehearsalQueue,
-      };
-      const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics });
+      const deps = commandDeps();
+      // ROLE=web: status, plan and digest read AWS in the workers; ROLE=all runs them here (one process either way).
+      const commandQueue = env.ROLE === 'web' ? createCommandQueue(connection, env.QUEUE_PREFIX) : undefined;
+      if (commandQueue) stops.push(() => commandQueue.close());
+      const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics, handOff: commandQueue });
       await slack.start();
       port = slack.port;
-      stops.push(() => slack.stop(), async () => void (await waiverRedis.quit().catch(() => undefined)));
+      // The app stops taking requests before the queue and Redis connections it uses close.
+      stops.unshift(() => slack.stop());
     } else {
       const server = await startMetricsServer({ port: env.PORT, metrics, logger, role: env.ROLE });
       port = server.port;

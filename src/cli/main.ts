@@ -1,11 +1,9 @@
 import '../log/quiet-node-version-warning.js';
-import { createAutoScalingPortFactory } from '../aws/autoscaling-sdk-adapter.js';
-import { createEc2PortFactory } from '../aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
-import { createSsmPortFactory } from '../aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../kube/client-node-adapter.js';
 import { systemClock } from '../ports/clock.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
+import { lazyPortFactory } from './lazy-port-factory.js';
 import { runCli } from './run-cli.js';
 
 /**
@@ -18,9 +16,10 @@ export function realSources(endpointUrl?: string): SnapshotSources {
   const eks = createEksPortFactory(options);
   return {
     eks,
-    ec2: createEc2PortFactory(options),
-    autoScaling: createAutoScalingPortFactory(options),
-    ssm: createSsmPortFactory(options),
+    // EC2, Auto Scaling and SSM are read by plan, digest and rehearse, never by status: loaded when first called.
+    ec2: lazyPortFactory(async () => (await import('../aws/ec2-sdk-adapter.js')).createEc2PortFactory(options)),
+    autoScaling: lazyPortFactory(async () => (await import('../aws/autoscaling-sdk-adapter.js')).createAutoScalingPortFactory(options)),
+    ssm: lazyPortFactory(async () => (await import('../aws/ssm-sdk-adapter.js')).createSsmPortFactory(options)),
     kube: createKubePortFactory({ eks }),
     clock: systemClock,
   };

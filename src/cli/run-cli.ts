@@ -6,15 +6,7 @@
 
 import { collectDigestRows } from '../status/collect-digest.js';
 import { renderDigestText, sortByUrgency } from '../report/digest.js';
-import { writeFileSync } from 'node:fs';
-import { stringify as stringifyYaml } from 'yaml';
 import { ConfigError } from '../config/clusters-config.js';
-import { Redis } from 'ioredis';
-import { decide, readTwinOf, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
-import { createLogger } from '../log/logger.js';
-import { createClusterLock } from '../store/cluster-lock.js';
-import { engineKeys } from '../store/engine-keys.js';
-import { createRehearsalStore } from '../store/rehearsal-store.js';
 import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
@@ -22,36 +14,20 @@ import { readRollback, RollbackReadError } from '../status/rollback-reads.js';
 import { describeReadError } from '../status/read-error.js';
 import { hopsBetweenText, offeredProblem } from '../status/plan-request.js';
 import { withDeadline } from '../status/bounded.js';
-import { collectSnapshot, type SnapshotSources } from '../status/collect-snapshot.js';
+import { collectSnapshot } from '../status/collect-snapshot.js';
 import { collectStatuses, DEFAULT_STATUS_CONCURRENCY } from '../status/collect-statuses.js';
 import { planJson, statusJson, toJsonText } from '../report/json-output.js';
 import { renderPlanMarkdown } from '../report/render-plan-markdown.js';
 import { renderPlanText } from '../report/render-plan-text.js';
 import { renderStatusText } from '../report/render-status-text.js';
 import { renderAuditText } from '../report/render-audit.js';
-import type { AuditLog } from '../ports/audit-port.js';
 import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
 import { preflightReads } from '../status/preflight-reads.js';
-import type { WaiverConnection } from '../waivers/connect-waiver-store.js';
 import { readWaiversForPlan, type WaiversForPlan } from '../waivers/read-waivers.js';
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
+import { EXIT, type CliDeps } from './cli-deps.js';
 
-export interface CliDeps {
-  /** snapshot: writes the twin file (default: node:fs writeFileSync). */
-  writeFile?: (path: string, text: string) => void;
-  env: NodeJS.ProcessEnv;
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Ports for an optional endpoint override (--endpoint-url). */
-  sources(endpointUrl?: string): SnapshotSources;
-  fileExists?: (path: string) => boolean;
-  /** The audit trail in Redis (REDIS_URL, QUEUE_PREFIX), opened only by `audit`. */
-  auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> } | Promise<{ audit: AuditLog; close(): Promise<void> }>;
-  /** Slack waivers from Redis (REDIS_URL); absent or unreachable: clusters.yaml waivers alone, and the plan says so. */
-  waiverStore?: (env: NodeJS.ProcessEnv) => Promise<WaiverConnection>;
-}
-
-export const EXIT = { ok: 0, error: 1, blocking: 2 } as const;
+export { EXIT, type CliDeps };
 
 export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   let command: CliCommand;
@@ -68,8 +44,10 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   try {
     if (command.command === 'audit') return await audit(command, deps);
     if (command.command === 'digest') return await digest(command, deps);
-    if (command.command === 'snapshot') return await snapshot(command, deps);
-    if (command.command === 'rehearse') return await rehearseCli(command, deps);
+    // The twin and the rehearsal bring the upgrade engine, BullMQ and the simulator: loaded only for them, so that
+    // `status` and `plan` start without initialising any of it (bench P0, P2).
+    if (command.command === 'snapshot') return await (await import('./twin-commands.js')).snapshot(command, deps);
+    if (command.command === 'rehearse') return await (await import('./twin-commands.js')).rehearseCli(command, deps);
     return command.command === 'status' ? await status(command, deps) : await plan(command, deps);
   } catch (error) {
     const known = error instanceof Error && error.name === 'ScenarioError' || error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
@@ -153,36 +131,6 @@ async function plan(command: CliCommand, deps: CliDeps): Promise<number> {
   return result.blocking ? EXIT.blocking : EXIT.ok;
 }
 
-/** Reads the cluster as `plan` does (reads only) and returns it as a simulator scenario (the twin). */
-async function readTwin(command: CliCommand, deps: CliDeps): Promise<{ scenario: Record<string, unknown>; cluster: string }> {
-  const config = await loadCliConfig(command, deps.env, deps.fileExists);
-  const target = resolveNamedTarget(command, config, deps.env);
-  const sources = deps.sources(command.endpointUrl);
-  await sources.eks(target).describeCluster(target.name).catch((error) => {
-    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
-  });
-  try {
-    const { scenario } = await readTwinOf(sources, target, { anonymize: command.anonymize, timeoutMs: command.timeoutSeconds * 1000 });
-    return { scenario, cluster: target.name };
-  } catch (error) {
-    if ((error as Error).name !== 'ScenarioError') throw error;
-    throw new PlanRequestError(`the twin of ${target.name} is not a scenario the simulator can load (${(error as Error).message}); please report it with the cluster's shape.`);
-  }
-}
-
-async function snapshot(command: CliCommand, deps: CliDeps): Promise<number> {
-  const { scenario, cluster } = await readTwin(command, deps);
-  const c = (scenario.clusters as Array<Record<string, any>>)[0];
-  const text = `# Twin of ${c.name} written by eks-upgrade snapshot: no Secrets, env values or command lines are copied.\n# Replay: npm run sim -- --scenario ${command.file}\n${stringifyYaml(scenario, { lineWidth: 0 })}`;
-  try {
-    (deps.writeFile ?? ((path, body) => writeFileSync(path, body, { mode: 0o600 })))(command.file!, text);
-  } catch (error) {
-    throw new CliUsageError(`could not write ${command.file}: ${(error as Error).message}; give --file a path you can write.`);
-  }
-  deps.stdout(`Wrote the twin of ${cluster} to ${command.file}: ${c.nodegroups.length} node group(s), ${(c.selfManaged ?? []).length} self-managed group(s), ${(c.kubernetes ?? []).length} object(s)${command.anonymize ? ', names hashed' : ''}.\nReplay it: npm run sim -- --scenario ${command.file}\n`);
-  return EXIT.ok;
-}
-
 async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   if (!deps.auditLog) throw new CliUsageError('audit needs Redis: this build of the CLI has no audit reader.');
   const { audit: log, close } = await deps.auditLog(deps.env);
@@ -206,56 +154,6 @@ async function digest(command: CliCommand, deps: CliDeps): Promise<number> {
   if (command.output === 'json') deps.stdout(toJsonText({ generatedAt: new Date(at).toISOString(), clusters: sortByUrgency(rows) }));
   else deps.stdout(`${renderDigestText(rows, at)}\n`);
   return rows.some((row) => row.error) ? EXIT.error : EXIT.ok;
-}
-
-async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<number> {
-  const config = await loadCliConfig(command, deps.env, deps.fileExists);
-  const target = resolveNamedTarget(command, config, deps.env);
-  const sources = deps.sources(command.endpointUrl);
-  const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
-    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
-  });
-  const current = described.version ?? '';
-  const to = command.to ?? nextMinorOf(current);
-  if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
-  const redisUrl = deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = deps.env.QUEUE_PREFIX ?? 'eks-upgrade';
-  const running = await runningUpgradeOf(redisUrl, prefix, target.name);
-  if (running) throw new PlanRequestError(`an upgrade of ${target.name} is running (job ${running}); rehearse it once that upgrade has ended.`);
-  const answers = command.answers ?? 'continue';
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  const report = await rehearseUpgrade({
-    store: createRehearsalStore(redis, prefix),
-    sources,
-    cluster: target,
-    to,
-    answers,
-    redisUrl,
-    prefix,
-    logger: createLogger({ level: 'silent' }),
-    onEvent: (event) => {
-      if (command.output !== 'json' && (event.kind === 'step-started' || event.kind === 'gate-opened')) {
-        deps.stderr(`REHEARSAL · ${event.kind === 'step-started' ? `started: ${event.title}` : `gate: ${event.gate.title} (answering ${decide(event.gate, answers)})`}\n`);
-      }
-    },
-  }).finally(() => redis.disconnect());
-  deps.stdout(command.output === 'json' ? toJsonText(report) : `${report.lines.join('\n')}\n`);
-  return report.state === 'succeeded' ? EXIT.ok : EXIT.blocking;
-}
-
-/** The job holding the cluster's lock in the bot's queue (a real upgrade in progress), if any. */
-async function runningUpgradeOf(redisUrl: string, prefix: string, cluster: string): Promise<string | undefined> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200), lazyConnect: true });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await createClusterLock(redis, engineKeys(prefix)).holder(cluster);
-  } catch (error) {
-    throw new CliUsageError(`rehearse needs Redis for its engine, and ${redisUrl} did not answer (${(error as Error).message}); set REDIS_URL to a Redis it may use.`);
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** STATUS_CONCURRENCY as the bot reads it (env-config.ts): clusters `status --all` reads at once. */

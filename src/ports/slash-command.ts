@@ -22,6 +22,11 @@ export interface SlashCommandRequest {
 export interface PreparedCommand {
   /** The subcommand named (or 'unknown'), for the metrics. */
   readonly subcommand: string;
+  /**
+   * Only reads and answers (status, plan, digest): running it twice answers twice and changes nothing, so a web
+   * process may hand it to a worker process (CommandHandOff) instead of reading AWS on the loop that acks.
+   */
+  readonly readOnly: boolean;
   /** Authorizes and runs it, answering through respond; resolves with the outcome, never with a thrown refusal. */
   run(): Promise<CommandOutcome>;
 }
@@ -31,4 +36,18 @@ export interface SlashCommandRouter {
   readonly command: string;
   /** Parses synchronously and cheaply: nothing may come before the ack, which Slack waits 3 s for. */
   prepare(request: SlashCommandRequest): PreparedCommand;
+}
+
+/** A slash command handed from the web process to a worker: what it takes to run it there and answer the user. */
+export interface HandedOffCommand {
+  text: string;
+  userId: string;
+  channelId: string;
+  /** Slack's response_url of the command (valid 30 minutes, 5 posts): the worker answers through it. */
+  responseUrl: string;
+}
+
+/** Hands read-only commands to the worker processes (jobs/slash-command-queue.ts); resolves once queued. */
+export interface CommandHandOff {
+  enqueue(command: HandedOffCommand): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { WebClient } from '@slack/web-api';
 import type { BotDeps } from '../ports/bot-deps.js';
 import type { EnvConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
-import type { CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
+import type { CommandHandOff, CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
 import type { Metrics, MetricsExposition } from '../ports/metrics.js';
@@ -24,6 +24,11 @@ export interface SlackAppOptions {
   commands: SlashCommandRouter;
   /** The process's metrics (src/prometheus/prom-client-metrics.ts, built by the entry point), served at GET /metrics. */
   metrics: Metrics & MetricsExposition;
+  /**
+   * ROLE=web: read-only commands (status, plan, digest) go to the worker processes (jobs/slash-command-queue.ts),
+   * which answer through the response_url; without it (ROLE=all, tests) every command runs in this process.
+   */
+  handOff?: CommandHandOff;
 }
 
 export interface SlackApp {
@@ -43,8 +48,9 @@ export interface SlackApp {
  * actions/. The Web API client honours SLACK_API_URL, which is how tests and the demo talk to the fake Slack.
  */
 /**
- * Slash commands whose work (after the ack) runs at once in one web process: enough that commands waiting on a slow
- * AWS still overlap (30 commands of 2 s each answer within 4 s), few enough that a burst of 200 does not starve the acks.
+ * Slash commands whose work (after the ack) runs at once in this process: enough that commands waiting on a slow
+ * AWS still overlap (30 commands of 2 s each answer within 4 s), few enough that a burst of 200 does not starve the
+ * acks. Behind ROLE=web only the commands that change something run here; status, plan and digest go to the workers.
  */
 const COMMANDS_AT_ONCE = 16;
 
@@ -104,6 +110,16 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     });
     await ack();
     observeAck(metrics, context);
+    if (opts.handOff && prepared.readOnly && command.response_url) {
+      const queued = await opts.handOff
+        .enqueue({ text: command.text ?? '', userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url })
+        .then(() => true, (error: unknown) => {
+          // Redis unreachable: answer from here rather than not at all.
+          logger.warn({ err: error, subcommand: prepared.subcommand }, 'could not hand a command to the workers; running it here');
+          return false;
+        });
+      if (queued) return;
+    }
     let outcome: CommandOutcome = 'error';
     try {
       outcome = await runCommand(() => prepared.run());

@@ -71,6 +71,14 @@ function toNodegroup(ng: Nodegroup): NodegroupInfo {
   };
 }
 
+/**
+ * The node groups by name alone (ListNodegroups, no DescribeNodegroup each): all the status card shows of a node group
+ * with no nodes yet. Every other field is left at its empty value ('UNKNOWN' status), for a snapshot of scope 'status'.
+ */
+export async function readNodegroupNames(eks: EksPort, cluster: string): Promise<NodegroupInfo[]> {
+  return (await eks.listNodegroups(cluster)).map((name) => toNodegroup({ nodegroupName: name })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export async function readNodegroups(eks: EksPort, cluster: string, run: Limiter): Promise<NodegroupInfo[]> {
   const names = await eks.listNodegroups(cluster);
   const described = await Promise.all(names.map((name) => run(() => eks.describeNodegroup(cluster, name))));

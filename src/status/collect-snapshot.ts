@@ -25,7 +25,7 @@ import { createLimiter } from './bounded.js';
 import { collectKube, type KubeOptIn } from './collect-kube.js';
 import { amisWanted, lookupAmis } from './collect-amis.js';
 import { readAutoScalingGroups } from './collect-asgs.js';
-import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
+import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroupNames, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
 import { listFreshInsights, type InsightsFreshness } from './refresh-insights.js';
 import type { InsightsRefreshInfo } from '../planning/cluster-snapshot.js';
@@ -55,12 +55,20 @@ export interface SnapshotRequest {
   /** Ask the apiserver which of the job's permissions the bot has (plan and preflight; status does not need it). */
   askAccess?: boolean;
   /**
-   * 'status': read only what the status card shows (cluster, versions, node groups, add-ons and their catalogue,
-   * insights, nodes and NodePools) and connect to the Kubernetes API alongside DescribeCluster. Fargate profiles,
-   * subnets, launch templates, AMIs, Auto Scaling groups and the workload lists are left empty, not read.
+   * 'status': read only what the status card shows (cluster, versions, node group names, add-ons and their
+   * catalogue, insights, nodes and NodePools) and connect to the Kubernetes API alongside DescribeCluster. Node
+   * groups are not described (the card groups nodes by the node group's label and needs only the names); Fargate
+   * profiles, subnets, launch templates, AMIs, Auto Scaling groups and the workload lists are left empty, not read.
    */
   scope?: 'status';
 }
+
+/**
+ * A status card's calls after DescribeCluster in one round: the versions, then per add-on DescribeAddon and its
+ * catalogue for the current and next minor (3 add-ons: 10 calls). With 8 the last add-on's catalogue waited for a
+ * second round trip (bench P2: one cluster's status took three round trips instead of two).
+ */
+const STATUS_CALLS_AT_ONCE = 16;
 
 async function area<T>(operation: string, read: () => Promise<T>): Promise<Read<T>> {
   try {
@@ -74,8 +82,8 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const { name, region, roleArn } = request;
   const target = { region, roleArn };
   const readAt = sources.clock.now();
-  const run = createLimiter(request.concurrency ?? 8);
   const statusOnly = request.scope === 'status';
+  const run = createLimiter(request.concurrency ?? (statusOnly ? STATUS_CALLS_AT_ONCE : 8));
   // Status connects to the Kubernetes API (its own DescribeCluster, cached per cluster) while DescribeCluster runs.
   const kubePort = statusOnly ? sources.kube({ name, region, roleArn }) : undefined;
   kubePort?.catch(() => {});
@@ -106,7 +114,7 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const [versions, updates, nodegroups, addons, insights, fargateProfiles, kube] = await Promise.all([
     area(`DescribeClusterVersions`, () => run(() => readVersions(eks))),
     cluster.value.status === 'ACTIVE' ? Promise.resolve(readOk([])) : area(`ListUpdates for ${name}`, () => readUpdates(eks, name, run)),
-    area(`Reading the node groups of ${name}`, () => readNodegroups(eks, name, run)),
+    area(`Reading the node groups of ${name}`, () => (statusOnly ? readNodegroupNames(eks, name) : readNodegroups(eks, name, run))),
     area(`Reading the add-ons of ${name}`, () => readAddons(eks, name, minors, run, describeReadError)),
     area(`Reading the upgrade insights of ${name}`, async () => {
       const { summaries, refresh } = await listFreshInsights(eks, name, sources.clock, request.insightsFreshness);

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createPrometheusMetrics } from '../../src/prometheus/prom-client-metrics.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.js';
+import type { CommandHandOff } from '../../src/ports/slash-command.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl, type FakeUpgradeControl } from './fake-upgrade-control.js';
@@ -40,7 +41,7 @@ export interface SlackHarness {
 }
 
 export async function startSlackHarness(
-  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2'>> & { config?: ClustersConfig; userGroups?: Record<string, string[]> } = {},
+  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2'>> & { config?: ClustersConfig; userGroups?: Record<string, string[]>; handOff?: CommandHandOff } = {},
 ): Promise<SlackHarness> {
   const fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, userGroups: overrides.userGroups ?? { S0ONCALL: ['U0ONCALL'] } });
   const logLines: Array<Record<string, unknown>> = [];
@@ -84,7 +85,7 @@ export async function startSlackHarness(
     clock: systemClock,
     logger,
   };
-  const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger, host: '127.0.0.1', metrics: createPrometheusMetrics() });
+  const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger, host: '127.0.0.1', metrics: createPrometheusMetrics(), handOff: overrides.handOff });
   resolver = createUsergroupResolver(slack.client, systemClock, 60_000);
   await slack.start();
   const eventsUrl = `http://127.0.0.1:${slack.port}/slack/events`;

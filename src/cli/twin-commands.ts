@@ -1,0 +1,101 @@
+/**
+ * `eks-upgrade snapshot` and `eks-upgrade rehearse`: the cluster read into a simulator scenario (its twin), and an
+ * upgrade rehearsed on it. Loaded by run-cli.ts only when one of them is asked for: they bring the upgrade engine,
+ * BullMQ, ioredis and the simulator, none of which `status` or `plan` need at start-up.
+ */
+
+import { writeFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { stringify as stringifyYaml } from 'yaml';
+import { decide, readTwinOf, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
+import { createLogger } from '../log/logger.js';
+import { PlanRequestError } from '../planning/build-plan.js';
+import { nextMinorOf } from '../planning/upgrade-path.js';
+import { describeReadError } from '../status/read-error.js';
+import { toJsonText } from '../report/json-output.js';
+import { createClusterLock } from '../store/cluster-lock.js';
+import { engineKeys } from '../store/engine-keys.js';
+import { createRehearsalStore } from '../store/rehearsal-store.js';
+import { EXIT, type CliDeps } from './cli-deps.js';
+import { CliUsageError, type CliCommand } from './parse-cli-args.js';
+import { loadCliConfig, resolveNamedTarget } from './resolve-targets.js';
+
+/** Reads the cluster as `plan` does (reads only) and returns it as a simulator scenario (the twin). */
+async function readTwin(command: CliCommand, deps: CliDeps): Promise<{ scenario: Record<string, unknown>; cluster: string }> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  const target = resolveNamedTarget(command, config, deps.env);
+  const sources = deps.sources(command.endpointUrl);
+  await sources.eks(target).describeCluster(target.name).catch((error) => {
+    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
+  });
+  try {
+    const { scenario } = await readTwinOf(sources, target, { anonymize: command.anonymize, timeoutMs: command.timeoutSeconds * 1000 });
+    return { scenario, cluster: target.name };
+  } catch (error) {
+    if ((error as Error).name !== 'ScenarioError') throw error;
+    throw new PlanRequestError(`the twin of ${target.name} is not a scenario the simulator can load (${(error as Error).message}); please report it with the cluster's shape.`);
+  }
+}
+
+export async function snapshot(command: CliCommand, deps: CliDeps): Promise<number> {
+  const { scenario, cluster } = await readTwin(command, deps);
+  const c = (scenario.clusters as Array<Record<string, any>>)[0];
+  const text = `# Twin of ${c.name} written by eks-upgrade snapshot: no Secrets, env values or command lines are copied.\n# Replay: npm run sim -- --scenario ${command.file}\n${stringifyYaml(scenario, { lineWidth: 0 })}`;
+  try {
+    (deps.writeFile ?? ((path, body) => writeFileSync(path, body, { mode: 0o600 })))(command.file!, text);
+  } catch (error) {
+    throw new CliUsageError(`could not write ${command.file}: ${(error as Error).message}; give --file a path you can write.`);
+  }
+  deps.stdout(`Wrote the twin of ${cluster} to ${command.file}: ${c.nodegroups.length} node group(s), ${(c.selfManaged ?? []).length} self-managed group(s), ${(c.kubernetes ?? []).length} object(s)${command.anonymize ? ', names hashed' : ''}.\nReplay it: npm run sim -- --scenario ${command.file}\n`);
+  return EXIT.ok;
+}
+
+export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<number> {
+  const config = await loadCliConfig(command, deps.env, deps.fileExists);
+  const target = resolveNamedTarget(command, config, deps.env);
+  const sources = deps.sources(command.endpointUrl);
+  const described = await sources.eks(target).describeCluster(target.name).catch((error) => {
+    throw new PlanRequestError(describeReadError(`DescribeCluster for ${target.name}`, error));
+  });
+  const current = described.version ?? '';
+  const to = command.to ?? nextMinorOf(current);
+  if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
+  const redisUrl = deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = deps.env.QUEUE_PREFIX ?? 'eks-upgrade';
+  const running = await runningUpgradeOf(redisUrl, prefix, target.name);
+  if (running) throw new PlanRequestError(`an upgrade of ${target.name} is running (job ${running}); rehearse it once that upgrade has ended.`);
+  const answers = command.answers ?? 'continue';
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  const report = await rehearseUpgrade({
+    store: createRehearsalStore(redis, prefix),
+    sources,
+    cluster: target,
+    to,
+    answers,
+    redisUrl,
+    prefix,
+    logger: createLogger({ level: 'silent' }),
+    onEvent: (event) => {
+      if (command.output !== 'json' && (event.kind === 'step-started' || event.kind === 'gate-opened')) {
+        deps.stderr(`REHEARSAL · ${event.kind === 'step-started' ? `started: ${event.title}` : `gate: ${event.gate.title} (answering ${decide(event.gate, answers)})`}\n`);
+      }
+    },
+  }).finally(() => redis.disconnect());
+  deps.stdout(command.output === 'json' ? toJsonText(report) : `${report.lines.join('\n')}\n`);
+  return report.state === 'succeeded' ? EXIT.ok : EXIT.blocking;
+}
+
+/** The job holding the cluster's lock in the bot's queue (a real upgrade in progress), if any. */
+async function runningUpgradeOf(redisUrl: string, prefix: string, cluster: string): Promise<string | undefined> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200), lazyConnect: true });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return await createClusterLock(redis, engineKeys(prefix)).holder(cluster);
+  } catch (error) {
+    throw new CliUsageError(`rehearse needs Redis for its engine, and ${redisUrl} did not answer (${(error as Error).message}); set REDIS_URL to a Redis it may use.`);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
+import { startBot, type RunningBot } from '../../src/start-bot.js';
+import { E2E_CREDENTIALS, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { createCommandQueue } from '../../jobs/slash-command-queue.js';
+import { freePort } from '../../src/demo/ensure-redis.js';
+import type { EksPort } from '../../src/ports/eks-port.js';
+import { startSlackHarness } from '../support/slack-app-harness.js';
+
+/**
+ * Deployed as web + worker: the web process acks `/eks-upgrade status` and hands it to the worker, which reads
+ * AWS and answers through the command's response_url; the web process reads nothing (its /metrics count no AWS
+ * call), so its event loop stays free for the next acks. `help` is answered by the web process itself.
+ */
+const metricValue = (text: string, series: string): number =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith(series))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+
+describe('read-only slash commands run in the worker process', () => {
+  let stack: E2eStack;
+  let worker: RunningBot;
+
+  beforeAll(async () => {
+    stack = await startE2eStack({
+      scenario: 'demo',
+      role: 'web',
+      clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
+    });
+    worker = await startBot({
+      env: { ...stack.env, ROLE: 'worker', PORT: 0 },
+      config: stack.config,
+      logger: createLogger({ level: 'silent' }),
+      aws: { endpoint: stack.sim.url, credentials: E2E_CREDENTIALS },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await stack?.close();
+  });
+
+  it('answers status and plan from the worker through the response_url; the web process makes no AWS call', async () => {
+    expect((await stack.fake.sendSlashCommand({ text: 'status demo', userId: 'U0REQ', channelId: 'C0DEMO' })).status).toBe(200);
+    const status = await stack.fake.waitFor((f) => f.ephemerals('U0REQ').find((e) => e.source === 'response_url'), { timeoutMs: 20_000 });
+    expect(status.text).toMatch(/demo/);
+    expect(status.text).toMatch(/control plane 1\.30/);
+
+    expect((await stack.fake.sendSlashCommand({ text: 'plan demo --to 1.31', userId: 'U0REQ', channelId: 'C0DEMO' })).status).toBe(200);
+    const plan = await stack.fake.waitFor((f) => f.ephemerals('U0REQ').filter((e) => e.source === 'response_url')[1], { timeoutMs: 20_000 });
+    expect(plan.text).toMatch(/1\.30 → 1\.31|1\.31/);
+
+    const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    const work = await (await fetch(`http://127.0.0.1:${worker.port}/metrics`)).text();
+    expect(metricValue(web, 'eks_upgrade_aws_calls_total')).toBe(0);
+    expect(metricValue(work, 'eks_upgrade_aws_calls_total{service="eks",operation="DescribeCluster"')).toBeGreaterThanOrEqual(2);
+    expect(metricValue(work, 'eks_upgrade_commands_total{subcommand="status",outcome="ok"')).toBe(1);
+  });
+
+  it('answers help from the web process alone', async () => {
+    const before = stack.fake.ephemerals('U0REQ').length;
+    await stack.fake.sendSlashCommand({ text: 'help', userId: 'U0REQ', channelId: 'C0DEMO' });
+    const help = await stack.fake.waitFor((f) => f.ephemerals('U0REQ')[before], { timeoutMs: 10_000 });
+    expect(help.text).toMatch(/status/);
+    const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    expect(metricValue(web, 'eks_upgrade_commands_total{subcommand="help",outcome="ok"')).toBe(1);
+  });
+});
+
+describe('when the workers cannot be reached', () => {
+  it('answers status from the web process instead (Redis down: the command is not lost)', async () => {
+    // A Redis URL nothing listens on: queuing fails within a few hundred milliseconds.
+    const queue = createCommandQueue({ url: `redis://127.0.0.1:${await freePort()}` }, 'unreachable');
+    const eks = { describeCluster: async () => { throw Object.assign(new Error('no such cluster'), { name: 'ResourceNotFoundException' }); } } as unknown as EksPort;
+    const harness = await startSlackHarness({ eks: () => eks, handOff: queue });
+    try {
+      expect((await harness.fake.sendSlashCommand({ text: 'status demo', userId: 'U0REQ', channelId: 'C0DEMO' })).status).toBe(200);
+      const reply = await harness.fake.waitFor((f) => f.ephemerals('U0REQ')[0], { timeoutMs: 15_000 });
+      expect(reply.text).toMatch(/DescribeCluster for demo/);
+      expect(harness.logLines.some((line) => line.msg === 'could not hand a command to the workers; running it here')).toBe(true);
+    } finally {
+      await harness.close();
+      await queue.close().catch(() => undefined);
+    }
+  });
+});
