@@ -71,7 +71,9 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     },
     redisUrl: ctx.redisUrl,
     env: { AWS_POLL_SECONDS: String(pollSeconds) },
+    // BENCH_P7_PROFILE=<dir>: the worker writes a CPU profile there when it stops (open it in Chrome DevTools).
     workerEnv: { WORKER_CONCURRENCY: String(UPGRADES) },
+    ...(process.env.BENCH_P7_PROFILE ? { workerEntry: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_P7_PROFILE}`, 'bin/eks-upgrade-bot.cjs'] } : {}),
   });
   const approvers: Array<{ stop(): void }> = [];
   try {

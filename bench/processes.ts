@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
+import { Redis } from 'ioredis';
 import { freePort } from '../src/demo/ensure-redis.js';
 
 /**
@@ -179,7 +180,7 @@ export interface SlackStack {
  * driver, a ROLE=web and a ROLE=worker process (`workerEnv` on top of `env` for the worker only); clusters.yaml may
  * be read from the running simulator. For benchmarks that run whole upgrades from a signed command to the summary.
  */
-export async function startSlackStack(opts: { name: string; simArgs: string[]; clustersYaml: string | ((sim: SimChild) => Promise<string>); redisUrl: string; env?: Record<string, string>; workerEnv?: Record<string, string> }): Promise<SlackStack> {
+export async function startSlackStack(opts: { name: string; simArgs: string[]; clustersYaml: string | ((sim: SimChild) => Promise<string>); redisUrl: string; env?: Record<string, string>; workerEnv?: Record<string, string>; workerEntry?: string[] }): Promise<SlackStack> {
   const signingSecret = randomBytes(16).toString('hex');
   const sim = await startSimProcess(opts.simArgs);
   const fake = await startFakeSlack({ signingSecret, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
@@ -188,7 +189,7 @@ export async function startSlackStack(opts: { name: string; simArgs: string[]; c
   const common = { simUrl: sim.url, slackApiUrl: fake.apiUrl, signingSecret, redisUrl: opts.redisUrl, prefix, clustersYaml };
   const started = await Promise.allSettled([
     startBotProcess({ ...common, role: 'web', env: opts.env }),
-    startBotProcess({ ...common, role: 'worker', env: { ...opts.env, ...opts.workerEnv } }),
+    startBotProcess({ ...common, role: 'worker', env: { ...opts.env, ...opts.workerEnv }, entry: opts.workerEntry }),
   ]);
   const [web, worker] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
   if (!web || !worker) {
@@ -200,7 +201,17 @@ export async function startSlackStack(opts: { name: string; simArgs: string[]; c
     sim, fake, web, worker, prefix,
     async stop() {
       await Promise.all([web.stop(), worker.stop()]);
-      await Promise.all([sim.stop(), fake.close()]);
+      await Promise.all([sim.stop(), fake.close(), deletePrefix(opts.redisUrl, prefix)]);
     },
   };
+}
+
+/** Removes a run's queues, outbox and job records from Redis (a shared Redis keeps nothing of a finished bench). */
+async function deletePrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 }) as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }
