@@ -70,6 +70,11 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
       if (first) blocked.push(notice.at - first.at);
     }
 
+    if (unshownReplacements) {
+      // What the thread said of the replacements last, so a count that never reached the end points at its cause.
+      const last = writes.filter((w) => shownCount(w.text) >= 0).slice(-3);
+      process.stdout.write(`P4 ${unshownReplacements} replacements never shown; last deletion +${((deletions.at(-1)!.at - sent) / 1000).toFixed(1)} s; last writes counting them:\n${last.map((w) => `  +${((w.at - sent) / 1000).toFixed(1)} s ${w.text.split('\n')[0].slice(0, 140)}`).join('\n')}\n`);
+    }
     const gaps = writes.slice(1).map((w, i) => w.at - writes[i].at);
     let maxPerSecond = 0;
     for (let i = 0, j = 0; i < writes.length; i++) {
