@@ -31,6 +31,8 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
   try {
     const { fake } = stack;
     await fetch(`${stack.sim.url}/_sim/timeline`, { method: 'DELETE' });
+    const claims = (await (await fetch(`${stack.sim.url}/k8s/scale/apis/karpenter.sh/v1/nodeclaims`, { headers: { authorization: 'Bearer sim' } })).json()) as { items: Array<{ metadata: { name: string } }> };
+    const oldClaims = new Set(claims.items.map((claim) => claim.metadata.name));
     const sent = Date.now();
     await fake.sendSlashCommand({ text: 'start scale --to 1.31', userId: 'U0REQ', channelId: CHANNEL });
     const { summary } = await answerGatesUntilSummary(fake, {
@@ -47,11 +49,13 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
 
     // Replacements: the k-th deletion is shown by the first later write reading replaced ≥ k (or the step finished).
     const shownCount = (text: string) => {
+      // The Karpenter step's message once ✅ says every old NodeClaim is gone (its summary counts per pool).
+      if (/^✅ .*NodeClaims replaced/su.test(text)) return Infinity;
       const progress = /NodeClaims replaced (\d+)\/(\d+)/.exec(text);
-      if (progress) return Number(progress[1]);
-      return /^✅ (Follow the drift|Point EC2NodeClass)/u.test(text) ? Infinity : -1;
+      return progress ? Number(progress[1]) : -1;
     };
-    const deletions = events.filter((e) => e.kind === 'nodeclaim-deleted').sort((a, b) => a.at - b.at);
+    // Replacements are deletions of the NodeClaims there were before the upgrade, not of replacements themselves.
+    const deletions = events.filter((e) => e.kind === 'nodeclaim-deleted' && oldClaims.has(e.object)).sort((a, b) => a.at - b.at);
     const replaced: number[] = [];
     let unshownReplacements = 0;
     deletions.forEach((event, i) => {

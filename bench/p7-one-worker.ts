@@ -140,7 +140,7 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     const idleLoop = idle.samples.map((s) => s.loopP99);
     const worstLoop = Math.max(...loop);
     process.stdout.write(
-      `P7 ${clusters.length} upgrades in ${(wallMs / 1000).toFixed(0)} s; worker loop p99 per ${SCRAPE_MS / 1000} s window: median ${percentile(loop, 50).toFixed(0)} ms, p90 ${percentile(loop, 90).toFixed(0)} ms, worst ${worstLoop.toFixed(0)} ms; RSS now ${busy.samples.at(-1)?.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; live heap max ${Math.max(...busy.samples.map((s) => s.heapUsed)).toFixed(0)} MB (idle ${Math.max(...idle.samples.map((s) => s.heapUsed)).toFixed(0)} MB); bare loop p99 windows: ${bare.samples.map((v) => v.toFixed(0)).join(' ')}\n` +
+      `P7 ${clusters.length} upgrades in ${(wallMs / 1000).toFixed(0)} s; worker loop p99 per ${SCRAPE_MS / 1000} s window: median ${percentile(loop, 50).toFixed(0)} ms, p90 ${percentile(loop, 90).toFixed(0)} ms, worst ${worstLoop.toFixed(0)} ms; RSS now ${busy.samples.at(-1)?.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; live heap max ${Math.max(...busy.samples.map((s) => s.heapUsed)).toFixed(0)} MB (idle ${Math.max(...idle.samples.map((s) => s.heapUsed)).toFixed(0)} MB); \n  worker loop p99 per window: ${loop.map((v) => v.toFixed(0)).join(' ')}\n  bare loop p99 per window:   ${bare.samples.map((v) => v.toFixed(0)).join(' ')}\n` +
         (wrong.length ? `  not correct:\n${wrong.slice(0, 10).map((w) => `    ${w}`).join('\n')}\n` : ''),
     );
     return [
