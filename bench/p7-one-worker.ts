@@ -93,7 +93,8 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     workerEnv: { WORKER_CONCURRENCY: String(UPGRADES) },
     ...(process.env.BENCH_P7_PROFILE ? { workerEntry: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_P7_PROFILE}`, 'bin/eks-upgrade-bot.cjs'] } : {}),
   });
-  const approvers: Array<{ stop(): void }> = [];
+  // Everything that samples or answers stops however the run ends (a probe left running keeps the bench alive).
+  const stoppers: Array<{ stop(): void }> = [];
   try {
     const { fake } = stack;
     await scrape(stack.worker.port); // resets the window: start-up is not idle time
@@ -103,8 +104,9 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
 
     const busy = sampleFor(stack, 0);
     const bare = bareLoopProbe();
+    stoppers.push(busy, bare);
     const started = Date.now();
-    for (const c of clusters) approvers.push(answerEveryGate(fake, channelOf(c.name), 'U0APP'));
+    for (const c of clusters) stoppers.push(answerEveryGate(fake, channelOf(c.name), 'U0APP'));
     // Five commands in flight at a time: the upgrades run at once, but the acks are P1's business, not this one's.
     const queue = [...clusters];
     let unacked = 0;
@@ -154,7 +156,7 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
       },
     ];
   } finally {
-    for (const approver of approvers) approver.stop();
+    for (const stopper of stoppers) stopper.stop();
     await stack.stop();
   }
 }
