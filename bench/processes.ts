@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
+import { Redis } from 'ioredis';
 import { freePort } from '../src/demo/ensure-redis.js';
 
 /**
@@ -168,4 +170,54 @@ export function percentile(values: number[], p: number): number {
 
 export function median(values: number[]): number {
   return percentile(values, 50);
+}
+
+export interface SlackStack {
+  sim: SimChild;
+  fake: FakeSlack;
+  web: BotChild;
+  worker: BotChild;
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The bot as deployed, driven through Slack: the simulator in its own process (`simArgs`), the fake Slack in the
+ * driver, a ROLE=web and a ROLE=worker process (`workerEnv` on top of `env` for the worker only); clusters.yaml may
+ * be read from the running simulator. For benchmarks that run whole upgrades from a signed command to the summary.
+ */
+export async function startSlackStack(opts: { name: string; simArgs: string[]; clustersYaml: string | ((sim: SimChild) => Promise<string>); redisUrl: string; env?: Record<string, string>; workerEnv?: Record<string, string>; workerEntry?: string[] }): Promise<SlackStack> {
+  const signingSecret = randomBytes(16).toString('hex');
+  const sim = await startSimProcess(opts.simArgs);
+  const fake = await startFakeSlack({ signingSecret, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
+  const prefix = freshPrefix(opts.name);
+  const clustersYaml = typeof opts.clustersYaml === 'string' ? opts.clustersYaml : await opts.clustersYaml(sim);
+  const common = { simUrl: sim.url, slackApiUrl: fake.apiUrl, signingSecret, redisUrl: opts.redisUrl, prefix, clustersYaml };
+  const started = await Promise.allSettled([
+    startBotProcess({ ...common, role: 'web', env: opts.env }),
+    startBotProcess({ ...common, role: 'worker', env: { ...opts.env, ...opts.workerEnv }, entry: opts.workerEntry }),
+  ]);
+  const [web, worker] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+  if (!web || !worker) {
+    await Promise.all([web?.stop(), worker?.stop(), sim.stop(), fake.close()]);
+    throw (started.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+  }
+  fake.setBotEventsUrl(`http://127.0.0.1:${web.port}/slack/events`);
+  return {
+    sim, fake, web, worker, prefix,
+    async stop() {
+      await Promise.all([web.stop(), worker.stop()]);
+      await Promise.all([sim.stop(), fake.close(), deletePrefix(opts.redisUrl, prefix)]);
+    },
+  };
+}
+
+/** Removes a run's queues, outbox and job records from Redis (a shared Redis keeps nothing of a finished bench). */
+async function deletePrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 }) as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }

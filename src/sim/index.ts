@@ -31,6 +31,7 @@ export { startSimulator, renderKubeconfig, type SimServer, type StartSimulatorOp
 export { kubeRequestKey, type RequestCounter, type RequestCounts } from './request-counts.js';
 export { createWorld, type CreateWorldOptions } from './aws/create-world.js';
 export type { SimWorld, SimCluster, SimCall, SimNodegroup } from './aws/world-types.js';
+export type { WallEvent } from './aws/wall-timeline.js';
 export { applyFaults, type FaultState } from './aws/faults.js';
 export { parseFaultFlags } from './aws/parse-fault-flags.js';
 export { loadScenario, scenarioNames, validateScenario, ScenarioError, SCENARIOS_DIR } from './scenario/load-scenario.js';

@@ -22,6 +22,9 @@ export { worldState } from './world-state.js';
  *   POST   /_sim/speed {speed}                → real-time clocks only: simulated seconds per real second from now on
  *   GET    /_sim/log[?since=N]                → controller log lines (node group phases, Fargate, Karpenter)
  *   GET    /_sim/pdb-minimums                 → per PDB (cluster/namespace/name) the fewest healthy pods it ever covered
+ *   GET    /_sim/timeline[?cluster=&kind=&reason=] → {events: [{at, simAt, cluster, kind, object, reason?, message?}]}: NodeClaim
+ *                                                deletions (kind nodeclaim-deleted) and new Kubernetes Events (kind event),
+ *                                                at = wall-clock epoch ms, simAt = simulated; DELETE clears it
  *   POST   /_sim/advance {ms}                 → manual clocks only: advance simulated time
  *   POST   /_sim/jump {ms}                    → real-time clocks only: skip simulated time forward at once
  *   POST   /_sim/clusters/<name> {unreachable?, healthIssues?: [{code, message}], upgradedFrom?: {version, hoursAgo} | null}
@@ -62,6 +65,15 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     return { status: 200, body: describeFaults(world.faults) };
   }
   if (route === 'GET /_sim/state') return { status: 200, body: worldState(world) };
+  if (route === 'GET /_sim/timeline') {
+    const want = (key: 'cluster' | 'kind' | 'reason') => url.searchParams.get(key);
+    const events = world.timeline.filter((e) => (!want('cluster') || e.cluster === want('cluster')) && (!want('kind') || e.kind === want('kind')) && (!want('reason') || e.reason === want('reason')));
+    return { status: 200, body: { events } };
+  }
+  if (route === 'DELETE /_sim/timeline') {
+    world.timeline.splice(0);
+    return { status: 200, body: { events: [] } };
+  }
   if (route === 'GET /_sim/pdb-minimums') return { status: 200, body: Object.fromEntries(world.pdbMinimums) };
   if (route === 'GET /_sim/log') {
     const since = Number(url.searchParams.get('since') ?? 0);

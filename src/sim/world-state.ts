@@ -54,7 +54,11 @@ function clusterState(world: SimWorld, cluster: SimCluster) {
     status: cluster.status,
     unreachable: cluster.unreachable,
     gitVersion: cluster.store.gitVersion,
-    updates: cluster.updates.map((u) => ({ id: u.id, type: u.type, status: u.status, scope: u.scope, params: u.params, errors: u.errors, ...(u.cancellation ? { cancellation: u.cancellation } : {}) })),
+    updates: cluster.updates.map((u) => ({
+      id: u.id, type: u.type, status: u.status, scope: u.scope, params: u.params, errors: u.errors,
+      createdAt: new Date(u.createdAt).toISOString(), ...(u.endedAt !== undefined ? { endedAt: new Date(u.endedAt).toISOString() } : {}),
+      ...(u.cancellation ? { cancellation: u.cancellation } : {}),
+    })),
     /** The open or closed rollback window of the last in-place upgrade (ISO times), and the last rollback. */
     rollbackWindow: rollbackWindowOf(cluster) ? { version: rollbackWindowOf(cluster)!.version, upgradedAt: new Date(rollbackWindowOf(cluster)!.upgradedAt).toISOString(), closesAt: new Date(rollbackWindowOf(cluster)!.closesAt).toISOString() } : undefined,
     lastRollback: cluster.lastRollback ? { ...cluster.lastRollback, at: new Date(cluster.lastRollback.at).toISOString() } : undefined,

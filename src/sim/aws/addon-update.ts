@@ -73,6 +73,7 @@ export function startAddonUpdate(world: SimWorld, cluster: SimCluster, name: str
     addon.healthIssues = [];
     addon.modifiedAt = world.clock.now();
     update.status = 'Successful';
+    update.endedAt = world.clock.now();
     rollWorkloadImage(cluster, name, version);
     world.log({ cluster: cluster.name, component: 'eks-addon', addon: name, message: 'add-on updated', version });
   });

@@ -135,6 +135,7 @@ export function startClusterRollback(world: SimWorld, cluster: SimCluster, reque
       cluster.status = 'ACTIVE';
       if (failure) {
         update.status = 'Failed';
+        update.endedAt = world.clock.now();
         update.errors = [{ ...failure, resourceIds: [cluster.name] }];
         if (cluster.computeConfig?.enabled) cluster.autoModeTarget = undefined;
         world.log({ cluster: cluster.name, component: 'eks', message: 'version rollback failed', updateId: update.id, errorCode: failure.errorCode });
@@ -147,6 +148,7 @@ export function startClusterRollback(world: SimWorld, cluster: SimCluster, reque
       cluster.lastRollback = { from, to, at: world.clock.now() };
       cluster.autoModeTarget = undefined;
       update.status = 'Successful';
+      update.endedAt = world.clock.now();
       world.log({ cluster: cluster.name, component: 'eks', message: 'version rollback succeeded', updateId: update.id, version: to });
     });
   };
@@ -168,6 +170,7 @@ export function startClusterRollback(world: SimWorld, cluster: SimCluster, reque
       const blocking = request.force ? [] : blockingInsights(world, cluster);
       if (!blocking.length) return controlPlane();
       update.status = 'Failed';
+      update.endedAt = world.clock.now();
       update.errors = [
         {
           errorCode: 'Unknown',
@@ -181,6 +184,7 @@ export function startClusterRollback(world: SimWorld, cluster: SimCluster, reque
     }
     if (world.clock.now() >= deadline) {
       update.status = 'Failed';
+      update.endedAt = world.clock.now();
       update.errors = [
         {
           errorCode: 'Unknown',
@@ -224,6 +228,7 @@ export function cancelUpdate(world: SimWorld, cluster: SimCluster, updateId: str
   world.log({ cluster: cluster.name, component: 'eks', message: 'version rollback cancellation requested', updateId });
   world.after(CANCELLATION_MS, () => {
     update.status = 'Cancelled';
+    update.endedAt = world.clock.now();
     update.cancellation = { status: 'Successful', reason: `The Auto Mode node rollback was stopped; nodes converge to the cluster version ${cluster.version}.` };
     world.log({ cluster: cluster.name, component: 'eks', message: 'version rollback cancelled', updateId });
   });

@@ -89,6 +89,7 @@ export function startClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
     cluster.status = 'ACTIVE';
     if (failure) {
       update.status = 'Failed';
+      update.endedAt = world.clock.now();
       update.errors = [{ ...failure, resourceIds: [cluster.name] }];
       world.log({ cluster: cluster.name, component: 'eks', message: 'control plane update failed', updateId: update.id, errorCode: failure.errorCode });
       return;
@@ -101,6 +102,7 @@ export function startClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
     cluster.platformVersion = latestPlatformVersionFor(version);
     cluster.store.gitVersion = apiServerVersionFor(version);
     update.status = 'Successful';
+    update.endedAt = world.clock.now();
     world.log({ cluster: cluster.name, component: 'eks', message: 'control plane update succeeded', updateId: update.id, version });
   });
   return update;

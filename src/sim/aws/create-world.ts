@@ -5,6 +5,7 @@ import type { SimClock } from '../sim-clock.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { startAutoModeController } from './auto-mode.js';
 import { buildCluster } from './build-cluster.js';
+import { recordWallTimeline } from './wall-timeline.js';
 import { recordPdbMinimums } from './pdb-minimums.js';
 import { createFaultState } from './faults.js';
 import { startFargateController } from './fargate-controller.js';
@@ -67,6 +68,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     images: new Map((scenario.images ?? []).map((image) => [image.id, { ...image, name: image.name ?? `${image.id}-${image.minor}` }])),
     ssmParameters: new Map((scenario.images ?? []).filter((image) => image.parameter).map((image) => [image.parameter!, image.id])),
     pdbMinimums: new Map(),
+    timeline: [],
     calls,
     rejectedCalls,
     faults: createFaultState(scenario.faults),
@@ -127,6 +129,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     world.onStop(startFargateController(world, cluster));
     if (options.kubeControllers !== false) world.onStop(startKubeControllers(store, clock));
     world.onStop(recordPdbMinimums(world, spec.name, store));
+    world.onStop(recordWallTimeline(world.timeline, spec.name, store, clock));
     if (cluster.computeConfig) world.onStop(startAutoModeController(world, cluster));
     if (spec.karpenter && options.karpenter !== false) {
       world.onStop(

@@ -172,6 +172,7 @@ export function startNodegroupConfigUpdate(world: SimWorld, cluster: SimCluster,
     ng.status = 'ACTIVE';
     ng.modifiedAt = world.clock.now();
     update.status = 'Successful';
+    update.endedAt = world.clock.now();
   });
   return update;
 }

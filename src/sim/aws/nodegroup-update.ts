@@ -143,6 +143,7 @@ async function runUpdate(world: SimWorld, cluster: SimCluster, ng: SimNodegroup,
   const original = { ...ng.scaling };
   const fail = (errorCode: string, errorMessage: string, resourceIds: string[]) => {
     update.status = 'Failed';
+    update.endedAt = world.clock.now();
     update.errors = [{ errorCode, errorMessage, resourceIds }];
     ng.status = 'ACTIVE';
     ng.scaling = { ...original };
@@ -205,5 +206,6 @@ async function runUpdate(world: SimWorld, cluster: SimCluster, ng: SimNodegroup,
   ng.status = 'ACTIVE';
   ng.modifiedAt = world.clock.now();
   update.status = 'Successful';
+  update.endedAt = world.clock.now();
   log('update successful', { version: target.version, releaseVersion: target.releaseVersion });
 }

@@ -2,6 +2,7 @@ import type { SimKubeStore } from '../kube/kube-store.js';
 import type { SimClock } from '../sim-clock.js';
 import type { Scenario, ScenarioDeprecatedApi } from '../scenario/scenario-schema.js';
 import type { FaultState } from './faults.js';
+import type { WallEvent } from './wall-timeline.js';
 
 /**
  * The simulated AWS account: what EKS, EC2 and SSM know, plus one Kubernetes store per cluster. Controllers
@@ -17,13 +18,14 @@ export interface UpdateError {
   errorMessage: string;
   resourceIds?: string[];
 }
-
 export interface SimUpdate {
   id: string;
   type: string; // VersionUpdate, VersionRollback, ConfigUpdate, AddonUpdate
   status: UpdateStatus;
   params: Array<{ type: string; value: string }>;
   createdAt: number;
+  /** When it stopped being InProgress (simulated ms): how long AWS took, for the overhead benchmark (P6). */
+  endedAt?: number;
   errors: UpdateError[];
   /** Updates of a node group or add-on are listed under it (ListUpdates ?nodegroupName= / ?addonName=). */
   scope: { nodegroupName?: string; addonName?: string };
@@ -273,6 +275,8 @@ export interface SimWorld {
    * assert a budget was honoured at every moment, not only at the end.
    */
   readonly pdbMinimums: Map<string, { cluster: string; minHealthy: number; desired: number }>;
+  /** NodeClaim deletions and Kubernetes Events with their wall-clock time, oldest first (GET /_sim/timeline). */
+  readonly timeline: WallEvent[];
   /** Every mutating AWS call that AWS accepted, in order (tests assert "exactly one UpdateClusterVersion"). */
   readonly calls: SimCall[];
   /** Mutating calls AWS refused (ResourceInUseException, InvalidParameterException, …), with `error` set. */
