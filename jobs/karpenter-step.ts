@@ -142,12 +142,13 @@ function describeOriginals(state: KarpenterStepState): string {
 function summaryOf(ctx: StepContext, state: KarpenterStepState): string {
   const parts = Object.entries(state.pools).map(([name, pool]) => {
     const verified = pool.verification ? describeVerification(pool.verification, ctx.step.to) : 'not verified';
-    // The peak is what this job's watch saw: a worker that took over after a crash may have missed the
-    // replacements, and "at most 0 disrupted" would then be a false claim.
+    // The peak is what this step's watch saw. Replacements it never saw happen — between its plan read and its first
+    // list, while the job was parked between windows, or (held by the Karpenter budget step) during the control
+    // plane — leave it unobserved, and "at most 0 disrupted" would then be a false claim.
     const peak = pool.maxDisrupted
       ? `at most ${pool.maxDisrupted} node(s) disrupted at once`
       : (pool.replaced ?? 0) > 0
-        ? 'the disruptions happened while no worker was watching (peak not observed)'
+        ? 'replaced before this step\'s watch saw them disrupted (peak not observed)'
         : 'no node disrupted';
     return `NodeClaims replaced ${pool.replaced ?? 0}/${pool.oldClaims.length} in ${name}; ${peak}; ${verified}`;
   });
