@@ -49,9 +49,10 @@ describe('a 40-node Karpenter drift with PDB blocks, as the channel sees it', ()
     const file = await waitForExport();
     const exported = file.split('\n').filter((line) => /^.*Warning: Karpenter cannot (drain|replace) node /.test(line));
     for (const board of boards) {
-      const pool = /NodePool (\S+)/.exec(board.text)![1];
+      const pool = /NodePool ([\w-]+)/.exec(board.text)![1];
+      // Posted once, then edited; which in-between versions Slack saw depends on the channel's pace (a newer
+      // version replaces a queued one), so only the first and the last are certain.
       expect(board.versions.length).toBeGreaterThan(1);
-      expect(board.versions.some((v) => /cannot be replaced now/.test(v.text))).toBe(true);
       const end = readStepMessage(board)!;
       expect(end.state).toBe('finished');
       const blocked = Number(/(\d+) nodes? of NodePool \S+ (?:was|were) blocked during the drift/.exec(end.detail)?.[1]);
