@@ -126,10 +126,14 @@ export async function followDrift(
       // Re-read from the cache: a node deleted while the watch was re-listing never sent its DELETED.
       for (const name of [...disrupted.keys()]) if (!caches.nodes.get(name)) disrupted.delete(name);
       measureDisruption();
-      const counts = Object.entries(state.pools).map(([name, pool]) => ({ name, pool, counts: countsOf(name, pool, caches.claims.items(), caches.nodes.items(), ctx.step.to, now, options) }));
+      // One copy of each cache per tick (a 500-node cluster holds thousands of pods), and the pods only when a pool verifies.
+      const [claims, nodes] = [caches.claims.items(), caches.nodes.items()];
+      let pods: KubeObject[] | undefined;
+      const podsNow = () => (pods ??= caches.pods.items());
+      const counts = Object.entries(state.pools).map(([name, pool]) => ({ name, pool, counts: countsOf(name, pool, claims, nodes, ctx.step.to, now, options) }));
       let changed = disruptionSeen;
       disruptionSeen = false;
-      for (const { name, pool, counts: c } of counts) changed = (await reportPool(ctx, name, pool, c, now, options, caches.nodes.items(), caches.pods.items())) || changed;
+      for (const { name, pool, counts: c } of counts) changed = (await reportPool(ctx, name, pool, c, now, options, nodes, podsNow)) || changed;
       await reportProgress(ctx, counts.map((entry) => entry.counts));
       for (const event of events.splice(0)) changed = (await blocked.take(event)) || changed;
       changed = (await blocked.show()) || changed;
@@ -157,7 +161,7 @@ function countsOf(name: string, pool: PoolPlan, claims: KubeObject[], nodes: Kub
 
 /** Updates one pool's record from its counts and posts what is news. Returns whether the record changed. */
 async function reportPool(
-  ctx: StepContext, name: string, pool: PoolPlan, counts: DriftCounts, now: number, options: FollowOptions, nodes: KubeObject[], pods: KubeObject[],
+  ctx: StepContext, name: string, pool: PoolPlan, counts: DriftCounts, now: number, options: FollowOptions, nodes: KubeObject[], pods: () => KubeObject[],
 ): Promise<boolean> {
   if (pool.verification) return false;
   let changed = false;
@@ -187,7 +191,7 @@ async function reportPool(
   }
   if (!counts.complete) return changed;
   pool.claimsCompleteAt ??= now;
-  const verification = verifyPool({ pool: name, nodes, pods, target: ctx.step.to });
+  const verification = verifyPool({ pool: name, nodes, pods: pods(), target: ctx.step.to });
   if (isVerified(verification) || now - pool.claimsCompleteAt >= options.podSettleMs) {
     pool.verification = verification;
     const text = `NodePool ${name}: ${counts.replaced}/${counts.total} NodeClaims replaced; ${describeVerification(verification, ctx.step.to)}.`;
