@@ -87,6 +87,20 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
     );
   }, 60_000);
 
+  it('keeps its watches between follow windows: each kind is listed and watched once while the job parks and resumes', async () => {
+    const rig = await startLab();
+    await fetch(`${sim!.url}/_sim/requests`, { method: 'DELETE' });
+    const { result, runs } = await rig.runUntilSettled(createKarpenterStep({ windowMs: 60_000 }));
+    expect(result.outcome).toBe('done');
+    expect(runs).toBeGreaterThan(2);
+    const { kube } = (await (await fetch(`${sim!.url}/_sim/requests`)).json()) as { kube: Record<string, number> };
+    // Nodes and NodeClaims are also listed once by the step's plan read, before it follows anything.
+    for (const kind of ['pods', 'events', 'poddisruptionbudgets']) {
+      expect({ kind, list: kube[`list ${kind}`], watch: kube[`watch ${kind}`] }).toEqual({ kind, list: 1, watch: 1 });
+    }
+    expect([kube['watch nodes'], kube['watch nodeclaims']]).toEqual([1, 1]);
+  }, 60_000);
+
   it('sets nodes "0" at once on Pause, holds the rollout, and carries on after Resume', async () => {
     // Slower, so a busy machine's delays (a few real ms are a simulated minute at 600×) cannot let a second
     // replacement start between Karpenter's first taint and the step's next tick.
