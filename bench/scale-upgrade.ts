@@ -1,5 +1,5 @@
 import { startE2eStack } from '../test/support/e2e-stack.js';
-import { answerGatesUntilSummary } from '../test/support/e2e-thread.js';
+import { answerGatesUntilSummary, repliesOf } from '../test/support/e2e-thread.js';
 
 /**
  * One Slack-driven upgrade 1.30 → 1.31 of the generated `scale` cluster (BENCH_SCALE_NODES Karpenter nodes in
@@ -13,14 +13,29 @@ export interface ScaleRun {
   mngNodes: number;
   wallMs: number;
   summary: string;
-  counts: { aws: Record<string, number>; kube: Record<string, number> };
+  counts: Counts;
+  /**
+   * The same counts over the drift alone: from the control-plane approval (an alias class drifts its nodes as soon
+   * as the control plane moves) until the thread shows the last data-plane step (Karpenter or node groups) finished.
+   * The plan, preflight and verify reads (three snapshot lists of every kind, paged) are outside it.
+   */
+  drift: Counts;
+  driftMs: number;
   threadPosts: number;
   channelPosts: number;
   maxPostsPerSecond: number;
   pollSeconds: number;
 }
 
+type Counts = { aws: Record<string, number>; kube: Record<string, number> };
+
 let cached: Promise<ScaleRun> | undefined;
+
+function minus(after: Counts, before: Counts): Counts {
+  const diff = (a: Record<string, number>, b: Record<string, number>) =>
+    Object.fromEntries(Object.entries(a).map(([key, n]) => [key, n - (b[key] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  return { aws: diff(after.aws, before.aws), kube: diff(after.kube, before.kube) };
+}
 
 export function scaleUpgrade(redisUrl: string): Promise<ScaleRun> {
   cached ??= run(redisUrl);
@@ -43,16 +58,35 @@ async function run(redisUrl: string): Promise<ScaleRun> {
   });
   try {
     await fetch(`${stack.sim.url}/_sim/requests`, { method: 'DELETE' });
+    const readCounts = async () => (await (await fetch(`${stack.sim.url}/_sim/requests`)).json()) as Counts;
     const started = performance.now();
+    // The drift's window: opened when the control plane's gate is answered, closed when the thread shows the last
+    // data-plane step finished (watched every 100 ms; the thread's 1 post/s pace makes the close late by about a
+    // second, which can only add the verify step's first reads, never hide the drift's).
+    let driftStart: { at: number; counts: Promise<Counts> } | undefined;
+    let driftEnd: { at: number; counts: Promise<Counts> } | undefined;
+    const dataPlane = /^✅ (Karpenter nodes|managed node groups|Managed node groups|node groups)[^\n]* finished/i;
+    const closer = setInterval(() => {
+      if (!driftStart || driftEnd) return;
+      const finished = repliesOf(stack.fake, channel).filter((m) => dataPlane.test(m.text)).length;
+      const planned = repliesOf(stack.fake, channel).filter((m) => /^(▶️|✅) (Karpenter nodes|managed node groups|Managed node groups|node groups)/i.test(m.text)).length;
+      if (planned > 0 && finished === planned) driftEnd = { at: performance.now(), counts: readCounts() };
+    }, 100);
     await stack.fake.sendSlashCommand({ text: 'start scale --to 1.31', userId: 'U0REQ', channelId: channel });
     const { summary } = await answerGatesUntilSummary(stack.fake, {
       channel,
       approver: 'U0APP',
       timeoutMs: Number(process.env.BENCH_SCALE_TIMEOUT_S ?? 600) * 1000,
-      decide: (gate) => (gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'benchmark cluster' }),
+      decide: (gate) => {
+        if (!driftStart && /control-plane/.test(gate.gateId)) driftStart = { at: performance.now(), counts: readCounts() };
+        return gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'benchmark cluster' };
+      },
     });
+    clearInterval(closer);
     const wallMs = performance.now() - started;
-    const counts = (await (await fetch(`${stack.sim.url}/_sim/requests`)).json()) as ScaleRun['counts'];
+    const counts = await readCounts();
+    const drift = driftStart && driftEnd ? minus(await driftEnd.counts, await driftStart.counts) : counts;
+    const driftMs = driftStart && driftEnd ? driftEnd.at - driftStart.at : performance.now() - started;
     const posts = stack.fake.okCalls('chat.postMessage').filter((call) => call.body.channel === channel);
     const threadPosts = posts.filter((call) => call.body.thread_ts !== undefined).length;
     // What the thread posts say (first line each, repeats counted), so a count over the goal points at its cause.
@@ -69,7 +103,7 @@ async function run(redisUrl: string): Promise<ScaleRun> {
       while (writes[i] - writes[j] >= 1000) j++;
       maxPostsPerSecond = Math.max(maxPostsPerSecond, i - j + 1);
     }
-    return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, threadPosts, channelPosts: posts.length, maxPostsPerSecond, pollSeconds };
+    return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, drift, driftMs, threadPosts, channelPosts: posts.length, maxPostsPerSecond, pollSeconds };
   } finally {
     await stack.close();
   }

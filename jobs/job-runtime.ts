@@ -228,6 +228,10 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         },
         emit: (suffix, event) => runtime.emitKeyed(`${data.jobId}:${step.id}:${suffix}`, `${data.jobId}:${step.id}:${suffix}`, event),
         emitKeyed: (threadKey, logKey, event) => runtime.emitKeyed(threadKey, logKey, event),
+        showMessage: (suffix, message) => deps.thread.upsertStepMessage(data.thread, `${data.jobId}:${step.id}:${suffix}`, message),
+        record: async (suffix, event) => {
+          await deps.timeline.append(data.jobId, `${data.jobId}:${step.id}:${suffix}`, event);
+        },
         async setProgress(text) {
           if (data.progress === text) return;
           data.progress = text;

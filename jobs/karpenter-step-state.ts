@@ -49,8 +49,23 @@ export interface KarpenterStepState {
   classes: Record<string, ClassPlan>;
   /** Pools and classes the step leaves alone, with what the operator must do (posted once). */
   reports: string[];
-  /** Keys of the blocked-disruption notices posted (capped, so a 1000-node block does not flood the thread). */
+  /** Keys of blocked-disruption notices posted one by one (jobs started before they were folded per pool). */
   notices: string[];
+  /** Per NodePool: its blocked-nodes message (blocked-nodes-message.ts), once a node of the pool was blocked. */
+  blocked?: Record<string, BlockedMessageState>;
+}
+
+export interface BlockedMessageState {
+  /** Nodes ever reported blocked during the drift, for "12 nodes blocked so far". */
+  ever: string[];
+  /** When the first one was (the message's start). */
+  since: number;
+  /** How many nodes the message last said were blocked (for its last word when the step ends without a window). */
+  now?: number;
+  /** A hash of the text last shown, so a window that finds nothing new edits nothing. */
+  shown?: string;
+  /** The message has had its last word (the pool's drift is over). */
+  ended?: boolean;
 }
 
 export function readKarpenterState(ctx: StepContext): KarpenterStepState | undefined {

@@ -4,7 +4,9 @@ import { applyBudgets, pointNodeClasses, type Controls } from './apply-karpenter
 import { heldOriginals, releaseHold } from './karpenter-budget-hold.js';
 import { describeBudgets } from '../src/planning/disruption-budget.js';
 import { describeTerms } from '../src/planning/decide-ami-action.js';
-import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions } from './follow-drift.js';
+import { DEFAULT_FOLLOW_OPTIONS, followDrift, type FollowOptions, type FollowWatches } from './follow-drift.js';
+import { createWatchCacheShelf } from './watch-cache-shelf.js';
+import { endBlockedMessage } from './blocked-nodes-message.js';
 import { readKarpenterState, saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
 import { keepPlanned, readKarpenterPlan } from './read-karpenter-plan.js';
 import { resourcesToAct } from './plan-check.js';
@@ -28,8 +30,13 @@ export interface KarpenterStepOptions extends Partial<FollowOptions> {
   resumeDelayMs?: number;
 }
 
+// How long a parked job's watches wait for its next window beyond the park itself (a slow queue, a busy worker).
+const WATCH_LINGER_MARGIN_MS = 60_000;
+
 export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
   const follow: FollowOptions = { ...DEFAULT_FOLLOW_OPTIONS, ...options };
+  // One shelf per step instance (per worker): the watches of a parked job wait here for its next window.
+  const shelf = createWatchCacheShelf();
   return async (ctx) => {
     const kube = await ctx.kube();
     let state = readKarpenterState(ctx);
@@ -73,13 +80,16 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       return { outcome: 'done', summary };
     }
     // A permanent failure from here on is cleaned up by the processor through karpenterCleanup (budgets back).
-    return drive(ctx, kube, state, follow, options.resumeDelayMs ?? ctx.pollIntervalMs);
+    const resumeDelayMs = options.resumeDelayMs ?? ctx.pollIntervalMs;
+    return drive(ctx, kube, state, follow, resumeDelayMs, { shelf, lingerMs: resumeDelayMs + WATCH_LINGER_MARGIN_MS });
   };
 }
 
 export const karpenterStep: Step = createKarpenterStep();
 
-async function drive(ctx: StepContext, kube: KubePort, state: KarpenterStepState, follow: FollowOptions, resumeDelayMs: number): Promise<StepResult> {
+async function drive(
+  ctx: StepContext, kube: KubePort, state: KarpenterStepState, follow: FollowOptions, resumeDelayMs: number, watches: FollowWatches,
+): Promise<StepResult> {
   const controls = await ctx.controls();
   if (controls.abort) return abortWith(ctx, kube, state, controls);
   await applyBudgets(ctx, kube, state, controls);
@@ -87,7 +97,7 @@ async function drive(ctx: StepContext, kube: KubePort, state: KarpenterStepState
   if (controls.paused) return { outcome: 'wait', delayMs: resumeDelayMs };
   await pointNodeClasses(ctx, kube, state);
 
-  const window = await followDrift(ctx, kube, state, follow);
+  const window = await followDrift(ctx, kube, state, follow, watches);
   if (window.end === 'aborted') return abortWith(ctx, kube, state, window.controls);
   if (window.end === 'paused') {
     await applyBudgets(ctx, kube, state, window.controls);
@@ -115,6 +125,9 @@ async function restoreBudgets(ctx: StepContext, kube: KubePort, state: Karpenter
 
 async function abortWith(ctx: StepContext, kube: KubePort, state: KarpenterStepState, controls: JobControls): Promise<StepResult> {
   await applyBudgets(ctx, kube, state, controls);
+  let ended = false;
+  for (const pool of Object.keys(state.pools)) ended = (await endBlockedMessage(ctx, state, pool, true)) || ended;
+  if (ended) await saveKarpenterState(ctx, state);
   const classes = Object.entries(state.classes).filter(([, c]) => c.patched && c.action === 'pin').map(([name, c]) => `${name} on ${describeTerms(c.newTerms)}`);
   const after = classes.length ? `; EC2NodeClass ${classes.join(', ')} stays on ${ctx.step.to}, so Karpenter goes on replacing drifted nodes at the original pace` : '';
   const by = controls.abort?.by ?? 'someone';
@@ -129,12 +142,13 @@ function describeOriginals(state: KarpenterStepState): string {
 function summaryOf(ctx: StepContext, state: KarpenterStepState): string {
   const parts = Object.entries(state.pools).map(([name, pool]) => {
     const verified = pool.verification ? describeVerification(pool.verification, ctx.step.to) : 'not verified';
-    // The peak is what this job's watch saw: a worker that took over after a crash may have missed the
-    // replacements, and "at most 0 disrupted" would then be a false claim.
+    // The peak is what this step's watch saw. Replacements it never saw happen — between its plan read and its first
+    // list, while the job was parked between windows, or (held by the Karpenter budget step) during the control
+    // plane — leave it unobserved, and "at most 0 disrupted" would then be a false claim.
     const peak = pool.maxDisrupted
       ? `at most ${pool.maxDisrupted} node(s) disrupted at once`
       : (pool.replaced ?? 0) > 0
-        ? 'the disruptions happened while no worker was watching (peak not observed)'
+        ? 'replaced before this step\'s watch saw them disrupted (peak not observed)'
         : 'no node disrupted';
     return `NodeClaims replaced ${pool.replaced ?? 0}/${pool.oldClaims.length} in ${name}; ${peak}; ${verified}`;
   });

@@ -1,3 +1,4 @@
+import type { KubeObject } from '../src/ports/kube-port.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { runChecks } from '../src/planning/run-checks.js';
 import { insightsLine, planContext, type PlanContext } from '../src/planning/plan-context.js';
@@ -17,7 +18,7 @@ import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
  * Errors stop the hop; when all of them may be forced (the plan's), a Force / Abort gate lets an approver override
  * them with a reason, which is recorded.
  */
-async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFinding[]; context: PlanContext }> {
+async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFinding[]; context: PlanContext; pods?: KubeObject[] }> {
   const { data, step } = ctx;
   const snapshot = await collectSnapshot(
     { eks: () => ctx.eks, ssm: () => ctx.ssm, ec2: () => ctx.ec2, autoScaling: () => ctx.autoScaling, kube: () => ctx.kube(), clock: ctx.clock },
@@ -25,14 +26,18 @@ async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFind
   );
   const slack = await readWaiversForPlan(ctx.waivers, data.cluster);
   const policy = policyFromConfig(ctx.clusterConfig, slack.waivers, slack.note);
-  return { findings: fromPlanFindings(runChecks(snapshot, step.to, policy)), context: planContext(snapshot, policy) };
+  const pods = snapshot.kube.pods.ok ? snapshot.kube.pods.value : undefined;
+  return { findings: fromPlanFindings(runChecks(snapshot, step.to, policy)), context: planContext(snapshot, policy), pods };
 }
 
-/** The images running before anything changes (first hop only), for verify's before/after diff. */
-async function recordImages(ctx: StepContext): Promise<void> {
+/**
+ * The images running before anything changes (first hop only), for verify's before/after diff: from the pods the
+ * plan's snapshot just read, listed again only when that read failed (a cluster's pods are the largest list).
+ */
+async function recordImages(ctx: StepContext, read: KubeObject[] | undefined): Promise<void> {
   if (ctx.data.dryRun || ctx.step.hop !== 1 || ctx.stepState().imagesBefore) return;
   try {
-    const pods = (await (await ctx.kube()).list('pods')).items;
+    const pods = read ?? (await (await ctx.kube()).list('pods')).items;
     await ctx.saveStepState({ imagesBefore: imageInventory(pods) });
   } catch (error) {
     ctx.logger.warn({ err: error }, 'listing pods for the image inventory failed; verify will not diff images');
@@ -57,7 +62,7 @@ export const preflightStep: Step = async (ctx) => {
   });
   const planned = await planFindings(ctx);
   const findings = [...state, ...planned.findings];
-  await recordImages(ctx);
+  await recordImages(ctx, planned.pods);
   await report(ctx, findings, planned.context);
 
   const blocking = blockingFindings(findings);

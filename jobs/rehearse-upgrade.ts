@@ -355,6 +355,14 @@ function rehearsalThread(inner: ThreadPort | undefined, record: (event: Timeline
       await inner?.postEvent(thread, key, markEvent(event));
     },
     async upsertStepMessage(thread, key, message, dedupeKey) {
+      // A message a step keeps in place beside its own (the Karpenter step's blocked nodes, key …:blocked:<pool>)
+      // is news, not a step: the report reads its latest text as a note.
+      if (!key.endsWith(':message')) {
+        const text = message.state === 'running' ? message.progress : message.summary;
+        if (text) record({ kind: 'note', at: message.at, level: 'warning', text });
+        await inner?.upsertStepMessage(thread, key, { ...message, title: `REHEARSAL · ${message.title}` }, dedupeKey);
+        return;
+      }
       // Step lifecycle events reach the thread as one message per step: the report reads them back from it.
       if (message.state === 'running' && !message.progress) record({ kind: 'step-started', at: message.startedAt, step: message.step, title: message.title });
       if (message.state === 'running' && message.progress) record({ kind: 'progress', at: message.at, step: message.step, text: message.progress });

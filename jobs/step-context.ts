@@ -10,7 +10,7 @@ import type { SsmPort } from '../src/ports/ssm-port.js';
 import type { WaiverStore } from '../src/ports/waiver-store.js';
 import type { GateStore } from '../src/ports/gate-store.js';
 import type { JobControls } from '../src/ports/job-controls.js';
-import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
+import type { StepMessageModel, TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
 import type { ActedAction, IssuedUpdate, UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 
@@ -41,6 +41,15 @@ export interface StepContext {
   emit(suffix: string, event: TimelineEvent): Promise<void>;
   /** Same, with explicit keys: the thread key (a gate card's) and the key in the timeline log. */
   emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
+  /**
+   * Keeps one thread reply under `${jobId}:${stepId}:${suffix}` current in place, as a step's own message is: posted
+   * the first time, edited after (progress edits at a bounded rate). For what people reply to and that changes as
+   * the step goes, such as the Karpenter step's blocked nodes of a NodePool. It is not in the timeline: `record`
+   * the events behind it.
+   */
+  showMessage(suffix: string, message: StepMessageModel): Promise<void>;
+  /** Appends to the timeline only (the export, the complete record), once per key, without a thread post. */
+  record(suffix: string, event: TimelineEvent): Promise<void>;
   /** Sets the status card's progress line (posted when it changes). */
   setProgress(text: string | undefined): Promise<void>;
   setState(state: UpgradeState): Promise<void>;

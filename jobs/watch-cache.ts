@@ -9,6 +9,16 @@ export interface WatchCache {
   items(): KubeObject[];
   get(name: string, namespace?: string): KubeObject | undefined;
   stop(): void;
+  /**
+   * Hands the running cache to a new owner (the next window of the same step, watch-cache-shelf.ts): its callbacks
+   * replace the old ones, and the current set is replayed to it as SYNCED, as a fresh list would have been.
+   */
+  rebind(onObject: WatchSpec['onObject'], hooks: WatchHooks): void;
+}
+
+export interface WatchHooks {
+  onChange(): void;
+  onError(error: Error): void;
 }
 
 export interface WatchSpec {
@@ -20,40 +30,48 @@ export interface WatchSpec {
 
 const keyOf = (name: string, namespace?: string) => `${namespace ?? ''}/${name}`;
 
-export async function startWatchCache(kube: KubePort, spec: WatchSpec, hooks: { onChange(): void; onError(error: Error): void }): Promise<WatchCache> {
+export async function startWatchCache(kube: KubePort, spec: WatchSpec, hooks: WatchHooks): Promise<WatchCache> {
   const objects = new Map<string, KubeObject>();
+  let owner = { onObject: spec.onObject, hooks };
   const handle: KubeWatchHandle = await kube.watch(spec.resource, spec.options ?? {}, {
     onSynced(items) {
       objects.clear();
       for (const item of items) {
         objects.set(keyOf(item.metadata.name, item.metadata.namespace), item);
-        spec.onObject?.('SYNCED', item);
+        owner.onObject?.('SYNCED', item);
       }
-      hooks.onChange();
+      owner.hooks.onChange();
     },
     onEvent(type, object) {
       if (type === 'BOOKMARK') return;
       const key = keyOf(object.metadata.name, object.metadata.namespace);
       if (type === 'DELETED') objects.delete(key);
       else objects.set(key, object);
-      spec.onObject?.(type, object);
-      hooks.onChange();
+      owner.onObject?.(type, object);
+      owner.hooks.onChange();
     },
-    onError: hooks.onError,
+    onError: (error) => owner.hooks.onError(error),
   });
   return {
     items: () => [...objects.values()],
     get: (name, namespace) => objects.get(keyOf(name, namespace)),
     stop: () => handle.stop(),
+    rebind(onObject, nextHooks) {
+      owner = { onObject, hooks: nextHooks };
+      for (const item of objects.values()) onObject?.('SYNCED', item);
+      nextHooks.onChange();
+    },
   };
 }
+
+export type WatchCaches<K extends string> = Record<K, WatchCache> & { stopAll(): void };
 
 /** Starts several caches; if one cannot start, the ones already running are stopped before the error goes up. */
 export async function startWatchCaches<K extends string>(
   kube: KubePort,
   specs: Record<K, WatchSpec>,
-  hooks: { onChange(): void; onError(error: Error): void },
-): Promise<Record<K, WatchCache> & { stopAll(): void }> {
+  hooks: WatchHooks,
+): Promise<WatchCaches<K>> {
   const started: Partial<Record<K, WatchCache>> = {};
   const stopAll = () => {
     for (const cache of Object.values(started) as WatchCache[]) cache.stop();

@@ -5,12 +5,13 @@ import { matchesSelector } from './label-selector.js';
 /**
  * Karpenter's own account of why a node cannot be replaced: `DisruptionBlocked` on a Node or NodeClaim and
  * `FailedDraining` on a Node (component karpenter, namespace default; reference/karpenter.md "Events"), turned into
- * one thread post per node and message, naming the pods that block it and what to do. Pure.
+ * one timeline event per node and message, naming the pods that block it and what to do; the thread shows them
+ * folded into one message per NodePool (blocked-nodes.ts). Pure.
  */
 export type NoticeReason = 'DisruptionBlocked' | 'FailedDraining';
 
 export interface DisruptionNotice {
-  /** Stable per object and message: the thread posts each once. */
+  /** Stable per object and message: the timeline records each once. */
   key: string;
   pool: string;
   reason: NoticeReason;
@@ -107,7 +108,8 @@ export function describeNotice(notice: DisruptionNotice, pods: string[]): string
   return lines.join('\n');
 }
 
-function remedyFor(notice: DisruptionNotice): string {
+/** What to do about a notice's cause (the PDBs it names, or its message). */
+export function remedyFor(notice: Pick<DisruptionNotice, 'message' | 'pdbs'>): string {
   if (/do-not-disrupt/.test(notice.message)) {
     return 'remove the karpenter.sh/do-not-disrupt annotation from the pod (or delete the pod) once it is safe; the drift carries on by itself.';
   }

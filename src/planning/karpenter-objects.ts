@@ -63,6 +63,15 @@ export function isClaimDisrupting(claim: KubeObject, node: KubeObject | undefine
   return !!claim.metadata.deletionTimestamp || isConditionTrue(claim, 'DisruptionReason') || (!!node && isNodeDisrupted(node));
 }
 
+/**
+ * Whether the node counts against its NodePool's disruption budget as Karpenter counts it: an initialized node
+ * (label karpenter.sh/initialized) tainted for disruption. A replacement that never initialized and is taken away
+ * again is tainted too, but Karpenter counts it for no budget, and neither do we ("at most N disrupted at once").
+ */
+export function isNodeDisruptingBudget(node: KubeObject): boolean {
+  return node.metadata.labels?.['karpenter.sh/initialized'] === 'true' && isNodeDisrupted(node);
+}
+
 export function isNodeDisrupted(node: KubeObject): boolean {
   const taints: Array<{ key?: string }> = Array.isArray(node.spec?.taints) ? node.spec.taints : [];
   return taints.some((taint) => !!taint.key && DISRUPTION_TAINT_KEYS.includes(taint.key));

@@ -125,6 +125,22 @@ describe('Kubernetes adapter against the simulator', () => {
     expect(events).toHaveLength(seen);
   });
 
+  it('reads a large list in 500-item pages, but starts a watch from one list the watch cache answers whole', async () => {
+    for (let i = 0; i < 620; i++) {
+      store.create('secrets', { metadata: { name: `bulk-${String(i).padStart(3, '0')}`, namespace: 'default' }, data: {} });
+    }
+    const requests = async () => ((await (await fetch(`${sim.url}/_sim/requests`)).json()) as { kube: Record<string, number> }).kube;
+    await fetch(`${sim.url}/_sim/requests`, { method: 'DELETE' });
+    const listed = await kube.list('secrets', { namespace: 'default' });
+    expect(listed.items.filter((c) => c.metadata.name.startsWith('bulk-'))).toHaveLength(620);
+    expect((await requests())['list secrets']).toBe(2);
+    let synced: KubeObject[] = [];
+    const handle = await kube.watch('secrets', { namespace: 'default' }, { onEvent: () => undefined, onSynced: (items) => (synced = items) });
+    handle.stop();
+    expect(synced.filter((c) => c.metadata.name.startsWith('bulk-'))).toHaveLength(620);
+    expect((await requests())['list secrets']).toBe(3);
+  });
+
   it('evicts a pod, and gets 429 when a PodDisruptionBudget forbids it', async () => {
     const node = (await kube.list('nodes')).items[0].metadata.name;
     const pod = (name: string): KubeObject => ({

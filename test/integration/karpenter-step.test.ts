@@ -87,6 +87,20 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
     );
   }, 60_000);
 
+  it('keeps its watches between follow windows: each kind is listed and watched once while the job parks and resumes', async () => {
+    const rig = await startLab();
+    await fetch(`${sim!.url}/_sim/requests`, { method: 'DELETE' });
+    const { result, runs } = await rig.runUntilSettled(createKarpenterStep({ windowMs: 60_000 }));
+    expect(result.outcome).toBe('done');
+    expect(runs).toBeGreaterThan(2);
+    const { kube } = (await (await fetch(`${sim!.url}/_sim/requests`)).json()) as { kube: Record<string, number> };
+    // Nodes and NodeClaims are also listed once by the step's plan read, before it follows anything.
+    for (const kind of ['pods', 'events', 'poddisruptionbudgets']) {
+      expect({ kind, list: kube[`list ${kind}`], watch: kube[`watch ${kind}`] }).toEqual({ kind, list: 1, watch: 1 });
+    }
+    expect([kube['watch nodes'], kube['watch nodeclaims']]).toEqual([1, 1]);
+  }, 60_000);
+
   it('sets nodes "0" at once on Pause, holds the rollout, and carries on after Resume', async () => {
     // Slower, so a busy machine's delays (a few real ms are a simulated minute at 600×) cannot let a second
     // replacement start between Karpenter's first taint and the step's next tick.
@@ -159,7 +173,7 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
     expect(budgets()).toEqual([{ nodes: '10%' }]);
   }, 60_000);
 
-  it('posts Karpenter\'s DisruptionBlocked notice with the blocking pod, and warns when the drift stalls', async () => {
+  it('shows the blocked node in one message kept in place, with the blocking pod; records the notice; warns when the drift stalls', async () => {
     sim = await startSimulator({ scenario: 'karpenter-do-not-disrupt', port: 0, host: '127.0.0.1', speed: 600 });
     const rig = await createStepRig(sim, { cluster: CLUSTER, kind: 'karpenter', from: '1.30', to: '1.31', upgradeBudget: '1' });
     await upgradeControlPlane(rig, CLUSTER, '1.31');
@@ -171,11 +185,20 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
     });
     expect(result.outcome).toBe('abort');
     const redis = store().list('pods', 'checkout').find((p) => p.metadata.name.startsWith('checkout-redis-'))!;
-    const blocked = rig.texts().filter((t) => t.startsWith('Karpenter cannot replace node'));
-    expect(blocked).toHaveLength(1);
-    expect(blocked[0]).toContain(`(NodePool default): Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=checkout/${redis.metadata.name})`);
-    expect(blocked[0]).toContain(`Blocking pods: checkout/${redis.metadata.name}`);
-    expect(blocked[0]).toContain('What to do: remove the karpenter.sh/do-not-disrupt annotation');
+    // No post per notice: the thread has the pool's one blocked-nodes message, ended by the abort.
+    expect(rig.texts().filter((t) => /Karpenter cannot/.test(t))).toEqual([]);
+    const versions = rig.messages.get('job-1:h1-karpenter:blocked:default')!;
+    const shown = versions.filter((v) => v.state === 'running').at(-1)!;
+    expect(shown.title).toBe('Blocked disruptions in NodePool default');
+    expect(shown.progress).toMatch(/^1 node of NodePool default cannot be replaced now \(1 node blocked so far/);
+    expect(shown.progress).toContain(`: Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=checkout/${redis.metadata.name}) — blocking pods: checkout/${redis.metadata.name}`);
+    expect(shown.progress).toContain('What to do: remove the karpenter.sh/do-not-disrupt annotation');
+    expect(versions.at(-1)).toMatchObject({ state: 'aborted', summary: expect.stringMatching(/^Aborted with 1 node still blocked/) });
+    // The export's record keeps the notice itself.
+    const recorded = rig.timeline.map((entry) => ('text' in entry.event ? entry.event.text : '')).filter((t) => t.startsWith('Karpenter cannot replace node'));
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toContain(`(NodePool default): Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=checkout/${redis.metadata.name})`);
+    expect(recorded[0]).toContain(`Blocking pods: checkout/${redis.metadata.name}`);
     expect(rig.progress.at(-1)).toMatch(/^NodeClaims replaced 1\/2, 1 drifted, waiting$/);
     expect(budgets()).toEqual([{ nodes: '10%' }]);
   }, 60_000);

@@ -12,7 +12,7 @@ import type { SimServer } from '@eks-upgrade-bot/sim';
 import type { GateStore } from '../../src/ports/gate-store.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
 import type { Step, StepContext, StepResult } from '../../jobs/step-context.js';
-import type { TimelineEvent } from '../../src/ports/timeline-event.js';
+import type { StepMessageModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { PlannedStep, StepKind } from '../../src/ports/upgrade-plan.js';
 
@@ -28,6 +28,10 @@ export interface StepRig {
   /** Timeline posts kept (one per key, as the thread shows them). */
   posts: Array<{ key: string; event: TimelineEvent }>;
   progress: string[];
+  /** Messages kept in place (showMessage), by key: every version, oldest first (the thread shows the last). */
+  messages: Map<string, StepMessageModel[]>;
+  /** The timeline as the export reads it: posts and record()ed events, once per key. */
+  timeline: Array<{ key: string; event: TimelineEvent }>;
   eks: EksPort;
   kube: KubePort;
   context(overrides?: Partial<StepContext>): StepContext;
@@ -55,15 +59,21 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
   } as unknown as UpgradeJobData;
   const posts: StepRig['posts'] = [];
   const progress: string[] = [];
+  const messages: StepRig['messages'] = new Map();
+  const timeline: StepRig['timeline'] = [];
   const controls: JobControls = { paused: false, pauseSeq: 0 };
   const clock: Clock = sim.clock;
   const logger = createLogger({ level: process.env.STEP_TEST_LOG ?? 'silent' });
 
+  const append = (key: string, event: TimelineEvent) => {
+    if (!timeline.some((entry) => entry.key === key)) timeline.push({ key, event });
+  };
   const post = (key: string, event: TimelineEvent) => {
+    append(key, event);
     if (!posts.some((p) => p.key === key)) posts.push({ key, event });
   };
   const rig: StepRig = {
-    data, controls, posts, progress, eks, kube,
+    data, controls, posts, progress, messages, timeline, eks, kube,
     context(overrides = {}) {
       // job.data goes through JSON in Redis: each run sees a copy, never the previous run's objects.
       const stored = () => (data.stepState[step.id] ??= {});
@@ -72,6 +82,11 @@ export async function createStepRig(sim: SimServer, opts: { cluster: string; kin
         kube: async () => kube,
         emit: async (suffix, event) => post(`${data.jobId}:${step.id}:${suffix}`, event),
         emitKeyed: async (threadKey, _logKey, event) => post(threadKey, event),
+        async showMessage(suffix, message) {
+          const key = `${data.jobId}:${step.id}:${suffix}`;
+          messages.set(key, [...(messages.get(key) ?? []), structuredClone(message)]);
+        },
+        record: async (suffix, event) => append(`${data.jobId}:${step.id}:${suffix}`, event),
         async setProgress(text) {
           if (text !== undefined && progress.at(-1) !== text) progress.push(text);
         },

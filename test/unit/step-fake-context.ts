@@ -4,7 +4,7 @@ import type { EksPort } from '../../src/ports/eks-port.js';
 import type { GateRecord, GateStore } from '../../src/ports/gate-store.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
 import type { StepContext } from '../../jobs/step-context.js';
-import type { TimelineEvent } from '../../src/ports/timeline-event.js';
+import type { StepMessageModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import type { IssuedUpdate, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../../src/ports/upgrade-plan.js';
 
@@ -41,6 +41,10 @@ export interface FakeStepContext {
   ctx: StepContext;
   data: UpgradeJobData;
   events: Array<{ key: string; event: TimelineEvent }>;
+  /** Versions of the messages kept in place (showMessage), oldest first. */
+  messages: Array<{ key: string; message: StepMessageModel }>;
+  /** Timeline-only events (record). */
+  recorded: Array<{ key: string; event: TimelineEvent }>;
   gates: ReturnType<typeof inMemoryGateStore>;
   clock: { at: number };
   controls: JobControls;
@@ -48,6 +52,8 @@ export interface FakeStepContext {
 
 export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedStep>; data?: Partial<UpgradeJobData>; cluster?: Partial<ClusterConfig> } = {}): FakeStepContext {
   const events: FakeStepContext['events'] = [];
+  const messages: FakeStepContext['messages'] = [];
+  const recorded: FakeStepContext['recorded'] = [];
   const clock = { at: 1_000_000 };
   const controls: JobControls = { paused: false, pauseSeq: 0 };
   const gates = inMemoryGateStore();
@@ -75,6 +81,8 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
     },
     emit: async (suffix, event) => void events.push({ key: `${data.jobId}:${step.id}:${suffix}`, event }),
     emitKeyed: async (key, _log, event) => void events.push({ key, event }),
+    showMessage: async (suffix, message) => void messages.push({ key: `${data.jobId}:${step.id}:${suffix}`, message }),
+    record: async (suffix, event) => void recorded.push({ key: `${data.jobId}:${step.id}:${suffix}`, event }),
     setProgress: async () => undefined,
     setState: async (state) => void (data.state = state),
     stepState: <T extends Record<string, unknown>>() => stepState() as Partial<T>,
@@ -84,5 +92,5 @@ export function fakeStepContext(opts: { eks?: EksPort; step?: Partial<PlannedSte
     controls: async () => structuredClone(controls),
     sleep: async (ms) => void (clock.at += ms),
   };
-  return { ctx, data, events, gates, clock, controls };
+  return { ctx, data, events, messages, recorded, gates, clock, controls };
 }

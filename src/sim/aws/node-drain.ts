@@ -27,13 +27,22 @@ function isDaemonSetPod(pod: KubeObject): boolean {
   return (pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet');
 }
 
+const drainsFor = (pod: KubeObject) =>
+  !isDaemonSetPod(pod) && !pod.metadata.annotations?.['kubernetes.io/config.mirror'] && !['Succeeded', 'Failed'].includes(pod.status?.phase);
+
 /** Pods still on the node that a drain waits for (terminating ones included, DaemonSet and finished pods not). */
 export function podsOnNode(cluster: SimCluster, nodeName: string): KubeObject[] {
-  return cluster.store
-    .list('pods')
-    .filter((pod) => pod.spec?.nodeName === nodeName && !isDaemonSetPod(pod))
-    .filter((pod) => !pod.metadata.annotations?.['kubernetes.io/config.mirror'])
-    .filter((pod) => !['Succeeded', 'Failed'].includes(pod.status?.phase));
+  return cluster.store.list('pods').filter((pod) => pod.spec?.nodeName === nodeName && drainsFor(pod));
+}
+
+/**
+ * The same for a batch of nodes, read once and uncopied. The simulator's CPU is simulated time at high --speed (at
+ * 600×, 100 ms of work is a simulated minute): copying every pod of a 200-node group for each of 20 nodes, every 5 s
+ * of retries, let the 15-minute eviction timeout run out before the evictions had a chance.
+ */
+function podsOnNodes(cluster: SimCluster, nodeNames: string[]): Array<{ node: string; pod: KubeObject }> {
+  const wanted = new Set(nodeNames);
+  return cluster.store.read('pods').filter((pod) => wanted.has(pod.spec?.nodeName) && drainsFor(pod)).map((pod) => ({ node: pod.spec.nodeName as string, pod }));
 }
 
 export interface DrainOptions {
@@ -53,19 +62,17 @@ export async function drainNodes(world: SimWorld, cluster: SimCluster, nodeNames
     if (options.cancelled?.()) return { ok: false, blocked: [] };
     const blocked: BlockedPod[] = [];
     let remaining = 0;
-    for (const node of nodeNames) {
-      for (const pod of podsOnNode(cluster, node)) {
-        remaining++;
-        if (pod.metadata.deletionTimestamp) continue;
-        const namespace = pod.metadata.namespace ?? 'default';
-        const result = cluster.store.evict(namespace, pod.metadata.name);
-        if (result.ok || result.code === 404) continue;
-        if (options.force) {
-          cluster.store.delete('pods', pod.metadata.name, namespace);
-          continue;
-        }
-        blocked.push({ pod: `${namespace}/${pod.metadata.name}`, node, code: result.code, message: result.message });
+    for (const { node, pod } of podsOnNodes(cluster, nodeNames)) {
+      remaining++;
+      if (pod.metadata.deletionTimestamp) continue;
+      const namespace = pod.metadata.namespace ?? 'default';
+      const result = cluster.store.evict(namespace, pod.metadata.name);
+      if (result.ok || result.code === 404) continue;
+      if (options.force) {
+        cluster.store.delete('pods', pod.metadata.name, namespace);
+        continue;
       }
+      blocked.push({ pod: `${namespace}/${pod.metadata.name}`, node, code: result.code, message: result.message });
     }
     if (remaining === 0) return { ok: true, blocked: [] };
     if (world.clock.now() >= deadline) {

@@ -184,7 +184,8 @@ export function terminateNode(world: SimWorld, cluster: SimCluster, name: string
 export function removeNode(world: SimWorld, cluster: SimCluster, name: string): void {
   const node = cluster.store.get('nodes', name);
   if (!node) return;
-  for (const pod of cluster.store.list('pods').filter((p) => p.spec?.nodeName === name)) {
+  // Read uncopied: at high --speed the simulator's CPU is simulated time, and this runs once per terminated node.
+  for (const pod of cluster.store.read('pods').filter((p) => p.spec?.nodeName === name)) {
     cluster.store.delete('pods', pod.metadata.name, pod.metadata.namespace);
   }
   cluster.store.delete('nodes', name);

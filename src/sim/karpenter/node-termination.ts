@@ -79,7 +79,7 @@ export function createTerminator(deps: { store: SimKubeStore; clock: SimClock; t
     });
   }
 
-  function terminate(claim: KubeObject, pods: KubeObject[]): boolean {
+  function terminate(claim: KubeObject, pods: readonly KubeObject[]): boolean {
     const nodeName: string | undefined = claim.status?.nodeName;
     const node = nodeName ? store.get('nodes', nodeName) : undefined;
     if (!node) {
@@ -121,9 +121,9 @@ export function createTerminator(deps: { store: SimKubeStore; clock: SimClock; t
 
   return {
     reconcile() {
-      const deleting = store.list('nodeclaims').filter((claim) => claim.metadata.deletionTimestamp);
+      const deleting = store.read('nodeclaims').filter((claim) => claim.metadata.deletionTimestamp);
       if (deleting.length === 0) return false;
-      const pods = store.list('pods');
+      const pods = store.read('pods');
       let busy = false;
       for (const claim of deleting) busy = terminate(claim, pods) || busy;
       return busy;

@@ -106,17 +106,25 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
     random,
 
     list(resource, namespace) {
+      return store.read(resource, namespace).map((o) => cloneJson(o));
+    },
+
+    get(resource, name, namespace) {
+      const found = store.readOne(resource, name, namespace);
+      return found ? cloneJson(found) : undefined;
+    },
+
+    read(resource, namespace) {
       const type = requireType(resource);
       const items = [...bucket(type).entries()]
         .filter(([, o]) => !type.namespaced || namespace === undefined || o.metadata.namespace === namespace)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return items.map(([, o]) => cloneJson(o));
+      return items.map(([, o]) => o);
     },
 
-    get(resource, name, namespace) {
+    readOne(resource, name, namespace) {
       const type = requireType(resource);
-      const found = bucket(type).get(keyOf(type, name, namespace));
-      return found ? cloneJson(found) : undefined;
+      return bucket(type).get(keyOf(type, name, namespace));
     },
 
     create(resource, input) {

@@ -16,9 +16,9 @@ export function evictPod(store: SimKubeStoreImpl, namespace: string, name: strin
   const pod = store.get('pods', name, namespace);
   if (!pod) return notFound(resourceType('pods')!, name);
   const now = store.clock.now();
-  const inNamespace = store.list('pods', namespace);
+  const inNamespace = store.read('pods', namespace);
   const pdbs = store
-    .list('poddisruptionbudgets', namespace)
+    .read('poddisruptionbudgets', namespace)
     .filter((pdb) => pdbMatchesPod(pdb, pod))
     .map((pdb) => {
       const status = computePdbStatus(pdb, inNamespace.filter((p) => pdbMatchesPod(pdb, p)), (p) => podControllerScale(store, p), now);

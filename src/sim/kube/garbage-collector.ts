@@ -16,7 +16,9 @@ export function startGarbageCollector(store: SimKubeStoreImpl, clock: SimClock):
     for (const type of RESOURCES) {
       // Nothing owns events or namespaces; skipping them keeps a collection pass cheap.
       if (type.plural === 'events' || type.plural === 'namespaces') continue;
-      for (const object of store.list(type.plural)) {
+      // Read uncopied (only names and owner references are looked at): a copy of every object per deletion was a
+      // large share of the simulator's CPU at 500 nodes, where each drained node deletes its pods.
+      for (const object of store.read(type.plural)) {
         const refs = object.metadata.ownerReferences ?? [];
         if (!refs.some((r) => r.uid && uids.has(r.uid))) continue;
         const alive = refs.some((r) => !(r.uid && uids.has(r.uid)) && ownerExists(store, r, object.metadata.namespace));
@@ -40,6 +42,6 @@ export function startGarbageCollector(store: SimKubeStoreImpl, clock: SimClock):
 function ownerExists(store: SimKubeStoreImpl, ref: { kind: string; name: string; uid?: string }, namespace?: string): boolean {
   const type = RESOURCES.find((t) => t.kind === ref.kind);
   if (!type) return true;
-  const owner = store.get(type.plural, ref.name, type.namespaced ? namespace : undefined);
+  const owner = store.readOne(type.plural, ref.name, type.namespaced ? namespace : undefined);
   return Boolean(owner && (!ref.uid || owner.metadata.uid === ref.uid));
 }

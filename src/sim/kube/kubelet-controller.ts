@@ -63,9 +63,10 @@ export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock)
   let loop: ReconcileLoop;
 
   const run = () => {
-    const nodes = new Map(store.list('nodes').map((n) => [n.metadata.name, n]));
+    // Read-only, uncopied: every change goes through mutate or delete.
+    const nodes = new Map(store.read('nodes').map((n) => [n.metadata.name, n]));
     const live = new Set<string>();
-    for (const pod of store.list('pods')) {
+    for (const pod of store.read('pods')) {
       const { name, namespace, uid } = pod.metadata;
       live.add(uid!);
       const nodeName = pod.spec?.nodeName;

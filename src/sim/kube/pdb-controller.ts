@@ -12,9 +12,9 @@ import { startReconcileLoop } from './reconcile-loop.js';
  */
 export function startPdbController(store: SimKubeStoreImpl, clock: SimClock): () => void {
   const run = () => {
-    const pdbs = store.list('poddisruptionbudgets');
+    const pdbs = store.read('poddisruptionbudgets');
     if (pdbs.length === 0) return;
-    const pods = store.list('pods');
+    const pods = store.read('pods');
     const now = clock.now();
     for (const pdb of pdbs) {
       const matching = pods.filter((p) => pdbMatchesPod(pdb, p));

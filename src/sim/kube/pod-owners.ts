@@ -22,22 +22,22 @@ export function ownerReference(owner: KubeObject): any {
  * The replicas a pod's controller wants (Deployment through its ReplicaSet, StatefulSet, ReplicaSet), which is
  * what percentage PDBs scale against. Bare pods and DaemonSet pods answer undefined.
  */
-export function podControllerScale(store: Pick<SimKubeStore, 'get'>, pod: KubeObject): ControllerScale | undefined {
+export function podControllerScale(store: Pick<SimKubeStore, 'readOne'>, pod: KubeObject): ControllerScale | undefined {
   const ref = controllerRef(pod);
   const namespace = pod.metadata.namespace;
   if (!ref) return undefined;
   if (ref.kind === 'ReplicaSet') {
-    const rs = store.get('replicasets', ref.name, namespace);
+    const rs = store.readOne('replicasets', ref.name, namespace);
     if (!rs) return undefined;
     const owner = controllerRef(rs);
     if (owner?.kind === 'Deployment') {
-      const deployment = store.get('deployments', owner.name, namespace);
+      const deployment = store.readOne('deployments', owner.name, namespace);
       if (deployment) return { key: `Deployment/${namespace}/${owner.name}`, replicas: deployment.spec?.replicas ?? 1 };
     }
     return { key: `ReplicaSet/${namespace}/${ref.name}`, replicas: rs.spec?.replicas ?? 1 };
   }
   if (ref.kind === 'StatefulSet') {
-    const sts = store.get('statefulsets', ref.name, namespace);
+    const sts = store.readOne('statefulsets', ref.name, namespace);
     return sts ? { key: `StatefulSet/${namespace}/${ref.name}`, replicas: sts.spec?.replicas ?? 1 } : undefined;
   }
   return undefined;

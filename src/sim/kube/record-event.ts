@@ -64,10 +64,12 @@ function pruneEvents(store: SimKubeStoreImpl): void {
   if (events.length <= EVENT_LIMIT && now - (lastSweep.get(store) ?? -Infinity) < 60_000) return;
   lastSweep.set(store, now);
   const cutoff = now - EVENT_TTL_MS;
-  const oldestFirst = [...events].sort((a, b) => Date.parse(String(a.lastTimestamp)) - Date.parse(String(b.lastTimestamp)));
-  let excess = oldestFirst.length - EVENT_LIMIT;
-  for (const event of oldestFirst) {
-    if (excess <= 0 && Date.parse(String(event.lastTimestamp)) >= cutoff) break;
+  const oldestFirst = events.map((event) => ({ event, at: Date.parse(String(event.lastTimestamp)) })).sort((a, b) => a.at - b.at);
+  // Over the cap, down to a tenth below it: a busy cluster records an event per pod, and sorting them all again for
+  // every new one was a large share of the simulator's CPU at 500 nodes.
+  let excess = oldestFirst.length > EVENT_LIMIT ? oldestFirst.length - EVENT_LIMIT + EVENT_LIMIT / 10 : 0;
+  for (const { event, at } of oldestFirst) {
+    if (excess <= 0 && at >= cutoff) break;
     store.delete('events', event.metadata.name, event.metadata.namespace);
     excess--;
   }

@@ -39,11 +39,11 @@ function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pod
 
 export function startReplicaSetController(store: SimKubeStoreImpl, clock: SimClock): () => void {
   const run = () => {
+    // Only ReplicaSets of their own (a Deployment's are reconciled by it): without any, no need to copy every pod.
+    const own = store.list('replicasets').filter((rs) => !isTerminating(rs) && !(rs.metadata.ownerReferences ?? []).some((owner) => owner.kind === 'Deployment'));
+    if (own.length === 0) return;
     const pods = store.list('pods');
-    for (const rs of store.list('replicasets')) {
-      if (isTerminating(rs) || (rs.metadata.ownerReferences ?? []).some((owner) => owner.kind === 'Deployment')) continue;
-      reconcile(store, clock, rs, pods);
-    }
+    for (const rs of own) reconcile(store, clock, rs, pods);
   };
   const loop = startReconcileLoop(store, clock, ['replicasets', 'pods'], run, 'replicaset');
   return () => loop.stop();

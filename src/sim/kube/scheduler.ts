@@ -31,12 +31,13 @@ function setScheduledCondition(pod: KubeObject, condition: Record<string, unknow
 
 export function startScheduler(store: SimKubeStoreImpl, clock: SimClock): () => void {
   const run = () => {
-    const pods = store.list('pods');
+    // Read-only, uncopied: binding goes through mutate.
+    const pods = store.read('pods');
     const pending = pods
       .filter((p) => !p.spec?.nodeName && !p.metadata.deletionTimestamp && (p.spec?.schedulerName ?? 'default-scheduler') === 'default-scheduler' && isActivePod(p))
       .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) || a.metadata.name.localeCompare(b.metadata.name));
     if (pending.length === 0) return;
-    const nodes = store.list('nodes').filter((n) => !n.metadata.deletionTimestamp);
+    const nodes = store.read('nodes').filter((n) => !n.metadata.deletionTimestamp);
     const onNode = new Map<string, KubeObject[]>(nodes.map((n) => [n.metadata.name, []]));
     for (const p of pods) if (p.spec?.nodeName && isActivePod(p)) onNode.get(p.spec.nodeName)?.push(p);
 

@@ -47,7 +47,8 @@ export function serveList(ctx: RequestContext): void {
       return sendStatus(ctx.res, expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'));
     }
   }
-  const limit = Number(query.get('limit') ?? 0);
+  // resourceVersion "0" is served from the apiserver's watch cache, which ignores limit and answers in one go.
+  const limit = query.get('resourceVersion') === '0' ? 0 : Number(query.get('limit') ?? 0);
   const end = limit > 0 ? start + limit : all.length;
   const items = all.slice(start, end).map((o) => present(ctx, o));
   const continueToken = end < all.length ? Buffer.from(JSON.stringify({ rv: resourceVersion, start: end })).toString('base64') : undefined;

@@ -104,8 +104,11 @@ function reconcileStatefulSet(store: SimKubeStoreImpl, sts: KubeObject, allPods:
 
 export function startStatefulSetController(store: SimKubeStoreImpl, clock: SimClock): () => void {
   const run = () => {
+    // No StatefulSet, no need to copy every pod (most pod changes in a big drift concern none).
+    const sets = store.list('statefulsets').filter((sts) => !isTerminating(sts));
+    if (sets.length === 0) return;
     const pods = store.list('pods');
-    for (const sts of store.list('statefulsets')) if (!isTerminating(sts)) reconcileStatefulSet(store, sts, pods);
+    for (const sts of sets) reconcileStatefulSet(store, sts, pods);
   };
   const loop = startReconcileLoop(store, clock, ['statefulsets', 'pods'], run, 'statefulset');
   return () => loop.stop();
