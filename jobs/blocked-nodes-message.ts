@@ -30,7 +30,7 @@ export async function endBlockedMessage(ctx: StepContext, state: KarpenterStepSt
   const at = ctx.clock.now();
   const summary = describeBlockedOutcome(pool, entry.now ?? 0, entry.ever.length, aborted);
   await ctx.showMessage(`blocked:${pool}`, {
-    step: ctx.step.id, title: BLOCKED_TITLE(pool), startedAt: entry.since, at, state: aborted ? 'aborted' : 'done', durationMs: Math.max(0, at - entry.since), summary,
+    step: ctx.step.id, title: BLOCKED_TITLE(pool), shows: 'board', startedAt: entry.since, at, state: aborted ? 'aborted' : 'done', durationMs: Math.max(0, at - entry.since), summary,
   });
   entry.ended = true;
   return true;
@@ -67,7 +67,7 @@ export function createBlockedNodesMessages(ctx: StepContext, state: KarpenterSte
 
   const message = (pool: string, board: BlockedBoard, at: number): StepMessageModel => {
     const entry = state.blocked![pool];
-    return { step: ctx.step.id, title: BLOCKED_TITLE(pool), startedAt: entry.since, at, state: 'running', progress: describeBlockedPool(pool, board, entry.ever.length, sources.shown) };
+    return { step: ctx.step.id, title: BLOCKED_TITLE(pool), shows: 'board', startedAt: entry.since, at, state: 'running', progress: describeBlockedPool(pool, board, entry.ever.length, sources.shown) };
   };
 
   return {

@@ -113,4 +113,10 @@ export interface StepMessageModel {
   summary?: string;
   /** Why the step failed (the failure itself is also its own reply, with what to do). */
   error?: string;
+  /**
+   * 'board': a message a step keeps in place beside its own (the Karpenter step's blocked nodes per NodePool). It is
+   * news, not a step, so its headline says what it shows ("⚠️ Blocked disruptions in NodePool default") rather than
+   * "started" / "finished in".
+   */
+  shows?: 'board';
 }

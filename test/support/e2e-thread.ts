@@ -163,6 +163,11 @@ export interface StepMessageView {
 
 /** What a step message says now, read from its text as a person reads it ("✅ verify 1.31 finished in 3s — …"). */
 export function readStepMessage(message: { text: string }): StepMessageView | undefined {
+  const board = /^(⚠️|✅|❌|⏹️) ((?:REHEARSAL · )?Blocked disruptions in NodePool \S+)(?:: step (?:over|failed|aborted) after (<1s|\d+[smh](?: \d+[sm])?))?(?: — ([\s\S]*))?$/u.exec(message.text);
+  if (board) {
+    const [, icon, title, duration, detail = ''] = board;
+    return { title, state: icon === '⚠️' ? 'running' : icon === '✅' ? 'finished' : icon === '❌' ? 'failed' : 'aborted', duration, detail };
+  }
   const match = /^(▶️|✅|❌|⏹️) (.+?) (started|finished in (<1s|\d+[smh](?: \d+[sm])?)(?: \(nothing to do\))?|failed after (\S+(?: \d+s)?)|aborted after (\S+(?: \d+s)?))(?: — ([\s\S]*))?$/u.exec(message.text);
   if (!match) return undefined;
   const [, icon, title, , finishedIn, failedAfter, abortedAfter, detail = ''] = match;

@@ -24,6 +24,16 @@ describe('a step message as the thread shows it', () => {
     expect(aborted.text).toBe('⏹️ Karpenter nodes to 1.31 aborted after 1m 05s');
   });
 
+  it('reads a board beside a step (blocked nodes) as what it shows, not as a step that started or finished', () => {
+    const board = { ...base, title: 'Blocked disruptions in NodePool default', shows: 'board' as const };
+    const now = renderStepMessage({ ...board, state: 'running', at: t0 + 30_000, progress: '2 nodes of NodePool default cannot be replaced now' });
+    expect(now.text).toBe('⚠️ Blocked disruptions in NodePool default — ⏳ 2 nodes of NodePool default cannot be replaced now');
+    const over = renderStepMessage({ ...board, state: 'done', at: t0 + 252_000, durationMs: 252_000, summary: '3 nodes of NodePool default were blocked during the drift' });
+    expect(over.text).toBe('✅ Blocked disruptions in NodePool default: step over after 4m 12s — 3 nodes of NodePool default were blocked during the drift');
+    const aborted = renderStepMessage({ ...board, state: 'aborted', at: t0 + 65_000, durationMs: 65_000, summary: 'Aborted with 1 node still blocked' });
+    expect(aborted.text).toBe('⏹️ Blocked disruptions in NodePool default: step aborted after 1m 05s — Aborted with 1 node still blocked');
+  });
+
   it('keeps a long progress line within Slack limits', () => {
     const long = renderStepMessage({ ...base, state: 'running', at: t0, progress: 'x'.repeat(5000) });
     for (const block of long.blocks ?? []) {

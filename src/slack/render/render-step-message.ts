@@ -13,6 +13,7 @@ function reasonLine(error: string): string {
 function headline(model: StepMessageModel, mrkdwn: boolean): string {
   const title = mrkdwn ? `*${escapeMrkdwn(model.title)}*` : model.title;
   const duration = formatDuration(model.durationMs ?? Math.max(0, model.at - model.startedAt));
+  if (model.shows === 'board') return boardHeadline(model, title, duration);
   switch (model.state) {
     case 'running':
       return `▶️ ${title} started`;
@@ -25,6 +26,20 @@ function headline(model: StepMessageModel, mrkdwn: boolean): string {
       return `❌ ${title} failed after ${duration}`;
     case 'aborted':
       return `⏹️ ${title} aborted after ${duration}`;
+  }
+}
+
+/** A board beside a step: what it shows while the step runs, then how the step's part of it ended. */
+function boardHeadline(model: StepMessageModel, title: string, duration: string): string {
+  switch (model.state) {
+    case 'running':
+      return `⚠️ ${title}`;
+    case 'failed':
+      return `❌ ${title}: step failed after ${duration}`;
+    case 'aborted':
+      return `⏹️ ${title}: step aborted after ${duration}`;
+    default:
+      return `✅ ${title}: step over after ${duration}`;
   }
 }
 
