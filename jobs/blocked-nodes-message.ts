@@ -59,7 +59,10 @@ export function createBlockedNodesMessages(ctx: StepContext, state: KarpenterSte
       podsByNode = new Map();
       for (const pod of sources.pods()) {
         const name = pod.spec?.nodeName;
-        if (name) podsByNode.set(name, [...(podsByNode.get(name) ?? []), pod]);
+        if (!name) continue;
+        const onNode = podsByNode.get(name);
+        if (onNode) onNode.push(pod);
+        else podsByNode.set(name, [pod]);
       }
     }
     return podsByNode.get(node) ?? [];

@@ -37,7 +37,7 @@ export const karpenterBudgetStep: Step = async (ctx) => {
       const names = Object.entries(pools).map(([name, pool]) => `NodePool ${name} ${describeBudgets(pool.original)} → nodes ${upgradeBudget}`);
       return { outcome: 'dry-run', summary: `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${names.join('; ')}` };
     }
-    state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [], notices: [] };
+    state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [] };
     // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
     for (const name of Object.keys(pools)) ctx.recordActed({ resource: `nodepool/${name}`, action: 'hold-budget', to: ctx.clusterConfig.karpenter.upgradeBudget, outcome: 'done' });
     await saveKarpenterState(ctx, state);

@@ -49,8 +49,6 @@ export interface KarpenterStepState {
   classes: Record<string, ClassPlan>;
   /** Pools and classes the step leaves alone, with what the operator must do (posted once). */
   reports: string[];
-  /** Keys of blocked-disruption notices posted one by one (jobs started before they were folded per pool). */
-  notices: string[];
   /** Per NodePool: its blocked-nodes message (blocked-nodes-message.ts), once a node of the pool was blocked. */
   blocked?: Record<string, BlockedMessageState>;
 }

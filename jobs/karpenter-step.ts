@@ -66,7 +66,7 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
         const lines = [...plan.lines.map((line) => `would: ${line}`), ...plan.reports.map((line) => `report: ${line}`)];
         return { outcome: 'dry-run', summary: lines.join('; ') || 'no NodePool needs changes' };
       }
-      state = { startedAt: ctx.clock.now(), pools: plan.pools, classes: plan.classes, reports: plan.reports, notices: [] };
+      state = { startedAt: ctx.clock.now(), pools: plan.pools, classes: plan.classes, reports: plan.reports };
       // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
       await saveKarpenterState(ctx, state);
     }
