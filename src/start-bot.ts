@@ -82,10 +82,10 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     metrics,
   });
 
-  // Rollouts in waves: the control for the Slack side, the worker (wave and lane jobs) for worker processes.
   // The fleet's reads and channel posts, shared by rollouts and the digest/reminder scheduler.
   const fleetSources = { eks, ec2, ssm, kube, autoScaling, clock };
   const poster = createChannelPoster(client);
+  // Rollouts in waves: the control for the Slack side, the worker (wave and lane jobs) for worker processes.
   const rollouts = createRolloutEngine({
     connection,
     prefix: env.QUEUE_PREFIX,
