@@ -80,7 +80,7 @@ export interface BotChild extends Child {
   readyMs: number;
 }
 
-/** The bot as deployed: `node bin/eks-upgrade-bot.cjs` with the README's environment; resolves when /healthz answers 200. */
+/** The bot as deployed: `node bin/eks-upgrade-bot.cjs` with the environment of docs/configuration.md; resolves when /healthz answers 200. */
 export async function startBotProcess(options: BotOptions): Promise<BotChild> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-bot-'));
   const clustersFile = join(dir, 'clusters.yaml');

@@ -14,8 +14,8 @@ import { p7OneWorker } from './p7-one-worker.js';
 import { ROOT } from './processes.js';
 
 /**
- * `npm run bench` (BENCH=P0,P1 for a subset): builds dist/, then measures each figure of README "Tests and
- * benchmarks" with the bot, the simulator and a bare Bolt baseline each in a process of its own, and prints one
+ * `npm run bench` (BENCH=P0,P1 for a subset): builds dist/, then measures each figure of docs/benchmarks.md
+ * with the bot, the simulator and a bare Bolt baseline each in a process of its own, and prints one
  * table: figure, goal, baseline from the same run, verdict.
  */
 const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: BenchContext) => Promise<Figure[]>; missing?: string }> = [

@@ -1,5 +1,5 @@
 /**
- * `/eks-upgrade digest`: the channel's fleet digest, posted visibly now (README "Fleet operations"). The clusters
+ * `/eks-upgrade digest`: the channel's fleet digest, posted visibly now (docs/fleet.md). The clusters
  * are those of the channel's `digests:` entry in clusters.yaml, else every cluster this channel may drive. Each row
  * has a Plan button that posts the plan in the digest's thread.
  */

@@ -1,6 +1,6 @@
 /**
  * `/eks-upgrade rollout --to <minor> --waves <globs>… [--soak 24h] [--max-parallel 3]` starts a rollout in waves
- * (README "Fleet operations"): each wave is the clusters of clusters.yaml that this channel may drive and that match
+ * (docs/fleet.md): each wave is the clusters of clusters.yaml that this channel may drive and that match
  * its globs (a cluster goes in the first wave that matches it; clusters already at the target are left out). Only
  * someone who may start every one of them (requesters) may create it. `rollout continue|pause|resume|abort <id>`
  * (also the buttons in the rollout's thread) are for approvers of the clusters concerned.

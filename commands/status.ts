@@ -32,7 +32,7 @@ export const statusCommand: CommandHandler = async (context) => {
   );
   // response_url takes 5 posts per command; a fleet too big for 4 messages ends with a line saying what is left.
   for (const message of renderStatusMessages(statuses, { maxMessages: 4 })) await context.respond(message);
-  // The fifth response_url post: which of these clusters belong to a running rollout (README "Fleet operations").
+  // The fifth response_url post: which of these clusters belong to a running rollout (docs/fleet.md).
   const marks: string[] = [];
   for (const rollout of (await deps.rollouts?.list(20).catch(() => [])) ?? []) {
     if (!['gate', 'running', 'soaking'].includes(rollout.state)) continue;

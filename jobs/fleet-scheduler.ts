@@ -1,5 +1,5 @@
 /**
- * Fleet operations on a schedule (README "Fleet operations"): one BullMQ job scheduler per `digests:` entry of
+ * Fleet operations on a schedule (docs/fleet.md): one BullMQ job scheduler per `digests:` entry of
  * clusters.yaml (its cron pattern and time zone) and one hourly scheduler for support-deadline reminders, on the
  * `fleet` queue. BullMQ creates one job per tick (id `repeat:<scheduler>:<instant>`) and one worker takes it, so
  * several worker processes post each digest once; the tick's post is also claimed in Redis before it is sent, so a

@@ -1,5 +1,5 @@
 /**
- * Upgrade rollouts in waves (README "Fleet operations"). A rollout is a record in Redis and, per wave, one BullMQ
+ * Upgrade rollouts in waves (docs/fleet.md). A rollout is a record in Redis and, per wave, one BullMQ
  * flow on the `rollout` queue: a parent `wave` job whose children are at most `maxParallel` `lane` jobs, each lane
  * upgrading its share of the wave's clusters one after the other through the same path as `start` (the plan made
  * when the wave's gate opened, then UpgradeControl.start: the cluster's own thread, gates and controls). BullMQ runs

@@ -59,7 +59,7 @@ const maintenanceWindow = z
   })
   .strict();
 
-/** Per-check settings (README "Preflight finding codes"). */
+/** Per-check settings (docs/finding-codes.md). */
 const checkSettings = z
   .object({
     /** AVL001: workloads with fewer replicas than this on nodes the plan replaces. */
@@ -90,7 +90,7 @@ const waiverSchema = z
   })
   .strict();
 
-/** Fleet operations (README "Fleet operations"): scheduled digests and support-deadline reminders. */
+/** Fleet operations (docs/fleet.md): scheduled digests and support-deadline reminders. */
 const cronSchedule = z.string().refine((pattern) => {
   try {
     return new Cron(pattern, { paused: true }).nextRun() !== null;

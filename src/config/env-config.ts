@@ -1,4 +1,4 @@
-/** The bot's environment (README "Configuration"). Missing or malformed values stop start-up with one line. */
+/** The bot's environment (docs/configuration.md). Missing or malformed values stop start-up with one line. */
 
 import { z } from 'zod';
 import { ConfigError } from './clusters-config.js';

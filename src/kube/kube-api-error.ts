@@ -81,7 +81,7 @@ function hintFor(code: number, reason: string | undefined): string | undefined {
     case 401:
       return "the cluster did not accept the bot's EKS token: check the bot's AWS credentials and that the cluster's authentication mode allows access entries or aws-auth";
     case 403:
-      return "grant the bot's Kubernetes identity this permission: apply deploy/rbac/cluster-role.yaml and put the bot's IAM role in its group eks-upgrade-bot with an access entry (README: Deployment and permissions)";
+      return "grant the bot's Kubernetes identity this permission: apply deploy/rbac/cluster-role.yaml and put the bot's IAM role in its group eks-upgrade-bot with an access entry (docs/permissions.md)";
     case 409:
       return 'the object changed or already exists; read it again and retry';
     case 410:

@@ -3,7 +3,7 @@ import type { ActionKind, PlannedAction } from '../ports/upgrade-plan.js';
 /**
  * The world as a step finds it, against the plan the approver read. Between `start` and the moment a step acts
  * people keep working: a node group is added, an EC2NodeClass's selector is edited, an add-on is upgraded by hand.
- * The policy (README, "Plan and world"), decided here so every step applies it alike:
+ * The policy (docs/upgrade-job.md, "Plan and world"), decided here so every step applies it alike:
  * - a resource the plan names that still needs the planned action: the step acts on it;
  * - a resource the plan names that is already where the plan would take it: skipped, and named;
  * - a resource the plan names that is gone: named; nothing to do;

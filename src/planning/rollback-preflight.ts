@@ -7,7 +7,7 @@ import type { PreflightFinding } from './preflight-checks.js';
 
 /**
  * The rollback preflight (issue 10): whether EKS would take the control plane of a cluster back one minor now, and
- * what stands in the way, as findings with stable codes RBK001–RBK006 (README, "Preflight finding codes"). Pure.
+ * what stands in the way, as findings with stable codes RBK001–RBK006 (docs/finding-codes.md). Pure.
  * EKS allows a rollback within 7 days of an in-place upgrade, one minor back, from an ACTIVE cluster with no update
  * in flight; its ROLLBACK_READINESS insights say what would break (kubelets or add-ons newer than N-1), and an
  * ERROR insight blocks unless the request carries `force`. Only those insight errors may be forced: the others are

@@ -1,6 +1,6 @@
 /**
  * What the bot counts and times, as call sites see it: one method per fact, labels as arguments, no registry in
- * sight. The Prometheus adapter (src/prometheus/prom-client-metrics.ts) turns these into the series README.md
+ * sight. The Prometheus adapter (src/prometheus/prom-client-metrics.ts) turns these into the series docs/permissions.md
  * lists; `noMetrics` is for tests and tools that do not export any.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The fleet readiness digest (README "Fleet operations"): one row per cluster — version, end of standard support
+ * The fleet readiness digest (docs/fleet.md): one row per cluster — version, end of standard support
  * and the days left, what extended support would cost a month if it lapses at the current price, blocking
  * findings of the next upgrade, the oldest kubelet and the running job — sorted by urgency, rendered as one Slack
  * message with a Plan button per cluster, or as a terminal table. Pure: rows are built from a snapshot, its status

@@ -2,7 +2,7 @@ import type { UpgradePlan } from '../ports/upgrade-plan.js';
 import type { ClusterStatus } from './cluster-status.js';
 
 /**
- * The JSON the CLI prints (`--output json`), documented in README: a plan is
+ * The JSON the CLI prints (`--output json`), documented in docs/commands.md: a plan is
  * `{ cluster, region, from, to, blocking, findings[], hops[] {from, to, steps[]}, … }` and status is
  * `{ clusters[] }`. Keys come in a fixed order so diffs of saved outputs stay readable.
  */

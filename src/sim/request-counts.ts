@@ -2,7 +2,7 @@
  * Every request the simulator answers, counted by what it asks for: AWS by service and operation
  * ("eks DescribeNodegroup"), Kubernetes by verb and resource ("list nodes", "watch nodeclaims", "create
  * pods/eviction"). GET /_sim/requests[?cluster=] shows them; DELETE /_sim/requests starts over. The benchmarks read
- * them to hold the bot to list + watch per kind and to its AWS poll interval (README "Tests and benchmarks").
+ * them to hold the bot to list + watch per kind and to its AWS poll interval (docs/benchmarks.md).
  */
 export interface RequestCounts {
   aws: Record<string, number>;

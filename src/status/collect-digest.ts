@@ -1,5 +1,5 @@
 /**
- * Reads the clusters of a fleet digest (README "Fleet operations"): each cluster once (a snapshot), its status and
+ * Reads the clusters of a fleet digest (docs/fleet.md): each cluster once (a snapshot), its status and
  * the plan of its next minor, at most `concurrency` at a time, each under a deadline. A cluster that cannot be read
  * is a row saying so, never a failed digest. Days left are counted on the bot's Clock (the simulator's in tests);
  * the read deadline is real time, as it guards the network.

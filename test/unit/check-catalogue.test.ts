@@ -15,12 +15,12 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the check catalogue', () => {
-  it('documents every code the checks and the job preflight can emit in README.md, and documents no code that does not exist', () => {
+  it('documents every code the checks and the job preflight can emit in docs/finding-codes.md, and documents no code that does not exist', () => {
     // The plan's checks, the upgrade job's own per-hop state checks (UPG…, src/planning/preflight-checks.ts) and the
     // rollback preflight (RBK…, src/planning/rollback-preflight.ts).
     const sources = sourceFiles(planningDir);
     const emitted = new Set(sources.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'((?:EKS|NET|ADD|NG|ASG|KAR|K8S|FRG|INS|OPS|UPG|AVL|CMP|HLM|ACC|RBK)\d{3})'/g)].map((m) => m[1])));
-    const documented = new Set([...readFileSync(join(planningDir, '../../README.md'), 'utf8').split('## Preflight finding codes')[1].split('\n## ')[0].matchAll(/\*\*([A-Z0-9]{5,6})\*\*/g)].map((m) => m[1]));
+    const documented = new Set([...readFileSync(join(planningDir, '../../docs/finding-codes.md'), 'utf8').matchAll(/\*\*([A-Z0-9]{5,6})\*\*/g)].map((m) => m[1]));
     expect(emitted.size).toBeGreaterThan(35);
     expect([...emitted].filter((code) => !documented.has(code))).toEqual([]);
     expect([...documented].filter((code) => !emitted.has(code))).toEqual([]);

@@ -23,7 +23,7 @@ function errorOf(text: string): string {
 }
 
 describe('clusters.yaml AMI sources and self-managed groups', () => {
-  it('reads the README example: AMI sources per node group and strategies per Auto Scaling group', () => {
+  it('reads the docs/configuration.md example: AMI sources per node group and strategies per Auto Scaling group', () => {
     const [cluster] = parseClustersYaml(withGroups(`    nodegroups:
       custom*: { strategy: in-place, amiParameter: "/my/amis/{minor}/image_id" }
       gpu-ng:  { ami: { "1.26": ami-0123456789abcdef0 } }

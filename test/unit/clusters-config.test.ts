@@ -21,7 +21,7 @@ function errorOf(text: string): string {
 }
 
 describe('clusters.yaml', () => {
-  it('accepts the minimal shape from the README and fills in safe defaults', () => {
+  it('accepts the minimal shape from docs/configuration.md and fills in safe defaults', () => {
     const config = parseClustersYaml(minimal);
     expect(config.clusters).toHaveLength(1);
     expect(config.clusters[0]).toMatchObject({

@@ -21,7 +21,7 @@ describe('Kubernetes access', () => {
   });
 
   it('lets the bot get, list and watch every resource the adapter knows, in the group the adapter uses', () => {
-    // Secrets are read only with `checks.helmReleases: true`; that opt-in grants its own `list` (README says so).
+    // Secrets are read only with `checks.helmReleases: true`; that opt-in grants its own `list` (docs/permissions.md says so).
     const optIn = new Set(['secrets']);
     for (const [resource, info] of Object.entries(KUBE_RESOURCES).filter(([name]) => !optIn.has(name))) {
       for (const verb of ['get', 'list', 'watch']) expect(required).toContain(`${verb} ${info.group}/${resource}`);

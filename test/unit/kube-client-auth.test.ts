@@ -141,7 +141,7 @@ describe('createKubePortFactory: connection and authentication', () => {
     expect(error.reason).toBe('Forbidden');
     expect(error.message).toBe(
       'reading pod restricted/x in cluster demo failed: 403 Forbidden: pods "x" is forbidden: User "arn:aws:sts::1:assumed-role/bot" cannot get resource "pods" in the namespace "restricted"; ' +
-        "grant the bot's Kubernetes identity this permission: apply deploy/rbac/cluster-role.yaml and put the bot's IAM role in its group eks-upgrade-bot with an access entry (README: Deployment and permissions)",
+        "grant the bot's Kubernetes identity this permission: apply deploy/rbac/cluster-role.yaml and put the bot's IAM role in its group eks-upgrade-bot with an access entry (docs/permissions.md)",
     );
     expect(error.cause).toBeDefined();
     expect(await kube.get('nodes', 'missing')).toBeUndefined();

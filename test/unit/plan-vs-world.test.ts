@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { comparePlanWithWorld, describeDivergence } from '../../src/planning/plan-vs-world.js';
 import type { PlannedAction } from '../../src/ports/upgrade-plan.js';
 
-/** The plan-vs-world policy (README, "Plan and world"): what a step acts on, and how it says what changed. */
+/** The plan-vs-world policy (docs/upgrade-job.md, "Plan and world"): what a step acts on, and how it says what changed. */
 const planned: PlannedAction[] = [
   { resource: 'ec2nodeclass/default', action: 'pin-ami', to: '1.31', reason: 'pinned by id' },
   { resource: 'nodegroup/ng-a', action: 'update-in-place', to: '1.31', reason: 'ng-a 1.30 → 1.31' },

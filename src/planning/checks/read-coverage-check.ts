@@ -15,6 +15,6 @@ export function checkReadCoverage(snapshot: ClusterSnapshot): Finding[] {
     severity: 'warning',
     title: `Could not read ${areas.join(', ')}: ${error}; the checks that need ${areas.length === 1 ? 'it' : 'them'} were skipped`,
     resources: areas.map((area) => `area/${area.replace(/\s+/g, '-').toLowerCase()}`),
-    remedy: 'Grant the read permissions the README lists (EKS Describe*/List*, ec2:DescribeSubnets, ssm:GetParameter, Kubernetes get/list), check the network path to the API, then plan again.',
+    remedy: 'Grant the read permissions docs/permissions.md lists (EKS Describe*/List*, ec2:DescribeSubnets, ssm:GetParameter, Kubernetes get/list), check the network path to the API, then plan again.',
   }));
 }

@@ -1,5 +1,5 @@
 /**
- * Buttons of the fleet digest and the support reminders (README "Fleet operations"). They run the same subcommands
+ * Buttons of the fleet digest and the support reminders (docs/fleet.md). They run the same subcommands
  * as typing them, through the slash-command router handed in by the entry point, so who may press them is exactly
  * who may type them: **Plan** (`fleet:plan`, value = cluster) is `plan <cluster>`, answered in the thread of the
  * message that was clicked; **Start upgrade** (`fleet:start`, value JSON {cluster, to}) is `start <cluster> --to
