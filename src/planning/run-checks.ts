@@ -22,6 +22,7 @@ import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { sortFindings, type Finding } from '../ports/finding.js';
 import { applyWaivers } from './apply-waivers.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
+import { remedyOf } from './checks/finding-codes.js';
 
 /**
  * The product's full preflight: every check over one snapshot, for an upgrade to `target` (the final minor; checks
@@ -70,7 +71,7 @@ export function runChecksUnwaived(snapshot: ClusterSnapshot, target: string, pol
         severity: 'warning',
         title: `The ${area} checks failed on this cluster's data: ${(error as Error).message}`,
         resources: [`cluster/${snapshot.name}`],
-        remedy: 'Report this as a bug with the plan\'s JSON output; the other checks ran.',
+        remedy: remedyOf('EKS099'),
       });
     }
   }

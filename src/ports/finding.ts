@@ -1,8 +1,9 @@
 /**
  * A preflight finding: data, not prose. Every check returns these; the renderers (Block Kit, text, Markdown, JSON)
- * turn them into words. Codes are stable (documented in docs/finding-codes.md) so teams can grep for them, silence
- * them in tickets and diff plans over time; the prefix names the area (EKS control plane, NET subnets, ADD add-ons,
- * NG node groups, KAR Karpenter, K8S nodes and workloads, FRG Fargate, INS upgrade insights, OPS GitOps/IaC).
+ * turn them into words. Codes are stable (registered in src/planning/checks/finding-codes.ts, documented in
+ * docs/finding-codes.md) so teams can grep for them, silence them in tickets and diff plans over time; the prefix
+ * names the area (EKS control plane, NET subnets, ADD add-ons, NG node groups, KAR Karpenter, K8S nodes and
+ * workloads, FRG Fargate, INS upgrade insights, OPS GitOps/IaC).
  */
 import type { WaivedBy } from './waiver.js';
 

@@ -6,6 +6,7 @@ import { checkSettingsOf, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
 import { isReady, planActionOn, podCompute, workloadViews, type WorkloadView } from '../workload-index.js';
 import { replacedNodes } from './workload-checks.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * AVL001–AVL007 — what takes a workload down while the plan replaces its nodes, though nothing blocks the upgrade:
@@ -134,6 +135,6 @@ function dockerSocketFindings(snapshot: ClusterSnapshot, onReplaced: (pod: KubeO
     severity: 'warning' as const,
     title: `${owner} mounts /var/run/docker.sock (${plural(owned.length, 'pod')} ${where(owned)}): the new nodes run containerd only, so these pods fail to start there`,
     resources: [owner, ...owned.map((pod) => `pod/${podRef(pod)}`)],
-    remedy: 'Move it off the Docker socket (use the containerd socket /run/containerd/containerd.sock, or an agent version that no longer needs Docker) before its nodes are replaced.',
+    remedy: remedyOf('AVL007'),
   }));
 }

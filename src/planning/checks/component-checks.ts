@@ -8,6 +8,7 @@ import { matchesSelector } from '../label-selector.js';
 import { minorAtLeast, minorsBetween, upgradePath } from '../upgrade-path.js';
 import { isReady } from '../workload-index.js';
 import { replacedNodes } from './workload-checks.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * CMP001–CMP005 — components that are bound to the Kubernetes version but are not EKS add-ons, so nothing in the
@@ -126,7 +127,7 @@ function kubeProxyFindings(snapshot: ClusterSnapshot, daemonsets: KubeObject[], 
       severity: 'warning',
       title: `kube-proxy runs in IPVS mode, which Kubernetes ${IPVS_DEPRECATED_IN} deprecates (target ${to})`,
       resources: [ref],
-      remedy: 'Plan the move to nftables (or iptables) mode: set --proxy-mode (or mode: in the kube-proxy config / add-on configuration values) and roll kube-proxy.',
+      remedy: remedyOf('CMP005'),
     });
   }
   return findings;

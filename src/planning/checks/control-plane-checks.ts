@@ -2,6 +2,7 @@ import { formatMinor, parseMinor } from '../../domain/minor-version.js';
 import type { ClusterSnapshot, OfferedVersion } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { currentMinor, upgradePath } from '../upgrade-path.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * EKS0xx — the cluster and its control plane: is it ACTIVE, is an update already running, does EKS offer every
@@ -45,7 +46,7 @@ export function checkControlPlane(snapshot: ClusterSnapshot, target: string): Fi
       severity: 'error',
       title: `Cluster health issue ${issue.code}: ${issue.message}`,
       resources: [ref, ...issue.resourceIds],
-      remedy: 'Fix the health issue first (EKS may refuse or fail the update while it lasts); see the EKS console Overview → Health issues.',
+      remedy: remedyOf('EKS005'),
     });
   }
 
@@ -69,7 +70,7 @@ export function checkControlPlane(snapshot: ClusterSnapshot, target: string): Fi
       severity: 'info',
       title: `${path.from} → ${path.to} takes ${path.hops.length} control-plane upgrades (${path.hops.join(', ')}): EKS moves one minor at a time`,
       resources: [ref],
-      remedy: 'The plan runs one hop after another, each with its own preflight and gate; see whether the data plane can wait for a later hop.',
+      remedy: remedyOf('EKS004'),
     });
   }
 
@@ -125,7 +126,7 @@ function checkSupport(snapshot: ClusterSnapshot, target: string): Finding[] {
       severity: 'info',
       title: `The target ${target} is itself in extended support${targetVersion.endOfExtendedSupport ? ` (until ${isoDay(targetVersion.endOfExtendedSupport)})` : ''}`,
       resources: [ref],
-      remedy: 'Plan the next upgrade soon after this one, or aim for a version in standard support.',
+      remedy: remedyOf('EKS007'),
     });
   }
   return findings;

@@ -2,6 +2,7 @@ import type { ClusterSnapshot } from '../cluster-snapshot.js';
 import { computeOfNode, indexNodes, kubeletOf, podRef, workloadOfPod } from '../compute-groups.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { kubeletMinor, minorsBetween, upgradePath } from '../upgrade-path.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * FRG0xx — Fargate. A Fargate pod keeps the kubelet of the node it was given for life; only a new pod (a rollout
@@ -57,7 +58,7 @@ export function checkFargate(snapshot: ClusterSnapshot, target: string): Finding
       severity: 'warning',
       title: `${plural(barePods.length, 'Fargate pod')} without a controller run an old kubelet; nothing will recreate them on a new node`,
       resources: barePods.map((p) => `pod/${p}`),
-      remedy: 'Delete and re-create them yourself after the control-plane upgrade (kubectl get pod -o yaml, delete, apply), or give them a Deployment.',
+      remedy: remedyOf('FRG002'),
     });
   }
   return findings;

@@ -5,6 +5,7 @@ import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
 import { al2Finding } from './nodegroup-checks.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * KAR0xx — Karpenter: NodePools whose budgets allow no drift (nodes would never be replaced), EC2NodeClasses that
@@ -123,7 +124,7 @@ export function checkKarpenter(snapshot: ClusterSnapshot, target: string, policy
       severity: 'info',
       title: `${plural(nodeClaims.length, 'NodeClaim')} are already drifted and waiting to be replaced`,
       resources: nodeClaims.map((claim) => `nodeclaim/${claim.metadata.name}`),
-      remedy: 'Let that drift finish (or find what blocks it: kubectl get events -A --field-selector reason=DisruptionBlocked) before starting.',
+      remedy: remedyOf('KAR006'),
     });
   }
   return findings;

@@ -1,5 +1,6 @@
 import { unreadAreas, type ClusterSnapshot } from '../cluster-snapshot.js';
 import type { Finding } from '../../ports/finding.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * EKS090 — what could not be read. A check that lacks its data stays silent rather than guessing, so the plan must
@@ -15,6 +16,6 @@ export function checkReadCoverage(snapshot: ClusterSnapshot): Finding[] {
     severity: 'warning',
     title: `Could not read ${areas.join(', ')}: ${error}; the checks that need ${areas.length === 1 ? 'it' : 'them'} were skipped`,
     resources: areas.map((area) => `area/${area.replace(/\s+/g, '-').toLowerCase()}`),
-    remedy: 'Grant the read permissions docs/permissions.md lists (EKS Describe*/List*, ec2:DescribeSubnets, ssm:GetParameter, Kubernetes get/list), check the network path to the API, then plan again.',
+    remedy: remedyOf('EKS090'),
   }));
 }

@@ -1,6 +1,7 @@
 import type { SubnetInfo } from '../../ports/ec2-port.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * NET0xx — free IP addresses. A control-plane update needs up to 5 free IPs in the cluster's subnets, in at least
@@ -46,7 +47,7 @@ export function checkSubnets(snapshot: ClusterSnapshot): Finding[] {
       severity: error ? 'error' : 'warning',
       title: `${user.ref} has ${free} free IPs left in its subnets (${error ? `below ${NODE_SUBNET_ERROR_BELOW}` : `below ${NODE_SUBNET_WARNING_BELOW}`}); new nodes or pods may not get addresses during the rollout`,
       resources: [user.ref, ...subnets.map(describeSubnet)],
-      remedy: 'Free addresses or add subnets (or a secondary CIDR) before the data-plane step; a rollout surges new nodes before old ones leave.',
+      remedy: remedyOf('NET002'),
     });
   }
   return findings;

@@ -4,6 +4,7 @@ import { computeOfNode, indexNodes, isEvictablePod, kubeletOf, podRef, workloadO
 import { plural, type Finding } from '../../ports/finding.js';
 import { matchesSelector } from '../label-selector.js';
 import { kubeletMinor, minorsBetween, upgradePath } from '../upgrade-path.js';
+import { remedyOf } from './finding-codes.js';
 
 /**
  * K8S003–K8S006 — workloads that will stop or break the drain of nodes the upgrade replaces: PDBs that allow no
@@ -78,7 +79,7 @@ export function checkWorkloads(snapshot: ClusterSnapshot, target: string): Findi
         severity,
         title: `PDB ${namespace}/${pdb.metadata.name} allows 0 disruptions right now (${plural(matched.length, 'pod')} covered)${severity === 'error' ? `: it will block the drain${where}` : ''}`,
         resources: [pdbRef, ...matched.map((pod) => `pod/${podRef(pod)}`)],
-        remedy: 'Make room before the data-plane step: add replicas, fix the unhealthy pods it counts, or relax minAvailable/maxUnavailable for the upgrade.',
+        remedy: remedyOf('K8S003'),
       });
     }
   }
@@ -91,7 +92,7 @@ export function checkWorkloads(snapshot: ClusterSnapshot, target: string): Findi
       severity: 'warning',
       title: `Karpenter will not drift ${plural(new Set([...pinned.map((pod) => pod.spec.nodeName), ...pinnedNodes.map((n) => n.metadata.name)]).size, 'node')} while karpenter.sh/do-not-disrupt is set (${plural(pinned.length, 'pod')}, ${plural(pinnedNodes.length, 'node')})`,
       resources: [...pinned.map((pod) => `pod/${podRef(pod)} on node/${pod.spec.nodeName}`), ...pinnedNodes.map((node) => `node/${node.metadata.name}`)],
-      remedy: 'Let those pods finish or remove the annotation (kubectl annotate pod <pod> karpenter.sh/do-not-disrupt-) when it is safe; otherwise the drift waits on them.',
+      remedy: remedyOf('K8S005'),
     });
   }
 
