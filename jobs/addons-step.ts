@@ -8,6 +8,7 @@ import { awaitGate, reopenGate } from './gate-step.js';
 import { followUpdate } from './follow-update.js';
 import { safePoint } from './safe-point.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Add-ons of one hop: every installed EKS add-on to the target minor's default version, one at a time (VPC CNI one
@@ -91,7 +92,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[], cat
         Object.assign(state, { failed: undefined, overwrite: true, attempt: (state.attempt ?? 0) + 1 });
         await reopenGate(ctx, gateId);
       } else {
-        Object.assign(state, { final: 'forced', note: `forced past by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+        Object.assign(state, { final: 'forced', note: `forced past by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
         ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: failed.version, outcome: 'skipped', note: state.note });
       }
       await save(ctx, name, state);

@@ -10,6 +10,7 @@ import { awaitGate, reopenGate } from './gate-step.js';
 import { formatDuration } from '../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -244,7 +245,7 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
         await ctx.emit(`bg:${blueName}:forced:${revision}`, {
           kind: 'note', at: forced.at, level: 'warning',
           text: [
-            `Force on the drain of ${blueName}, by <@${forced.by}>: ${forced.pods.length ? `deleted ${forced.pods.map((pod) => `\`${pod}\``).join(', ')} (PDBs bypassed)` : 'no pod blocked the drain any more; nothing deleted'}.`,
+            `Force on the drain of ${blueName}, by ${mention(forced.by)}: ${forced.pods.length ? `deleted ${forced.pods.map((pod) => `\`${pod}\``).join(', ')} (PDBs bypassed)` : 'no pod blocked the drain any more; nothing deleted'}.`,
             `Reason: ${forced.reason ?? 'none given'}`,
           ].join('\n'),
         });

@@ -6,6 +6,7 @@ import { formatDuration } from '../src/report/format-text.js';
 import { followUpdate } from './follow-update.js';
 import { ROLLBACK_WINDOW_MS } from '../src/planning/rollback-preflight.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Control plane N → N+1. Reads the world first (DescribeCluster, the update this job recorded, the cluster's recent
@@ -125,12 +126,12 @@ async function cancelAutoModeRollback(ctx: StepContext, update: Update): Promise
     await ctx.eks.cancelUpdate(data.cluster, update.id, `${data.jobId}-cancel`.slice(0, 64));
     await ctx.emit(`cancel:${update.id}`, {
       kind: 'note', at: ctx.clock.now(), level: 'warning',
-      text: `Abort by <@${controls.abort.by}>: CancelUpdate issued for the rollback ${update.id} while EKS was still rolling the Auto Mode nodes back; they return to ${ctx.step.from} and the control plane stays at ${ctx.step.from}.`,
+      text: `Abort by ${mention(controls.abort.by)}: CancelUpdate issued for the rollback ${update.id} while EKS was still rolling the Auto Mode nodes back; they return to ${ctx.step.from} and the control plane stays at ${ctx.step.from}.`,
     });
   } catch (error) {
     await ctx.emit(`cancel:${update.id}:refused`, {
       kind: 'note', at: ctx.clock.now(), level: 'warning',
-      text: `Abort by <@${controls.abort.by}>: EKS did not cancel the rollback ${update.id} (${(error as Error).message}); the job waits for it to end, then stops.`,
+      text: `Abort by ${mention(controls.abort.by)}: EKS did not cancel the rollback ${update.id} (${(error as Error).message}); the job waits for it to end, then stops.`,
     });
   }
 }
@@ -146,7 +147,7 @@ async function follow(ctx: StepContext, updateId: string, startedAt: number): Pr
   });
   const cancelled = ctx.stepState<{ cancel?: { by: string } }>().cancel;
   if (final.status === 'Cancelled' && cancelled) {
-    return { outcome: 'abort', by: cancelled.by, reason: `<@${cancelled.by}> aborted the rollback; EKS cancelled update ${updateId} and ${data.cluster} stays at ${step.from}` };
+    return { outcome: 'abort', by: cancelled.by, reason: `${mention(cancelled.by)} aborted the rollback; EKS cancelled update ${updateId} and ${data.cluster} stays at ${step.from}` };
   }
   if (final.status !== 'Successful') throw failedUpdate(ctx, final);
   const cluster = await ctx.eks.describeCluster(data.cluster);

@@ -2,6 +2,7 @@ import { describeError, isTransientError } from './classify-error.js';
 import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } from '../src/planning/find-drain-blockers.js';
 import { createChangeSignal, startWatchCache } from './watch-cache.js';
 import { StepFailure, type StepContext } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Reads what a blocked drain needs explained (pods on the nodes, PDBs, ReplicaSets, Deployments) and applies the
@@ -95,7 +96,7 @@ export async function forceDrain(ctx: StepContext, nodes: string[], answer: { by
       await kube.deletePod(namespace, name);
     } catch (error) {
       if (isTransientError(error)) throw error;
-      throw new StepFailure(`Force chosen by <@${answer.by}>, but ${(error as Error).message ?? describeError(error)}`, {
+      throw new StepFailure(`Force chosen by ${mention(answer.by)}, but ${(error as Error).message ?? describeError(error)}`, {
         remedy: `delete it yourself (kubectl -n ${namespace} delete pod ${name}); the drain then proceeds`,
         cause: error,
       });

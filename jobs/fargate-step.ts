@@ -5,6 +5,7 @@ import { followFargateRollout, type FargateStepState, type RestartRecord, type R
 import type { Step, StepContext, StepResult } from './step-context.js';
 import { resourcesToAct } from './plan-check.js';
 import { safePoint } from './safe-point.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Fargate workloads of one hop. A Fargate pod keeps its node's kubelet for life, so the workloads whose pods sit
@@ -103,7 +104,7 @@ export function createFargateStep(options: FargateStepOptions = {}): Step {
       if (end === 'window') return { outcome: 'wait', delayMs: options.resumeDelayMs ?? ctx.pollIntervalMs };
       if (end === 'aborted') {
         const by = (await ctx.controls()).abort?.by ?? 'someone';
-        return { outcome: 'abort', by, reason: `<@${by}> aborted while ${describeWorkload(record)} restarts (its rollout finishes by itself)` };
+        return { outcome: 'abort', by, reason: `${mention(by)} aborted while ${describeWorkload(record)} restarts (its rollout finishes by itself)` };
       }
     }
   };

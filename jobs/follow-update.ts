@@ -1,5 +1,6 @@
 import type { Update } from '@aws-sdk/client-eks';
 import type { StepContext } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Follows an EKS update (cluster version, add-on, node group) with DescribeUpdate at the engine's poll interval —
@@ -36,7 +37,7 @@ export async function followUpdate(ctx: StepContext, options: FollowOptions): Pr
         kind: 'note',
         at: ctx.clock.now(),
         level: 'warning',
-        text: abortNote ?? `Abort requested by <@${controls.abort.by}>. AWS cannot stop the ${options.label} (${options.updateId}); the job waits for it to end, then stops.`,
+        text: abortNote ?? `Abort requested by ${mention(controls.abort.by)}. AWS cannot stop the ${options.label} (${options.updateId}); the job waits for it to end, then stops.`,
       });
     }
     if (controls.paused && !announcedPause) {
@@ -45,7 +46,7 @@ export async function followUpdate(ctx: StepContext, options: FollowOptions): Pr
         kind: 'note',
         at: ctx.clock.now(),
         level: 'info',
-        text: `Pause requested by <@${controls.pausedBy ?? 'someone'}>. AWS cannot pause the ${options.label} (${options.updateId}); it will finish, then the job waits.`,
+        text: `Pause requested by ${mention(controls.pausedBy ?? 'someone')}. AWS cannot pause the ${options.label} (${options.updateId}); it will finish, then the job waits.`,
       });
     }
     await ctx.sleep(ctx.pollIntervalMs);

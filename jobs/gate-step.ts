@@ -1,6 +1,7 @@
 import type { GateAction, GateModel } from '../src/ports/timeline-event.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
 import { hopPlanLines } from '../src/report/plan-vs-job.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Approval gates. The gate is recorded in Redis (gate-store.ts) and announced once (key
@@ -85,7 +86,7 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
     // Same thread key as the gate card: the thread turns this into an update of that card (buttons gone).
     await ctx.emitKeyed(threadKey, `${threadKey}:answered`, { kind: 'gate-answered', at, gate: record.gate, action, by, reason });
     if (action === 'abort' || action === 'timeout') {
-      const why = action === 'timeout' ? `nobody answered "${spec.title}" within ${timeoutMinutes} minutes` : `<@${by}> chose Abort at "${spec.title}"`;
+      const why = action === 'timeout' ? `nobody answered "${spec.title}" within ${timeoutMinutes} minutes` : `${mention(by)} chose Abort at "${spec.title}"`;
       return { kind: 'result', result: { outcome: 'abort', by, reason: why } };
     }
     return { kind: 'answered', action, by, at, reason };
@@ -157,5 +158,5 @@ export const gateStep: Step = async (ctx) => {
   const outcome = await awaitGate(ctx, spec);
   if (outcome.kind === 'result') return outcome.result;
   const verb = outcome.action === 'force' ? 'forced' : 'approved';
-  return { outcome: 'done', summary: `${verb} by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` };
+  return { outcome: 'done', summary: `${verb} by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` };
 };

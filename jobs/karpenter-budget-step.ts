@@ -5,6 +5,7 @@ import { readKarpenterState, saveKarpenterState } from './karpenter-step-state.j
 import { readKarpenterPlan } from './read-karpenter-plan.js';
 import { resourcesToAct } from './plan-check.js';
 import type { Step } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Before the control plane of a hop moves: the NodePools whose EC2NodeClass follows the cluster version (an
@@ -47,7 +48,7 @@ export const karpenterBudgetStep: Step = async (ctx) => {
   const names = Object.keys(state.pools).sort();
   if (controls.abort) {
     const by = controls.abort.by;
-    return { outcome: 'abort', by, reason: `<@${by}> aborted before the control plane moved; budgets restored on ${names.join(', ')}` };
+    return { outcome: 'abort', by, reason: `${mention(by)} aborted before the control plane moved; budgets restored on ${names.join(', ')}` };
   }
   const held = controls.paused ? 'nodes 0 while paused' : `nodes ${ctx.clusterConfig.karpenter.upgradeBudget}`;
   return {

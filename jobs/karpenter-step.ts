@@ -12,6 +12,7 @@ import { keepPlanned, readKarpenterPlan } from './read-karpenter-plan.js';
 import { resourcesToAct } from './plan-check.js';
 import { describeVerification } from '../src/planning/verify-pool.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Karpenter-managed nodes of one hop (seed 000, the drift lab), for every NodePool at once:
@@ -131,7 +132,7 @@ async function abortWith(ctx: StepContext, kube: KubePort, state: KarpenterStepS
   const classes = Object.entries(state.classes).filter(([, c]) => c.patched && c.action === 'pin').map(([name, c]) => `${name} on ${describeTerms(c.newTerms)}`);
   const after = classes.length ? `; EC2NodeClass ${classes.join(', ')} stays on ${ctx.step.to}, so Karpenter goes on replacing drifted nodes at the original pace` : '';
   const by = controls.abort?.by ?? 'someone';
-  return { outcome: 'abort', by, reason: `<@${by}> aborted during the Karpenter rollout; budgets restored on ${describeOriginals(state)}${after}` };
+  return { outcome: 'abort', by, reason: `${mention(by)} aborted during the Karpenter rollout; budgets restored on ${describeOriginals(state)}${after}` };
 }
 
 /** "default (nodes 10%), gpu (the default (nodes 10%))" */

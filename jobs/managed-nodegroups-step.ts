@@ -14,6 +14,7 @@ import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEG
 import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -134,7 +135,7 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
         actions: ['force', 'abort'],
       });
       if (outcome.kind === 'result') return outcome.result;
-      Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+      Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
       ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
       await saveNodegroupState(ctx, name, state);
       continue;

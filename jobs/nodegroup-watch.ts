@@ -12,6 +12,7 @@ import {
   type RolloutCounts,
 } from '../src/planning/nodegroup-rollout.js';
 import type { StepContext } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * A managed node group's progress as Kubernetes tells it, from watches (never by listing in a loop): the Nodes of
@@ -120,14 +121,14 @@ export async function followNodegroupUpdate(
       announced.abort = true;
       await ctx.emit(`abort-waits:${options.updateId}`, {
         kind: 'note', at: ctx.clock.now(), level: 'warning',
-        text: `Abort requested by <@${controls.abort.by}>. AWS cannot stop the ${options.label} (${options.updateId}); the job waits for it to end, then stops.`,
+        text: `Abort requested by ${mention(controls.abort.by)}. AWS cannot stop the ${options.label} (${options.updateId}); the job waits for it to end, then stops.`,
       });
     }
     if (controls.paused && !announced.pause) {
       announced.pause = true;
       await ctx.emit(`pause-waits:${options.updateId}:${controls.pauseSeq}`, {
         kind: 'note', at: ctx.clock.now(), level: 'info',
-        text: `Pause requested by <@${controls.pausedBy ?? 'someone'}>. AWS cannot pause the ${options.label} (${options.updateId}); it will finish, then the job waits.`,
+        text: `Pause requested by ${mention(controls.pausedBy ?? 'someone')}. AWS cannot pause the ${options.label} (${options.updateId}); it will finish, then the job waits.`,
       });
     }
     const nextPoll = ctx.clock.now() + ctx.pollIntervalMs;

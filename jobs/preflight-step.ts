@@ -10,6 +10,7 @@ import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, t
 import { StepFailure, type Step, type StepContext } from './step-context.js';
 import { awaitGate } from './gate-step.js';
 import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Preflight of one hop: the job's own state checks (is the cluster where this hop starts, is an update running —
@@ -86,7 +87,7 @@ export const preflightStep: Step = async (ctx) => {
     // The control-plane step passes `force` to UpdateClusterVersion when its hop's preflight was forced (EKS refuses
     // the update on ERROR readiness insights otherwise).
     await ctx.saveStepState({ forced: { by: outcome.by, reason: outcome.reason, codes: blocking.map((finding) => finding.code) } });
-    return { outcome: 'done', summary: `${blocking.length} blocking finding(s) forced by <@${outcome.by}>: ${outcome.reason ?? 'no reason given'}` };
+    return { outcome: 'done', summary: `${blocking.length} blocking finding(s) forced by ${mention(outcome.by)}: ${outcome.reason ?? 'no reason given'}` };
   }
   const first = blocking.find((finding) => !finding.forceable) ?? blocking[0];
   throw new StepFailure(

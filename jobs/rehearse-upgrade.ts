@@ -181,7 +181,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     crawling = on;
     twin.setSpeed(on ? 1 : speed);
   };
-  const thread = rehearsalThread(opts.thread, (event) => {
+  const thread = rehearsalThread(opts.thread, opts.answers, (event) => {
     recorded.push(event);
     opts.onEvent?.(event);
     if (event.kind === 'gate-opened') {
@@ -228,7 +228,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
       const action = decide(gate, opts.answers);
       setTimeout(() => {
         engine.control
-          .answerGate({ jobId, gateId: gate.gateId, revision: gate.revision, action, userId: `rehearsal (--answers ${opts.answers})`, reason: action === 'force' ? `rehearsal: forced automatically (--answers ${opts.answers})` : undefined })
+          .answerGate({ jobId, gateId: gate.gateId, revision: gate.revision, action, userId: rehearsalAnswerer(opts.answers), reason: action === 'force' ? `rehearsal: forced automatically (--answers ${opts.answers})` : undefined })
           .then((result) => {
             if (result.outcome !== 'accepted' && result.outcome !== 'already-answered') answered.delete(key);
             // The job may go on without posting for a while: full speed again shortly after the answer.
@@ -290,6 +290,14 @@ export async function dropKeys(redisUrl: string, prefix: string): Promise<void> 
   }
 }
 
+/**
+ * Who answers a rehearsal's gates: no person, and not a Slack user id, so every line that names the answerer
+ * (`mention`) says it in words ("approved by the rehearsal's automatic answer (--answers continue)").
+ */
+export function rehearsalAnswerer(answers: RehearsalAnswers): string {
+  return `the rehearsal's automatic answer (--answers ${answers})`;
+}
+
 /** How the rehearsal answers a gate. */
 export function decide(gate: GateModel, answers: RehearsalAnswers): GateAction {
   const has = (a: GateAction) => gate.actions.includes(a);
@@ -319,24 +327,39 @@ async function twinSettled(twin: SimTwin, cluster: string): Promise<void> {
 }
 
 /** A ThreadPort that marks every post REHEARSAL and records the events, forwarding to `inner` when given. */
-function rehearsalThread(inner: ThreadPort | undefined, record: (event: TimelineEvent) => void): ThreadPort {
+function rehearsalThread(inner: ThreadPort | undefined, answers: RehearsalAnswers, record: (event: TimelineEvent) => void): ThreadPort {
+  const rehearsalGate = (gate: GateModel): GateModel => ({
+    jobId: gate.jobId,
+    gateId: gate.gateId,
+    revision: gate.revision,
+    title: `REHEARSAL (answered automatically) · ${gate.title}`,
+    details: gate.details,
+    actions: [],
+    remedyLabel: gate.remedyLabel,
+    automatic: `the rehearsal (--answers ${answers})`,
+  });
   // The card says REHEARSAL in its title and offers no controls (renderStatusCard); its cluster stays the real name.
   const mark = (card: StatusCardModel): StatusCardModel => ({ ...card, rehearsal: true });
   const markEvent = (event: TimelineEvent): TimelineEvent => {
     switch (event.kind) {
       case 'step-started':
       case 'step-finished':
-      case 'step-failed':
         return { ...event, title: `REHEARSAL · ${event.title}` };
       case 'progress':
         return { ...event, text: `REHEARSAL · ${event.text}` };
       case 'note':
         return { ...event, text: `REHEARSAL · ${event.text}` };
+      // No control on any rehearsal message acts on anything (issue 23): its gates are answered by the rehearsal
+      // itself (no buttons, no Waive…), and its summary or failure offers no Roll back, which would act on the real
+      // cluster of the same name.
+      case 'step-failed':
+        return { ...event, title: `REHEARSAL · ${event.title}`, rollback: undefined };
       case 'gate-opened':
+        return { ...event, gate: rehearsalGate(event.gate) };
       case 'gate-answered':
-        return { ...event, gate: { ...event.gate, title: `REHEARSAL (answered automatically) · ${event.gate.title}` } };
+        return { ...event, gate: rehearsalGate(event.gate) };
       case 'summary':
-        return { ...event, rehearsal: true, lines: ['REHEARSAL on a simulated twin: nothing was changed on the real cluster.', ...event.lines] };
+        return { ...event, rehearsal: true, rollback: undefined, lines: ['REHEARSAL on a simulated twin: nothing was changed on the real cluster.', ...event.lines] };
       default:
         return event;
     }

@@ -7,6 +7,7 @@ import { hopPlanLines } from '../src/report/plan-vs-job.js';
 import { readRollback } from '../src/status/rollback-reads.js';
 import { awaitGate, type GateSpec } from './gate-step.js';
 import { StepFailure, type Step, type StepContext } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * The two steps a rollback job (issue 10) runs differently from an upgrade:
@@ -116,7 +117,7 @@ export const rollbackGateStep: Step = async (ctx) => {
   if (outcome.kind === 'result') return outcome.result;
   if (outcome.action === 'force') {
     await ctx.saveStepState({ forced: { by: outcome.by, reason: outcome.reason, codes: (blocking ?? []).map((finding) => finding.code) } });
-    return { outcome: 'done', summary: `${blocking?.length ?? 0} rollback-blocking insight(s) forced by <@${outcome.by}>: ${outcome.reason ?? 'no reason given'}` };
+    return { outcome: 'done', summary: `${blocking?.length ?? 0} rollback-blocking insight(s) forced by ${mention(outcome.by)}: ${outcome.reason ?? 'no reason given'}` };
   }
-  return { outcome: 'done', summary: `approved by <@${outcome.by}>` };
+  return { outcome: 'done', summary: `approved by ${mention(outcome.by)}` };
 };

@@ -28,6 +28,7 @@ import { buildClusterStatus } from '../src/report/cluster-status.js';
 import { withDeadline } from '../src/status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../src/status/plan-request.js';
+import { mention } from '../src/report/format-text.js';
 
 export const ROLLOUT_QUEUE = 'rollout';
 const READ_TIMEOUT_MS = 60_000;
@@ -322,7 +323,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     async create(request: RolloutRequest) {
       const id = `r${randomUUID().slice(0, 7)}`;
       const waveLines = request.waves.map((wave, index) => `${index + 1}. ${wave.globs.join(' ')}: ${wave.clusters.join(', ')}`);
-      const heading = section(`:ocean: *Rollout \`${id}\` to ${request.to}* by <@${request.requestedBy}>: ${request.waves.length} waves, soak ${describeDuration(request.soakMs)}, at most ${request.maxParallel} clusters at once.\n${waveLines.join('\n')}`);
+      const heading = section(`:ocean: *Rollout \`${id}\` to ${request.to}* by ${mention(request.requestedBy)}: ${request.waves.length} waves, soak ${describeDuration(request.soakMs)}, at most ${request.maxParallel} clusters at once.\n${waveLines.join('\n')}`);
       const button = (verb: string, label: string) => ({ type: 'button' as const, text: { type: 'plain_text' as const, text: label }, action_id: `fleet:rollout-${verb}`, value: JSON.stringify({ verb, id }) });
       const parent = await opts.poster.post(request.channel, {
         ...heading,
@@ -364,7 +365,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         opts: { jobId: `${id}-wave-${rollout.wave}` },
         children: lanes.map((lane, index) => ({ name: 'lane', queueName: ROLLOUT_QUEUE, data: { id, wave: rollout.wave, clusters: lane }, opts: { jobId: `${id}-wave-${rollout.wave}-lane-${index}` } })),
       });
-      const message = `Wave ${rollout.wave + 1} of rollout \`${id}\` started by <@${userId}>: ${clusters.join(', ')}.`;
+      const message = `Wave ${rollout.wave + 1} of rollout \`${id}\` started by ${mention(userId)}: ${clusters.join(', ')}.`;
       await say(rollout, `:arrow_forward: ${message}`);
       return { ok: true, message };
     },
@@ -391,11 +392,11 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const wasGate = rollout.state === 'gate';
       await update(id, (r) => {
         r.state = 'aborted';
-        r.reason = `aborted by <@${userId}>`;
+        r.reason = `aborted by ${mention(userId)}`;
       });
       const ids = await activeJobs(rollout);
       for (const jobId of ids) await opts.control.abort(jobId, userId);
-      if (wasGate) await say(rollout, `:octagonal_sign: *Rollout aborted* by <@${userId}> at the gate of wave ${rollout.wave + 1}; nothing more starts.`);
+      if (wasGate) await say(rollout, `:octagonal_sign: *Rollout aborted* by ${mention(userId)} at the gate of wave ${rollout.wave + 1}; nothing more starts.`);
       return { ok: true, message: `Aborted rollout \`${id}\`: nothing more starts${ids.length > 0 ? ` and ${ids.length} running upgrade${ids.length === 1 ? '' : 's'} stop after the current AWS operation` : ''}.` };
     },
   };

@@ -1,5 +1,6 @@
 import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import type { StepContext, StepResult } from './step-context.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * A safe point inside a step that works through several items (add-ons, node groups): between two items nothing
@@ -9,7 +10,7 @@ import type { StepContext, StepResult } from './step-context.js';
 export async function safePoint(ctx: StepContext, before: string): Promise<StepResult | undefined> {
   const controls = await ctx.controls();
   if (controls.abort) {
-    return { outcome: 'abort', by: controls.abort.by, reason: `<@${controls.abort.by}> aborted; the job stopped before ${before}` };
+    return { outcome: 'abort', by: controls.abort.by, reason: `${mention(controls.abort.by)} aborted; the job stopped before ${before}` };
   }
   if (controls.paused) {
     return {

@@ -5,6 +5,7 @@ import { createChangeSignal, startWatchCaches } from './watch-cache.js';
 import type { StepContext, StepResult } from './step-context.js';
 import { applyRemedy, forceDrain, inspectDrain } from './drain-inspection.js';
 import { awaitGate, reopenGate } from './gate-step.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Cordon and drain one node of a self-managed group through the Eviction API, as `kubectl drain` does: every pod
@@ -95,7 +96,7 @@ async function blockedGate(ctx: StepContext, gateId: string, input: { group: str
     const forced = await forceDrain(ctx, [input.node], { by: outcome.by, reason: outcome.reason });
     await ctx.emit(`smg:${input.group}:${input.node}:forced`, {
       kind: 'note', at: ctx.clock.now(), level: 'warning',
-      text: `Force by <@${outcome.by}>${outcome.reason ? ` (${outcome.reason})` : ''}: deleted ${forced.pods.join(', ') || 'no pods'} on ${input.node}, ignoring their PDBs.`,
+      text: `Force by ${mention(outcome.by)}${outcome.reason ? ` (${outcome.reason})` : ''}: deleted ${forced.pods.join(', ') || 'no pods'} on ${input.node}, ignoring their PDBs.`,
     });
   }
   await reopenGate(ctx, gateId);

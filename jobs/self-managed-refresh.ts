@@ -4,6 +4,7 @@ import type { AutoScalingGroupInfo } from '../src/ports/autoscaling-port.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { instanceViews } from './self-managed-world.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * `strategy: instance-refresh`: a termination lifecycle hook holds each instance the refresh takes out of service
@@ -52,7 +53,7 @@ export async function followRefresh(
     if (controls.abort) {
       await ctx.autoScaling.cancelInstanceRefresh(group).catch(() => undefined);
       await removeHook(ctx, group, state, input.save);
-      return { outcome: 'abort', by: controls.abort.by, reason: `<@${controls.abort.by}> aborted; the instance refresh of ${group} was cancelled after the node being replaced` };
+      return { outcome: 'abort', by: controls.abort.by, reason: `${mention(controls.abort.by)} aborted; the instance refresh of ${group} was cancelled after the node being replaced` };
     }
     const nodes = (await (await ctx.kube()).list('nodes')).items;
     for (const held of instanceViews(info, nodes).filter((i) => i.lifecycleState === 'Terminating:Wait' && i.node)) {

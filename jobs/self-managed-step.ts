@@ -13,6 +13,7 @@ import { cordonNode, drainNode } from './self-managed-drain.js';
 import { followRefresh, startOrAdoptRefresh } from './self-managed-refresh.js';
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * Self-managed node groups (Auto Scaling groups whose instances join the cluster), one group at a time. For each:
@@ -217,7 +218,7 @@ async function skipGate(ctx: StepContext, name: string, state: GroupState, why: 
     actions: ['force', 'abort'],
   });
   if (outcome.kind === 'result') return outcome.result;
-  Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by <@${outcome.by}>${outcome.reason ? `: ${outcome.reason}` : ''}` });
+  Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
   ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: ctx.step.to, outcome: 'skipped', note: state.note });
   await saveGroupState(ctx, name, state);
   lines.push(`${name}: ${state.note}`);

@@ -12,6 +12,7 @@ import { abortOpenGates } from './gate-step.js';
 import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtime.js';
 import { cleanupFor, controlHookFor, stepFor } from './step-registry.js';
 import type { JobControls } from '../src/ports/job-controls.js';
+import { mention } from '../src/report/format-text.js';
 
 /**
  * The BullMQ processor of an upgrade job: runs the planned steps from job.data.stepIndex on, checking pause and
@@ -90,9 +91,9 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           }
           const where = step ? ` before step "${step.title}"` : '';
           await runtime.emitKeyed(`${data.jobId}:aborted`, `${data.jobId}:aborted`, {
-            kind: 'note', at: deps.clock.now(), level: 'warning', text: `Aborted by <@${controls.abort.by}>${where}. Nothing further was changed.`,
+            kind: 'note', at: deps.clock.now(), level: 'warning', text: `Aborted by ${mention(controls.abort.by)}${where}. Nothing further was changed.`,
           });
-          await finishJob(runtime, 'aborted', `Aborted by <@${controls.abort.by}>${where}.`);
+          await finishJob(runtime, 'aborted', `Aborted by ${mention(controls.abort.by)}${where}.`);
           return { state: 'aborted', outcome: data.outcomeText };
         }
         if (controls.paused) {
@@ -108,7 +109,7 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           await runtime.save();
           await runtime.card();
           await runtime.emitKeyed(`${data.jobId}:resume:${data.pauseSeq}`, `${data.jobId}:resume:${data.pauseSeq}`, {
-            kind: 'note', at: deps.clock.now(), level: 'info', text: `Resumed by <@${controls.resumedBy ?? 'someone'}>.`,
+            kind: 'note', at: deps.clock.now(), level: 'info', text: `Resumed by ${mention(controls.resumedBy ?? 'someone')}.`,
           });
         }
         if (!step) {
@@ -168,7 +169,7 @@ async function markPaused(runtime: JobRuntime, controls: JobControls, step: Plan
   await runtime.card();
   await runtime.emitKeyed(`${data.jobId}:pause:${controls.pauseSeq}`, `${data.jobId}:pause:${controls.pauseSeq}`, {
     kind: 'note', at: deps.clock.now(), level: 'info',
-    text: `Paused by <@${controls.pausedBy}>${step ? ` at step "${step.title}"` : ''}. Resume to carry on.`,
+    text: `Paused by ${mention(controls.pausedBy ?? 'someone')}${step ? ` at step "${step.title}"` : ''}. Resume to carry on.`,
   });
 }
 

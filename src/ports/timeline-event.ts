@@ -27,6 +27,11 @@ export interface GateModel {
   remedyLabel?: string;
   /** Findings the card offers Waive… on (the preflight's Force gate): what a waiver request needs. */
   waivable?: Array<{ cluster: string; code: string; resource: string; title: string }>;
+  /**
+   * Answered by no person but by this ("the rehearsal (--answers continue)"): the card carries no button and no
+   * Waive…, and its answer line says the answer was automatic (a rehearsal's gates, issue 23).
+   */
+  automatic?: string;
 }
 
 export interface StatusCardModel {

@@ -1,5 +1,6 @@
 import type { UpgradeState } from '../ports/timeline-event.js';
 import { currentStepOf, isTerminal, type UpgradeJobData } from '../planning/upgrade-job-data.js';
+import { mention } from './format-text.js';
 
 /**
  * The sentences Pause / Resume / Abort answer with. They say what happens now and what cannot happen: AWS cannot
@@ -61,7 +62,7 @@ export function pauseMessage(position: JobPosition): string {
 }
 
 export function alreadyPausedMessage(position: JobPosition, by?: string): string {
-  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is already paused${by ? ` (by <@${by}>)` : ''}; press Resume to carry on.`;
+  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is already paused${by ? ` (by ${mention(by)})` : ''}; press Resume to carry on.`;
 }
 
 export function resumeMessage(position: JobPosition): string {
@@ -83,7 +84,7 @@ export function abortMessage(position: JobPosition): string {
 }
 
 export function alreadyAbortingMessage(position: JobPosition, by: string): string {
-  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is already being aborted (requested by <@${by}>).`;
+  return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is already being aborted (requested by ${mention(by)}).`;
 }
 
 export function unknownJobMessage(jobId: string): string {

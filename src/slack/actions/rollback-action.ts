@@ -42,6 +42,18 @@ export function registerRollbackAction(app: App, { deps, metrics, logger }: Acti
       await retireButton(client, body, offer, now, logger);
       return await tellUser(client, place, text, logger);
     }
+    // Only a card of an upgrade this bot ran on that cluster rolls it back: a rehearsal's card (posted before
+    // rehearsals stopped offering the button, issue 23) names a job of the rehearsal's own engine, unknown here.
+    const job = await deps.control.getJob(offer.jobId).then((found) => found, () => 'unreadable' as const);
+    if (job === 'unreadable' || !job || job.cluster !== offer.cluster || job.dryRun) {
+      const text = job === 'unreadable'
+        ? `Could not read the job this Roll back button belongs to (\`${offer.jobId}\`): nothing was started; try again in a minute.`
+        : `This Roll back button is not from an upgrade of ${offer.cluster} the bot ran (a rehearsal's card, or a job too old to be kept): nothing was started. ` +
+          `To roll ${offer.cluster} back, run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\`.`;
+      metrics.countAction(action.action_id, 'refused');
+      await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });
+      return await tellUser(client, place, text, logger);
+    }
     const prepared = commands.prepare({
       text: `rollback ${offer.cluster} --to ${offer.to}`,
       userId: body.user.id,

@@ -87,6 +87,7 @@ export function answerLine(gate: GateModel, answered: GateAnsweredInfo): string 
   const who = mention(answered.by);
   const at = formatUtcTime(answered.at);
   const reason = answered.reason ? ` — reason: ${escapeMrkdwn(answered.reason)}` : '';
+  if (gate.automatic) return `🤖 ${answerLabel(gate, answered.action)}, answered automatically by ${escapeMrkdwn(gate.automatic)} at ${at}; no one was asked`;
   switch (answered.action) {
     case 'continue':
       return `✅ Approved by ${who} at ${at}${reason}`;
@@ -101,6 +102,11 @@ export function answerLine(gate: GateModel, answered: GateAnsweredInfo): string 
   }
 }
 
+function answerLabel(gate: GateModel, action: GateAnsweredInfo['action']): string {
+  if (action === 'remedy') return `"${escapeMrkdwn(gate.remedyLabel || 'Remedy')}"`;
+  return action === 'timeout' ? 'No answer' : action.charAt(0).toUpperCase() + action.slice(1);
+}
+
 /**
  * A question the job waits on (open) or the record of its answer (answered: same question, the buttons replaced by
  * who answered and when). Button contract with the Slack surface: action_id `gate:<action>`, value
@@ -112,7 +118,7 @@ export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): Sl
     { type: 'header', text: plain(`${icon} ${gate.title}`, BLOCK_LIMITS.headerText) },
     ...linesToSections(gate.details, MAX_DETAIL_SECTIONS),
     // Waive… per blocking finding while the gate is open (contract: src/slack/actions/waiver-actions.ts).
-    ...(answered ? [] : (gate.waivable ?? []).map((finding): KnownBlock => ({
+    ...(answered || gate.automatic ? [] : (gate.waivable ?? []).map((finding): KnownBlock => ({
       type: 'section',
       text: { type: 'mrkdwn', text: `\`${finding.code}\` ${escapeMrkdwn(finding.title)}`.slice(0, 3000) },
       accessory: { type: 'button', action_id: WAIVE_ACTION_ID, text: { type: 'plain_text', text: 'Waive…' }, value: waiveValue(finding.cluster, finding.code, finding.resource, finding.title) },
@@ -121,6 +127,8 @@ export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): Sl
   const tail: KnownBlock[] = [];
   if (answered) {
     tail.push(contextLine(answerLine(gate, answered)));
+  } else if (gate.automatic) {
+    tail.push(contextLine(`🤖 Answered automatically by ${escapeMrkdwn(gate.automatic)}: nothing to click · gate \`${gate.gateId}\``));
   } else {
     const actions = BUTTON_ORDER.filter((action) => gate.actions.includes(action));
     if (actions.length > 0) {
@@ -135,6 +143,8 @@ export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): Sl
   }
   const text = answered
     ? `${gate.title} — ${answerLine(gate, answered)}`
-    : `Waiting for approval: ${gate.title} (${BUTTON_ORDER.filter((a) => gate.actions.includes(a)).join(' / ')})`;
+    : gate.automatic
+      ? `${gate.title} — answered automatically by ${gate.automatic}`
+      : `Waiting for approval: ${gate.title} (${BUTTON_ORDER.filter((a) => gate.actions.includes(a)).join(' / ')})`;
   return { text: fallbackText(text), blocks: fitBlocks(body, tail) };
 }
