@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedActions, loadIamPolicyFile } from '@eks-upgrade-bot/sim';
 
 /**
- * deploy/iam-policy.json must allow exactly what the product calls: the actions are derived from the SDK command
+ * deploy/iam/permissions-policy.json must allow exactly what the product calls: the actions are derived from the SDK command
  * classes (and paginators) the AWS adapters in src/aws/ import, plus the permissions AWS checks alongside a call
  * (CreateNodegroup passes the node role: iam:PassRole) and the role assumption behind `roleArn`.
  */
@@ -33,8 +33,8 @@ function actionsCalledByAdapters(): string[] {
   return [...actions];
 }
 
-describe('deploy/iam-policy.json', () => {
-  const policy = loadIamPolicyFile('deploy/iam-policy.json');
+describe('deploy/iam/permissions-policy.json', () => {
+  const policy = loadIamPolicyFile('deploy/iam/permissions-policy.json');
   const granted = allowedActions(policy);
 
   it('has no wildcard actions (least privilege names every action)', () => {
