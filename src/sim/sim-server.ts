@@ -207,8 +207,9 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2', world.ssmParameters), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
       }
       if (service === 'iam') {
+        const xml = handleIam(iamPolicy, world.accountId, form!, id);
         res.writeHead(200, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
-        return void res.end(handleIam(iamPolicy, world.accountId, form!, id));
+        return void res.end(xml);
       }
       if (service === 'sts') {
         const xml = handleSts(identities, caller, form!, id);
