@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadIamPolicyFile, type PolicyDocument, type SimServer } from '@eks-upgrade-bot/sim';
+import { loadIamPolicyFile, type SimServer } from '@eks-upgrade-bot/sim';
+import { policyWithout } from '../support/policy-without.js';
 import { simEnv, useSim } from '../support/start-sim.js';
 
 /**
@@ -13,14 +14,6 @@ const run = promisify(execFile);
 const sim = useSim();
 const POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 const ROLE = 'arn:aws:iam::111122223333:role/eks-upgrade-bot';
-
-export function policyWithout(policy: PolicyDocument, action: string): PolicyDocument {
-  const statements = Array.isArray(policy.Statement) ? policy.Statement : [policy.Statement];
-  return {
-    ...policy,
-    Statement: statements.map((s) => ({ ...s, Action: (Array.isArray(s.Action) ? s.Action : [s.Action!]).filter((a) => a !== action) })).filter((s) => s.Action.length > 0),
-  };
-}
 
 async function aws(s: SimServer, ...args: string[]): Promise<{ ok: boolean; json?: any; stderr: string }> {
   try {

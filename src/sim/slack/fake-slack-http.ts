@@ -95,7 +95,7 @@ async function handleApi(
   const fault = state.faults.take(method);
   const handler = METHODS[method];
   const authError = checkToken(req.headers.authorization, args.token);
-  const access = checkTokenAccess(state.ctx.workspace.access, state.ctx.workspace, method, args);
+  const access = checkTokenAccess(state.ctx.workspace.access, state.ctx.workspace.botUserId, method, args);
   const answer = () => (authError ? { ok: false, error: authError } : !handler ? { ok: false, error: 'unknown_method' } : access.error ?? handler(args, state.ctx));
 
   if (fault) {

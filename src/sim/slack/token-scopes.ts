@@ -1,5 +1,4 @@
 import { stringArg, type SlackArgs } from './parse-slack-body.js';
-import type { Workspace } from './web-api-context.js';
 
 /**
  * What the bot token may do, as Slack decides it before a method runs: every Web API answer carries the token's
@@ -55,13 +54,13 @@ export interface ScopeVerdict {
   error?: Record<string, unknown>;
 }
 
-export function checkTokenAccess(access: TokenAccess, workspace: Workspace, method: string, args: SlackArgs): ScopeVerdict {
+export function checkTokenAccess(access: TokenAccess, botUserId: string, method: string, args: SlackArgs): ScopeVerdict {
   const rule = METHOD_SCOPES[method];
   const needed = typeof rule === 'function' ? rule(args) : rule;
   const headers: Record<string, string> = { 'x-oauth-scopes': access.scopes.join(','), 'x-accepted-oauth-scopes': needed ?? '' };
   if (needed && !access.scopes.includes(needed)) return { headers, error: { ok: false, error: 'missing_scope', needed, provided: access.scopes.join(',') } };
   const channel = stringArg(args.channel);
-  if (channel && IN_CHANNEL.has(method) && !isMember(access, channel) && channel !== workspace.botUserId) {
+  if (channel && IN_CHANNEL.has(method) && !isMember(access, channel) && channel !== botUserId) {
     const publicPost = method === 'chat.postMessage' && channel.startsWith('C') && access.scopes.includes('chat:write.public');
     if (!publicPost) return { headers, error: { ok: false, error: 'not_in_channel' } };
   }
