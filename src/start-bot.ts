@@ -26,6 +26,9 @@ import { createWaiverStore } from './waivers/waiver-store.js';
 import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
 import { createChannelPoster } from './slack/channel-poster.js';
 import { createRolloutEngine } from '../jobs/rollout-engine.js';
+import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
+import { defaultClusterRoleFile, readClusterRoleRules } from './doctor/cluster-role-file.js';
+import { runDoctor } from './doctor/run-doctor.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -121,6 +124,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       rollouts: rollouts.control,
       rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
       rehearsalQueue,
+      // `/eks-upgrade doctor`: the CLI's checks with this process's own credentials, token and Redis.
+      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: env.REDIS_URL }),
     };
   };
   try {

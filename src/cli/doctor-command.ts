@@ -1,10 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { WebClient } from '@slack/web-api';
-import { parseAllDocuments } from 'yaml';
 import { createAwsProbePort } from '../aws/doctor-sdk-adapter.js';
 import { ConfigError } from '../config/clusters-config.js';
-import { CLUSTER_ROLE_FILE, type RbacRule } from '../doctor/cluster-checks.js';
+import { defaultClusterRoleFile, readClusterRoleRules } from '../doctor/cluster-role-file.js';
 import { runDoctor, type DoctorInput } from '../doctor/run-doctor.js';
 import { doctorFailed, renderDoctorText } from '../report/render-doctor.js';
 import { toJsonText } from '../report/json-output.js';
@@ -16,24 +13,6 @@ import { loadCliConfig } from './resolve-targets.js';
  * `eks-upgrade doctor`: every check of run-doctor.ts with the real adapters (AWS through --endpoint-url or the
  * standard chain, Slack through SLACK_BOT_TOKEN and SLACK_API_URL, Redis through REDIS_URL). Exit 1 on any ✘.
  */
-export function readClusterRoleRules(path: string): RbacRule[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliUsageError(`could not read the ClusterRole ${path} (${(error as Error).message}); give it with --cluster-role <file>.`);
-  }
-  const role = parseAllDocuments(text).map((d) => d.toJS() as { kind?: string; rules?: RbacRule[] } | null).find((o) => o?.kind === 'ClusterRole');
-  if (!role?.rules) throw new CliUsageError(`${path} has no ClusterRole with rules.`);
-  return role.rules;
-}
-
-/** The repository's ClusterRole: beside the sources (tsx) or the image's /app (the bundle sits in dist/sim/). */
-function defaultClusterRoleFile(): string {
-  const candidates = [CLUSTER_ROLE_FILE, fileURLToPath(new URL(`../../${CLUSTER_ROLE_FILE}`, import.meta.url))];
-  return candidates.find((path) => existsSync(path)) ?? CLUSTER_ROLE_FILE;
-}
-
 export async function doctorCli(command: CliCommand, deps: CliDeps): Promise<number> {
   const env = deps.env;
   let config: DoctorInput['config'];
@@ -55,10 +34,18 @@ export async function doctorCli(command: CliCommand, deps: CliDeps): Promise<num
     eks: sources.eks,
     ssm: sources.ssm,
     kube: sources.kube,
-    rules: readClusterRoleRules(command.clusterRoleFile ?? defaultClusterRoleFile()),
+    rules: clusterRole(command.clusterRoleFile ?? defaultClusterRoleFile()),
     slack: token ? { client: new WebClient(token, { ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}), retryConfig: { retries: 0 } }), apiUrl: env.SLACK_API_URL } : undefined,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   });
   deps.stdout(command.output === 'json' ? toJsonText(checks) : renderDoctorText(checks));
   return doctorFailed(checks) ? EXIT.error : EXIT.ok;
+}
+
+function clusterRole(path: string) {
+  try {
+    return readClusterRoleRules(path);
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
 }
