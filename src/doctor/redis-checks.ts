@@ -35,14 +35,16 @@ export function redisUnusable(url: string, error: unknown): DoctorCheck {
 /** One connection attempt, no retries: a connected client, or the error that stopped it. */
 export async function connectOnce(url: string, timeoutMs = 5_000): Promise<Redis> {
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  redis.on('error', () => undefined);
+  // connect() rejects with "Connection is closed."; the cause (ECONNREFUSED, a TLS or AUTH error) comes as 'error'.
+  let cause: unknown;
+  redis.on('error', (error) => void (cause ??= error));
   try {
     await redis.connect();
     await redis.ping();
     return redis;
   } catch (error) {
     redis.disconnect();
-    throw error;
+    throw cause ?? error;
   }
 }
 

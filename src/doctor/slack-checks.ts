@@ -14,8 +14,8 @@ const isNetwork = (error: unknown) => (error as { code?: string } | null)?.code 
 export const SLACK_TOKEN_FIX = 'set SLACK_BOT_TOKEN to the app\'s Bot User OAuth Token (xoxb-…, under OAuth & Permissions at api.slack.com/apps), reinstalling the app if it was revoked';
 
 export function slackUnreachable(apiUrl: string | undefined, error: unknown): DoctorCheck {
-  const cause = (error as { original?: { code?: string; message?: string } } | null)?.original;
-  return failed('slack', 'slack.auth', `Slack is unreachable at ${apiUrl ?? 'https://slack.com/api/'} (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+  const original = (error as { original?: { code?: string; message?: string; cause?: { code?: string } } } | null)?.original;
+  return failed('slack', 'slack.auth', `Slack is unreachable at ${apiUrl ?? 'https://slack.com/api/'} (network error: ${original?.cause?.code ?? original?.code ?? original?.message ?? (error as Error).message})`,
     `let the bot reach ${apiUrl ?? 'slack.com'} over HTTPS (egress, proxy${apiUrl ? ', SLACK_API_URL' : ''}); the token was not checked`);
 }
 
