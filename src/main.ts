@@ -2,6 +2,7 @@ import './log/quiet-node-version-warning.js';
 import { ConfigError, loadClustersConfig } from './config/clusters-config.js';
 import { parseEnv } from './config/env-config.js';
 import { createLogger } from './log/logger.js';
+import { createRedisOutage } from './log/redis-outage.js';
 import { startBot } from './start-bot.js';
 import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
 import { startupChecks, startupLine } from './doctor/startup-checks.js';
@@ -12,7 +13,8 @@ import { startupChecks, startupLine } from './doctor/startup-checks.js';
  */
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
-  const logger = createLogger({ level: env.LOG_LEVEL });
+  const redisOutage = createRedisOutage(env.REDIS_URL);
+  const logger = createLogger({ level: env.LOG_LEVEL, redisOutage });
   const config = await loadClustersConfig(env.CLUSTERS_FILE);
   // Redis, Slack, the region and AWS credentials checked first, in doctor's words: one line each and exit 1.
   const webIdentityTokenFile = process.env.AWS_WEB_IDENTITY_TOKEN_FILE || undefined;
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // Under IRSA a cluster's roleArn is assumed straight from the pod's web identity (see aws-client-config.ts).
-  const bot = await startBot({ env, config, logger, aws: { webIdentityTokenFile } });
+  const bot = await startBot({ env, config, logger, aws: { webIdentityTokenFile }, redisOutage });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
