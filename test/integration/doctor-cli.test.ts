@@ -82,6 +82,17 @@ describe('eks-upgrade doctor', () => {
     expect(code).toBe(1);
   });
 
+  it('where iam:SimulatePrincipalPolicy is refused, proves the reads by making them and shows the rest as not checked', async () => {
+    const policy = policyWithout(policyWithout(POLICY, 'iam:SimulatePrincipalPolicy'), 'ec2:DescribeSubnets');
+    const s = await sim('demo', { iamPolicy: policy, rbac: { objects: loadRbacFile('deploy/rbac/cluster-role.yaml') } });
+    const { checks } = await doctor(s);
+    expect(failures(checks)).toEqual([{ id: 'aws.permissions.reads', missing: ['ec2:DescribeSubnets'] }]);
+    const others = checks.find((c) => c.id === 'aws.permissions.others')!;
+    expect(others.ok).toBeNull();
+    expect(others.detail).toContain('eks:UpdateClusterVersion');
+    expect(s.world.calls.filter((c) => c.service !== 'sts')).toEqual([]);
+  });
+
   it('under the ClusterRole less one verb, names exactly that verb and resource', async () => {
     const rbac = loadRbacFile('deploy/rbac/cluster-role.yaml').map((o: any) => o.kind !== 'ClusterRole' ? o : {
       ...o,
