@@ -4,7 +4,7 @@ import { findControllers, firstUnsupported } from '../planning/controller-versio
 import { nextMinorOf } from '../planning/upgrade-path.js';
 import { failed, notChecked, passed, type DoctorCheck } from '../ports/doctor-check.js';
 import { KubeApiError, type KubePort, type KubePortFactory, type KubeResource } from '../ports/kube-port.js';
-import { describeReadError } from '../status/read-error.js';
+import { describeReadError, isNotFound } from '../status/read-error.js';
 
 /**
  * doctor's checks inside one cluster, through the bot's own EKS token: the API answers, it knows the bot (an access
@@ -79,7 +79,12 @@ async function karpenterCheck(port: KubePort, id: string, version: string | unde
   try {
     const deployments = await port.list('deployments');
     const found = findControllers([{ kind: 'Deployment', objects: deployments.items }]).find((c) => c.controller.id === 'karpenter');
-    if (!found) return passed('cluster', id, 'no Karpenter controller found');
+    if (!found) {
+      // Karpenter's CRDs without a visible controller Deployment (it may run elsewhere, e.g. on Fargate in its own account).
+      const pools = await port.list('nodepools').then((list) => list.items.length, (error: unknown) => (isNotFound(error) ? 0 : Promise.reject(error)));
+      if (pools === 0) return passed('cluster', id, 'no Karpenter here (no controller, no NodePools)');
+      return notChecked('cluster', id, `${pools} NodePool(s) but no Karpenter controller Deployment the bot can see, so its version is unknown; check it supports Kubernetes ${version ?? 'this version'} and the next (karpenter.sh/docs/upgrading/compatibility)`);
+    }
     if (!version || !found.found.version) return notChecked('cluster', id, `Karpenter found (${found.found.image}) but its version or the cluster's is unknown`);
     const minors = [version, nextMinorOf(version)].filter((m): m is string => Boolean(m));
     const unsupported = firstUnsupported(found.controller, found.found.version, minors);

@@ -48,7 +48,7 @@ async function doctor(s: SimServer, args: string[] = [], env: NodeJS.ProcessEnv 
   const eks = createEksPortFactory(options);
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['doctor', '--clusters-file', CLUSTERS, '--output', 'json', ...args], {
+  const code = await runCli(['doctor', ...(args.includes('--clusters-file') ? [] : ['--clusters-file', CLUSTERS]), '--output', 'json', ...args], {
     env: { REDIS_URL: redisUrl, SLACK_BOT_TOKEN: 'xoxb-doctor', SLACK_API_URL: fake.apiUrl, ...env },
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
@@ -72,6 +72,14 @@ describe('eks-upgrade doctor', () => {
     expect(checks.map((c) => c.id)).toEqual(expect.arrayContaining(['aws.identity', 'aws.cluster.demo', 'cluster.demo.rbac', 'cluster.demo.access-entry', 'slack.scopes', 'slack.channel.C0DEMO', 'slack.usergroup.S0ONCALL', 'redis.maxmemory-policy']));
     // Nothing doctor did changed the world.
     expect(s.world.calls.filter((c) => c.service !== 'sts')).toEqual([]);
+  });
+
+  it('says what it can of Karpenter: NodePools without a visible controller are not checked, not passed', async () => {
+    const s = await sim('karpenter-lab', { iamPolicy: POLICY, rbac: { objects: loadRbacFile('deploy/rbac/cluster-role.yaml') } });
+    writeFileSync(join(dir, 'karpenter.yaml'), 'clusters:\n  - { name: eksworkshop-eksctl, region: us-west-2, channels: [C0DEMO], requesters: [U0REQ], approvers: [S0ONCALL] }\n');
+    const { checks } = await doctor(s, ['--clusters-file', join(dir, 'karpenter.yaml')]);
+    expect(checks.find((c) => c.id === 'cluster.eksworkshop-eksctl.karpenter')).toMatchObject({ ok: null, detail: expect.stringMatching(/NodePool\(s\) but no Karpenter controller Deployment/) });
+    expect(failures(checks)).toEqual([]);
   });
 
   it('under the policy less one action, names exactly that action and the statement to add it to; exit 1', async () => {
