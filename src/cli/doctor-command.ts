@@ -30,7 +30,8 @@ export async function doctorCli(command: CliCommand, deps: CliDeps): Promise<num
   const checks = await runDoctor({
     config,
     cluster: command.onlyCluster,
-    aws: deps.awsProbes?.(endpoint) ?? createAwsProbePort(endpoint ? { endpoint } : {}),
+    // Under IRSA a cluster's roleArn is assumed straight from the pod's web identity, as the bot does.
+    aws: deps.awsProbes?.(endpoint) ?? createAwsProbePort({ ...(endpoint ? { endpoint } : {}), webIdentityTokenFile: env.AWS_WEB_IDENTITY_TOKEN_FILE || undefined }),
     eks: sources.eks,
     ssm: sources.ssm,
     kube: sources.kube,
