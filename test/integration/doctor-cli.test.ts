@@ -52,7 +52,7 @@ async function doctor(s: SimServer, args: string[] = [], env: NodeJS.ProcessEnv 
     env: { REDIS_URL: redisUrl, SLACK_BOT_TOKEN: 'xoxb-doctor', SLACK_API_URL: fake.apiUrl, ...env },
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
-    sources: () => ({ eks, ec2: createEc2PortFactory(options), ssm: createSsmPortFactory(options), autoScaling: createAutoScalingPortFactory(options), kube: createKubePortFactory({ eks, credentials }), clock: systemClock }),
+    sources: () => ({ eks, ec2: createEc2PortFactory(options), ssm: createSsmPortFactory(options), autoScaling: createAutoScalingPortFactory(options), kube: createKubePortFactory({ eks, credentials, aws: options }), clock: systemClock }),
     awsProbes: () => createAwsProbePort(options),
   });
   return { code, checks: stdout ? JSON.parse(stdout) : [], stderr };
@@ -72,6 +72,15 @@ describe('eks-upgrade doctor', () => {
     expect(checks.map((c) => c.id)).toEqual(expect.arrayContaining(['aws.identity', 'aws.cluster.demo', 'cluster.demo.rbac', 'cluster.demo.access-entry', 'slack.scopes', 'slack.channel.C0DEMO', 'slack.usergroup.S0ONCALL', 'redis.maxmemory-policy']));
     // Nothing doctor did changed the world.
     expect(s.world.calls.filter((c) => c.service !== 'sts')).toEqual([]);
+  });
+
+  it('assumes each roleArn and asks IAM about that role\'s permissions, and the bot role\'s sts:AssumeRole on it', async () => {
+    const s = await sim('demo', { iamPolicy: policyWithout(POLICY, 'eks:ListInsights'), rbac: { objects: loadRbacFile('deploy/rbac/cluster-role.yaml') } });
+    writeFileSync(join(dir, 'role.yaml'), 'clusters:\n  - { name: demo, region: us-west-2, roleArn: "arn:aws:iam::111122223333:role/eks-upgrade-bot-demo", channels: [C0DEMO], requesters: [U0REQ], approvers: [S0ONCALL] }\n');
+    const { checks } = await doctor(s, ['--clusters-file', join(dir, 'role.yaml')]);
+    expect(checks.find((c) => c.id === 'aws.role.demo')).toMatchObject({ ok: true, detail: expect.stringContaining('assumed-role/eks-upgrade-bot-demo/eks-upgrade-bot') });
+    expect(checks.find((c) => c.id === 'aws.permissions')).toMatchObject({ ok: true });
+    expect(failures(checks)).toEqual([{ id: 'aws.permissions.eks-upgrade-bot-demo', missing: ['eks:ListInsights'] }]);
   });
 
   it('says what it can of Karpenter: NodePools without a visible controller are not checked, not passed', async () => {
