@@ -28,6 +28,9 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# `eks-upgrade doctor` holds each cluster to the ClusterRole, and names the policy lines to add.
+COPY deploy/rbac ./deploy/rbac
+COPY deploy/iam ./deploy/iam
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

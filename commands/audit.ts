@@ -1,4 +1,5 @@
 import type { SlackMessage } from '../src/ports/slack-message.js';
+import { packIntoSections } from '../src/report/mrkdwn-sections.js';
 import { auditLines } from '../src/report/render-audit.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -25,13 +26,7 @@ function renderAudit(cluster: string, count: number, lines: string[]): SlackMess
     return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
   }
   const header = `*Audit trail of ${cluster}*, newest first (last ${count}):`;
-  // A section holds at most 3000 characters: split the lines over as many sections as they need.
-  const sections: string[] = [];
-  for (const line of lines) {
-    const last = sections.at(-1);
-    if (last !== undefined && last.length + line.length + 1 <= 2900) sections[sections.length - 1] = `${last}\n${line}`;
-    else sections.push(line.slice(0, 2900));
-  }
+  const sections = packIntoSections(lines);
   return {
     text: `${header}\n${lines.join('\n')}`,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: header } }, ...sections.map((text) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }))],

@@ -15,6 +15,7 @@ import { waiversCommand } from './waivers.js';
 import { digestCommand } from './digest.js';
 import { rolloutCommand } from './rollout.js';
 import { rehearseCommand } from './rehearse.js';
+import { doctorCommand } from './doctor.js';
 
 export const COMMAND_HANDLERS: CommandHandlers = {
   help: helpCommand,
@@ -31,4 +32,5 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   digest: digestCommand,
   rollout: rolloutCommand,
   rehearse: rehearseCommand,
+  doctor: doctorCommand,
 };

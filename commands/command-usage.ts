@@ -5,7 +5,7 @@
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
 
-export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'rollback', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout', 'rehearse'] as const;
+export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'rollback', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout', 'rehearse', 'doctor'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export const COMMAND = '/eks-upgrade';
@@ -100,6 +100,13 @@ export const USAGE: Record<Subcommand, SubcommandUsage> = {
       'Upgrades the configured clusters matching each wave in turn, each in its own thread; the next wave starts after the soak time, ' +
       'a health check and an approver\'s Continue. Requesters of every cluster start; approvers continue, pause, resume and abort.',
     examples: ["rollout --to 1.31 --waves 'dev-*' 'staging-*' 'prod-*' --soak 24h --max-parallel 3", 'rollout pause r1a2b3c4'],
+  },
+  doctor: {
+    synopsis: 'doctor',
+    summary:
+      'Checks, without changing anything, every permission and setting the bot needs: its AWS identity and IAM actions, each cluster\'s API, ' +
+      'access entry, ClusterRole and Karpenter, the Slack token\'s scopes and channels, and Redis. One line per check, with what to fix. Approvers only.',
+    examples: ['doctor'],
   },
 };
 

@@ -60,6 +60,7 @@ const GRAMMAR: Record<Subcommand, Grammar> = {
   digest: { flags: [], target: 'none', targetName: 'nothing' },
   rollout: { flags: ['--to', '--waves', '--soak', '--max-parallel'], target: 'optional', targetName: 'action (continue, pause, resume or abort) and rollout id' },
   rehearse: { flags: ['--to', '--answers'], target: 'required', targetName: 'cluster', requiredFlags: ['--to'] },
+  doctor: { flags: [], target: 'none', targetName: 'nothing' },
 };
 
 /** Echoes user input inside `code` safely and briefly. */

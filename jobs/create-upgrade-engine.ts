@@ -90,6 +90,9 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   // command gets a sentence ("the job queue is unavailable") within seconds instead of hanging until Slack gives up.
   // Before the first connection, commands still wait for it (the offline queue stays on).
   const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
+  // would print a stack trace to stderr for each retry of a client without a listener.
+  redis.on('error', () => undefined);
   const failFast = { maxRetriesPerRequest: 1, connectTimeout: 2_000 };
   const controlRedis = new Redis(opts.connection.url, failFast);
   controlRedis.on('error', () => undefined); // reported where a command uses it; ioredis reconnects by itself

@@ -59,6 +59,9 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
   const queue = new Queue<FleetJobData>(FLEET_QUEUE, { connection: { url: opts.connection.url, maxRetriesPerRequest: null }, prefix: opts.prefix, settings });
   queue.on('error', () => undefined);
   const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
+  // would print a stack trace to stderr for each retry of a client without a listener.
+  redis.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'fleet' });
   let worker: Worker<FleetJobData> | undefined;
 

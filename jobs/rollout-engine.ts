@@ -69,6 +69,9 @@ const section = (text: string): SlackMessage => ({ text: text.replace(/[*]/g, ''
 export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const clock = opts.sources.clock;
   const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
+  // would print a stack trace to stderr for each retry of a client without a listener.
+  redis.on('error', () => undefined);
   const flows = new FlowProducer({ connection: { url: opts.connection.url, maxRetriesPerRequest: null }, prefix: opts.prefix });
   flows.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'rollout' });

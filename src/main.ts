@@ -2,7 +2,10 @@ import './log/quiet-node-version-warning.js';
 import { ConfigError, loadClustersConfig } from './config/clusters-config.js';
 import { parseEnv } from './config/env-config.js';
 import { createLogger } from './log/logger.js';
+import { createRedisOutage } from './log/redis-outage.js';
 import { startBot } from './start-bot.js';
+import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
+import { startupChecks, startupLine } from './doctor/startup-checks.js';
 
 /**
  * Entry point: `npm start`. Configuration problems stop start-up with one line naming the bad field; SIGTERM and
@@ -10,10 +13,24 @@ import { startBot } from './start-bot.js';
  */
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
-  const logger = createLogger({ level: env.LOG_LEVEL });
+  const redisOutage = createRedisOutage(env.REDIS_URL);
+  const logger = createLogger({ level: env.LOG_LEVEL, redisOutage });
   const config = await loadClustersConfig(env.CLUSTERS_FILE);
+  // Redis, Slack, the region and AWS credentials checked first, in doctor's words: one line each and exit 1.
+  const webIdentityTokenFile = process.env.AWS_WEB_IDENTITY_TOKEN_FILE || undefined;
+  const problems = await startupChecks({
+    region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || undefined,
+    redisUrl: env.REDIS_URL,
+    slackToken: env.SLACK_BOT_TOKEN,
+    slackApiUrl: env.SLACK_API_URL,
+    aws: createAwsProbePort({ maxAttempts: 1, webIdentityTokenFile }),
+  });
+  if (problems.length > 0) {
+    for (const problem of problems) process.stderr.write(`${startupLine(problem)}\n`);
+    process.exit(1);
+  }
   // Under IRSA a cluster's roleArn is assumed straight from the pod's web identity (see aws-client-config.ts).
-  const bot = await startBot({ env, config, logger, aws: { webIdentityTokenFile: process.env.AWS_WEB_IDENTITY_TOKEN_FILE || undefined } });
+  const bot = await startBot({ env, config, logger, aws: { webIdentityTokenFile }, redisOutage });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -13,6 +13,7 @@ import type { ClustersConfig } from './config/clusters-config.js';
 import { DEFAULT_WORKER_CONCURRENCY, type EnvConfig } from './config/env-config.js';
 import { createKubePortFactory } from './kube/client-node-adapter.js';
 import type { Logger } from './log/logger.js';
+import type { RedisOutage } from './log/redis-outage.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import { createPrometheusMetrics } from './prometheus/prom-client-metrics.js';
 import { startMetricsServer } from './prometheus/metrics-server.js';
@@ -26,6 +27,9 @@ import { createWaiverStore } from './waivers/waiver-store.js';
 import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
 import { createChannelPoster } from './slack/channel-poster.js';
 import { createRolloutEngine } from '../jobs/rollout-engine.js';
+import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
+import { defaultClusterRoleFile, readClusterRoleRules } from './doctor/cluster-role-file.js';
+import { runDoctor } from './doctor/run-doctor.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -34,6 +38,8 @@ export interface StartBotOptions {
   clock?: Clock;
   /** Explicit AWS endpoint and credentials (the demo's simulator); otherwise the SDK's standard chain and env. */
   aws?: { endpoint?: string; credentials?: AwsCredentialIdentity; webIdentityTokenFile?: string };
+  /** The logger's Redis outage tracker (src/log/redis-outage.ts): this process's own connections say when Redis is back. */
+  redisOutage?: RedisOutage;
 }
 
 export interface RunningBot {
@@ -99,9 +105,20 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
 
   const stops: Array<() => Promise<void>> = [];
   let port: number | undefined;
+  // The bot's own Redis clients: their errors go to the log (once per outage, see redis-outage.ts), never to
+  // ioredis's "Unhandled error event" on stderr; the first to reconnect says the outage is over.
+  const ownRedis = (): Redis => {
+    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+    redis.on('error', (err: Error) => logger.warn({ err }, 'Redis connection failed'));
+    redis.on('ready', () => {
+      const lasted = options.redisOutage?.recovered();
+      if (lasted !== undefined) logger.info({ outageSeconds: Math.round(lasted / 1000) }, 'Redis is reachable again');
+    });
+    return redis;
+  };
   // What slash commands run with: in web processes, and in workers for the read-only commands web hands them.
   const commandDeps = (): BotDeps => {
-    const waiverRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+    const waiverRedis = ownRedis();
     const rehearsalQueue = createRehearsalQueue(connection, env.QUEUE_PREFIX);
     stops.push(() => rehearsalQueue.close(), async () => void (await waiverRedis.quit().catch(() => undefined)));
     return {
@@ -121,6 +138,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       rollouts: rollouts.control,
       rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
       rehearsalQueue,
+      // `/eks-upgrade doctor`: the CLI's checks with this process's own credentials, token and Redis.
+      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: env.REDIS_URL }),
     };
   };
   try {
@@ -128,7 +147,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       await thread.start();
       await engine.startWorker({ concurrency: env.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY });
       // Digests and support reminders on their schedules (BullMQ job schedulers on the bot's Clock).
-      const fleetRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const fleetRedis = ownRedis();
       const fleet = createFleetScheduler({
         connection,
         prefix: env.QUEUE_PREFIX,
@@ -142,7 +161,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       await fleet.start();
       await rollouts.startWorker();
       stops.push(() => fleet.close(), async () => void (await fleetRedis.quit().catch(() => undefined)));
-      const rehearsalRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+      const rehearsalRedis = ownRedis();
       const rehearsals = await startRehearsalWorker({
         connection,
         prefix: env.QUEUE_PREFIX,

@@ -50,7 +50,7 @@ export function accessDeniedRemedy(error: unknown): string | undefined {
   const code = errorCode(e);
   if (!code || !ACCESS_DENIED.has(code)) return undefined;
   const action = /perform: ([a-z0-9-]+:[A-Za-z0-9]+)/.exec(e.message ?? '')?.[1];
-  return `grant the bot's IAM role ${action ? `the ${action} permission` : 'the permission this call needs'} (deploy/iam-policy.json lists every action the bot uses), then start the upgrade again: it resumes from the cluster's state`;
+  return `grant the bot's IAM role ${action ? `the ${action} permission` : 'the permission this call needs'} (deploy/iam/permissions-policy.json lists every action the bot uses), then start the upgrade again: it resumes from the cluster's state`;
 }
 
 function errorCode(e: AwsLikeError): string | undefined {

@@ -4,6 +4,7 @@
  */
 
 import type { AuditLog } from '../ports/audit-port.js';
+import type { AwsProbePort } from '../ports/doctor-check.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
 import type { WaiverConnection } from '../waivers/connect-waiver-store.js';
 
@@ -20,6 +21,8 @@ export interface CliDeps {
   auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> } | Promise<{ audit: AuditLog; close(): Promise<void> }>;
   /** Slack waivers from Redis (REDIS_URL); absent or unreachable: clusters.yaml waivers alone, and the plan says so. */
   waiverStore?: (env: NodeJS.ProcessEnv) => Promise<WaiverConnection>;
+  /** doctor's STS/IAM/EC2-DryRun probes (default: the SDK adapter with the standard chain). */
+  awsProbes?: (endpointUrl?: string) => AwsProbePort;
 }
 
 export const EXIT = { ok: 0, error: 1, blocking: 2 } as const;

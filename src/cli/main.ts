@@ -20,7 +20,7 @@ export function realSources(endpointUrl?: string): SnapshotSources {
     ec2: lazyPortFactory(async () => (await import('../aws/ec2-sdk-adapter.js')).createEc2PortFactory(options)),
     autoScaling: lazyPortFactory(async () => (await import('../aws/autoscaling-sdk-adapter.js')).createAutoScalingPortFactory(options)),
     ssm: lazyPortFactory(async () => (await import('../aws/ssm-sdk-adapter.js')).createSsmPortFactory(options)),
-    kube: createKubePortFactory({ eks }),
+    kube: createKubePortFactory({ eks, aws: options }),
     clock: systemClock,
   };
 }

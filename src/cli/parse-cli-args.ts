@@ -9,7 +9,7 @@ import { formatMinor, parseMinor } from '../domain/minor-version.js';
 export type OutputFormat = 'text' | 'json' | 'markdown';
 
 export interface CliCommand {
-  command: 'status' | 'plan' | 'audit' | 'digest' | 'snapshot' | 'rehearse' | 'help';
+  command: 'status' | 'plan' | 'audit' | 'digest' | 'snapshot' | 'rehearse' | 'doctor' | 'help';
   cluster?: string;
   all: boolean;
   to?: string;
@@ -27,6 +27,10 @@ export interface CliCommand {
   answers?: 'continue' | 'remedy' | 'stop';
   /** plan --rollback: the plan of rolling back one minor (issue 10). */
   rollback?: boolean;
+  /** doctor --cluster: only that cluster's AWS and Kubernetes checks. */
+  onlyCluster?: string;
+  /** doctor --cluster-role: the ClusterRole file to hold each cluster to (default deploy/rbac/cluster-role.yaml). */
+  clusterRoleFile?: string;
 }
 
 export const CLI_USAGE = `Usage:
@@ -36,6 +40,7 @@ export const CLI_USAGE = `Usage:
   eks-upgrade audit <cluster> [--limit <n>] [--output text|json]   (reads REDIS_URL, QUEUE_PREFIX)
   eks-upgrade snapshot <cluster> --file <twin.yaml> [--anonymize]   (a simulator scenario of the cluster; reads only)
   eks-upgrade rehearse <cluster> [--to <minor>] [--answers continue|remedy|stop] [--output text|json]
+  eks-upgrade doctor [--cluster <name>] [--output text|json]   (checks every permission and setting; changes nothing)
 
 Options:
   --output text|json|markdown   output format (default text; markdown is a change-ticket playbook)
@@ -56,7 +61,7 @@ export class CliUsageError extends Error {
   }
 }
 
-const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout', '--limit', '--file', '--answers']);
+const VALUE_FLAGS = new Set(['--to', '--output', '--region', '--clusters-file', '--endpoint-url', '--timeout', '--limit', '--file', '--answers', '--cluster', '--cluster-role']);
 const ANSWERS = ['continue', 'remedy', 'stop'] as const;
 const OUTPUTS: OutputFormat[] = ['text', 'json', 'markdown'];
 
@@ -115,6 +120,12 @@ export function parseCliArgs(argv: string[]): CliCommand {
       case '--file':
         result.file = value;
         break;
+      case '--cluster':
+        result.onlyCluster = value;
+        break;
+      case '--cluster-role':
+        result.clusterRoleFile = value;
+        break;
       case '--answers':
         if (!ANSWERS.includes(value as (typeof ANSWERS)[number])) throw new CliUsageError(`--answers must be one of ${ANSWERS.join(', ')}, not ${value}.`);
         result.answers = value as CliCommand['answers'];
@@ -129,7 +140,14 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
   const [command, cluster, extra] = positionals;
   if (command === undefined || command === 'help') return { ...result, command: 'help' };
-  if (!['status', 'plan', 'audit', 'digest', 'snapshot', 'rehearse'].includes(command)) throw new CliUsageError(`${command} is not a command; use status, plan, audit, digest, snapshot or rehearse.`);
+  if (!['status', 'plan', 'audit', 'digest', 'snapshot', 'rehearse', 'doctor'].includes(command)) throw new CliUsageError(`${command} is not a command; use status, plan, audit, digest, snapshot, rehearse or doctor.`);
+  if ((result.onlyCluster || result.clusterRoleFile) && command !== 'doctor') throw new CliUsageError('--cluster and --cluster-role apply to doctor.');
+  if (command === 'doctor') {
+    if (cluster !== undefined) throw new CliUsageError(`Unexpected ${cluster}: give doctor a cluster with --cluster <name>.`);
+    if (result.all || result.to || result.rollback) throw new CliUsageError('doctor takes no --all, --to or --rollback.');
+    if (result.output === 'markdown') throw new CliUsageError('doctor prints text or json.');
+    return { ...result, command };
+  }
   if (command === 'digest') {
     if (cluster !== undefined) throw new CliUsageError(`Unexpected ${cluster}: digest covers every cluster of the clusters file.`);
     if (result.all || result.to) throw new CliUsageError('digest takes no --all or --to.');

@@ -48,6 +48,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     // `status` and `plan` start without initialising any of it (bench P0, P2).
     if (command.command === 'snapshot') return await (await import('./twin-commands.js')).snapshot(command, deps);
     if (command.command === 'rehearse') return await (await import('./twin-commands.js')).rehearseCli(command, deps);
+    if (command.command === 'doctor') return await (await import('./doctor-command.js')).doctorCli(command, deps);
     return command.command === 'status' ? await status(command, deps) : await plan(command, deps);
   } catch (error) {
     const known = error instanceof Error && error.name === 'ScenarioError' || error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import type { RedisOutage } from './redis-outage.js';
 
 export type { Logger };
 
@@ -42,7 +43,8 @@ export function maskSecrets(text: string): string {
   return SECRET_PATTERNS.reduce((acc, pattern) => acc.replace(pattern, '[Redacted]'), text);
 }
 
-export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream; name?: string } = {}): Logger {
+export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream; name?: string; redisOutage?: RedisOutage } = {}): Logger {
+  const outage = options.redisOutage;
   const config: LoggerOptions = {
     name: options.name ?? 'eks-upgrade-bot',
     level: options.level ?? 'info',
@@ -58,6 +60,14 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
     },
     hooks: {
       logMethod(args, method) {
+        // A lost Redis connection is logged once per outage, whoever reports it (see redis-outage.ts).
+        const first = args[0] as { err?: unknown } | undefined;
+        const error = first instanceof Error ? first : first?.err;
+        if (outage && error && outage.isConnectionError(error)) {
+          if (!outage.failed()) return;
+          method.apply(this, [{ err: error }, 'Redis is unavailable: the bot keeps retrying, and logs again when it is back'] as unknown as typeof args);
+          return;
+        }
         const masked = args.map((arg) => (typeof arg === 'string' ? maskSecrets(arg) : arg)) as typeof args;
         method.apply(this, masked);
       },

@@ -42,6 +42,8 @@ export interface BotDeps {
   rehearsals?: import('./rehearsal-store.js').RehearsalStore;
   /** Hands a rehearsal to the workers (queue `rehearsal`); without it `rehearse` says the bot has no rehearsal queue. */
   rehearsalQueue?: import('./rehearsal-store.js').RehearsalQueue;
+  /** `doctor`'s checks (src/doctor/run-doctor.ts, wired in src/start-bot.ts); without it `doctor` says it is not available. */
+  doctor?: () => Promise<import('./doctor-check.js').DoctorCheck[]>;
   /** Clusters `status --all` reads at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
   statusConcurrency?: number;
 }

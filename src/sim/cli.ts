@@ -27,7 +27,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
                 for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
   --error-rate  share (0..1) of AWS calls answered 500/503, for all services or per service like --throttle-rate
-  --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam-policy.json)
+  --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam/permissions-policy.json)
   --rbac        enforce these ClusterRoles/ClusterRoleBindings on EKS-token requests (e.g. deploy/rbac/cluster-role.yaml)
   --access-entry-group  Kubernetes group EKS gives every AWS identity when --rbac is on (default eks-upgrade-bot)
   --quiet       do not print controller log lines`;

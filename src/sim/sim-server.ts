@@ -17,6 +17,8 @@ import { handleControl } from './sim-control.js';
 import { accessKeyOf, createCallerIdentities, signedServiceOf, type CallerIdentity } from './iam/caller-identities.js';
 import { authorizeAwsCall, type AwsService } from './iam/aws-request-authorization.js';
 import { parsePolicyDocument } from './iam/policy-document.js';
+import { handleIam, iamErrorXml } from './iam/iam-service.js';
+import { refuseDryRun } from './aws/ec2-dry-run.js';
 import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam/sts-service.js';
 import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
 import { createRequestCounter, type RequestCounter } from './request-counts.js';
@@ -46,7 +48,7 @@ export interface StartSimulatorOptions {
    */
   publicUrl?: string;
   /**
-   * An IAM identity policy (JSON document, e.g. deploy/iam-policy.json) every signed AWS caller is held to: a call
+   * An IAM identity policy (JSON document, e.g. deploy/iam/permissions-policy.json) every signed AWS caller is held to: a call
    * it does not allow answers as the service does (AccessDeniedException, UnauthorizedOperation, AccessDenied).
    * Unset: every call is allowed, as before.
    */
@@ -103,7 +105,7 @@ function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams 
   const action = form?.get('Action');
   if (!action) return 'eks';
   const signed = signedServiceOf(req.headers.authorization);
-  if (signed === 'sts' || signed === 'autoscaling') return signed;
+  if (signed === 'sts' || signed === 'autoscaling' || signed === 'iam') return signed;
   if (!signed && UNSIGNED_STS_ACTIONS.has(action)) return 'sts';
   if (!signed && STS_ACTIONS.has(action)) return 'sts';
   // EC2 and Auto Scaling share the query protocol; unsigned, the API version tells them apart.
@@ -127,7 +129,7 @@ function eksClusterOf(pathname: string): string | undefined {
 function invalidToken(service: AwsService): AwsApiError {
   const message = 'The security token included in the request is invalid.';
   if (service === 'ec2') return new AwsApiError(401, 'AuthFailure', 'AWS was not able to validate the provided access credentials');
-  if (service === 'sts' || service === 'autoscaling') return new AwsApiError(403, 'InvalidClientTokenId', message);
+  if (service === 'sts' || service === 'autoscaling' || service === 'iam') return new AwsApiError(403, 'InvalidClientTokenId', message);
   return new AwsApiError(403, 'UnrecognizedClientException', message);
 }
 
@@ -168,7 +170,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const contentType = String(req.headers['content-type'] ?? '');
     const form = contentType.includes('x-www-form-urlencoded') ? new URLSearchParams(raw) : undefined;
     const service = serviceOf(req, target, form);
-    const isQuery = service === 'ec2' || service === 'sts' || service === 'autoscaling';
+    const isQuery = service === 'ec2' || service === 'sts' || service === 'autoscaling' || service === 'iam';
     const id = requestId();
     requests.aws(service, awsOperationOf(service, target, form, req.method ?? 'GET', url.pathname), eksClusterOf(url.pathname));
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
@@ -204,6 +206,11 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       if (service === 'ssm') {
         return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2', world.ssmParameters), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
       }
+      if (service === 'iam') {
+        const xml = handleIam(iamPolicy, world.accountId, form!, id);
+        res.writeHead(200, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
+        return void res.end(xml);
+      }
       if (service === 'sts') {
         const xml = handleSts(identities, caller, form!, id);
         if (operation.startsWith('AssumeRole')) world.record({ service: 'sts', operation, target: form?.get('RoleArn') ?? undefined });
@@ -224,6 +231,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         }
       }
       if (isQuery) {
+        refuseDryRun(form);
         const result = handleEc2(world, form!, region, id);
         if (result.mutation) world.record({ service: 'ec2', ...result.mutation });
         res.writeHead(200, { 'Content-Type': 'text/xml;charset=UTF-8' });
@@ -250,6 +258,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       if (service === 'sts') {
         res.writeHead(awsError.status, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
         return void res.end(stsErrorXml(awsError, id));
+      }
+      if (service === 'iam') {
+        res.writeHead(awsError.status, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
+        return void res.end(iamErrorXml(awsError, id));
       }
       if (service === 'autoscaling') {
         res.writeHead(awsError.status, { 'Content-Type': 'text/xml;charset=UTF-8', 'x-amzn-RequestId': id });

@@ -69,7 +69,7 @@ afterAll(async () => {
 });
 
 describe('karpenter-lab 1.30 → 1.31 from Slack with upgradeBudget "1"', () => {
-  it('runs under deploy/iam-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
+  it('runs under deploy/iam/permissions-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
     expect(stack.deniedCalls()).toEqual([]);
   });
 

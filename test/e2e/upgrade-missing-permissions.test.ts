@@ -56,7 +56,7 @@ describe('a permission missing on day one', () => {
     expect(summary.text).toMatch(/Failed/);
     const said = repliesOf(stack.fake, CHANNEL).map((r) => `${r.text}\n${blocksJson(r)}`).join('\n');
     expect(said).toContain('is not authorized to perform: eks:UpdateClusterVersion');
-    expect(said).toContain("grant the bot's IAM role the eks:UpdateClusterVersion permission (deploy/iam-policy.json lists every action the bot uses)");
+    expect(said).toContain("grant the bot's IAM role the eks:UpdateClusterVersion permission (deploy/iam/permissions-policy.json lists every action the bot uses)");
     expect(stack.sim.world.cluster('demo')?.version).toBe('1.30');
     expect(stack.sim.world.rejectedCalls.some((c) => c.operation === 'UpdateClusterVersion' && c.error === 'AccessDeniedException')).toBe(true);
   });

@@ -60,7 +60,7 @@ beforeAll(async () => {
 }, 150_000);
 
 describe('deployment permissions', () => {
-  it('ran the whole upgrade under deploy/iam-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
+  it('ran the whole upgrade under deploy/iam/permissions-policy.json and deploy/rbac/cluster-role.yaml with nothing refused', () => {
     expect(stack.deniedCalls()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +23,18 @@ async function render(dir: string): Promise<Obj[]> {
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) => Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 describe('deploy/kubernetes (kubectl kustomize)', () => {
-  it('renders web and worker Deployments that fit their Services, PDBs, NetworkPolicies, ConfigMaps and ServiceAccount', async () => {
-    const objects = await render('deploy/kubernetes');
+  it('every overlay renders, and the base names no region and no account (your overlay does)', async () => {
+    for (const overlay of readdirSync('deploy/overlays')) await render(`deploy/overlays/${overlay}`);
+    const base = await run('kubectl', ['kustomize', 'deploy/kubernetes'], { timeout: 30_000 });
+    expect(base.stdout).not.toMatch(/\b\d{12}\b/);
+    expect(base.stdout).not.toMatch(/\b(?:us|eu|ap|sa|ca|me|af|il|mx)-[a-z]+-\d\b/);
+    const web = parseAllDocuments(base.stdout).map((d) => d.toJS() as Obj).find((o) => o.kind === 'Deployment' && o.metadata.name.endsWith('-web'))!;
+    const region = web.spec.template.spec.containers[0].env.find((e: any) => e.name === 'AWS_REGION');
+    expect(region.valueFrom.configMapKeyRef).toMatchObject({ name: expect.stringMatching(/^eks-upgrade-bot-aws-/), key: 'region' });
+  });
+
+  it('the example overlay renders web and worker Deployments that fit their Services, PDBs, NetworkPolicies, ConfigMaps and ServiceAccount', async () => {
+    const objects = await render('deploy/overlays/example');
     const of = (kind: string) => objects.filter((o) => o.kind === kind);
     const deployments = of('Deployment');
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['eks-upgrade-bot-web', 'eks-upgrade-bot-worker']);
@@ -52,6 +62,8 @@ describe('deploy/kubernetes (kubectl kustomize)', () => {
         SLACK_SIGNING_SECRET: 'from-the-secret',
       });
       expect(parsed.ROLE).toBe(role);
+      const aws = of('ConfigMap').find((c) => c.metadata.name === env.AWS_REGION.valueFrom.configMapKeyRef.name);
+      expect(aws?.data?.region).toMatch(/^[a-z]{2}(-[a-z]+)+-\d$/);
 
       // The clusters file: mounted from the rendered ConfigMap where CLUSTERS_FILE says, and valid for the bot.
       const mount = container.volumeMounts.find((m: any) => env.CLUSTERS_FILE.value.startsWith(`${m.mountPath}/`));
@@ -85,8 +97,8 @@ describe('deploy/kubernetes (kubectl kustomize)', () => {
     }
   });
 
-  it('the in-cluster-redis overlay points REDIS_URL at its own AOF Redis, which the bot pods may reach', async () => {
-    const objects = await render('deploy/overlays/in-cluster-redis');
+  it('the example overlay points REDIS_URL at its own AOF Redis, which the bot pods may reach', async () => {
+    const objects = await render('deploy/overlays/example');
     const redis = objects.find((o) => o.kind === 'StatefulSet')!;
     expect(redis.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']));
     const service = objects.find((o) => o.kind === 'Service' && matches(o.spec.selector, redis.spec.template.metadata.labels))!;
@@ -107,6 +119,38 @@ describe('deploy/kubernetes (kubectl kustomize)', () => {
     for (const service of scraped) expect(service.spec.ports.map((p: any) => p.name)).toContain('http');
     const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1')!;
     expect(JSON.parse(dashboard.data!['eks-upgrade-bot.json']).title).toBe('eks-upgrade-bot');
+  });
+
+  it('the http-ingress overlay sends https://HOST/slack/events through an ALB with TLS to the web pods\' http port', async () => {
+    const objects = await render('deploy/overlays/http-ingress');
+    const ingress = objects.find((o) => o.kind === 'Ingress')!;
+    const annotations = ingress.metadata.annotations!;
+    expect(ingress.spec.ingressClassName).toBe('alb');
+    expect(annotations['alb.ingress.kubernetes.io/certificate-arn']).toMatch(/^arn:aws:acm:/);
+    expect(JSON.parse(annotations['alb.ingress.kubernetes.io/listen-ports'])).toEqual([{ HTTPS: 443 }]);
+    expect(annotations['alb.ingress.kubernetes.io/target-type']).toBe('ip');
+    const [rule] = ingress.spec.rules;
+    expect(ingress.spec.tls[0].hosts).toContain(rule.host);
+    const [path] = rule.http.paths;
+    expect(path.path).toBe('/slack/events');
+    const service = objects.find((o) => o.kind === 'Service' && o.metadata.name === path.backend.service.name)!;
+    expect(service.spec.ports.map((p: any) => p.name)).toContain(path.backend.service.port.name);
+    expect(service.metadata.labels?.['app.kubernetes.io/component']).toBe('web');
+  });
+
+  it('the IAM trust policies name the rendered service account (IRSA) and EKS Pod Identity\'s principal', async () => {
+    const objects = await render('deploy/overlays/example');
+    const account = objects.find((o) => o.kind === 'ServiceAccount')!;
+    const namespace = objects.find((o) => o.kind === 'Namespace')!.metadata.name;
+    const irsa = JSON.parse(readFileSync('deploy/iam/trust-policy-irsa.json', 'utf8'));
+    const [web] = irsa.Statement;
+    expect(web.Action).toBe('sts:AssumeRoleWithWebIdentity');
+    expect(web.Principal.Federated).toMatch(/^arn:aws:iam::ACCOUNT_ID:oidc-provider\/OIDC_PROVIDER$/);
+    expect(web.Condition.StringEquals['OIDC_PROVIDER:sub']).toBe(`system:serviceaccount:${namespace}:${account.metadata.name}`);
+    expect(web.Condition.StringEquals['OIDC_PROVIDER:aud']).toBe('sts.amazonaws.com');
+    const pods = JSON.parse(readFileSync('deploy/iam/trust-policy-pod-identity.json', 'utf8')).Statement[0];
+    expect(pods.Principal).toEqual({ Service: 'pods.eks.amazonaws.com' });
+    expect([...pods.Action].sort()).toEqual(['sts:AssumeRole', 'sts:TagSession']);
   });
 
   it('the image runs as the non-root node user, which is the UID the manifests ask for', () => {

@@ -44,7 +44,7 @@ export const demoConfig: ClustersConfig = parseClustersConfig({
   clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
 });
 
-const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam-policy.json');
+const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 
 export async function startEngineHarness(opts: { scenario?: string; speed?: number; config?: ClustersConfig; stepKinds?: UpgradeEngineOptions['stepKinds'] } = {}): Promise<EngineHarness> {
   // The engine runs under the IAM policy deploy/ ships, as in the end-to-end stacks: an AWS call the job makes that

@@ -17,7 +17,7 @@ import { SIM_CREDENTIALS, simClientConfig, simEnv, useSim } from '../support/sta
  */
 const run = promisify(execFile);
 const sim = useSim();
-const POLICY = loadIamPolicyFile('deploy/iam-policy.json');
+const POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 const RBAC = loadRbacFile('deploy/rbac/cluster-role.yaml');
 const ROLE = 'arn:aws:iam::111122223333:role/eks-upgrade-bot-demo';
 
@@ -56,7 +56,7 @@ describe('STS on the simulator', () => {
 });
 
 describe('IAM policy enforcement', () => {
-  it('allows what deploy/iam-policy.json allows and denies a removed action in each service\'s own words', async () => {
+  it('allows what deploy/iam/permissions-policy.json allows and denies a removed action in each service\'s own words', async () => {
     const allowed = await sim('workshop', { iamPolicy: POLICY });
     const eks = new EKSClient(simClientConfig(allowed));
     expect((await eks.send(new ListClustersCommand({}))).clusters).toContain('eksworkshop-eksctl');

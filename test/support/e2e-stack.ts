@@ -53,7 +53,7 @@ export interface E2eStackOptions {
   aws?: { credentials?: { accessKeyId: string; secretAccessKey: string }; webIdentityTokenFile?: string };
 }
 
-export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam-policy.json');
+export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 export const DEPLOY_RBAC = loadRbacFile('deploy/rbac/cluster-role.yaml');
 
 /** One accepted mutating AWS call as GET /_sim/calls lists it. */

@@ -2,14 +2,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allowedActions, loadIamPolicyFile } from '@eks-upgrade-bot/sim';
+import { NEEDS_NO_PERMISSION, PRODUCT_ACTIONS } from '../../src/aws/iam-actions.js';
 
 /**
- * deploy/iam-policy.json must allow exactly what the product calls: the actions are derived from the SDK command
+ * deploy/iam/permissions-policy.json must allow exactly what the product calls: the actions are derived from the SDK command
  * classes (and paginators) the AWS adapters in src/aws/ import, plus the permissions AWS checks alongside a call
- * (CreateNodegroup passes the node role: iam:PassRole) and the role assumption behind `roleArn`.
+ * (CreateNodegroup passes the node role: iam:PassRole) and the role assumption behind `roleArn`, less the calls IAM
+ * never authorizes (sts:GetCallerIdentity). Optional actions (doctor's iam:SimulatePrincipalPolicy) sit in statements
+ * whose Sid starts with "Optional". src/aws/iam-actions.ts, which doctor asks IAM about, lists the same actions, each
+ * with the statement that grants it.
  */
 const AWS_ADAPTERS = 'src/aws';
-const SERVICE_PREFIX: Record<string, string> = { eks: 'eks', ssm: 'ssm', ec2: 'ec2', sts: 'sts', 'auto-scaling': 'autoscaling' };
+const SERVICE_PREFIX: Record<string, string> = { eks: 'eks', ssm: 'ssm', ec2: 'ec2', sts: 'sts', iam: 'iam', 'auto-scaling': 'autoscaling' };
 const IMPLIED: Record<string, string[]> = { 'eks:CreateNodegroup': ['iam:PassRole'] };
 
 function actionsCalledByAdapters(): string[] {
@@ -30,11 +34,11 @@ function actionsCalledByAdapters(): string[] {
     // roleArn: the credentials come from STS AssumeRole (web identity needs no identity-policy permission).
     if (/\bfromTemporaryCredentials\(/.test(source)) actions.add('sts:AssumeRole');
   }
-  return [...actions];
+  return [...actions].filter((a) => !NEEDS_NO_PERMISSION.includes(a));
 }
 
-describe('deploy/iam-policy.json', () => {
-  const policy = loadIamPolicyFile('deploy/iam-policy.json');
+describe('deploy/iam/permissions-policy.json', () => {
+  const policy = loadIamPolicyFile('deploy/iam/permissions-policy.json');
   const granted = allowedActions(policy);
 
   it('has no wildcard actions (least privilege names every action)', () => {
@@ -49,5 +53,15 @@ describe('deploy/iam-policy.json', () => {
       missingFromPolicy: [],
       notCalledByAnyAdapter: [],
     });
+  });
+
+  it('marks optional actions with an Optional… Sid, and iam-actions.ts names each action with the statement that grants it', () => {
+    const statements = (Array.isArray(policy.Statement) ? policy.Statement : [policy.Statement]).filter((s) => s.Effect === 'Allow');
+    const optionalInPolicy = statements.filter((s) => s.Sid?.startsWith('Optional')).flatMap((s) => [s.Action ?? []].flat());
+    expect(optionalInPolicy.sort()).toEqual(PRODUCT_ACTIONS.filter((a) => a.optional).map((a) => a.action).sort());
+    expect(PRODUCT_ACTIONS.map((a) => a.action).sort()).toEqual([...new Set(actionsCalledByAdapters())].sort());
+    for (const { action, sid } of PRODUCT_ACTIONS) {
+      expect({ action, statement: statements.find((s) => [s.Action ?? []].flat().includes(action))?.Sid }).toEqual({ action, statement: sid });
+    }
   });
 });

@@ -237,7 +237,7 @@ export interface SimSubnet {
 }
 
 export interface SimCall {
-  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling' | 'kubernetes';
+  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling' | 'iam' | 'kubernetes';
   operation: string;
   cluster?: string;
   target?: string;

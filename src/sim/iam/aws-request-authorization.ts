@@ -70,6 +70,9 @@ export function authorizationRequests(world: SimWorld, call: AwsCall): Authoriza
       // "No permissions are required to perform this operation" (GetCallerIdentity); web identity is trust-only.
       if (call.operation !== 'AssumeRole') return [];
       return [{ action: 'sts:AssumeRole', resource: call.form?.get('RoleArn') ?? '*' }];
+    case 'iam':
+      // SimulatePrincipalPolicy is authorized on the principal it simulates (Service Authorization Reference, IAM).
+      return [{ action: `iam:${call.operation}`, resource: call.form?.get('PolicySourceArn') ?? '*' }];
     case 'autoscaling': {
       const group = call.form?.get('AutoScalingGroupName');
       const resource = group ? `arn:aws:autoscaling:${call.region}:${world.accountId}:autoScalingGroup:*:autoScalingGroupName/${group}` : '*';
@@ -96,6 +99,7 @@ export function accessDenied(service: AwsService, caller: CallerIdentity, reques
     }
     case 'sts':
     case 'autoscaling':
+    case 'iam':
       return new AwsApiError(403, 'AccessDenied', sentence);
     case 'ssm':
       return new AwsApiError(400, 'AccessDeniedException', sentence);

@@ -1,4 +1,5 @@
 import { stringArg } from './parse-slack-body.js';
+import { isMember } from './token-scopes.js';
 import { channelName, failure, userName, type WebApiHandler } from './web-api-context.js';
 
 /** Identity and directory lookups: who the bot is, who a user is, what a channel is, who is in a user group. */
@@ -46,7 +47,7 @@ const conversationsInfo: WebApiHandler = (args, ctx) => {
       is_im: id.startsWith('D'),
       is_private: id.startsWith('G'),
       is_archived: false,
-      is_member: true,
+      is_member: isMember(ctx.workspace.access, id),
     },
   };
 };

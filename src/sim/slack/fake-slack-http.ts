@@ -11,6 +11,7 @@ import { applyResponseMessage } from './response-messages.js';
 import { ClientRequestError, handleClientAction, serveFeed } from './user-client-http.js';
 import { viewsMethods } from './views-methods.js';
 import type { WebApiHandler } from './web-api-context.js';
+import { checkTokenAccess } from './token-scopes.js';
 
 const METHODS: Record<string, WebApiHandler> = {
   ...chatMethods,
@@ -94,7 +95,8 @@ async function handleApi(
   const fault = state.faults.take(method);
   const handler = METHODS[method];
   const authError = checkToken(req.headers.authorization, args.token);
-  const answer = () => (authError ? { ok: false, error: authError } : handler ? handler(args, state.ctx) : { ok: false, error: 'unknown_method' });
+  const access = checkTokenAccess(state.ctx.workspace.access, state.ctx.workspace.botUserId, method, args);
+  const answer = () => (authError ? { ok: false, error: authError } : !handler ? { ok: false, error: 'unknown_method' } : access.error ?? handler(args, state.ctx));
 
   if (fault) {
     if ('applyFirst' in fault && fault.applyFirst) answer();
@@ -104,7 +106,7 @@ async function handleApi(
   const result = answer();
   const ok = result.ok === true;
   recordCall(state, { method, body: args, status: 200, ok, error: ok ? undefined : String(result.error) });
-  sendJson(res, 200, result);
+  sendJson(res, 200, result, authError ? {} : access.headers);
 }
 
 /** Slack wants a token on every method: `not_authed` without one, `invalid_auth` for something not a bot/user token. */
@@ -192,12 +194,12 @@ function sendFault(res: ServerResponse, fault: FaultSpec): void {
   send(res, fault.status, 'text/html', '<html><body>Slack is having trouble</body></html>');
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), headers);
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
-  res.writeHead(status, { 'content-type': contentType });
+function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': contentType, ...headers });
   res.end(body);
 }
 

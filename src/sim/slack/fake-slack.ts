@@ -18,6 +18,7 @@ import { renderConversation, type RenderConversationOptions } from './render-con
 import type { SlackSignatureHeaders } from './sign-slack-request.js';
 import { createSlackConversation } from './slack-conversation.js';
 import type { Workspace } from './web-api-context.js';
+import { ALL_BOT_SCOPES } from './token-scopes.js';
 
 export type { BotInteractionResult, ClickButtonInput, SlashCommandInput, SubmitViewInput, ViewSubmissionResult } from './bot-driver.js';
 export type { FeedEvent, FeedFile, FeedWorkspace } from './conversation-feed.js';
@@ -50,6 +51,10 @@ export interface FakeSlackOptions {
   userNames?: Record<string, string>;
   /** conversations.info / channel_name in payloads: channel id → name. */
   channelNames?: Record<string, string>;
+  /** The bot token's granted scopes (x-oauth-scopes; `missing_scope` for others). Default: every scope it knows. */
+  botScopes?: string[];
+  /** Conversations the bot is a member of (`not_in_channel` elsewhere; conversations.info is_member). Default: all. */
+  botChannels?: string[];
   /** How long the fake waits for the bot's ack before recording `operation_timeout` (Slack: 3000 ms). */
   ackTimeoutMs?: number;
 }
@@ -126,6 +131,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     userGroups: new Map(Object.entries(opts.userGroups ?? {})),
     userNames: new Map(Object.entries(opts.userNames ?? {})),
     channelNames: new Map(Object.entries(opts.channelNames ?? {})),
+    access: { scopes: [...(opts.botScopes ?? ALL_BOT_SCOPES)], channels: opts.botChannels ? new Set(opts.botChannels) : undefined },
   };
   const tokens = createInteractionTokens({ clock, baseUrl: () => baseUrl });
   const state: FakeSlackState = {

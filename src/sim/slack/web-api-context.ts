@@ -2,6 +2,7 @@ import type { FakeMessage } from './conversation-types.js';
 import type { InteractionTokens } from './interaction-tokens.js';
 import type { SlackArgs } from './parse-slack-body.js';
 import type { SlackConversation } from './slack-conversation.js';
+import type { TokenAccess } from './token-scopes.js';
 
 /** The fake workspace's fixed facts: who the bot is, and the directory users.info & co. answer from. */
 export interface Workspace {
@@ -17,6 +18,8 @@ export interface Workspace {
   userNames: Map<string, string>;
   /** conversations.info and slash commands' channel_name; unknown ids get a name derived from the id. */
   channelNames: Map<string, string>;
+  /** The bot token's scopes and the conversations it is in (token-scopes.ts). */
+  access: TokenAccess;
 }
 
 export interface WebApiContext {

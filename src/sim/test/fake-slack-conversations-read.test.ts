@@ -5,6 +5,7 @@ import { createInteractionTokens } from '../slack/interaction-tokens.js';
 import type { SlackArgs } from '../slack/parse-slack-body.js';
 import { createSlackConversation } from '../slack/slack-conversation.js';
 import type { WebApiContext, Workspace } from '../slack/web-api-context.js';
+import { ALL_BOT_SCOPES } from '../slack/token-scopes.js';
 
 function fakeContext(): WebApiContext & { advance(ms: number): void } {
   let now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -12,7 +13,7 @@ function fakeContext(): WebApiContext & { advance(ms: number): void } {
   let id = 0;
   const workspace: Workspace = {
     teamId: 'T0FAKE', teamDomain: 'fake', appId: 'A0APP', botUserId: 'U0BOT', botId: 'B0BOT', botName: 'eks-upgrade',
-    userGroups: new Map(), userNames: new Map(), channelNames: new Map(),
+    userGroups: new Map(), userNames: new Map(), channelNames: new Map(), access: { scopes: ALL_BOT_SCOPES },
   };
   return {
     conversation: createSlackConversation({ clock }),

@@ -1,0 +1,67 @@
+import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
+import { failed, type AwsProbePort, type DoctorCheck } from '../ports/doctor-check.js';
+import { identityCheck } from './aws-checks.js';
+import { connectOnce, redisUnusable } from './redis-checks.js';
+import { slackAuthCheck } from './slack-checks.js';
+
+/**
+ * What must hold before the bot starts, as doctor words it: a region, a Redis that answers and accepts AUTH, a
+ * Slack that answers and accepts the token (a network error is told apart from a rejected token), AWS credentials.
+ * Each is bounded, so a bot that cannot start says why and exits within seconds (Kubernetes restarts it) instead of
+ * retrying forever. Returns only the failures. After start-up, outages are retried as before.
+ */
+export interface StartupInput {
+  region?: string;
+  redisUrl: string;
+  slackToken: string;
+  slackApiUrl?: string;
+  aws: AwsProbePort;
+  timeoutMs?: number;
+}
+
+export const REGION_FIX = 'fill `region` of the eks-upgrade-bot-aws ConfigMap in your overlay (deploy/overlays/example/kustomization.yaml), or set AWS_REGION';
+
+async function bounded(work: Promise<DoctorCheck | undefined>, ms: number, late: () => DoctorCheck | undefined): Promise<DoctorCheck | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<DoctorCheck | undefined>((resolve) => {
+    timer = setTimeout(() => resolve(late()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function startupChecks(input: StartupInput): Promise<DoctorCheck[]> {
+  const ms = input.timeoutMs ?? 3_000;
+  const region = input.region
+    ? undefined
+    : failed('config', 'config.region', 'AWS_REGION is not set, so the bot does not know its own region', REGION_FIX);
+  const redis = bounded(
+    connectOnce(input.redisUrl, ms).then((client) => void client.disconnect(), (error: unknown) => redisUnusable(input.redisUrl, error)),
+    ms + 1_000,
+    () => redisUnusable(input.redisUrl, Object.assign(new Error(`no answer within ${Math.round(ms / 1000)} s`), { code: 'ETIMEDOUT' })),
+  );
+  // Silent: the one line below says what went wrong; web-api would warn about the failed request too.
+  const quiet: SlackLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} };
+  const client = new WebClient(input.slackToken, { ...(input.slackApiUrl ? { slackApiUrl: input.slackApiUrl } : {}), retryConfig: { retries: 0 }, timeout: ms, logger: quiet });
+  const slack = bounded(
+    slackAuthCheck(client, input.slackApiUrl).then(({ check }) => (check.ok ? undefined : check)),
+    ms + 1_000,
+    () => failed('slack', 'slack.auth', `Slack did not answer auth.test within ${Math.round(ms / 1000)} s at ${input.slackApiUrl ?? 'https://slack.com/api/'}`, 'let the bot reach Slack over HTTPS (egress, proxy)'),
+  );
+  // Only missing credentials stop start-up: STS being slow or throttled is an outage the bot rides out.
+  const aws = bounded(
+    identityCheck(input.aws, input.region ?? 'us-east-1').then(({ check }) => (check.ok === false && check.detail === 'no AWS credentials were found' ? check : undefined)),
+    ms + 1_000,
+    () => undefined,
+  );
+  const results = await Promise.all([region, redis, slack, aws]);
+  return results.filter((check): check is DoctorCheck => check !== undefined);
+}
+
+/** One line for a start-up failure: what failed, then what to do. */
+export function startupLine(check: DoctorCheck): string {
+  return `eks-upgrade-bot: cannot start: ${check.detail}; ${check.fix ?? 'see docs/deploy.md'}.`;
+}

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
+import { freePort } from '../../src/demo/ensure-redis.js';
+import { redisUrl } from '../support/redis-url.js';
+
+/**
+ * The real entry point (`src/main.ts`) in a process of its own, started with one thing wrong at a time: it prints
+ * one line naming what failed and what to do, and exits 1 (Kubernetes restarts it) instead of retrying forever —
+ * no ioredis stack traces, no hang. Slack unreachable and a token Slack rejects are told apart.
+ */
+const SECRET = 'startup-signing-secret-0123456789';
+let sim: SimServer;
+let fake: FakeSlack;
+let clustersFile: string;
+let home: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ scenario: 'demo', port: 0, host: '127.0.0.1' });
+  fake = await startFakeSlack({ signingSecret: SECRET });
+  const dir = mkdtempSync(join(tmpdir(), 'startup-'));
+  home = mkdtempSync(join(tmpdir(), 'startup-home-'));
+  clustersFile = join(dir, 'clusters.yaml');
+  writeFileSync(clustersFile, 'clusters:\n  - { name: demo, region: us-west-2, channels: [C0DEMO], requesters: [U0REQ], approvers: [U0APP] }\n');
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await fake?.close();
+  await sim?.close();
+});
+
+function healthyEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    SLACK_BOT_TOKEN: 'xoxb-startup-token',
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL: redisUrl,
+    PORT: '0',
+    CLUSTERS_FILE: clustersFile,
+    QUEUE_PREFIX: `startup-${process.pid}`,
+    AWS_ENDPOINT_URL: sim.url,
+    AWS_REGION: 'us-west-2',
+    AWS_ACCESS_KEY_ID: 'AKIDSTARTUP',
+    AWS_SECRET_ACCESS_KEY: 'simulator',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+}
+
+/** Runs the bot until it exits (or says it started, which fails the test); its stderr lines and exit code. */
+function run(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string[]; stdout: string[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env });
+  children.push(child);
+  const stderr: string[] = [];
+  const stdout: string[] = [];
+  child.stderr!.on('data', (chunk) => stderr.push(...String(chunk).split('\n').filter(Boolean)));
+  child.stdout!.on('data', (chunk) => stdout.push(...String(chunk).split('\n').filter(Boolean)));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr, stdout })));
+}
+
+describe('start-up failures: one line and exit 1', () => {
+  it('Redis unreachable', async () => {
+    const port = await freePort();
+    const { code, stderr, stdout } = await run({ ...healthyEnv(), REDIS_URL: `redis://127.0.0.1:${port}` });
+    expect(code).toBe(1);
+    expect(stderr).toEqual([`eks-upgrade-bot: cannot start: Redis at redis://127.0.0.1:${port} is unreachable (ECONNREFUSED); start Redis there or set REDIS_URL to where it runs (rediss:// for TLS, as ElastiCache with in-transit encryption needs).`]);
+    expect(stdout.filter((line) => line.includes('ioredis'))).toEqual([]);
+  });
+
+  it('Redis refusing AUTH', async () => {
+    const port = await freePort();
+    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--requirepass', 'right-password'], { stdio: 'ignore' });
+    children.push(server);
+    try {
+      // Wait until it answers (NOAUTH is an answer).
+      for (let i = 0; ; i++) {
+        const probe = await run({ ...healthyEnv(), REDIS_URL: `redis://:wrong-password@127.0.0.1:${port}` });
+        if (probe.stderr.some((line) => line.includes('refused AUTH')) || i > 20) {
+          expect(probe.code).toBe(1);
+          expect(probe.stderr).toHaveLength(1);
+          expect(probe.stderr[0]).toMatch(new RegExp(`^eks-upgrade-bot: cannot start: Redis at redis://127\\.0\\.0\\.1:${port} refused AUTH \\(WRONGPASS[^)]*\\); put the right password in REDIS_URL`));
+          expect(probe.stderr[0]).not.toContain('wrong-password');
+          break;
+        }
+      }
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+
+  it('Slack unreachable (a network error) is told apart from a token Slack rejects', async () => {
+    const unreachable = await run({ ...healthyEnv(), SLACK_API_URL: 'http://127.0.0.1:1/api/' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toEqual(['eks-upgrade-bot: cannot start: Slack is unreachable at http://127.0.0.1:1/api/ (network error: fetch failed); let the bot reach http://127.0.0.1:1/api/ over HTTPS (egress, proxy, SLACK_API_URL); the token was not checked.']);
+
+    fake.failNext('auth.test', { error: 'invalid_auth' });
+    const rejected = await run(healthyEnv());
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toEqual(["eks-upgrade-bot: cannot start: Slack rejected SLACK_BOT_TOKEN (invalid_auth); set SLACK_BOT_TOKEN to the app's Bot User OAuth Token (xoxb-…, under OAuth & Permissions at api.slack.com/apps), reinstalling the app if it was revoked."]);
+  });
+
+  it('no AWS credentials, and no region', async () => {
+    const { AWS_ACCESS_KEY_ID: _a, AWS_SECRET_ACCESS_KEY: _s, ...noCredentials } = healthyEnv();
+    const missing = await run(noCredentials);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toEqual(['eks-upgrade-bot: cannot start: no AWS credentials were found; run the bot with an IAM role (the IRSA annotation or a Pod Identity association, docs/deploy.md step 2), or set AWS_PROFILE or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.']);
+
+    const { AWS_REGION: _r, ...noRegion } = healthyEnv();
+    const regionless = await run(noRegion);
+    expect(regionless.code).toBe(1);
+    expect(regionless.stderr).toEqual(['eks-upgrade-bot: cannot start: AWS_REGION is not set, so the bot does not know its own region; fill `region` of the eks-upgrade-bot-aws ConfigMap in your overlay (deploy/overlays/example/kustomization.yaml), or set AWS_REGION.']);
+  });
+});
