@@ -34,6 +34,12 @@ export interface StartBotOptions {
   clock?: Clock;
   /** Explicit AWS endpoint and credentials (the demo's simulator); otherwise the SDK's standard chain and env. */
   aws?: { endpoint?: string; credentials?: AwsCredentialIdentity; webIdentityTokenFile?: string };
+  /**
+   * The thread outbox's pacing. Leave it out in production: the default is Slack's own limit, one call per second
+   * per channel (src/slack/thread/slack-thread-port.ts). Tests of the whole bot set tens of milliseconds so that an
+   * upgrade's thread does not take half a minute of real time.
+   */
+  threadPacing?: { minIntervalMs?: number };
 }
 
 export interface RunningBot {
@@ -64,7 +70,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     retryConfig: { retries: 0 },
   });
   const connection = { url: env.REDIS_URL };
-  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics });
+  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
   const engine = createUpgradeEngine({
     connection,
     prefix: env.QUEUE_PREFIX,
