@@ -31,7 +31,7 @@ describe('upgrade engine: Karpenter drift', () => {
 
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
+    const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
     await waitForJobState(engine, job.jobId, ['waiting-approval']);
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 90_000);
@@ -64,7 +64,7 @@ describe('upgrade engine: Karpenter drift', () => {
     cluster.version = '1.31';
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
+    const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':class:default:')), 20_000, 'the EC2NodeClass change');
     expect(budgets()).toEqual([{ nodes: '1' }]);
 
@@ -89,7 +89,7 @@ describe('upgrade engine: Karpenter drift', () => {
     cluster.version = '1.31';
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
+    const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':class:default:')), 20_000, 'the EC2NodeClass change');
     expect(await engine.control.abort(job.jobId, 'U0APP')).toMatchObject({ ok: true });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 30_000);

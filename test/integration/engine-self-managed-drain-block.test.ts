@@ -30,7 +30,7 @@ describe('upgrade engine: a blocked self-managed drain', () => {
     store.mutate('deployments', 'carts', 'carts', (d) => void (d.spec.replicas = 1));
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
+    const { job } = await h.start(engine.control, h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
     const answer = async (gate: GateModel, action: 'continue' | 'force' | 'remedy', reason?: string) =>
       expect(await engine.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: gate.revision, action, userId: 'U0APP', reason })).toEqual({ outcome: 'accepted' });
 

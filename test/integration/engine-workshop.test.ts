@@ -3,7 +3,7 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
-import { until } from '../support/e2e-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * The workshop (seed 004) 1.25 → 1.26 with blue-mng blue/green: every kind of compute upgraded or reported, the
@@ -51,7 +51,7 @@ describe('upgrade engine: the workshop cluster 1.25 → 1.26', () => {
     h = await startEngineHarness({ scenario: 'workshop', speed: 600, config });
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS', to: '1.26' }), '1.25');
+    const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS', to: '1.26' }), '1.25');
     const { job: ended, gates } = await approveUntilDone(engine, h, job.jobId, (gate) => {
       if (gate.gateId.endsWith('-preflight')) return { action: 'force', reason: 'the ui HPA is moved to autoscaling/v2 by the app team today' };
       if (gate.gateId.endsWith('-custom-ami')) return { action: 'force', reason: 'the custom AMI is rebuilt next sprint' };

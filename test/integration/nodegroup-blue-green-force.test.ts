@@ -61,7 +61,7 @@ describe('managed node group blue/green, drain blocked by a PDB', () => {
 
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const answered = new Map<string, GateModel>();
     const deadline = Date.now() + 40_000;
     for (;;) {

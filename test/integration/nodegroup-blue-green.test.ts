@@ -46,7 +46,7 @@ describe('managed node group blue/green', () => {
     const ports = countingPorts(h.sim);
     const engine = h.engine({ eks: ports.eks, kube: ports.kube, pollIntervalMs: POLL_MS });
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const answered = new Set<string>();
     const deadline = Date.now() + 40_000;
     for (;;) {

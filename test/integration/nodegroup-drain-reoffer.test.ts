@@ -46,7 +46,7 @@ describe('a drain gate answer that does not clear the block', () => {
     }
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const drainCards: GateModel[] = [];
     const answered = new Set<string>();
     const deadline = Date.now() + 60_000;
