@@ -14,6 +14,7 @@ import { loadIamPolicyFile, startSimulator, type SimServer } from '@eks-upgrade-
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
 import type { JobSummary, StartRequest, StartResult, UpgradeControl } from '../../src/ports/upgrade-control.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
+import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
 import { planFor } from '../../commands/start.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
@@ -132,6 +133,40 @@ export async function waitForJobState(engine: UpgradeEngine, jobId: string, stat
     () => `job ${jobId} to reach ${states.join('/')}; it is ${job?.state} at "${job?.currentStep}"`,
     timeoutMs,
   );
+}
+
+/** An approver's answer to a gate card. */
+export type GateDecision = { action: GateAction; reason?: string };
+
+/**
+ * Answers every gate card the job opens in `thread` (each revision once, by U0APP) with `decide`, as an approver
+ * would, until the job has ended; returns the job and the gates it asked, in order. Fails naming where the job stood.
+ */
+export async function answerGatesUntilEnded(
+  engine: UpgradeEngine,
+  thread: RecordingThreadPort,
+  jobId: string,
+  decide: (gate: GateModel) => GateDecision,
+  timeoutMs = 120_000,
+): Promise<{ job: JobSummary; gates: GateModel[] }> {
+  const answered = new Set<string>();
+  const gates: GateModel[] = [];
+  let job: JobSummary | undefined;
+  await until(
+    async () => {
+      for (const event of thread.events('gate-opened')) {
+        if (event.kind !== 'gate-opened' || answered.has(`${event.gate.gateId}:${event.gate.revision}`)) continue;
+        answered.add(`${event.gate.gateId}:${event.gate.revision}`);
+        gates.push(event.gate);
+        await engine.control.answerGate({ jobId, gateId: event.gate.gateId, revision: event.gate.revision, userId: 'U0APP', ...decide(event.gate) });
+      }
+      job = await engine.control.getJob(jobId);
+      return job && TERMINAL.includes(job.state);
+    },
+    () => `job ${jobId} to end, its gates answered; it is ${job?.state} at "${job?.currentStep}"`,
+    timeoutMs,
+  );
+  return { job: job!, gates };
 }
 
 /**
