@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects, sized for the 2-core CI machine (`npm run test:times` shows where the time goes):
- * - unit: the pure core and the simulator's own tests, in worker threads that keep their module cache from file to
- *   file (isolate: false) — importing the SDKs once per thread, not once per file, is most of a unit file's time;
- * - integration: the real SDKs, client-node and BullMQ against the simulator over HTTP and a real Redis, one fork
- *   per file (files change module state such as NODEGROUP_SETTLE and start processes of their own);
- * - e2e: the whole bot driven through the fake Slack, one fork per file.
+ * - unit: the pure core and the simulator's own tests, in worker threads;
+ * - integration: the real SDKs, client-node and BullMQ against the simulator over HTTP and a real Redis, in forks;
+ * - e2e: the whole bot driven through the fake Slack, in forks (the crash tests start and kill processes of their own).
+ * Every worker keeps its module cache from file to file (isolate: false): importing the SDKs, client-node and Bolt
+ * once per worker rather than once per file took about half of the suite's time. Files already share one module
+ * graph between their own tests, so a file that changes module state (NODEGROUP_SETTLE) puts it back in afterEach.
  * All three share one pool of two workers (same groupOrder, same maxWorkers), so the long end-to-end files overlap
  * the short ones instead of running after them. Speed is measured in bench/, not here: the timeouts only bound a
  * test that would otherwise hang on a busy machine.
@@ -29,12 +30,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { ...shared, name: 'integration', include: ['test/integration/**/*.test.ts'], pool: 'forks' },
+        test: { ...shared, name: 'integration', include: ['test/integration/**/*.test.ts'], pool: 'forks', isolate: false },
       },
       {
         extends: true,
         // The image smoke test installs production dependencies from scratch: its own run (npm run test:image).
-        test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks' },
+        test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks', isolate: false },
       },
     ],
   },

@@ -54,7 +54,9 @@ function projectOf(file: string): string {
 
 const run = given ? undefined : await runSuite();
 const report = JSON.parse(readFileSync(given ?? run!.report, 'utf8')) as JsonReport;
-const files = report.testResults.map((result) => ({ file: relative(ROOT, result.name), ms: result.endTime - result.startTime, status: result.status }));
+// Paths from the repository's root, whichever clone wrote the report.
+const repoPath = (file: string) => /(src\/sim\/test\/.*|test\/.*)$/.exec(file)?.[1] ?? relative(ROOT, file);
+const files = report.testResults.map((result) => ({ file: repoPath(result.name), ms: result.endTime - result.startTime, status: result.status }));
 const vitestMs = Math.max(...report.testResults.map((result) => result.endTime)) - report.startTime;
 
 console.log('');

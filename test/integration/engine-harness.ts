@@ -113,7 +113,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
 
 
 const TERMINAL = ['succeeded', 'failed', 'aborted'];
-// The thread of the harness started last in this test file (test files run in processes of their own).
+// The thread of the harness started last (a worker runs its files one after another, so: in this test file).
 let latestThread: RecordingThreadPort | undefined;
 
 /**
