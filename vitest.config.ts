@@ -1,18 +1,42 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects, sized for the 2-core CI machine (`npm run test:times` shows where the time goes):
+ * - unit: the pure core and the simulator's own tests, in worker threads;
+ * - integration: the real SDKs, client-node and BullMQ against the simulator over HTTP and a real Redis, in forks;
+ * - e2e: the whole bot driven through the fake Slack, in forks (the crash tests start and kill processes of their own).
+ * Every worker keeps its module cache from file to file (isolate: false): importing the SDKs, client-node and Bolt
+ * once per worker rather than once per file took about half of the suite's time. Files already share one module
+ * graph between their own tests, so a file that changes module state (NODEGROUP_SETTLE) puts it back in afterEach.
+ * All three share one pool of two workers (same groupOrder, same maxWorkers), so the long end-to-end files overlap
+ * the short ones instead of running after them. Speed is measured in bench/, not here: the timeouts only bound a
+ * test that would otherwise hang on a busy machine.
+ */
+const shared = {
+  testTimeout: 180_000,
+  hookTimeout: 180_000,
+  // The SDK's "Node ≥22 after January 2027" notice would print once per test process; Node 20 is pinned on purpose.
+  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  maxWorkers: 2,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/sim/test/**/*.test.ts'],
-    // The image smoke test installs production dependencies from scratch: its own run (npm run test:image).
-    exclude: ['test/image/**', '**/node_modules/**'],
-    // End-to-end tests run whole upgrades, whose threads the outbox paces at ~1 post/s per channel (Slack's limit):
-    // generous limits keep them from failing on a busy 2-core machine. Speed is measured in bench/, not here.
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
-    // Integration tests start simulators and Redis queues of their own; two cores is the CI machine.
-    pool: 'forks',
-    // The SDK's "Node ≥22 after January 2027" notice would print once per test process; Node 20 is pinned on purpose.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'src/sim/test/**/*.test.ts'], pool: 'threads', isolate: false },
+      },
+      {
+        extends: true,
+        test: { ...shared, name: 'integration', include: ['test/integration/**/*.test.ts'], pool: 'forks', isolate: false },
+      },
+      {
+        extends: true,
+        // The image smoke test installs production dependencies from scratch: its own run (npm run test:image).
+        test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks', isolate: false },
+      },
+    ],
   },
 });

@@ -54,6 +54,8 @@ async function run(redisUrl: string): Promise<ScaleRun> {
     speed: Number(process.env.BENCH_SCALE_SPEED ?? 600),
     pollSeconds,
     redisUrl,
+    // The product's own pacing (one Slack call per second per channel): P5 counts posts, which coalescing at that pace shapes.
+    threadPace: 'slack',
     clusters: [{ name: 'scale', region: 'us-west-2', channels: [channel], requesters: ['U0REQ'], approvers: ['U0APP'] }],
   });
   try {

@@ -8,7 +8,7 @@ import { rehearsalProblem } from '../src/planning/plan-hash.js';
 import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
 import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot } from '../src/status/collect-snapshot.js';
+import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../src/status/plan-request.js';
 import { PLAN_READ_TIMEOUT_MS } from './plan.js';
 import { attempt } from './command-failure.js';
@@ -89,14 +89,17 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
   return undefined;
 }
 
-/** The plan the job will run: the cluster read now, planned with its clusters.yaml policy (as `plan` does). */
-async function planFor(deps: CommandContext['deps'], cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
+/**
+ * The plan the job will run: the cluster read now, planned with its clusters.yaml policy (as `plan` does). Exported
+ * so that the engine's tests start their jobs exactly as this command does (test/integration/engine-harness.ts).
+ */
+export async function planFor(sources: SnapshotSources, cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
   const snapshot = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
     withDeadline(
-      collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
+      collectSnapshot(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
       PLAN_READ_TIMEOUT_MS,
       `Reading ${cluster.name}`,
-      deps.clock,
+      sources.clock,
     ),
   );
   try {

@@ -40,6 +40,12 @@ export interface StartBotOptions {
   aws?: { endpoint?: string; credentials?: AwsCredentialIdentity; webIdentityTokenFile?: string };
   /** The logger's Redis outage tracker (src/log/redis-outage.ts): this process's own connections say when Redis is back. */
   redisOutage?: RedisOutage;
+  /**
+   * The thread outbox's pacing. Leave it out in production: the default is Slack's own limit, one call per second
+   * per channel (src/slack/thread/slack-thread-port.ts). Tests of the whole bot set tens of milliseconds so that an
+   * upgrade's thread does not take half a minute of real time.
+   */
+  threadPacing?: { minIntervalMs?: number };
 }
 
 export interface RunningBot {
@@ -70,7 +76,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     retryConfig: { retries: 0 },
   });
   const connection = { url: env.REDIS_URL };
-  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics });
+  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
   const engine = createUpgradeEngine({
     connection,
     prefix: env.QUEUE_PREFIX,

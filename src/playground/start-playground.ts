@@ -18,6 +18,8 @@ export interface PlaygroundOptions {
   /** Where Redis answers; default REDIS_URL, else a throwaway redis-server. */
   redisUrl?: string;
   logLevel?: string;
+  /** The bot's thread pacing (startBot's `threadPacing`); leave it out to see Slack's real one call per second. */
+  threadPacing?: { minIntervalMs?: number };
 }
 
 export interface Playground {
@@ -71,6 +73,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       config: playgroundClustersConfig(clusters),
       logger: createLogger({ level: env.LOG_LEVEL }),
       aws: { endpoint: sim.url, credentials: { accessKeyId: 'playground', secretAccessKey: 'playground' } },
+      threadPacing: options.threadPacing,
     });
     cleanups.push(() => bot.stop());
     fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);

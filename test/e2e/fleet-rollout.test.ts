@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
-import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { until } from '../support/until.js';
 import { answerEveryGate } from '../support/e2e-thread.js';
 
 /**

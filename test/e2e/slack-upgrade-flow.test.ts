@@ -4,14 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { type FakeMessage, type FakeSlack, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
+import { type FakeMessage, type FakeSlack, type RecordedCall, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
+import { until } from '../support/until.js';
 
 /**
  * Issue 2 end to end, as a person in Slack sees it: the whole bot (startBot: Bolt app, BullMQ worker, thread
  * outbox) on a real Redis, the simulated demo cluster (10-minute control-plane update at speed 600 = 1 s), and the
  * fake Slack typing commands and clicking the gate card the bot posted. demo's approvers: U0APP and U0REQ, with the two-person rule; U0REQ requests.
+ *
+ * The one end-to-end test on Slack's real pace: its bot keeps startBot's default thread pacing (one call per second
+ * per channel), and the test holds the thread's writes to it. Every other stack runs the outbox at tens of ms.
  */
 const SECRET = 'e2e-signing-secret-0123456789';
 let sim: SimServer;
@@ -53,10 +57,18 @@ afterEach(async () => {
   await sim?.close();
 });
 
-/** The simulator changes silently (fake.waitFor wakes on Slack activity only), so its state is polled. */
-async function until(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * The thread's writes to one channel, as the fake Slack recorded them: replies in a thread, edits (the status card,
+ * step messages, gate cards) and file shares — what the outbox sends. (A file share is three calls; its last one,
+ * files.completeUploadExternal, is what posts it.)
+ */
+function threadWrites(f: FakeSlack, channel: string): RecordedCall[] {
+  return f.calls.filter(
+    (call) =>
+      (call.method === 'chat.postMessage' && call.body.channel === channel && call.body.thread_ts !== undefined) ||
+      (call.method === 'chat.update' && call.body.channel === channel) ||
+      (call.method === 'files.completeUploadExternal' && call.body.channel_id === channel),
+  );
 }
 
 const gateCard = (f: FakeSlack): FakeMessage | undefined =>
@@ -77,7 +89,8 @@ describe('a gated control-plane upgrade driven from Slack', () => {
     expect(refusal.text).toMatch(/two-person rule/);
 
     await fake.clickButton({ userId: 'U0APP', channelId: 'C0DEMO', messageTs: card.ts, actionId: 'gate:continue' });
-    await until(() => sim.world.cluster('demo')?.version === '1.31', 30_000);
+    // The simulator changes silently (fake.waitFor wakes on Slack activity only), so its state is polled.
+    await until(() => sim.world.cluster('demo')?.version === '1.31', 'demo at 1.31');
     expect(sim.world.cluster('demo')?.version).toBe('1.31');
     expect(sim.world.calls.filter((call) => call.operation === 'UpdateClusterVersion')).toHaveLength(1);
 
@@ -142,5 +155,14 @@ describe('a gated control-plane upgrade driven from Slack', () => {
     // The export keeps every event the thread folded into those messages.
     expect(files[0].text).toMatch(/Started \*\*control plane to 1\.31\*\*/);
     expect(files[0].text).toMatch(/UpdateClusterVersion demo → 1\.31 issued/);
+
+    // Slack's pace, which this bot keeps by default: about one message per second per channel
+    // (https://docs.slack.dev/apis/web-api/rate-limits: chat.postMessage "one message per second per channel"; edits and shares are
+    // paced alike). Every two consecutive writes of the thread to the channel are at least a second apart (10 ms
+    // spared for timer granularity).
+    const writes = threadWrites(fake, 'C0DEMO');
+    expect(writes.length).toBeGreaterThanOrEqual(10);
+    const gaps = writes.slice(1).map((call, i) => ({ gapMs: call.at - writes[i].at, method: call.method }));
+    expect(gaps.filter((gap) => gap.gapMs < 990), JSON.stringify(gaps)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeEphemeral, FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
-import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * Issue 9's waiver flow as people in Slack live it, on the preflight-lab cluster whose one blocking finding is

@@ -46,7 +46,7 @@ describe('a 40-node Karpenter drift with PDB blocks, as the channel sees it', ()
     expect(boards.length).toBeGreaterThanOrEqual(1);
     const titles = boards.map((m) => readStepMessage(m)?.title);
     expect(new Set(titles).size).toBe(boards.length);
-    const file = await waitForExport();
+    const file = await exportedTimeline();
     const exported = file.split('\n').filter((line) => /^.*Warning: Karpenter cannot (drain|replace) node /.test(line));
     for (const board of boards) {
       const pool = /NodePool ([\w-]+)/.exec(board.text)![1];
@@ -63,13 +63,7 @@ describe('a 40-node Karpenter drift with PDB blocks, as the channel sees it', ()
   });
 });
 
-async function waitForExport(): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    // The file is listed once its upload URL is asked for; its text arrives with the upload that follows.
-    const file = stack.fake.files().find((f) => f.name.endsWith('.md') && f.text !== '');
-    if (file) return file.text;
-    if (Date.now() > deadline) throw new Error('no Markdown timeline was uploaded to the thread');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** The Markdown timeline's text: the file is listed once its upload URL is asked for; its text arrives with the upload that follows. */
+function exportedTimeline(): Promise<string> {
+  return stack.fake.waitFor((fake) => fake.files().find((f) => f.name.endsWith('.md') && f.text !== '')?.text, { timeoutMs: 30_000 });
 }

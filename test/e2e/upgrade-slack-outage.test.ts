@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
-import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { until } from '../support/until.js';
 import { answerGate, answerGatesUntilSummary, blocksJson, openGates, readStepMessage, repliesOf, statusCard, stepMessagesOf } from '../support/e2e-thread.js';
 
 /**

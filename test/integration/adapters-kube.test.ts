@@ -4,6 +4,7 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { KubeObject, KubePort } from '../../src/ports/kube-port.js';
 import { KubeApiError } from '../../src/ports/kube-port.js';
 import { closeWatches, startSimulator, type SimKubeStoreImpl, type SimServer } from '@eks-upgrade-bot/sim';
+import { until } from '../support/until.js';
 
 /**
  * The Kubernetes adapter through the real @kubernetes/client-node against the simulator's Kubernetes API over
@@ -24,15 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.close();
 });
-
-async function eventually<T>(read: () => T, accept: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (accept(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(read())}`);
-}
 
 describe('Kubernetes adapter against the simulator', () => {
   it('reads the apiserver version and the two nodes with their kubelet versions', async () => {
@@ -95,19 +87,18 @@ describe('Kubernetes adapter against the simulator', () => {
       const [first, second] = syncs[0].map((node) => node.metadata.name);
 
       store.mutate('nodes', first, undefined, (node) => void (node.metadata.labels!['watch-test'] = 'one'));
-      await eventually(() => events, (e) => e.includes(`MODIFIED ${first} one`), 'the MODIFIED event');
+      await until(() => events.includes(`MODIFIED ${first} one`), () => `the MODIFIED event; events: ${JSON.stringify(events)}`);
 
       // Etcd compaction while the client is disconnected: its resourceVersion is gone, the change made meanwhile
       // can only be learnt by listing again.
       closeWatches(store);
       store.mutate('nodes', second, undefined, (node) => void (node.metadata.labels!['watch-test'] = 'while-away'));
       store.compactHistory();
-      const relisted = await eventually(() => syncs, (s) => s.length === 2, 'the relist after 410')
-        .then((s) => s[1]);
+      const relisted = (await until(() => syncs.length === 2 && syncs, () => `the relist after 410; lists: ${syncs.length}`))[1];
       expect(relisted.find((node) => node.metadata.name === second)?.metadata.labels?.['watch-test']).toBe('while-away');
 
       store.mutate('nodes', first, undefined, (node) => void (node.metadata.labels!['watch-test'] = 'after'));
-      await eventually(() => events, (e) => e.includes(`MODIFIED ${first} after`), 'an event after the relist');
+      await until(() => events.includes(`MODIFIED ${first} after`), () => `an event after the relist; events: ${JSON.stringify(events)}`);
       expect(errors).toEqual([]);
     } finally {
       handle.stop();
@@ -118,7 +109,7 @@ describe('Kubernetes adapter against the simulator', () => {
     const witness = await kube.watch('nodes', {}, { onEvent: (type, node) => witnessed.push(`${type} ${node.metadata.labels?.['watch-test'] ?? '-'}`) });
     try {
       store.mutate('nodes', (await kube.list('nodes')).items[0].metadata.name, undefined, (node) => void (node.metadata.labels!['watch-test'] = 'stopped'));
-      await eventually(() => witnessed, (w) => w.includes('MODIFIED stopped'), 'the change on the open watch');
+      await until(() => witnessed.includes('MODIFIED stopped'), () => `the change on the open watch; it saw: ${JSON.stringify(witnessed)}`);
     } finally {
       witness.stop();
     }

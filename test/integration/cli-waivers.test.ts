@@ -8,7 +8,8 @@ import type { SimServer } from '@eks-upgrade-bot/sim';
 import { connectWaiverStore } from '../../src/waivers/connect-waiver-store.js';
 import { createWaiverStore } from '../../src/waivers/waiver-store.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
-import { startSim, waitFor } from '../support/start-sim.js';
+import { startSim } from '../support/start-sim.js';
+import { until } from '../support/until.js';
 import { simSources } from './read-path-harness.js';
 
 /**
@@ -53,11 +54,12 @@ async function plan(file: string, env: NodeJS.ProcessEnv) {
 beforeAll(async () => {
   sim = await startSim('preflight-lab', { speed: 600 });
   const store = sim.world.kube('lab')!;
-  await waitFor(
+  await until(
     () =>
       store.list('statefulsets').every((s) => s.status?.readyReplicas === s.spec?.replicas) &&
       store.list('poddisruptionbudgets').every((p) => p.metadata.name === 'payments-pdb' || (p.status?.disruptionsAllowed ?? 0) >= 1),
-    { timeoutMs: 20_000, what: 'lab to settle' },
+    'lab to settle',
+    { timeoutMs: 20_000 },
   );
 });
 afterAll(async () => {

@@ -25,13 +25,13 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
   it('upgrades demo to 1.31 after Continue, with exactly one UpdateClusterVersion and one running job per cluster', async () => {
     const engine = h.engine();
     await engine.startWorker();
-    const started = await engine.control.start(h.request(), '1.30');
+    const started = await h.start(engine.control, h.request(), '1.30');
     expect(started.ok).toBe(true);
     const jobId = started.job.jobId;
     expect(h.thread.threads).toHaveLength(1);
     expect(started.job.thread).toEqual(h.thread.threads[0].ref);
 
-    const second = await engine.control.start(h.request({ requestedBy: 'U0OTHER' }), '1.30');
+    const second = await h.start(engine.control, h.request({ requestedBy: 'U0OTHER' }), '1.30');
     expect(second).toMatchObject({ ok: false, reason: 'already-running', job: { jobId, thread: started.job.thread } });
     expect(h.thread.threads).toHaveLength(1);
 
@@ -85,7 +85,7 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
     expect(response.ok).toBe(true);
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const gate = await gateOpened(h);
     await engine.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: gate.revision, action: 'continue', userId: 'U0APP' });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted']);
@@ -105,7 +105,7 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
   it('resumes on a new worker after the first one closes mid-update, without a second UpdateClusterVersion', async () => {
     const first = h.engine();
     await first.startWorker();
-    const { job } = await first.control.start(h.request(), '1.30');
+    const { job } = await h.start(first.control, h.request(), '1.30');
     const gate = await gateOpened(h);
     await first.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: 1, action: 'continue', userId: 'U0APP' });
     await h.thread.waitFor((posts) => posts.some((p) => p.key === `${job.jobId}:h1-control-plane:issued`), 10_000, 'UpdateClusterVersion issued');
@@ -127,7 +127,7 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
   it('ends as aborted, changing nothing, when an approver chooses Abort at the gate', async () => {
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const gate = await gateOpened(h);
     expect(await engine.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: 1, action: 'abort', userId: 'U0APP' })).toEqual({ outcome: 'accepted' });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted']);
@@ -142,7 +142,7 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
   it('pauses and resumes at a safe point, and the abort command closes the open gate', async () => {
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const gate = await gateOpened(h);
     const paused = await engine.control.pause(job.jobId, 'U0APP');
     expect(paused).toEqual({ ok: true, message: "Paused demo's upgrade at step 'approval: control plane of demo to 1.31'. The open gate can still be answered; the job waits after it until resumed." });
@@ -167,7 +167,7 @@ describe('upgrade engine: gated control-plane upgrade against the simulator', ()
   it('dry run walks every step, reports what it would do, and changes nothing', async () => {
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ dryRun: true, to: '1.32' }), '1.30');
+    const { job } = await h.start(engine.control, h.request({ dryRun: true, to: '1.32' }), '1.30');
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted']);
     expect(ended.state).toBe('succeeded');
     expect(h.sim.world.calls).toHaveLength(0);

@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
+import type { JobSummary } from '../../src/ports/upgrade-control.js';
 import type { StepKind } from '../../src/ports/upgrade-plan.js';
 import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * A worker process killed with SIGKILL in the middle of the workshop's self-managed group, right after its first
@@ -22,35 +24,26 @@ afterEach(async () => {
 
 const startWorkerProcess = (): Promise<ChildProcess> => startEngineWorkerProcess(h, { ENGINE_CLUSTERS_JSON: JSON.stringify(clusters), ENGINE_STEP_KINDS: STEPS.join(',') });
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe('upgrade engine: crash safety in a self-managed group', () => {
   it('resumes after SIGKILL right after a termination without terminating an extra instance', async () => {
     // Speed 60: a replacement node takes 1.5 s to turn Ready, time enough to kill the worker in between.
     h = await startEngineHarness({ scenario: 'workshop', speed: 60, config: parseClustersConfig({ clusters }), stepKinds: STEPS });
     child = await startWorkerProcess();
     const web = h.engine();
-    const { job } = await web.control.start(h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
+    const { job } = await h.start(web.control, h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
     // The workshop's preflight has errors (the v2beta2 HPA, orders' PDB): forced with a reason, as a person would.
     await waitForJobState(web, job.jobId, ['waiting-approval'], 30_000);
     expect(await web.control.answerGate({ jobId: job.jobId, gateId: 'h1-preflight', revision: 1, action: 'force', userId: 'U0APP', reason: 'known, handled in Git' })).toEqual({ outcome: 'accepted' });
     // The worker process posts to a thread of its own: the job's state says when it waits at the next gate.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const current = await web.control.getJob(job.jobId);
-      if (current?.state === 'waiting-approval' && /control plane/.test(current.currentStep ?? '')) break;
-      if (Date.now() > deadline) throw new Error(`the job never reached the control-plane gate; it is ${current?.state} at ${current?.currentStep}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let current: JobSummary | undefined;
+    await until(
+      async () => (current = await web.control.getJob(job.jobId))?.state === 'waiting-approval' && /control plane/.test(current?.currentStep ?? ''),
+      () => `the job to reach the control-plane gate; it is ${current?.state} at ${current?.currentStep}`,
+      60_000,
+    );
     expect(await web.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' })).toEqual({ outcome: 'accepted' });
 
-    await until(() => h.calls('TerminateInstanceInAutoScalingGroup').length === 1, 'the first termination', 60_000);
+    await until(() => h.calls('TerminateInstanceInAutoScalingGroup').length === 1, 'the first termination', { timeoutMs: 60_000, intervalMs: 10 });
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
 

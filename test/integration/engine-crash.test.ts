@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * A worker process killed with SIGKILL while it follows the control-plane update: its job comes back as stalled,
@@ -20,20 +21,12 @@ afterEach(async () => {
 
 const startWorkerProcess = (): Promise<ChildProcess> => startEngineWorkerProcess(h);
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('upgrade engine: crash safety', () => {
   it('finishes the upgrade on another worker after SIGKILL mid-update, without a second UpdateClusterVersion', async () => {
     child = await startWorkerProcess();
     const web = h.engine(); // this process only enqueues and answers, like the web role
     const control = web.control;
-    const { job } = await control.start(h.request(), '1.30');
+    const { job } = await h.start(control, h.request(), '1.30');
     await waitForJobState(web, job.jobId, ['waiting-approval']);
     expect(await control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' })).toEqual({ outcome: 'accepted' });
     await until(() => h.calls('UpdateClusterVersion').length === 1, 'the update to be issued');

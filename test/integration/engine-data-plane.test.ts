@@ -19,6 +19,10 @@ describe('upgrade engine: add-ons and managed node groups', () => {
   it('takes demo to 1.31 everywhere: control plane, add-on defaults, node group and its nodes', async () => {
     const engine = h.engine();
     await engine.startWorker();
+    // Deliberately started WITHOUT a plan: the "decide from the world" path, where every step kind runs and each step
+    // acts on whatever needs work. `start` never takes it, but workers still resume such jobs (schema 1 jobs queued
+    // before plans existed, engine-job-schema.test.ts), so it stays covered here. Every other engine test starts
+    // its job with a plan, as `start` does (h.start).
     const { job } = await engine.control.start(h.request(), '1.30');
     await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
@@ -53,7 +57,7 @@ describe('upgrade engine: add-ons and managed node groups', () => {
   it('pauses between two add-ons (the update in flight finishes first) and carries on after Resume', async () => {
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':h1-addons:addon:')), 20_000, 'the first add-on update');

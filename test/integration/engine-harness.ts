@@ -5,17 +5,21 @@ import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
-import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
+import { findCluster, parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Queue } from 'bullmq';
 import { systemClock } from '../../src/ports/clock.js';
 import { loadIamPolicyFile, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
-import type { StartRequest } from '../../src/ports/upgrade-control.js';
+import type { JobSummary, StartRequest, StartResult, UpgradeControl } from '../../src/ports/upgrade-control.js';
+import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
+import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
+import { planFor } from '../../commands/start.js';
 import { createRecordingThreadPort, type RecordingThreadPort } from '../support/recording-thread-port.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
+import { until } from '../support/until.js';
 
 /**
  * The engine wired as in production — real SDK, real client-node, real BullMQ on a real Redis — against the
@@ -28,6 +32,14 @@ export interface EngineHarness {
   prefix: string;
   engine(overrides?: Partial<UpgradeEngineOptions>): UpgradeEngine;
   request(overrides?: Partial<StartRequest>): StartRequest;
+  /** The plan `/eks-upgrade start` would hand the engine for this request: the simulated cluster read now (commands/start.ts). */
+  plan(request: StartRequest, from: string): Promise<UpgradePlan>;
+  /**
+   * Starts a job the way `/eks-upgrade start` does: with the plan read from the simulated cluster now, so the job
+   * runs exactly the plan's steps and actions. (`control.start` without a plan is the "decide from the world" path,
+   * which only jobs queued before plans existed still take; see engine-job-schema.test.ts.)
+   */
+  start(control: UpgradeControl, request: StartRequest, from: string): Promise<StartResult>;
   /** The read side the bot's `plan` and `start` use, over the same simulator. */
   sources: SnapshotSources;
   /** Mutating calls the simulator received, e.g. calls('UpdateClusterVersion'). */
@@ -62,11 +74,17 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const engines: UpgradeEngine[] = [];
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
   let queue: Queue | undefined;
+  const sources: SnapshotSources = { eks, ssm, ec2, kube, autoScaling, clock: systemClock };
+  const plan = (request: StartRequest, from: string): Promise<UpgradePlan> => {
+    const cluster = findCluster(opts.config ?? demoConfig, request.cluster);
+    if (!cluster) throw new Error(`the harness's clusters.yaml has no cluster ${request.cluster}`);
+    return planFor(sources, cluster, from, request.to);
+  };
   return {
     sim,
     thread,
     prefix,
-    sources: { eks, ssm, ec2, kube, autoScaling, clock: systemClock },
+    sources,
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
         connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
@@ -76,16 +94,13 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
       return engine;
     },
     request: (overrides = {}) => ({ cluster: 'demo', region: 'us-west-2', to: '1.31', requestedBy: 'U0REQ', channel: 'C0DEMO', dryRun: false, ...overrides }),
+    plan,
+    start: async (control, request, from) => control.start(request, from, await plan(request, from)),
     calls: (operation) => sim.world.calls.filter((call) => call.operation === operation),
     async parked(jobId, timeoutMs = 20_000) {
       queue ??= new Queue(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix });
-      const deadline = Date.now() + timeoutMs;
-      let state = await (await queue.getJob(jobId))?.getState();
-      while (state !== 'delayed') {
-        if (Date.now() > deadline) throw new Error(`job ${jobId} was not parked within ${timeoutMs} ms; BullMQ has it ${state}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        state = await (await queue.getJob(jobId))?.getState();
-      }
+      let state: string | undefined;
+      await until(async () => (state = await (await queue!.getJob(jobId))?.getState()) === 'delayed', () => `job ${jobId} to be parked; BullMQ has it ${state}`, timeoutMs);
     },
     async close() {
       await queue?.close();
@@ -98,7 +113,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
 
 
 const TERMINAL = ['succeeded', 'failed', 'aborted'];
-// The thread of the harness started last in this test file (test files run in processes of their own).
+// The thread of the harness started last (a worker runs its files one after another, so: in this test file).
 let latestThread: RecordingThreadPort | undefined;
 
 /**
@@ -106,16 +121,52 @@ let latestThread: RecordingThreadPort | undefined;
  * ended is waited for until it has finished ending — its timeline uploaded, the last thing before the lock goes —
  * so assertions on the summary and the thread do not race the processor.
  */
-export async function waitForJobState(engine: UpgradeEngine, jobId: string, states: string[], timeoutMs = 20_000, thread = latestThread) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await engine.control.getJob(jobId);
-    const ended = job && TERMINAL.includes(job.state);
-    const settled = !ended || !thread || thread.uploads.some((upload) => upload.key === `${jobId}:timeline`);
-    if (job && states.includes(job.state) && settled) return job;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} did not reach ${states.join('/')} within ${timeoutMs} ms; it is ${job?.state} at "${job?.currentStep}"`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export async function waitForJobState(engine: UpgradeEngine, jobId: string, states: string[], timeoutMs = 30_000, thread = latestThread): Promise<JobSummary> {
+  let job: JobSummary | undefined;
+  return until(
+    async () => {
+      job = await engine.control.getJob(jobId);
+      const ended = job && TERMINAL.includes(job.state);
+      const settled = !ended || !thread || thread.uploads.some((upload) => upload.key === `${jobId}:timeline`);
+      return job && states.includes(job.state) && settled && job;
+    },
+    () => `job ${jobId} to reach ${states.join('/')}; it is ${job?.state} at "${job?.currentStep}"`,
+    timeoutMs,
+  );
+}
+
+/** An approver's answer to a gate card. */
+export type GateDecision = { action: GateAction; reason?: string };
+
+/**
+ * Answers every gate card the job opens in `thread` (each revision once, by U0APP) with `decide`, as an approver
+ * would, until the job has ended; returns the job and the gates it asked, in order. Fails naming where the job stood.
+ */
+export async function answerGatesUntilEnded(
+  engine: UpgradeEngine,
+  thread: RecordingThreadPort,
+  jobId: string,
+  decide: (gate: GateModel) => GateDecision,
+  timeoutMs = 120_000,
+): Promise<{ job: JobSummary; gates: GateModel[] }> {
+  const answered = new Set<string>();
+  const gates: GateModel[] = [];
+  let job: JobSummary | undefined;
+  await until(
+    async () => {
+      for (const event of thread.events('gate-opened')) {
+        if (event.kind !== 'gate-opened' || answered.has(`${event.gate.gateId}:${event.gate.revision}`)) continue;
+        answered.add(`${event.gate.gateId}:${event.gate.revision}`);
+        gates.push(event.gate);
+        await engine.control.answerGate({ jobId, gateId: event.gate.gateId, revision: event.gate.revision, userId: 'U0APP', ...decide(event.gate) });
+      }
+      job = await engine.control.getJob(jobId);
+      return job && TERMINAL.includes(job.state);
+    },
+    () => `job ${jobId} to end, its gates answered; it is ${job?.state} at "${job?.currentStep}"`,
+    timeoutMs,
+  );
+  return { job: job!, gates };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * Jobs survive a deploy. test/fixtures/job-data-schema-1.json is a job as the previous worker version wrote it
@@ -53,13 +54,7 @@ describe('job data written by another worker version', () => {
     await queue.add('upgrade', { ...(oldJob('unew0001', 'none') as object), schema: 3 } as unknown as UpgradeJobData, { jobId: 'unew0001' });
     const engine = h.engine();
     await engine.startWorker();
-    const deadline = Date.now() + 20_000;
-    const refusal = () => h!.thread.events('note').find((e) => e.kind === 'note' && e.text.startsWith('A worker of another version picked this job up'));
-    while (!refusal()) {
-      if (Date.now() > deadline) throw new Error('no refusal in the thread');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    const note = refusal();
+    const note = await until(() => h!.thread.events('note').find((e) => e.kind === 'note' && e.text.startsWith('A worker of another version picked this job up')), 'the refusal in the thread');
     expect(note?.kind === 'note' && note.text).toMatch(/this job's data has schema 3, which this worker \(schema 2\) cannot read; it leaves the cluster as it is/);
     // Handed back to the queue for a worker of the right version; nothing was called, nothing was finished.
     expect(await (await queue.getJob('unew0001'))!.getState()).toBe('delayed');

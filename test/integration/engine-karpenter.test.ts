@@ -31,7 +31,7 @@ describe('upgrade engine: Karpenter drift', () => {
 
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
+    const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
     await waitForJobState(engine, job.jobId, ['waiting-approval']);
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 90_000);
@@ -60,11 +60,13 @@ describe('upgrade engine: Karpenter drift', () => {
     h = await startEngineHarness({ scenario: 'karpenter-lab', speed: 120, config, stepKinds: ['karpenter', 'verify'] });
     const cluster = h.sim.world.cluster('eksworkshop-eksctl')!;
     const budgets = () => cluster.store.get('nodepools', 'default')?.spec?.disruption?.budgets;
-    // Karpenter alone (control plane already at 1.31 in this test): point the cluster at 1.31 first.
+    // Karpenter alone: planned as `start` plans it (at 1.30), then the control plane is put at 1.31 before the job runs.
+    const request = h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' });
+    const plan = await h.plan(request, '1.30');
     cluster.version = '1.31';
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
+    const { job } = await engine.control.start(request, '1.30', plan);
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':class:default:')), 20_000, 'the EC2NodeClass change');
     expect(budgets()).toEqual([{ nodes: '1' }]);
 
@@ -86,10 +88,12 @@ describe('upgrade engine: Karpenter drift', () => {
   it('restores the budgets when the job is aborted during the rollout', async () => {
     h = await startEngineHarness({ scenario: 'karpenter-lab', speed: 120, config, stepKinds: ['karpenter', 'verify'] });
     const cluster = h.sim.world.cluster('eksworkshop-eksctl')!;
+    const request = h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' });
+    const plan = await h.plan(request, '1.30');
     cluster.version = '1.31';
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
+    const { job } = await engine.control.start(request, '1.30', plan);
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':class:default:')), 20_000, 'the EC2NodeClass change');
     expect(await engine.control.abort(job.jobId, 'U0APP')).toMatchObject({ ok: true });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 30_000);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * A self-managed node that cannot drain: carts scaled down to one replica behind carts-pdb (minAvailable 1). The job
@@ -13,15 +14,8 @@ const clusters = [{ name: CLUSTER, region: 'us-west-2', channels: ['C0OPS'], req
 let h: EngineHarness;
 afterEach(async () => h?.close());
 
-async function nextGate(id: (gate: GateModel) => boolean, timeoutMs = 60_000): Promise<GateModel> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const opened = h.thread.events('gate-opened').map((e) => (e.kind === 'gate-opened' ? e.gate : undefined)).find((g) => g && id(g));
-    if (opened) return opened;
-    if (Date.now() > deadline) throw new Error('the gate never opened');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const nextGate = (id: (gate: GateModel) => boolean, timeoutMs = 60_000): Promise<GateModel> =>
+  until(() => h.thread.events('gate-opened').map((e) => (e.kind === 'gate-opened' ? e.gate : undefined)).find((g) => g && id(g)), 'the gate to open', timeoutMs);
 
 describe('upgrade engine: a blocked self-managed drain', () => {
   it('opens the blocker card with the remedy and Force, and the remedy lets the group finish', async () => {
@@ -30,7 +24,7 @@ describe('upgrade engine: a blocked self-managed drain', () => {
     store.mutate('deployments', 'carts', 'carts', (d) => void (d.spec.replicas = 1));
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
+    const { job } = await h.start(engine.control, h.request({ cluster: CLUSTER, channel: 'C0OPS', to: '1.26' }), '1.25');
     const answer = async (gate: GateModel, action: 'continue' | 'force' | 'remedy', reason?: string) =>
       expect(await engine.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: gate.revision, action, userId: 'U0APP', reason })).toEqual({ outcome: 'accepted' });
 

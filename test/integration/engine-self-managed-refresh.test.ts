@@ -23,7 +23,7 @@ describe('upgrade engine: a self-managed GPU group by instance refresh', () => {
     h = await startEngineHarness({ scenario: 'self-managed-refresh', speed: 600, config: parseClustersConfig({ clusters }), stepKinds: ['preflight', 'gate', 'control-plane', 'self-managed', 'verify'] });
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
+    const { job } = await h.start(engine.control, h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
     await waitForJobState(engine, job.jobId, ['waiting-approval'], 30_000);
     expect(await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' })).toEqual({ outcome: 'accepted' });
     const done = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 90_000);

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
-import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
-import { until } from '../support/e2e-stack.js';
+import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * The workshop (seed 004) 1.25 → 1.26 with blue-mng blue/green: every kind of compute upgraded or reported, the
@@ -24,35 +22,13 @@ afterEach(async () => {
   await h?.close();
 });
 
-/** Answers each gate as an on-call approver would in the workshop, and records what each gate asked. */
-async function approveUntilDone(engine: UpgradeEngine, harness: EngineHarness, jobId: string, decide: (gate: GateModel) => { action: GateAction; reason?: string }) {
-  const answered = new Set<string>();
-  const seen: GateModel[] = [];
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    for (const event of harness.thread.events('gate-opened')) {
-      if (event.kind !== 'gate-opened') continue;
-      const key = `${event.gate.gateId}:${event.gate.revision}`;
-      if (answered.has(key)) continue;
-      answered.add(key);
-      seen.push(event.gate);
-      const { action, reason } = decide(event.gate);
-      await engine.control.answerGate({ jobId, gateId: event.gate.gateId, revision: event.gate.revision, action, userId: 'U0APP', reason });
-    }
-    const job = await engine.control.getJob(jobId);
-    if (job && ['succeeded', 'failed', 'aborted'].includes(job.state)) return { job, gates: seen };
-    if (Date.now() > deadline) throw new Error(`the workshop upgrade did not finish; it is ${job?.state} at "${job?.currentStep}"`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('upgrade engine: the workshop cluster 1.25 → 1.26', () => {
   it('upgrades or reports every kind of compute, with the gates an approver would see', async () => {
     h = await startEngineHarness({ scenario: 'workshop', speed: 600, config });
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS', to: '1.26' }), '1.25');
-    const { job: ended, gates } = await approveUntilDone(engine, h, job.jobId, (gate) => {
+    const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS', to: '1.26' }), '1.25');
+    const { job: ended, gates } = await answerGatesUntilEnded(engine, h.thread, job.jobId, (gate) => {
       if (gate.gateId.endsWith('-preflight')) return { action: 'force', reason: 'the ui HPA is moved to autoscaling/v2 by the app team today' };
       if (gate.gateId.endsWith('-custom-ami')) return { action: 'force', reason: 'the custom AMI is rebuilt next sprint' };
       if (gate.actions.includes('remedy')) return { action: 'remedy' };

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFargateStep } from '../../jobs/fargate-step.js';
 import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane } from '../support/karpenter-step-context.js';
+import { until } from '../support/until.js';
 
 /**
  * The Fargate step on the workshop cluster (seed 004): `assets` runs on a Fargate node at 1.25; once the control
@@ -21,11 +22,7 @@ const assetsPods = () => store().list('pods', 'assets').filter((p) => !p.metadat
 
 /** Fargate binds the assets pod 30 simulated seconds after the simulator starts. */
 async function waitForAssetsOnFargate(): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!assetsPods().some((p) => String(p.spec?.nodeName ?? '').startsWith('fargate-') && p.status?.phase === 'Running')) {
-    if (Date.now() > deadline) throw new Error('the assets pod never ran on a Fargate node');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(() => assetsPods().some((p) => String(p.spec?.nodeName ?? '').startsWith('fargate-') && p.status?.phase === 'Running'), 'the assets pod to run on a Fargate node');
 }
 
 async function workshopAt126(opts: { dryRun?: boolean } = {}) {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/planning/build-plan.js';
 import { collectSnapshot } from '../../src/status/collect-snapshot.js';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, simEnv, useSim, waitFor } from '../support/start-sim.js';
+import { simClientConfig, simControl, simEnv, useSim } from '../support/start-sim.js';
+import { until } from '../support/until.js';
 import { settled, simSources } from './read-path-harness.js';
 
 /**
@@ -59,15 +60,16 @@ describe('insights before a preflight', () => {
     const s = await sim('demo', { speed: 1200 });
     const eks = new EKSClient(simClientConfig(s));
     await eks.send(new UpdateClusterVersionCommand({ name: 'demo', version: '1.31' }));
-    await waitFor(() => s.world.cluster('demo')?.version === '1.31' && s.world.cluster('demo')?.status === 'ACTIVE', { timeoutMs: 20_000, what: 'the control plane at 1.31' });
+    await until(() => s.world.cluster('demo')?.version === '1.31' && s.world.cluster('demo')?.status === 'ACTIVE', 'the control plane at 1.31', { timeoutMs: 20_000 });
     await eks.send(new UpdateNodegroupVersionCommand({ clusterName: 'demo', nodegroupName: 'demo-ng', version: '1.31' }));
     const store = s.world.kube('demo')!;
-    await waitFor(
+    await until(
       () => {
         const nodes = store.list('nodes');
         return nodes.length === 2 && nodes.every((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31')) && s.world.cluster('demo')!.nodegroups.get('demo-ng')!.status === 'ACTIVE';
       },
-      { timeoutMs: 60_000, what: 'demo-ng at 1.31' },
+      'demo-ng at 1.31',
+      { timeoutMs: 60_000 },
     );
     // The add-ons as the job moves them after the hop (the 1.31 defaults), so only the rollback insight could block 1.32.
     await Promise.all(
@@ -79,7 +81,7 @@ describe('insights before a preflight', () => {
         if (current?.addonVersion !== wanted) await eks.send(new UpdateAddonCommand({ clusterName: 'demo', addonName: addon, addonVersion: wanted }));
       }),
     );
-    await waitFor(() => [...s.world.cluster('demo')!.addons.values()].every((a) => a.status === 'ACTIVE'), { timeoutMs: 20_000, what: 'the add-ons updated' });
+    await until(() => [...s.world.cluster('demo')!.addons.values()].every((a) => a.status === 'ACTIVE'), 'the add-ons updated', { timeoutMs: 20_000 });
     await settled(s, 'demo');
 
     const rollback = await aws(s, 'list-insights', '--cluster-name', 'demo', '--filter', 'categories=ROLLBACK_READINESS');

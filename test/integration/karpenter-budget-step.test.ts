@@ -43,7 +43,7 @@ async function startAliasLab() {
   });
   const engine = h.engine();
   await engine.startWorker();
-  const { job } = await engine.control.start(h.request({ cluster: CLUSTER, channel: 'C0OPS' }), '1.30');
+  const { job } = await h.start(engine.control, h.request({ cluster: CLUSTER, channel: 'C0OPS' }), '1.30');
   await waitForJobState(engine, job.jobId, ['waiting-approval']);
   await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
   return { h, cluster, engine, job, budgets, atUpdate, maxDisrupted: () => maxDisrupted, unsubscribe };

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import type { GateModel } from '../../src/ports/timeline-event.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * Force on a blue/green drain blocked by a PDB (issue 5): demo-ng (demo 1.30 → 1.31) also runs the workshop's
@@ -52,38 +52,23 @@ const ordersPods = (h: EngineHarness): KubeObject[] =>
 describe('managed node group blue/green, drain blocked by a PDB', () => {
   it('offers Force on the drain card; Force deletes the orders pod, blue is deleted, orders runs on green, and the thread says who forced and why', async () => {
     addOrders(h);
-    const deadlineForPod = Date.now() + 10_000;
-    while (!ordersPods(h).some((pod) => pod.spec?.nodeName && pod.status?.phase === 'Running')) {
-      if (Date.now() > deadlineForPod) throw new Error('the orders pod never ran on a demo-ng node');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => ordersPods(h).some((pod) => pod.spec?.nodeName && pod.status?.phase === 'Running'), 'the orders pod to run on a demo-ng node');
     const blockedPod = ordersPods(h)[0].metadata.name;
 
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
-    const answered = new Map<string, GateModel>();
-    const deadline = Date.now() + 40_000;
-    for (;;) {
-      for (const event of h.thread.events('gate-opened')) {
-        if (event.kind !== 'gate-opened' || answered.has(event.gate.gateId)) continue;
-        answered.set(event.gate.gateId, event.gate);
-        const { gate } = event;
-        // The drain card is forced with a reason; a preflight finding about orders-pdb is only passable with Force too.
-        const force = gate.gateId.endsWith('-drain') || !gate.actions.includes('continue');
-        await engine.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: gate.revision, action: force ? 'force' : 'continue', userId: 'U0APP', reason: force ? REASON : undefined });
-      }
-      const current = await engine.control.getJob(job.jobId);
-      if (current && ['succeeded', 'failed', 'aborted'].includes(current.state)) break;
-      if (Date.now() > deadline) throw new Error(`the blue/green upgrade did not finish; it is ${current?.state} at "${current?.currentStep}"`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { job } = await h.start(engine.control, h.request(), '1.30');
+    const { gates } = await answerGatesUntilEnded(engine, h.thread, job.jobId, (gate) => {
+      // The drain card is forced with a reason; a preflight finding about orders-pdb is only passable with Force too.
+      const force = gate.gateId.endsWith('-drain') || !gate.actions.includes('continue');
+      return force ? { action: 'force', reason: REASON } : { action: 'continue' };
+    });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 10_000);
     expect(h.thread.events('step-failed')).toEqual([]);
     expect(ended.state).toBe('succeeded');
 
     // The card: the blocking pod and PDB, the safe remedy, and Force.
-    const drain = answered.get('h1-bg-demo-ng-drain');
+    const drain = gates.find((gate) => gate.gateId === 'h1-bg-demo-ng-drain');
     expect(drain, 'the drain gate opened').toBeDefined();
     expect(drain!.actions).toEqual(['remedy', 'force', 'continue', 'abort']);
     expect(drain!.remedyLabel).toBe('Scale orders to 2 replicas');

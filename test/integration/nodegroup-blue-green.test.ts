@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
 import { countingKube, simAdapters } from '../support/counting-kube-port.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
  * demo-ng upgraded blue/green (demo 1.30 → 1.31) through the real SDK and client-node against the simulator: the
@@ -46,24 +46,12 @@ describe('managed node group blue/green', () => {
     const ports = countingPorts(h.sim);
     const engine = h.engine({ eks: ports.eks, kube: ports.kube, pollIntervalMs: POLL_MS });
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
-    const answered = new Set<string>();
-    const deadline = Date.now() + 40_000;
-    for (;;) {
-      for (const event of h.thread.events('gate-opened')) {
-        if (event.kind !== 'gate-opened' || answered.has(event.gate.gateId)) continue;
-        answered.add(event.gate.gateId);
-        await engine.control.answerGate({ jobId: job.jobId, gateId: event.gate.gateId, revision: event.gate.revision, action: 'continue', userId: 'U0APP' });
-      }
-      const current = await engine.control.getJob(job.jobId);
-      if (current && ['succeeded', 'failed', 'aborted'].includes(current.state)) break;
-      if (Date.now() > deadline) throw new Error(`the blue/green upgrade did not finish; it is ${current?.state} at "${current?.currentStep}"`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { job } = await h.start(engine.control, h.request(), '1.30');
+    const { gates } = await answerGatesUntilEnded(engine, h.thread, job.jobId, () => ({ action: 'continue' }));
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 10_000);
     expect(h.thread.events('step-failed')).toEqual([]);
     expect(ended.state).toBe('succeeded');
-    expect([...answered]).toEqual(['h1-control-plane', 'h1-bg-demo-ng']);
+    expect(gates.map((gate) => gate.gateId)).toEqual(['h1-control-plane', 'h1-bg-demo-ng']);
 
     const cluster = h.sim.world.cluster('demo')!;
     expect([...cluster.nodegroups.keys()]).toEqual(['demo-ng-1-31']);

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DRAIN_RECHECK } from '../../jobs/blue-green-nodegroup.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * A gate answer that does not clear the block is not the end of the road: demo-ng (demo 1.30 → 1.31, blue/green)
@@ -39,33 +40,18 @@ function addOrders(h: EngineHarness): void {
 describe('a drain gate answer that does not clear the block', () => {
   it('re-checks and offers the choice again on a fresh card; Force on it finishes the upgrade', async () => {
     addOrders(h);
-    const deadlineForPod = Date.now() + 10_000;
-    while (!h.sim.world.kube('demo')!.list('pods', 'orders').some((pod) => pod.status?.phase === 'Running')) {
-      if (Date.now() > deadlineForPod) throw new Error('the orders pod never ran');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => h.sim.world.kube('demo')!.list('pods', 'orders').some((pod) => pod.status?.phase === 'Running'), 'the orders pod to run');
     const engine = h.engine();
     await engine.startWorker();
-    const { job } = await engine.control.start(h.request(), '1.30');
+    const { job } = await h.start(engine.control, h.request(), '1.30');
     const drainCards: GateModel[] = [];
-    const answered = new Set<string>();
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      for (const event of h.thread.events('gate-opened')) {
-        const { gate } = event.kind === 'gate-opened' ? event : { gate: undefined };
-        if (!gate || answered.has(`${gate.gateId}:${gate.revision}`)) continue;
-        answered.add(`${gate.gateId}:${gate.revision}`);
-        const drain = gate.gateId.endsWith('-drain');
-        if (drain) drainCards.push(gate);
-        // First drain card: Continue (the PDB still blocks). The fresh card: Force. Preflight findings: Force.
-        const action = drain ? (drainCards.length === 1 ? 'continue' : 'force') : gate.actions.includes('continue') ? 'continue' : 'force';
-        await engine.control.answerGate({ jobId: job.jobId, gateId: gate.gateId, revision: gate.revision, action, userId: 'U0APP', reason: action === 'force' ? 'orders moves now' : undefined });
-      }
-      const current = await engine.control.getJob(job.jobId);
-      if (current && ['succeeded', 'failed', 'aborted'].includes(current.state)) break;
-      if (Date.now() > deadline) throw new Error(`the upgrade did not finish; it is ${current?.state} at "${current?.currentStep}" with ${drainCards.length} drain card(s)`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await answerGatesUntilEnded(engine, h.thread, job.jobId, (gate) => {
+      const drain = gate.gateId.endsWith('-drain');
+      if (drain) drainCards.push(gate);
+      // First drain card: Continue (the PDB still blocks). The fresh card: Force. Preflight findings: Force.
+      const action = drain ? (drainCards.length === 1 ? 'continue' : 'force') : gate.actions.includes('continue') ? 'continue' : 'force';
+      return action === 'force' ? { action, reason: 'orders moves now' } : { action };
+    });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 10_000);
     expect(h.thread.events('step-failed')).toEqual([]);
     expect(ended.state).toBe('succeeded');

@@ -5,6 +5,7 @@ import { makeNode, removeNode } from '@eks-upgrade-bot/sim';
 import { NODEGROUP_SETTLE } from '../../jobs/nodegroup-watch.js';
 import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { until } from '../support/until.js';
 
 /**
  * The in-place node-group rollout against the simulator (demo: demo-ng, 2 nodes, 1.30 → 1.31), through the real SDK
@@ -48,11 +49,8 @@ function countingPorts(sim: EngineHarness['sim']) {
 /** Once the simulated update has launched its new nodes, an old node of the group that EKS will not remove appears. */
 async function addLingeringOldNode(harness: EngineHarness): Promise<void> {
   const cluster = harness.sim.world.cluster('demo')!;
-  const deadline = Date.now() + 20_000;
-  while (!cluster.store.list('nodes').some((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.'))) {
-    if (Date.now() > deadline) throw new Error('the node-group update launched no 1.31 node');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  // Polled closely: the old node must appear while the update is still rolling.
+  await until(() => cluster.store.list('nodes').some((n) => String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')), 'the node-group update to launch a 1.31 node', { intervalMs: 5 });
   // A terminated instance whose Node object outlives it: cordoned, NotReady, still labelled with its group.
   cluster.store.create('nodes', makeNode({
     name: STRAY, labels: { 'eks.amazonaws.com/nodegroup': 'demo-ng' }, kubeletVersion: 'v1.30.14-eks-f69f56f',
@@ -62,18 +60,10 @@ async function addLingeringOldNode(harness: EngineHarness): Promise<void> {
 
 async function startAndApprove(engine: UpgradeEngine): Promise<string> {
   await engine.startWorker();
-  const { job } = await engine.control.start(h.request(), '1.30');
+  const { job } = await h.start(engine.control, h.request(), '1.30');
   await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
   await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
   return job.jobId;
-}
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const nodegroupUpdate = () => h.sim.world.cluster('demo')!.updates.find((u) => u.scope.nodegroupName === 'demo-ng');
@@ -86,13 +76,11 @@ describe('managed node group in place: done when the nodes say so', () => {
     const jobId = await startAndApprove(engine);
     await addLingeringOldNode(h);
 
-    const deadline = Date.now() + 20_000;
-    while (nodegroupUpdate()?.status !== 'Successful' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => nodegroupUpdate()?.status === 'Successful', 'the node-group update to be Successful', { intervalMs: 5 });
     expect(nodegroupUpdate()?.status).toBe('Successful');
     // EKS is done, the group is not: the step keeps waiting and says why.
     const waiting = 'Node group demo-ng: 2/2 nodes at 1.31 (1 old node drained, terminating)';
-    const until = Date.now() + 5_000;
-    while (h.thread.lastCard()?.progress !== waiting && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => h.thread.lastCard()?.progress === waiting, () => `the card to say "${waiting}"; it says "${h.thread.lastCard()?.progress}"`, { intervalMs: 10 });
     expect(h.thread.lastCard()?.progress).toBe(waiting);
     // The step re-reads the group on every watch event and keeps waiting while an old node is there: the old node
     // coming back Ready and schedulable shows on the card, and the step has still not finished.
@@ -101,7 +89,7 @@ describe('managed node group in place: done when the nodes say so', () => {
       node.status.conditions = node.status.conditions.map((c: { type: string }) => (c.type === 'Ready' ? { ...c, status: 'True', reason: 'KubeletReady' } : c));
     });
     const back = 'Node group demo-ng: 2/2 nodes at 1.31 (1 old node waiting)';
-    await waitUntil(() => h.thread.lastCard()?.progress === back, 'the card to show the old node back');
+    await until(() => h.thread.lastCard()?.progress === back, 'the card to show the old node back', { intervalMs: 10 });
     expect(stepFinished('h1-managed-nodegroups')).toBeUndefined();
 
     const removedAt = Date.now();

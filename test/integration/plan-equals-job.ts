@@ -11,7 +11,7 @@ import { hopsBetweenText } from '../../src/status/plan-request.js';
 import { preflightReads } from '../../src/status/preflight-reads.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
-import { startEngineHarness, type EngineHarness } from './engine-harness.js';
+import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from './engine-harness.js';
 
 /**
  * The plan an approver reads is the job that runs. For each shipped scenario: build the plan the way `plan` and
@@ -83,19 +83,7 @@ export async function planAndRun(opts: {
   const engine = h.engine();
   await engine.startWorker();
   const { job } = await engine.control.start(h.request({ cluster: opts.cluster, channel: opts.channel, to: opts.to }), opts.from, plan);
-  const answered = new Set<string>();
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    for (const event of h.thread.events('gate-opened')) {
-      if (event.kind !== 'gate-opened' || answered.has(`${event.gate.gateId}:${event.gate.revision}`)) continue;
-      answered.add(`${event.gate.gateId}:${event.gate.revision}`);
-      await engine.control.answerGate({ jobId: job.jobId, gateId: event.gate.gateId, revision: event.gate.revision, userId: 'U0APP', ...onCall(event.gate) });
-    }
-    const summary = await engine.control.getJob(job.jobId);
-    if (summary && ['succeeded', 'failed', 'aborted'].includes(summary.state)) break;
-    if (Date.now() > deadline) throw new Error(`the job did not finish; it is ${summary?.state} at "${summary?.currentStep}"`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await answerGatesUntilEnded(engine, h.thread, job.jobId, onCall, 150_000);
   const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix: h.prefix });
   const data = (await queue.getJob(job.jobId))!.data;
   await queue.close();

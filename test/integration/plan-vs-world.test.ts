@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demo, planAndRun, usePlanHarness } from './plan-equals-job.js';
+import { until } from '../support/until.js';
 
 /**
  * The cluster changes between `plan` and the moment a step acts: someone adds a node group and upgrades an add-on
@@ -20,11 +21,7 @@ describe('the world changed since the plan', () => {
         coredns = plan.hops[0].steps.flatMap((line) => line.actions).find((a) => a.resource === 'addon/coredns')!.to!;
         await eks.updateAddon('demo', 'coredns', { addonVersion: coredns });
         const cluster = h.sim.world.cluster('demo')!;
-        const deadline = Date.now() + 20_000;
-        while (cluster.addons.get('coredns')?.version !== coredns || cluster.nodegroups.get('blue-mng-2')?.status !== 'ACTIVE') {
-          if (Date.now() > deadline) throw new Error('the changes made between plan and start did not settle');
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
+        await until(() => cluster.addons.get('coredns')?.version === coredns && cluster.nodegroups.get('blue-mng-2')?.status === 'ACTIVE', 'the changes made between plan and start to settle');
       },
     });
     expect(run.failure, JSON.stringify(run.failure)).toBeUndefined();

@@ -9,7 +9,8 @@ import { planJson } from '../../src/report/json-output.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { collectSnapshot } from '../../src/status/collect-snapshot.js';
 import { preflightReads } from '../../src/status/preflight-reads.js';
-import { simEnv, startSim, waitFor } from '../support/start-sim.js';
+import { simEnv, startSim } from '../support/start-sim.js';
+import { until } from '../support/until.js';
 import { simSources } from './read-path-harness.js';
 
 /**
@@ -38,14 +39,15 @@ async function plan(name: string, to: string): Promise<UpgradePlan> {
 beforeAll(async () => {
   sim = await startSim('preflight-lab', { speed: 600 });
   const store = sim.world.kube('lab')!;
-  await waitFor(
+  await until(
     () =>
       store.list('pods').every((p) => p.status?.phase === 'Running') &&
       store.list('statefulsets').every((s) => s.status?.readyReplicas === s.spec?.replicas) &&
       store.list('poddisruptionbudgets').every((p) => p.metadata.name === 'payments-pdb' || (p.status?.disruptionsAllowed ?? 0) >= 1),
-    { timeoutMs: 20_000, what: 'lab to settle' },
+    'lab to settle',
+    { timeoutMs: 20_000 },
   );
-  await waitFor(() => sim.world.kube('lab-next')!.list('pods').every((p) => p.status?.phase === 'Running' && p.spec?.nodeName), { timeoutMs: 20_000, what: 'lab-next to settle' });
+  await until(() => sim.world.kube('lab-next')!.list('pods').every((p) => p.status?.phase === 'Running' && p.spec?.nodeName), 'lab-next to settle', { timeoutMs: 20_000 });
 });
 afterAll(async () => sim?.close());
 

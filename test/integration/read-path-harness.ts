@@ -6,7 +6,8 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
-import { SIM_CREDENTIALS, waitFor } from '../support/start-sim.js';
+import { SIM_CREDENTIALS } from '../support/start-sim.js';
+import { until } from '../support/until.js';
 
 /**
  * The read path's real adapters (EKS, EC2, SSM SDKs and client-node) pointed at a simulator over HTTP, and a wait
@@ -28,12 +29,13 @@ export function simSources(sim: SimServer): SnapshotSources {
 
 export async function settled(sim: SimServer, cluster: string): Promise<void> {
   const store = sim.world.kube(cluster)!;
-  await waitFor(
+  await until(
     () => {
       const pods = store.list('pods');
       const pdbs = store.list('poddisruptionbudgets');
       return pods.length > 0 && pods.every((p) => p.spec?.nodeName && p.status?.phase === 'Running') && pdbs.every((p) => p.status?.observedGeneration !== undefined);
     },
-    { timeoutMs: 20_000, what: `${cluster} to settle` },
+    `${cluster} to settle`,
+    { timeoutMs: 20_000 },
   );
 }

@@ -25,7 +25,8 @@ import {
 import { GetParameterCommand, GetParametersByPathCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, useSim, waitFor } from '../support/start-sim.js';
+import { simClientConfig, simControl, useSim } from '../support/start-sim.js';
+import { until } from '../support/until.js';
 
 /**
  * The simulator through the real AWS SDK v3 clients over HTTP: serialization, error parsing and retries are the
@@ -141,10 +142,10 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const addon = await eks.send(new UpdateAddonCommand({ clusterName: 'demo', addonName: 'vpc-cni', addonVersion: 'v1.20.4-eksbuild.2' })).catch((e) => e);
     expect(addon).toBeInstanceOf(InvalidParameterException);
     const ok = await eks.send(new UpdateAddonCommand({ clusterName: 'demo', addonName: 'vpc-cni', addonVersion: 'v1.19.6-eksbuild.7', resolveConflicts: 'PRESERVE' }));
-    await waitFor(async () => {
+    await until(async () => {
       const { update: u } = await eks.send(new DescribeUpdateCommand({ name: 'demo', updateId: ok.update!.id, addonName: 'vpc-cni' }));
       return u?.status === 'Successful';
-    }, { what: 'the add-on update' });
+    }, 'the add-on update');
   });
 
   it('creates a node group (CREATING → ACTIVE) and deletes it (DELETING → gone)', async () => {
@@ -165,11 +166,11 @@ describe('EKS through @aws-sdk/client-eks', () => {
     expect(nodegroup).toMatchObject({ status: 'CREATING', version: '1.30', amiType: 'AL2023_x86_64_STANDARD' });
     const again = await eks.send(new CreateNodegroupCommand({ clusterName: 'demo', nodegroupName: 'green', nodeRole: 'r', subnets: nodegroup!.subnets })).catch((e) => e);
     expect(again).toBeInstanceOf(ResourceInUseException);
-    await waitFor(async () => (await eks.send(new DescribeNodegroupCommand({ clusterName: 'demo', nodegroupName: 'green' }))).nodegroup?.status === 'ACTIVE', { what: 'green ACTIVE' });
+    await until(async () => (await eks.send(new DescribeNodegroupCommand({ clusterName: 'demo', nodegroupName: 'green' }))).nodegroup?.status === 'ACTIVE', 'green ACTIVE');
     expect(s.world.kube('demo')!.list('nodes').filter((n) => n.metadata.labels?.color === 'green')).toHaveLength(1);
 
     expect((await eks.send(new DeleteNodegroupCommand({ clusterName: 'demo', nodegroupName: 'green' }))).nodegroup?.status).toBe('DELETING');
-    await waitFor(async () => (await eks.send(new ListNodegroupsCommand({ clusterName: 'demo' }))).nodegroups?.length === 1, { what: 'green deleted' });
+    await until(async () => (await eks.send(new ListNodegroupsCommand({ clusterName: 'demo' }))).nodegroups?.length === 1, 'green deleted');
     await expect(eks.send(new DescribeNodegroupCommand({ clusterName: 'demo', nodegroupName: 'green' }))).rejects.toBeInstanceOf(ResourceNotFoundException);
   });
 

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { parseFaultFlags } from '@eks-upgrade-bot/sim';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../support/until.js';
 
 /**
  * `npm run sim -- --throttle-rate … --error-rate … --latency-ms …`: fault flags for the chaos suite, for every AWS
@@ -23,13 +24,8 @@ function startCli(args: string[]): { output: () => string; exited: Promise<numbe
 }
 
 async function listening(read: () => string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const match = read().match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    if (match) return match[1];
-    if (Date.now() > deadline) throw new Error(`the simulator did not start:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const [, url] = await until(() => read().match(/listening on (http:\/\/127\.0\.0\.1:\d+)/), () => `the simulator to start; it printed:\n${read()}`);
+  return url;
 }
 
 const awsEnv = { ...process.env, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_DEFAULT_REGION: 'us-west-2', AWS_MAX_ATTEMPTS: '1', AWS_RETRY_MODE: 'standard' };

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../support/until.js';
 
 /**
  * `npm run sim` as a user runs it (node --import tsx src/sim/cli.ts …): it says where it listens and how to point
@@ -24,22 +25,14 @@ function startCli(args: string[]): { child: ChildProcess; output: () => string; 
   return { child, output: () => output, exited };
 }
 
-async function waitForOutput(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = read().match(pattern);
-    if (match) return match;
-    if (Date.now() > deadline) throw new Error(`CLI never printed ${pattern}; output so far:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const printed = (read: () => string, pattern: RegExp): Promise<RegExpMatchArray> => until(() => read().match(pattern), () => `the CLI to print ${pattern}; output so far:\n${read()}`);
 
 describe('npm run sim', () => {
   it('prints the URL and the environment to use, writes the kubeconfig, serves EKS and stops on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const kubeconfig = join(dir, 'sim.kubeconfig');
     const cli = startCli(['--scenario', 'demo', '--port', '0', '--speed', '60', '--kubeconfig', kubeconfig, '--quiet']);
-    const [, url] = await waitForOutput(cli.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, url] = await printed(cli.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(cli.output()).toContain(`export AWS_ENDPOINT_URL=${url} AWS_REGION=us-west-2`);
     expect(existsSync(kubeconfig)).toBe(true);
     expect(readFileSync(kubeconfig, 'utf8')).toContain(`server: ${url}/k8s/demo`);
@@ -64,7 +57,7 @@ describe('npm run sim', () => {
 
   it('generates a fleet of N clusters', async () => {
     const cli = startCli(['--scenario', 'fleet', '--clusters', '12', '--port', '0', '--quiet']);
-    const [, url] = await waitForOutput(cli.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, url] = await printed(cli.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     const { clusters } = await (await fetch(`${url}/clusters`)).json();
     expect(clusters).toHaveLength(12);
     expect(clusters[11]).toBe('prod-012');

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { type SimServer, startSimulator } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane } from '../support/karpenter-step-context.js';
+import { until } from '../support/until.js';
 
 /**
  * The simulator's Karpenter at the `scale` scenario's size, with every pool's budget at `nodes: "1"` and the
@@ -38,8 +39,7 @@ describe("the simulator's Karpenter at scale", () => {
       const rig = await createStepRig(sim, { cluster: 'scale', kind: 'karpenter', from: '1.30', to: '1.31' });
       await upgradeControlPlane(rig, 'scale', '1.31');
       const onOld = () => store.list('nodes').filter((n) => !String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')).length;
-      const deadline = Date.now() + 90_000;
-      while (onOld() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => onOld() === 0, () => `every node at 1.31; ${onOld()} still older`, { timeoutMs: 90_000, intervalMs: 100 });
       expect(onOld()).toBe(0);
     } finally {
       unsubscribe();

@@ -1,6 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeWatches, createSimClock, createSimKubeStore, makeNode, type SimClock, type SimKubeStoreImpl, type StandaloneKubeServer, startKubeControllers, startStandaloneKubeServer } from '@eks-upgrade-bot/sim';
+import { until } from '../support/until.js';
 
 /**
  * The real @kubernetes/client-node 1.4 against the simulated apiserver over HTTP: typed and custom-object calls,
@@ -14,16 +15,6 @@ let kc: k8s.KubeConfig;
 
 function node(name: string, labels: Record<string, string> = {}) {
   return makeNode({ name, labels, kubeletVersion: 'v1.30.14-eks-f69f56f', instanceType: 'm5.large', zone: 'us-west-2a', region: 'us-west-2', capacity: { cpu: '4', memory: '16Gi', pods: '29' } });
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 beforeEach(async () => {
@@ -115,7 +106,7 @@ describe('client-node against the simulated apiserver', () => {
     });
     await kc.makeApiClient(k8s.PolicyV1Api).createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name: 'orders-pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'orders' } } } } });
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    const pod = await until('orders running', async () => (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=orders', fieldSelector: 'status.phase=Running' })).items[0]);
+    const pod = await until(async () => (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=orders', fieldSelector: 'status.phase=Running' })).items[0], 'orders running');
     const evict = () => core.createNamespacedPodEviction({ name: pod.metadata!.name!, namespace: 'default', body: { metadata: { name: pod.metadata!.name!, namespace: 'default' } } });
 
     const refused = await evict().catch((e) => e);
@@ -132,11 +123,11 @@ describe('client-node against the simulated apiserver', () => {
     });
 
     await apps.patchNamespacedDeploymentScale({ name: 'orders', namespace: 'default', body: { spec: { replicas: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
-    await until('two healthy', async () => (await kc.makeApiClient(k8s.PolicyV1Api).readNamespacedPodDisruptionBudget({ name: 'orders-pdb', namespace: 'default' })).status?.disruptionsAllowed === 1);
+    await until(async () => (await kc.makeApiClient(k8s.PolicyV1Api).readNamespacedPodDisruptionBudget({ name: 'orders-pdb', namespace: 'default' })).status?.disruptionsAllowed === 1, 'two healthy');
     // 201 with a Status body (client-node reads it into a V1Eviction, keeping only kind and apiVersion).
     const granted = await evict();
     expect(granted).toMatchObject({ kind: 'Status', apiVersion: 'v1' });
-    await until('evicted pod gone', async () => (await core.readNamespacedPod({ name: pod.metadata!.name!, namespace: 'default' }).catch((e) => e)).code === 404);
+    await until(async () => (await core.readNamespacedPod({ name: pod.metadata!.name!, namespace: 'default' }).catch((e) => e)).code === 404, 'evicted pod gone');
   });
 
   it('keeps an informer in sync across a 410 Expired', async () => {
@@ -147,10 +138,10 @@ describe('client-node against the simulated apiserver', () => {
     informer.on('add', (n) => added.push(n.metadata!.name!));
     informer.on('error', (e) => errors.push(e));
     await informer.start();
-    await until('initial list', () => added.length === 2);
+    await until(() => added.length === 2, 'initial list');
 
     store.create('nodes', node('ip-10-0-3-3.us-west-2.compute.internal'));
-    await until('watched add', () => added.includes('ip-10-0-3-3.us-west-2.compute.internal'));
+    await until(() => added.includes('ip-10-0-3-3.us-west-2.compute.internal'), 'watched add');
 
     // Drop the stream, change the world and compact history in one go: the informer's resourceVersion is now
     // older than the history, so its re-watch gets 410 Expired and it has to list again.
@@ -158,11 +149,11 @@ describe('client-node against the simulated apiserver', () => {
     store.create('nodes', node('ip-10-0-4-4.us-west-2.compute.internal'));
     store.delete('nodes', 'ip-10-0-1-1.us-west-2.compute.internal');
     store.compactHistory();
-    await until('relisted after 410', () => added.includes('ip-10-0-4-4.us-west-2.compute.internal'));
-    await until('deletion noticed', () => !informer.list().some((n) => n.metadata?.name === 'ip-10-0-1-1.us-west-2.compute.internal'));
+    await until(() => added.includes('ip-10-0-4-4.us-west-2.compute.internal'), 'relisted after 410');
+    await until(() => !informer.list().some((n) => n.metadata?.name === 'ip-10-0-1-1.us-west-2.compute.internal'), 'deletion noticed');
 
     store.create('nodes', node('ip-10-0-5-5.us-west-2.compute.internal'));
-    await until('watching again', () => added.includes('ip-10-0-5-5.us-west-2.compute.internal'));
+    await until(() => added.includes('ip-10-0-5-5.us-west-2.compute.internal'), 'watching again');
     expect(errors).toEqual([]);
     expect(informer.list().map((n) => n.metadata!.name).sort()).toEqual([
       'ip-10-0-2-2.us-west-2.compute.internal',
@@ -186,7 +177,7 @@ describe('client-node against the simulated apiserver', () => {
     store.mutate('nodes', 'ip-10-0-2-2.us-west-2.compute.internal', undefined, (n) => (n.metadata.labels!['x'] = 'y')); // not selected
     store.mutate('nodes', 'ip-10-0-1-1.us-west-2.compute.internal', undefined, (n) => (n.spec.unschedulable = true));
     store.mutate('nodes', 'ip-10-0-1-1.us-west-2.compute.internal', undefined, (n) => delete n.metadata.labels!['eks.amazonaws.com/nodegroup']);
-    await until('stream ended by timeoutSeconds', () => ended, 5000);
+    await until(() => ended, 'stream ended by timeoutSeconds');
     expect(events.filter((e) => e.type !== 'BOOKMARK')).toEqual([
       { type: 'MODIFIED', name: 'ip-10-0-1-1.us-west-2.compute.internal' },
       { type: 'DELETED', name: 'ip-10-0-1-1.us-west-2.compute.internal' },

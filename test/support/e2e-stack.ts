@@ -12,12 +12,14 @@ import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 /**
  * The whole product as a Slack user meets it, for the issue-5 acceptance tests: the simulator over HTTP (fast
  * world), the fake Slack signing every command and click, and the real bot (`startBot`: Bolt, BullMQ worker on the
- * real Redis, thread outbox) on real time with a short AWS poll. ROLE 'web' leaves the worker to a process of the
+ * real Redis, thread outbox) on real time with a short AWS poll and a fast thread outbox. ROLE 'web' leaves the worker to a process of the
  * test's own (see e2e-worker-process.ts). Every stack has a fresh queue prefix, removed from Redis on close.
  */
 export const E2E_SECRET = 'e2e-signing-secret-0123456789';
 export const E2E_BOT_TOKEN = 'xoxb-e2e-token';
 export const E2E_CREDENTIALS = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
+/** The thread outbox's interval between two Slack calls to one channel in fast stacks (production: 1000 ms). */
+export const E2E_THREAD_INTERVAL_MS = 25;
 
 export interface E2eStackOptions {
   scenario: string;
@@ -49,6 +51,12 @@ export interface E2eStackOptions {
    * end-to-end upgrade proves them sufficient. Tests that show a denial pass a narrower copy.
    */
   access?: { iamPolicy?: PolicyDocument; rbac?: KubeObject[]; accessEntryGroups?: string[] };
+  /**
+   * How the thread outbox paces Slack calls per channel: 'fast' (default) every E2E_THREAD_INTERVAL_MS, so an
+   * upgrade's thread does not wait on Slack's limit; 'slack' leaves startBot's production default (one per second),
+   * for the one test that holds the bot to that pace.
+   */
+  threadPace?: 'fast' | 'slack';
   /** The bot's AWS wiring, when a test needs other than static credentials (web identity). */
   aws?: { credentials?: { accessKeyId: string; secretAccessKey: string }; webIdentityTokenFile?: string };
 }
@@ -72,6 +80,8 @@ export interface E2eStack {
   env: EnvConfig;
   config: ClustersConfig;
   prefix: string;
+  /** The outbox's interval the bot runs with (undefined: the production default), for worker processes to match. */
+  threadIntervalMs?: number;
   /** The accepted mutating calls, read over HTTP from the simulator's control API (optionally one operation). */
   acceptedCalls(operation?: string): Promise<SimCall[]>;
   /** Every AWS call IAM refused and every Kubernetes request RBAC refused, as the simulator's messages. */
@@ -107,11 +117,13 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     LOG_LEVEL: 'silent',
     ROLE: opts.role ?? 'all',
     QUEUE_PREFIX: prefix,
-    // The bot runs on real time, as in production; only the simulator's world runs fast.
+    // The bot runs on real time, as in production; only the simulator's world runs fast (and, unless threadPace is
+    // 'slack', the thread outbox's pacing).
     AWS_POLL_SECONDS: opts.pollSeconds ?? 0.2,
     SHUTDOWN_TIMEOUT_SECONDS: 25,
     AUDIT_RETENTION_DAYS: 400,
   };
+  const threadIntervalMs = opts.threadPace === 'slack' ? undefined : E2E_THREAD_INTERVAL_MS;
   const config = parseClustersConfig({ clusters: opts.clusters, ...(opts.digests ? { digests: opts.digests } : {}) });
   let bot: RunningBot;
   try {
@@ -123,6 +135,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
         : createLogger({ level: (process.env.E2E_LOG as 'info' | undefined) ?? 'silent' }),
       aws: { endpoint: sim.url, ...(opts.aws ?? { credentials: opts.credentials ?? E2E_CREDENTIALS }) },
       ...(opts.botClock === 'sim' ? { clock: sim.clock } : {}),
+      ...(threadIntervalMs !== undefined ? { threadPacing: { minIntervalMs: threadIntervalMs } } : {}),
     });
   } catch (error) {
     await fake.close();
@@ -137,6 +150,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     env,
     config,
     prefix,
+    threadIntervalMs,
     async acceptedCalls(operation) {
       const query = operation ? `?operation=${encodeURIComponent(operation)}` : '';
       const res = await fetch(`${sim.url}/_sim/calls${query}`);
@@ -163,16 +177,4 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       if (!opts.redisUrl) await deleteKeys(`${prefix}:*`).catch(() => undefined);
     },
   };
-}
-
-
-/** Polls a condition the fake Slack cannot wake on (the simulator changes silently); throws naming `what`. */
-export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -24,7 +24,8 @@ import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
  * seconds instead of the production 30 s (startBot offers no way to set them).
  *
  * Environment: SIM_URL, SLACK_API_URL, SLACK_BOT_TOKEN, REDIS_URL, QUEUE_PREFIX, CLUSTERS_JSON (the raw clusters:
- * list), AWS_POLL_SECONDS, LOCK_MS, and KILL_AT (kill-switch.ts). Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
+ * list), AWS_POLL_SECONDS, LOCK_MS, THREAD_MIN_INTERVAL_MS (the outbox's pacing, as the stack's bot has it; default
+ * Slack's one per second), and KILL_AT (kill-switch.ts). Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
  */
 const env = process.env;
 const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
@@ -38,7 +39,9 @@ const kill = killSwitch(env.KILL_AT);
 const eks = kill.eks(createEksPortFactory(sdkOptions));
 const kube = kill.kube(createKubePortFactory({ eks, credentials, clock: systemClock, logger }));
 const client = new WebClient(env.SLACK_BOT_TOKEN!, { slackApiUrl: env.SLACK_API_URL!, retryConfig: { retries: 0 } });
-const outbox = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs });
+const outbox = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs,
+  ...(env.THREAD_MIN_INTERVAL_MS ? { minIntervalMs: Number(env.THREAD_MIN_INTERVAL_MS) } : {}),
+});
 const thread = { ...outbox, ...kill.thread(outbox) };
 const engine = createUpgradeEngine({
   connection,

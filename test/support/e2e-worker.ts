@@ -31,6 +31,7 @@ export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { l
       CLUSTERS_JSON: JSON.stringify(clusters),
       AWS_POLL_SECONDS: String(stack.env.AWS_POLL_SECONDS),
       LOCK_MS: String(opts.lockMs ?? 3_000),
+      ...(stack.threadIntervalMs !== undefined ? { THREAD_MIN_INTERVAL_MS: String(stack.threadIntervalMs) } : {}),
       ...(opts.killAt ? { KILL_AT: opts.killAt } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startPlayground, type Playground } from '../../src/playground/start-playground.js';
+import { E2E_THREAD_INTERVAL_MS } from './e2e-stack.js';
 import { deleteKeys, redisUrl } from './redis-url.js';
 
 /**
@@ -30,10 +31,10 @@ export interface PlaygroundInBrowser {
   close(): Promise<void>;
 }
 
-/** The demo scenario, fast (a 10-minute control-plane update takes a second), opened at 1280×900. */
+/** The demo scenario, fast (a 10-minute control-plane update takes a second, the thread is not held to Slack's pace), opened at 1280×900. */
 export async function openPlayground(): Promise<PlaygroundInBrowser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const playground = await startPlayground({ scenario: 'demo', speed: 600, port: 0, redisUrl });
+  const playground = await startPlayground({ scenario: 'demo', speed: 600, port: 0, redisUrl, threadPacing: { minIntervalMs: E2E_THREAD_INTERVAL_MS } });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: chromiumPath() });

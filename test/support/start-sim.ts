@@ -57,14 +57,3 @@ export async function simControl<T = any>(sim: SimServer, method: string, path: 
   if (!res.ok) throw new Error(`simulator control ${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
   return json;
 }
-
-/** Polls until `check` returns a truthy value (real time; use with a fast sim). */
-export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}

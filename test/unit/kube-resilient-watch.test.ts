@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/ports/clock.js';
 import type { KubeList, KubeObject } from '../../src/ports/kube-port.js';
 import { startResilientWatch } from '../../src/kube/resilient-watch.js';
+import { until } from '../support/until.js';
 
 /**
  * The reconnect logic on its own, with a scripted stand-in for client-node's Watch: each call to watch() takes
@@ -58,11 +59,6 @@ function lists(...results: Array<KubeList | Error>) {
   return { list, count: () => count };
 }
 
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
-  expect(condition()).toBe(true);
-};
-
 const toError = (operation: string, error: unknown) => new Error(`${operation} failed: ${(error as Error).message}`, { cause: error });
 
 describe('startResilientWatch', () => {
@@ -85,7 +81,7 @@ describe('startResilientWatch', () => {
       clock: recordingClock(),
     });
     expect(synced).toEqual([['a', 'b']]);
-    await until(() => watcher.calls.length === 2);
+    await until(() => watcher.calls.length === 2, 'a second watch', { intervalMs: 1 });
     expect(watcher.calls[0]).toMatchObject({ resourceVersion: '10', labelSelector: 'role=web', allowWatchBookmarks: 'true' });
     // The stream ended cleanly after events: reconnect from the bookmark's version, no relist.
     expect(watcher.calls[1]).toMatchObject({ resourceVersion: '15' });
@@ -117,7 +113,7 @@ describe('startResilientWatch', () => {
       handlers: { onEvent: () => {}, onSynced: (items) => synced.push(items.map((i) => i.metadata.name)), onError: (e) => errors.push(e) },
       clock: recordingClock(),
     });
-    await until(() => watcher.calls.length === 3);
+    await until(() => watcher.calls.length === 3, 'a third watch', { intervalMs: 1 });
     expect(synced).toEqual([['a'], ['a', 'c'], ['c']]);
     expect(watcher.calls.map((c) => c.resourceVersion)).toEqual(['10', '42', '50']);
     expect(errors).toEqual([]); // an expiry is routine, not an error
@@ -140,7 +136,7 @@ describe('startResilientWatch', () => {
       clock,
       backoff: { initialMs: 100, maxMs: 500 },
     });
-    await until(() => watcher.calls.length === 7);
+    await until(() => watcher.calls.length === 7, 'the seventh watch', { intervalMs: 1 });
     expect(clock.sleeps).toEqual([100, 200, 400, 500, 100]);
     expect(errors).toHaveLength(5);
     expect(errors[0]).toBe('watching nodes in cluster demo failed: connect ECONNREFUSED 127.0.0.1:1');
@@ -161,7 +157,7 @@ describe('startResilientWatch', () => {
       clock,
       backoff: { initialMs: 100, maxMs: 1000 },
     });
-    await until(() => watcher.calls.length === 3);
+    await until(() => watcher.calls.length === 3, 'a third watch', { intervalMs: 1 });
     expect(clock.sleeps).toEqual([100, 200]);
     handle.stop();
   });
@@ -195,9 +191,9 @@ describe('startResilientWatch', () => {
       handlers: { onEvent: (type) => events.push(type) },
       clock: recordingClock(),
     });
-    await until(() => watcher.calls.length === 1);
+    await until(() => watcher.calls.length === 1, 'the first watch', { intervalMs: 1 });
     handle.stop();
-    await until(() => watcher.aborts() === 1);
+    await until(() => watcher.aborts() === 1, 'the open stream to be aborted', { intervalMs: 1 });
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(watcher.calls).toHaveLength(1);
   });

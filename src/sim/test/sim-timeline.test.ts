@@ -13,6 +13,7 @@ afterEach(async () => {
   sim = undefined;
 });
 
+// The simulator package may not import the bot's test kit (.dependency-cruiser.cjs), so it keeps its own wait.
 async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
   const deadline = Date.now() + 15_000;
   for (;;) {
