@@ -11,6 +11,7 @@ import { formatDuration } from '../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { mention } from '../src/report/format-text.js';
+import { requestToken } from './request-token.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -114,7 +115,7 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
           Object.assign(state, { green: greenName, greenReady: undefined });
           await saveNodegroupState(ctx, blueName, state);
           try {
-            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, `${data.jobId}-${greenName}`.slice(0, 64)));
+            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, requestToken(data.jobId, greenName)));
           } catch (error) {
             if ((error as Error).name !== 'ResourceInUseException') throw error;
           }
