@@ -10,6 +10,7 @@ import { safePoint } from './safe-point.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
 
 /**
  * Add-ons of one hop: every installed EKS add-on to the target minor's default version, one at a time (VPC CNI one
@@ -155,8 +156,8 @@ async function issue(ctx: StepContext, name: string, version: string, state: Add
     await ctx.recordUpdate(recordKey, { updateId: update.id, operation: 'UpdateAddon', target: `${name} ${version}`, at: ctx.clock.now(), adopted: false });
     return update.id;
   } catch (error) {
-    // An update of this add-on started between our read and the call: read again and follow it.
-    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    // An update of this add-on started between our read and the call (our own, whose answer was lost): follow it.
+    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, { addonName: name }, 'AddonUpdate', { key: recordKey, operation: 'UpdateAddon', target: `${name} ${version}` });
     throw error;
   }
 }

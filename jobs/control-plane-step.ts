@@ -8,6 +8,7 @@ import { ROLLBACK_WINDOW_MS } from '../src/planning/rollback-preflight.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
 
 /**
  * Control plane N → N+1. Reads the world first (DescribeCluster, the update this job recorded, the cluster's recent
@@ -54,8 +55,8 @@ async function issue(ctx: StepContext): Promise<string | undefined> {
     await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
     return update.id;
   } catch (error) {
-    // Someone (or our own lost first call) started an update between our read and this call: read again, adopt it.
-    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    // Someone (or our own lost first call) started an update between our read and this call: adopt it, or wait.
+    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, undefined, 'VersionUpdate', { key: RECORD, operation: 'UpdateClusterVersion', target: step.to });
     throw error;
   }
 }

@@ -16,6 +16,7 @@ import { awaitGate, reopenGate } from './gate-step.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -214,7 +215,8 @@ export async function issueOrAdopt(
     });
     return update.id;
   } catch (error) {
-    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    // An update of this group started between our read and the call (our own, whose answer was lost): follow it.
+    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, { nodegroupName: name }, 'VersionUpdate', { key: recordKey, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}` });
     throw error;
   }
 }
