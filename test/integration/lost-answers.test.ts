@@ -7,7 +7,8 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import { decide } from '../../jobs/rehearse-upgrade.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import type { ChildProcess } from 'node:child_process';
+import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
  * Issue 23 item 1: a step that finds its own earlier action already under way adopts it. Every mutating action of
@@ -15,8 +16,10 @@ import { startEngineHarness, waitForJobState, type EngineHarness } from './engin
  * action is done, then the connection closes unanswered), through the real SDK:
  * - "the answer was lost": the SDK retries the call itself (maxAttempts 2) and gets "already under way" back;
  * - "a retry": the SDK gives up (maxAttempts 1), the step fails with a network error and the job runs it again.
- * Either way the upgrade ends Succeeded, each action taken once. (A worker restart right after an action is the
- * chaos suite's kill points: test/e2e/chaos-kill-points-short.test.ts.)
+ * - "a worker restart": the worker process is SIGKILLed as the answer is lost and another one takes the job over
+ *   (the instance-refresh actions and UpdateClusterVersion here; the workshop's termination is
+ *   engine-crash-self-managed.test.ts, its UpdateClusterVersion test/e2e/chaos-kill-points-short.test.ts).
+ * Either way the upgrade ends Succeeded, each action taken once.
  */
 interface Row {
   action: string;
@@ -33,10 +36,11 @@ const WORKSHOP = parseClustersConfig({ clusters: [{
   karpenter: { upgradeBudget: '1' },
   nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } },
 }] });
-const REFRESH = parseClustersConfig({ clusters: [{
+const REFRESH_CLUSTERS = [{
   name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'],
   selfManaged: { 'gpu-batch*': { strategy: 'instance-refresh', minHealthyPercentage: 66 } },
-}] });
+}];
+const REFRESH = parseClustersConfig({ clusters: REFRESH_CLUSTERS });
 
 const WORLDS = {
   workshop: { scenario: 'workshop', config: WORKSHOP, cluster: 'eksworkshop-eksctl', from: '1.25', to: '1.26' },
@@ -64,7 +68,10 @@ const TABLE: Record<string, Row & { world?: keyof typeof WORLDS }> = {
 };
 
 let h: EngineHarness | undefined;
+let child: ChildProcess | undefined;
 afterEach(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
   await h?.close();
   h = undefined;
 });
@@ -124,4 +131,36 @@ describe('every mutating action of the IAM policy, its answer lost', () => {
       }, 240_000);
     }
   }
+
+  it('a worker restart (the worker killed as the answer is lost): eks:UpdateClusterVersion and the instance-refresh actions', async () => {
+    const rows = Object.entries(TABLE).filter(([, row]) => row.world === 'refresh');
+    const actions = ['UpdateClusterVersion', ...rows.map(([, row]) => row.action)];
+    h = await startEngineHarness({ scenario: 'self-managed-refresh', speed: 600, config: REFRESH });
+    h.sim.world.faults.dropAnswers = Object.fromEntries(actions.map((a) => [a, 1]));
+    const env = { ENGINE_CLUSTERS_JSON: JSON.stringify(REFRESH_CLUSTERS), ENGINE_STEP_KINDS: 'preflight,gate,control-plane,self-managed,verify' };
+    child = await startEngineWorkerProcess(h, env);
+    // This engine starts no worker: it only starts the job and answers its gate, as the web process does.
+    const control = h.engine().control;
+    const { job } = await control.start(h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
+    let killed = 0;
+    const deadline = Date.now() + 200_000;
+    for (;;) {
+      const now = await control.getJob(job.jobId);
+      if (now && ['succeeded', 'failed', 'aborted'].includes(now.state)) break;
+      if (Date.now() > deadline) throw new Error(`the upgrade did not end; it is ${now?.state} at ${now?.currentStep}`);
+      if (h.sim.world.faults.injected.droppedAnswers.length > killed) {
+        killed = h.sim.world.faults.injected.droppedAnswers.length;
+        child.kill('SIGKILL');
+        child = await startEngineWorkerProcess(h, env);
+      }
+      if (now?.openGate) await control.answerGate({ jobId: job.jobId, gateId: now.openGate.gateId, revision: now.openGate.revision, action: 'continue', userId: 'U0APP' });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const done = await control.getJob(job.jobId);
+    expect(done?.state).toBe('succeeded');
+    expect([...h.sim.world.faults.injected.droppedAnswers].sort()).toEqual([...actions].sort());
+    expect(h.calls('UpdateClusterVersion').filter((c) => !c.error)).toHaveLength(1);
+    expect(h.calls('StartInstanceRefresh').filter((c) => !c.error)).toHaveLength(1);
+    expect(h.sim.world.autoScalingGroups.get('gpu-batch-asg')!.lifecycleHooks).toEqual([]);
+  }, 300_000);
 });
