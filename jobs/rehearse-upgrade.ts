@@ -172,8 +172,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   const gateAnswers = new Map<string, GateAction | 'timeout'>();
   const answered = new Set<string>();
   // How often each gate was answered automatically since a step last ended, and the gate the rehearsal stopped at.
-  const answersWithoutProgress = new Map<string, number>();
-  let blockedAt: { gate: GateModel; times: number } | undefined;
+  const budget = createAnswerBudget();
   let answer: (gate: GateModel) => void = () => undefined;
   const speed = opts.speed ?? 300;
   // An on-call's answer time is not the step's: the twin's clock crawls while a gate waits for the automatic answer,
@@ -193,7 +192,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     } else if (event.kind === 'gate-answered') gateAnswers.set(event.gate.gateId, event.action);
     else crawl(false);
     // A step that ends is progress: the gates answered before it start their count again.
-    if (event.kind === 'step-finished') answersWithoutProgress.clear();
+    budget.observe(event);
   });
   // The cluster's own policy (strategies, budgets, checks), without what only the real one needs: its role, its window.
   const config: ClustersConfig = opts.cluster.config
@@ -230,13 +229,8 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
       const key = `${gate.gateId}#${gate.revision}`;
       if (answered.has(key)) return;
       answered.add(key);
-      const times = answersWithoutProgress.get(gate.gateId) ?? 0;
-      if (times >= MAX_ANSWERS_WITHOUT_PROGRESS) {
-        // The same question again and again, nothing moving: a real run with these answers would loop too.
-        blockedAt ??= { gate, times };
-        return;
-      }
-      answersWithoutProgress.set(gate.gateId, times + 1);
+      // The same question again and again, nothing moving: a real run with these answers would loop too.
+      if (!budget.allow(gate)) return;
       const action = decide(gate, opts.answers);
       setTimeout(() => {
         engine.control
@@ -268,6 +262,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
         recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: `Step ${job?.currentStep ?? '?'} made no progress for ${opts.stallMinutes ?? 240} minutes: the rehearsal stops it here (a real upgrade would wait on it).` });
         await engine.control.abort(jobId, 'rehearsal (stalled)').catch(() => undefined);
       }
+      const blockedAt = budget.blocked();
       if (blockedAt && !stalled) {
         stalled = true;
         recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: blockedLine(blockedAt.gate, blockedAt.times, opts.answers) });
@@ -279,7 +274,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    if (blockedAt) state = 'blocked';
+    if (budget.blocked()) state = 'blocked';
     else if (stalled) state = `stalled (${state})`;
     const rehearsedMs = engineClock.now() - startedAt;
     const podsAfter = (await kubePort.list('pods')).items;
@@ -296,8 +291,32 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
 /** Automatic answers to one gate, with no step ending in between, after which the rehearsal calls it blocked. */
 export const MAX_ANSWERS_WITHOUT_PROGRESS = 3;
 
+/**
+ * How many automatic answers each gate has had since a step last ended: `allow` says whether the rehearsal may
+ * answer this opening too; once a gate has had MAX_ANSWERS_WITHOUT_PROGRESS, it is the block the rehearsal ends at.
+ */
+export function createAnswerBudget(max = MAX_ANSWERS_WITHOUT_PROGRESS) {
+  const answers = new Map<string, number>();
+  let blockedAt: { gate: GateModel; times: number } | undefined;
+  return {
+    observe(event: TimelineEvent): void {
+      if (event.kind === 'step-finished') answers.clear();
+    },
+    allow(gate: GateModel): boolean {
+      const times = answers.get(gate.gateId) ?? 0;
+      if (times >= max) {
+        blockedAt ??= { gate, times };
+        return false;
+      }
+      answers.set(gate.gateId, times + 1);
+      return true;
+    },
+    blocked: () => blockedAt,
+  };
+}
+
 /** The finding a rehearsal ends `blocked` with: where, why, and what an operator would have to do. */
-function blockedLine(gate: GateModel, times: number, answers: RehearsalAnswers): string {
+export function blockedLine(gate: GateModel, times: number, answers: RehearsalAnswers): string {
   const why = gate.details.filter((d) => !/^What to do:/.test(d)).slice(0, 3).map((d) => d.replace(/\s+/g, ' ').trim()).join(' ');
   const todo = gate.details.find((d) => /^What to do:/.test(d))?.replace(/^What to do:\s*/, '');
   return `Blocked at gate ${gate.gateId} ("${gate.title}"): asked again after ${times} automatic answers (${decide(gate, answers)}, --answers ${answers}) with no step ending, so a real run answered this way would loop here. ${why}`

@@ -55,7 +55,9 @@ describe('rehearse eksworkshop-eksctl --to 1.26 --answers remedy (the documented
     expect(result.code).toBe(0);
     // The blocked drain of blue-mng is answered once with its remedy (scale orders), then the update passes.
     expect(result.gates.filter((line) => /blue-mng-\S+ could not drain its nodes/.test(line)).length).toBeLessThanOrEqual(2);
-    expect(result.gates.length).toBeLessThan(12);
+    // Bounded: a handful of questions (each may print again when its job wakes), not 1,735 lines of one.
+    expect(new Set(result.gates).size).toBeLessThan(10);
+    expect(result.gates.length).toBeLessThan(30);
     expect(countMutatingCalls(sim)).toBe(0);
   }, 240_000);
 
@@ -63,7 +65,9 @@ describe('rehearse eksworkshop-eksctl --to 1.26 --answers remedy (the documented
     const result = await rehearse({ nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, '*': { strategy: 'in-place' } } }, 'blue-green');
     expect(result.stdout).toMatch(/\(gates answered: remedy\): succeeded\./);
     expect(result.code).toBe(0);
-    expect(result.gates.length).toBeLessThan(12);
+    // Bounded: a handful of questions (each may print again when its job wakes), not 1,735 lines of one.
+    expect(new Set(result.gates).size).toBeLessThan(10);
+    expect(result.gates.length).toBeLessThan(30);
     expect(countMutatingCalls(sim)).toBe(0);
   }, 240_000);
 });
