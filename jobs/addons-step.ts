@@ -9,6 +9,8 @@ import { followUpdate } from './follow-update.js';
 import { safePoint } from './safe-point.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
+import { requestToken } from './request-token.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
 
 /**
  * Add-ons of one hop: every installed EKS add-on to the target minor's default version, one at a time (VPC CNI one
@@ -148,14 +150,14 @@ async function issue(ctx: StepContext, name: string, version: string, state: Add
     const update = await ctx.eks.updateAddon(data.cluster, name, {
       addonVersion: version,
       resolveConflicts: state.overwrite ? 'OVERWRITE' : ctx.clusterConfig.addons.resolveConflicts,
-      clientRequestToken: `${data.jobId}-${step.id}-${name}-${state.attempt ?? 0}`.slice(0, 64),
+      clientRequestToken: requestToken(data.jobId, step.id, name, state.attempt ?? 0),
     });
     if (!update.id) throw new Error(`UpdateAddon ${name} → ${version} returned no update id`);
     await ctx.recordUpdate(recordKey, { updateId: update.id, operation: 'UpdateAddon', target: `${name} ${version}`, at: ctx.clock.now(), adopted: false });
     return update.id;
   } catch (error) {
-    // An update of this add-on started between our read and the call: read again and follow it.
-    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    // An update of this add-on started between our read and the call (our own, whose answer was lost): follow it.
+    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, { addonName: name }, 'AddonUpdate', { key: recordKey, operation: 'UpdateAddon', target: `${name} ${version}` });
     throw error;
   }
 }

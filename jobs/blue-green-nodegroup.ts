@@ -11,6 +11,8 @@ import { formatDuration } from '../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { mention } from '../src/report/format-text.js';
+import { requestToken } from './request-token.js';
+import { isResourceInUse } from './update-in-flight.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -114,9 +116,10 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
           Object.assign(state, { green: greenName, greenReady: undefined });
           await saveNodegroupState(ctx, blueName, state);
           try {
-            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, `${data.jobId}-${greenName}`.slice(0, 64)));
+            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, requestToken(data.jobId, greenName)));
           } catch (error) {
-            if ((error as Error).name !== 'ResourceInUseException') throw error;
+            // The clone exists already (our own call whose answer was lost): the next read finds it and waits on it.
+            if (!isResourceInUse(error)) throw error;
           }
           await ctx.recordUpdate(`${blueName}:create`, { updateId: greenName, operation: 'CreateNodegroup', target: `${greenName} ${step.to}`, at: ctx.clock.now(), adopted: false });
           await ctx.emit(`bg:${blueName}:create`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `CreateNodegroup ${greenName}: a ${step.to} clone of ${blueName} (same labels, taints, subnets, instance types and sizes).` });
@@ -134,7 +137,15 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
             actions: ['continue', 'abort'],
           });
           if (outcome.kind === 'result') return outcome.result;
-          await eks.deleteNodegroup(data.cluster, blueName);
+          try {
+            await eks.deleteNodegroup(data.cluster, blueName);
+          } catch (error) {
+            // Already being deleted: our own call whose answer was lost (an SDK retry, the step re-run). Adopted when
+            // the group reads DELETING (or is gone); any other conflict stands.
+            // https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteNodegroup.html (ResourceInUseException)
+            const now = isResourceInUse(error) ? await describeOrUndefined(ctx, blueName) : undefined;
+            if (!isResourceInUse(error) || (now && now.status !== 'DELETING')) throw error;
+          }
           state.deleteIssued = true;
           await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
           await saveNodegroupState(ctx, blueName, state);

@@ -7,6 +7,8 @@ import { followUpdate } from './follow-update.js';
 import { ROLLBACK_WINDOW_MS } from '../src/planning/rollback-preflight.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
+import { requestToken } from './request-token.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
 
 /**
  * Control plane N → N+1. Reads the world first (DescribeCluster, the update this job recorded, the cluster's recent
@@ -48,13 +50,13 @@ async function issue(ctx: StepContext): Promise<string | undefined> {
     // A rollback is forced at its gate (the readiness insights are read there, after the node steps).
     const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced || (!!data.rollback && !!data.stepState[`h${step.hop}-gate-control-plane`]?.forced);
     const rollback = data.rollback ? { timeoutMinutes: data.rollback.timeoutMinutes } : undefined;
-    const update = await eks.updateClusterVersion(data.cluster, step.to, `${data.jobId}-${step.id}`.slice(0, 64), forced || undefined, rollback);
+    const update = await eks.updateClusterVersion(data.cluster, step.to, requestToken(data.jobId, step.id), forced || undefined, rollback);
     if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
     await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
     return update.id;
   } catch (error) {
-    // Someone (or our own lost first call) started an update between our read and this call: read again, adopt it.
-    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    // Someone (or our own lost first call) started an update between our read and this call: adopt it, or wait.
+    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, undefined, 'VersionUpdate', { key: RECORD, operation: 'UpdateClusterVersion', target: step.to });
     throw error;
   }
 }
@@ -123,7 +125,7 @@ async function cancelAutoModeRollback(ctx: StepContext, update: Update): Promise
   if (!cluster.computeConfig?.enabled || cluster.status !== 'ACTIVE') return;
   await ctx.saveStepState({ cancel: { by: controls.abort.by, updateId: update.id } });
   try {
-    await ctx.eks.cancelUpdate(data.cluster, update.id, `${data.jobId}-cancel`.slice(0, 64));
+    await ctx.eks.cancelUpdate(data.cluster, update.id, requestToken(data.jobId, 'cancel'));
     await ctx.emit(`cancel:${update.id}`, {
       kind: 'note', at: ctx.clock.now(), level: 'warning',
       text: `Abort by ${mention(controls.abort.by)}: CancelUpdate issued for the rollback ${update.id} while EKS was still rolling the Auto Mode nodes back; they return to ${ctx.step.from} and the control plane stays at ${ctx.step.from}.`,

@@ -15,6 +15,8 @@ import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
+import { requestToken } from './request-token.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -204,7 +206,7 @@ export async function issueOrAdopt(
     return running.id;
   }
   try {
-    const update = await eks.updateNodegroupVersion(data.cluster, name, { ...request, clientRequestToken: `${data.jobId}-${step.id}-${name}-${attempt}`.slice(0, 64) });
+    const update = await eks.updateNodegroupVersion(data.cluster, name, { ...request, clientRequestToken: requestToken(data.jobId, step.id, name, attempt) });
     if (!update.id) throw new StepFailure(`UpdateNodegroupVersion ${name} returned no update id`);
     await ctx.recordUpdate(recordKey, { updateId: update.id, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}`, at: ctx.clock.now(), adopted: false });
     await ctx.emit(`ng:${name}:${attempt}:issued`, {
@@ -213,7 +215,8 @@ export async function issueOrAdopt(
     });
     return update.id;
   } catch (error) {
-    if ((error as Error).name === 'ResourceInUseException') return undefined;
+    // An update of this group started between our read and the call (our own, whose answer was lost): follow it.
+    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, { nodegroupName: name }, 'VersionUpdate', { key: recordKey, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}` });
     throw error;
   }
 }

@@ -171,6 +171,8 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   const recorded: TimelineEvent[] = [];
   const gateAnswers = new Map<string, GateAction | 'timeout'>();
   const answered = new Set<string>();
+  // How often each gate was answered automatically since a step last ended, and the gate the rehearsal stopped at.
+  const budget = createAnswerBudget();
   let answer: (gate: GateModel) => void = () => undefined;
   const speed = opts.speed ?? 300;
   // An on-call's answer time is not the step's: the twin's clock crawls while a gate waits for the automatic answer,
@@ -189,6 +191,8 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
       answer(event.gate);
     } else if (event.kind === 'gate-answered') gateAnswers.set(event.gate.gateId, event.action);
     else crawl(false);
+    // A step that ends is progress: the gates answered before it start their count again.
+    budget.observe(event);
   });
   // The cluster's own policy (strategies, budgets, checks), without what only the real one needs: its role, its window.
   const config: ClustersConfig = opts.cluster.config
@@ -225,6 +229,8 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
       const key = `${gate.gateId}#${gate.revision}`;
       if (answered.has(key)) return;
       answered.add(key);
+      // The same question again and again, nothing moving: a real run with these answers would loop too.
+      if (!budget.allow(gate)) return;
       const action = decide(gate, opts.answers);
       setTimeout(() => {
         engine.control
@@ -256,13 +262,20 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
         recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: `Step ${job?.currentStep ?? '?'} made no progress for ${opts.stallMinutes ?? 240} minutes: the rehearsal stops it here (a real upgrade would wait on it).` });
         await engine.control.abort(jobId, 'rehearsal (stalled)').catch(() => undefined);
       }
+      const blockedAt = budget.blocked();
+      if (blockedAt && !stalled) {
+        stalled = true;
+        recorded.push({ kind: 'note', at: engineClock.now(), level: 'warning', text: blockedLine(blockedAt.gate, blockedAt.times, opts.answers) });
+        await engine.control.abort(jobId, 'rehearsal (blocked)').catch(() => undefined);
+      }
       if (job?.openGate && !answered.has(`${job.openGate.gateId}#${job.openGate.revision}`)) {
         const opened = [...recorded].reverse().find((e) => e.kind === 'gate-opened' && e.gate.gateId === job.openGate!.gateId);
         if (opened?.kind === 'gate-opened' && opened.gate.revision === job.openGate.revision) answer(opened.gate);
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    if (stalled) state = `stalled (${state})`;
+    if (budget.blocked()) state = 'blocked';
+    else if (stalled) state = `stalled (${state})`;
     const rehearsedMs = engineClock.now() - startedAt;
     const podsAfter = (await kubePort.list('pods')).items;
     const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs });
@@ -273,6 +286,41 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     await twin.stop();
     await dropKeys(opts.redisUrl, enginePrefix).catch(() => undefined);
   }
+}
+
+/** Automatic answers to one gate, with no step ending in between, after which the rehearsal calls it blocked. */
+export const MAX_ANSWERS_WITHOUT_PROGRESS = 3;
+
+/**
+ * How many automatic answers each gate has had since a step last ended: `allow` says whether the rehearsal may
+ * answer this opening too; once a gate has had MAX_ANSWERS_WITHOUT_PROGRESS, it is the block the rehearsal ends at.
+ */
+export function createAnswerBudget(max = MAX_ANSWERS_WITHOUT_PROGRESS) {
+  const answers = new Map<string, number>();
+  let blockedAt: { gate: GateModel; times: number } | undefined;
+  return {
+    observe(event: TimelineEvent): void {
+      if (event.kind === 'step-finished') answers.clear();
+    },
+    allow(gate: GateModel): boolean {
+      const times = answers.get(gate.gateId) ?? 0;
+      if (times >= max) {
+        blockedAt ??= { gate, times };
+        return false;
+      }
+      answers.set(gate.gateId, times + 1);
+      return true;
+    },
+    blocked: () => blockedAt,
+  };
+}
+
+/** The finding a rehearsal ends `blocked` with: where, why, and what an operator would have to do. */
+export function blockedLine(gate: GateModel, times: number, answers: RehearsalAnswers): string {
+  const why = gate.details.filter((d) => !/^What to do:/.test(d)).slice(0, 3).map((d) => d.replace(/\s+/g, ' ').trim()).join(' ');
+  const todo = gate.details.find((d) => /^What to do:/.test(d))?.replace(/^What to do:\s*/, '');
+  return `Blocked at gate ${gate.gateId} ("${gate.title}"): asked again after ${times} automatic answers (${decide(gate, answers)}, --answers ${answers}) with no step ending, so a real run answered this way would loop here. ${why}`
+    + ` An operator would have to ${todo ? todo.replace(/\.$/, '') : 'resolve what the gate names'} before the upgrade can pass, or answer it another way.`;
 }
 
 /** The rehearsal's own queue and engine state are of no use once its report is out. */

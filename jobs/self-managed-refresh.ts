@@ -33,7 +33,23 @@ export async function startOrAdoptRefresh(ctx: StepContext, group: string, state
     await save();
     return;
   }
-  const id = await ctx.autoScaling.startInstanceRefresh(group, { minHealthyPercentage, skipMatching: true });
+  let id: string;
+  try {
+    id = await ctx.autoScaling.startInstanceRefresh(group, { minHealthyPercentage, skipMatching: true });
+  } catch (error) {
+    // A refresh runs already: our own call whose answer was lost (the SDK retried it). The SDK names the wire code
+    // InstanceRefreshInProgress InstanceRefreshInProgressFault. It is adopted as above.
+    // https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_StartInstanceRefresh.html
+    if ((error as { name?: string }).name !== 'InstanceRefreshInProgressFault') throw error;
+    const running = (await ctx.autoScaling.describeInstanceRefreshes(group)).find((refresh) => ACTIVE.includes(refresh.status));
+    if (!running) {
+      await ctx.sleep(ctx.pollIntervalMs);
+      return;
+    }
+    state.refreshId = running.id;
+    await save();
+    return;
+  }
   state.refreshId = id;
   await save();
   await ctx.emit(`smg:${group}:refresh:${id}`, {
@@ -87,7 +103,8 @@ export async function followRefresh(
   }
 }
 
-async function removeHook(ctx: StepContext, group: string, state: RefreshState, save: () => Promise<void>): Promise<void> {
+/** Removes the drain hook this job put on the group, if it did (also when a re-run finds the refresh already over). */
+export async function removeHook(ctx: StepContext, group: string, state: RefreshState, save: () => Promise<void>): Promise<void> {
   if (!state.hook) return;
   await ctx.autoScaling.deleteLifecycleHook(group, DRAIN_HOOK).catch((error: Error) => {
     if (error.name !== 'ValidationError') throw error;

@@ -10,7 +10,7 @@ import { awaitGate } from './gate-step.js';
 import { resourcesToAct } from './plan-check.js';
 import { safePoint } from './safe-point.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
-import { followRefresh, startOrAdoptRefresh } from './self-managed-refresh.js';
+import { followRefresh, removeHook, startOrAdoptRefresh } from './self-managed-refresh.js';
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
 import { mention } from '../src/report/format-text.js';
@@ -155,6 +155,9 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
         await waitForGroupChange(ctx, name, action.reason);
         continue;
       case 'done': {
+        // A re-run that finds the refresh already over (its worker died, or a call's answer was lost) still removes
+        // the drain hook it put on the group.
+        if (state.hook) await removeHook(ctx, name, state, () => saveGroupState(ctx, name, state));
         const moved = (state.replaced?.length ?? 0) > 0 || state.refreshId;
         Object.assign(state, { final: moved ? 'updated' : 'unchanged', note: `${action.upgraded}/${action.total} nodes at ${step.to}${moved ? ` (launch template version ${state.newVersion}, ${policy.strategy})` : ' already'}, desired capacity ${info.desiredCapacity}` });
         ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: step.to, outcome: moved ? 'done' : 'already', note: state.note });
@@ -178,9 +181,12 @@ async function drainAndTerminate(ctx: StepContext, group: string, state: GroupSt
   try {
     await ctx.autoScaling.terminateInstance(current.instanceId);
   } catch (error) {
-    // Already on its way out (a retry after a crash right after the call): nothing to do twice.
+    // Already on its way out (our own call whose answer was lost, or a re-run after a crash right after it): the
+    // termination is adopted. The SDK names the wire code ScalingActivityInProgress ScalingActivityInProgressFault
+    // (@aws-sdk/client-auto-scaling models/errors); an instance already gone answers ValidationError "not found".
+    // https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html
     const name = (error as { name?: string }).name;
-    if (name !== 'ScalingActivityInProgress' && !(name === 'ValidationError' && /not found/i.test((error as Error).message))) throw error;
+    if (name !== 'ScalingActivityInProgressFault' && !(name === 'ValidationError' && /not found/i.test((error as Error).message))) throw error;
   }
   await ctx.emit(`smg:${group}:terminated:${current.instanceId}`, {
     kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
@@ -200,7 +206,12 @@ export async function restoreIfUnmoved(ctx: StepContext, group: string, state: G
   if (!restore) return;
   await ctx.autoScaling.setLaunchTemplate(group, { id: view.launchTemplateId, version: restore.groupVersion });
   await ctx.ec2.setDefaultLaunchTemplateVersion(view.launchTemplateId, restore.defaultVersion);
-  Object.assign(state, { final: 'restored', note: `aborted before any node moved; the group is back on launch template version ${restore.groupVersion} (default ${restore.defaultVersion})` });
+  // "Before any node moved" only when true: a node drained for its replacement (not yet terminated) did move its pods.
+  const drained = state.current && !state.current.terminated ? state.current.node : undefined;
+  const before = drained
+    ? `aborted before any instance was replaced (${drained} was cordoned and drained: \`kubectl uncordon ${drained}\` to use it again)`
+    : 'aborted before any node moved';
+  Object.assign(state, { final: 'restored', note: `${before}; the group is back on launch template version ${restore.groupVersion} (default ${restore.defaultVersion})` });
   await saveGroupState(ctx, group, state);
   await ctx.emit(`smg:${group}:restored`, { kind: 'note', at: ctx.clock.now(), level: 'info', text: `${group}: ${state.note}.` });
 }

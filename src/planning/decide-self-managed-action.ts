@@ -111,8 +111,9 @@ function settled(view: SelfManagedView, live: GroupInstanceView[]): SelfManagedA
  * group launching old images would be the inconsistent state).
  */
 export function decideAbortRestore(view: Pick<SelfManagedView, 'instances' | 'state' | 'groupVersion' | 'target'>): { groupVersion: string; defaultVersion: number } | undefined {
-  const { previous, newVersion, replaced } = view.state;
-  if (!previous || newVersion === undefined || (replaced?.length ?? 0) > 0) return undefined;
+  const { previous, newVersion, replaced, current } = view.state;
+  // An instance this job asked to terminate has moved, whatever the group's list shows now (issue 23).
+  if (!previous || newVersion === undefined || (replaced?.length ?? 0) > 0 || current?.terminated) return undefined;
   const moved = view.instances.some((i) => i.launchTemplateVersion === String(newVersion) || i.node?.minor === view.target);
   return moved ? undefined : previous;
 }

@@ -11,7 +11,7 @@ import { loadIamPolicyFile, loadRbacFile } from './access-files.js';
 import { startSimulator } from './sim-server.js';
 import { parseFaultFlags } from './aws/parse-fault-flags.js';
 
-const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--nodes N --pools P --mng-nodes M] [--throttle-rate R] [--error-rate R] [--latency-ms N] [--quiet]
+const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--nodes N --pools P --mng-nodes M] [--throttle-rate R] [--error-rate R] [--drop-answers Op=N,…] [--latency-ms N] [--quiet]
 
   --scenario    one of: ${scenarioNames().join(', ')} (or a path to a scenario YAML file)
   --port        port to listen on (default 4566; 0 picks a free one)
@@ -27,6 +27,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
                 for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
   --error-rate  share (0..1) of AWS calls answered 500/503, for all services or per service like --throttle-rate
+  --drop-answers  UpdateClusterVersion=1,…: that many calls of each operation are carried out, then their answer is lost
   --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam/permissions-policy.json)
   --rbac        enforce these ClusterRoles/ClusterRoleBindings on EKS-token requests (e.g. deploy/rbac/cluster-role.yaml)
   --access-entry-group  Kubernetes group EKS gives every AWS identity when --rbac is on (default eks-upgrade-bot)
@@ -54,6 +55,7 @@ function parse() {
         'latency-ms': { type: 'string' },
         'throttle-rate': { type: 'string' },
         'error-rate': { type: 'string' },
+        'drop-answers': { type: 'string' },
         'iam-policy': { type: 'string' },
         rbac: { type: 'string' },
         'access-entry-group': { type: 'string', multiple: true },

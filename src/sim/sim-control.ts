@@ -15,7 +15,8 @@ export { worldState } from './world-state.js';
  *   GET    /_sim/requests[?cluster=]          → {aws: {'eks DescribeCluster': n}, kube: {'list nodes': n, 'watch nodes': n}}; DELETE resets
  *   DELETE /_sim/calls                        → clears both logs
  *   GET    /_sim/faults                       → current faults
- *   POST   /_sim/faults {latencyMs, throttleRate, errorRate, failNextClusterUpdate: {cluster?, errorCode, errorMessage?}, nodesNeverReady}
+ *   POST   /_sim/faults {latencyMs, throttleRate, errorRate, failNextClusterUpdate: {cluster?, errorCode, errorMessage?}, nodesNeverReady,
+ *                                              dropAnswers: {UpdateClusterVersion: 1} (done, then the answer lost)}
  *   DELETE /_sim/faults                       → no faults
  *   GET    /_sim/state                        → clock, speed, faults, offered versions, every cluster with node groups,
  *                                                add-ons, updates, nodes, NodeClaims and PDBs (with the pods they block)

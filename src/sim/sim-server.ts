@@ -6,7 +6,7 @@ import { AwsApiError, injectedServerError, injectedThrottle } from './aws/aws-er
 import { createWorld } from './aws/create-world.js';
 import { ec2ErrorXml, handleEc2 } from './aws/ec2-service.js';
 import { handleEksRequest, matchEksRoute } from './aws/eks-routes.js';
-import { applyFaults, pickFault } from './aws/faults.js';
+import { applyFaults, pickFault, takeDroppedAnswer } from './aws/faults.js';
 import type { ScenarioFaults } from './scenario/scenario-schema.js';
 import { handleSsm } from './aws/ssm-service.js';
 import type { SimWorld } from './aws/world-types.js';
@@ -177,6 +177,12 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     const region = regionOf(req);
     const caller = callerOf(req, form);
     const method = req.method ?? 'GET';
+    // The action is done; its answer is lost on the way (fault dropAnswers): the connection closes unanswered.
+    const dropped = (operation: string) => {
+      if (!takeDroppedAnswer(world.faults, operation)) return false;
+      req.socket.destroy();
+      return true;
+    };
     try {
       const fault = pickFault(world.faults, Math.random, service);
       if (fault?.kind === 'throttle') {
@@ -221,6 +227,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         try {
           const result = handleAutoScaling(world, form!, id);
           if (result.mutation) world.record({ service: 'autoscaling', ...result.mutation });
+          if (result.mutation && dropped(operation)) return;
           res.writeHead(200, { 'Content-Type': 'text/xml;charset=UTF-8', 'x-amzn-RequestId': id });
           return void res.end(result.xml);
         } catch (error) {
@@ -234,12 +241,14 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         refuseDryRun(form);
         const result = handleEc2(world, form!, region, id);
         if (result.mutation) world.record({ service: 'ec2', ...result.mutation });
+        if (result.mutation && dropped(operation)) return;
         res.writeHead(200, { 'Content-Type': 'text/xml;charset=UTF-8' });
         return void res.end(result.xml);
       }
       try {
         const result = handleEksRequest(world, { method, path: url.pathname, query: url.searchParams, body });
         if (result.mutation) world.record({ service: 'eks', ...result.mutation });
+        if (result.mutation && dropped(operation)) return;
         return sendJson(res, result.status, result.body, { 'x-amzn-RequestId': id });
       } catch (error) {
         if (MUTATING.has(operation) && error instanceof AwsApiError) {

@@ -76,6 +76,9 @@ describe('decideAbortRestore', () => {
     expect(decideAbortRestore({ ...moved, state: { previous, newVersion: 2 } })).toBeUndefined();
     expect(decideAbortRestore({ ...withNewVersion(), state: { previous, newVersion: 2, replaced: ['i-x'] } })).toBeUndefined();
   });
+  it('keeps the new version once the job asked to terminate an instance, though the group still lists it (issue 23)', () => {
+    expect(decideAbortRestore({ ...withNewVersion(), state: { previous, newVersion: 2, current: { instanceId: 'i-a', node: 'ip-i-a', terminated: true } } })).toBeUndefined();
+  });
 });
 
 describe('selfManagedWorldDecision (what the plan names, checked by the step)', () => {

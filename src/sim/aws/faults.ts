@@ -12,10 +12,16 @@ export interface FaultState {
   /** Consumed by the next matching UpdateClusterVersion. */
   failNextClusterUpdate?: { cluster?: string; errorCode: string; errorMessage?: string };
   nodesNeverReady: boolean;
+  /**
+   * Answers lost after the action was done, per operation ("TerminateInstanceInAutoScalingGroup": 1): the next such
+   * call that changes the world is carried out and its connection then closed without a response, as a network that
+   * drops the answer would; the client sees a reset (the SDK retries it as a transient error). Consumed per call.
+   */
+  dropAnswers: Record<string, number>;
   /** Per-service rates that replace throttleRate / errorRate for that service's calls. */
   services: Partial<Record<AwsService, { throttleRate?: number; errorRate?: number }>>;
   /** How many calls were answered with an injected error (for tests). */
-  injected: { throttled: number; errors: number };
+  injected: { throttled: number; errors: number; droppedAnswers: string[] };
 }
 
 export function createFaultState(initial: ScenarioFaults = {}): FaultState {
@@ -24,8 +30,9 @@ export function createFaultState(initial: ScenarioFaults = {}): FaultState {
     throttleRate: 0,
     errorRate: 0,
     nodesNeverReady: false,
+    dropAnswers: {},
     services: {},
-    injected: { throttled: 0, errors: 0 },
+    injected: { throttled: 0, errors: 0, droppedAnswers: [] },
   };
   applyFaults(state, initial);
   return state;
@@ -37,6 +44,7 @@ export function applyFaults(state: FaultState, change: Partial<Record<keyof Scen
   if ('throttleRate' in change) state.throttleRate = Number(change.throttleRate ?? 0);
   if ('errorRate' in change) state.errorRate = Number(change.errorRate ?? 0);
   if ('nodesNeverReady' in change) state.nodesNeverReady = Boolean(change.nodesNeverReady);
+  if ('dropAnswers' in change) state.dropAnswers = { ...((change.dropAnswers ?? {}) as Record<string, number>) };
   if ('services' in change) state.services = { ...((change.services ?? {}) as FaultState['services']) };
   if ('failNextClusterUpdate' in change) {
     const value = change.failNextClusterUpdate as FaultState['failNextClusterUpdate'] | null | undefined;
@@ -62,6 +70,15 @@ export function pickFault(state: FaultState, random: () => number, service?: Aws
   return undefined;
 }
 
+/** Whether the answer to this call (which changed the world) is to be lost; counts it when so. */
+export function takeDroppedAnswer(state: FaultState, operation: string): boolean {
+  const left = state.dropAnswers[operation] ?? 0;
+  if (left <= 0) return false;
+  state.dropAnswers[operation] = left - 1;
+  state.injected.droppedAnswers.push(operation);
+  return true;
+}
+
 export function describeFaults(state: FaultState): Record<string, unknown> {
-  return { ...state, services: { ...state.services }, injected: { ...state.injected } };
+  return { ...state, dropAnswers: { ...state.dropAnswers }, services: { ...state.services }, injected: { ...state.injected, droppedAnswers: [...state.injected.droppedAnswers] } };
 }

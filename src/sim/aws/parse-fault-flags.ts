@@ -2,14 +2,24 @@ import type { ScenarioFaults } from '../scenario/scenario-schema.js';
 
 /**
  * The simulator CLI's fault flags: `--latency-ms 100`, `--throttle-rate 0.2` (every AWS service) or
- * `--throttle-rate eks=0.2,ssm=0.05` (per service), `--error-rate` likewise. Pure; a malformed value throws a
+ * `--throttle-rate eks=0.2,ssm=0.05` (per service), `--error-rate` likewise, `--drop-answers Op=1,…`. Pure; a malformed value throws a
  * sentence naming the flag.
  */
 const SERVICES = ['eks', 'ssm', 'ec2', 'autoscaling', 'sts'] as const;
 type Service = (typeof SERVICES)[number];
 
-export function parseFaultFlags(flags: { 'latency-ms'?: string; 'throttle-rate'?: string; 'error-rate'?: string }): ScenarioFaults {
+export function parseFaultFlags(flags: { 'latency-ms'?: string; 'throttle-rate'?: string; 'error-rate'?: string; 'drop-answers'?: string }): ScenarioFaults {
   const faults: ScenarioFaults = {};
+  // `--drop-answers UpdateClusterVersion=1,TerminateInstanceInAutoScalingGroup=2`: answers lost after the action.
+  if (flags['drop-answers'] !== undefined) {
+    faults.dropAnswers = {};
+    for (const pair of flags['drop-answers'].split(',')) {
+      const [operation, count = '1'] = pair.split('=');
+      const n = Number(count);
+      if (!/^[A-Z][A-Za-z]+$/.test(operation ?? '') || !Number.isInteger(n) || n < 0) throw new Error(`--drop-answers takes Operation=count pairs (e.g. UpdateClusterVersion=1), got "${pair}"`);
+      faults.dropAnswers[operation] = n;
+    }
+  }
   if (flags['latency-ms'] !== undefined) {
     const ms = Number(flags['latency-ms']);
     if (!Number.isFinite(ms) || ms < 0) throw new Error(`--latency-ms must be a number of milliseconds, got "${flags['latency-ms']}"`);
