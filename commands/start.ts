@@ -2,14 +2,10 @@ import { recordAudit } from '../src/audit/record-audit.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
-import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
-import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { rehearsalProblem } from '../src/planning/plan-hash.js';
 import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
-import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot } from '../src/status/collect-snapshot.js';
-import { hopsBetweenText } from '../src/status/plan-request.js';
+import { readAndPlan } from '../src/status/read-and-plan.js';
 import { PLAN_READ_TIMEOUT_MS } from './plan.js';
 import { attempt } from './command-failure.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
@@ -91,20 +87,12 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
 
 /** The plan the job will run: the cluster read now, planned with its clusters.yaml policy (as `plan` does). */
 async function planFor(deps: CommandContext['deps'], cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
-  const snapshot = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
-    withDeadline(
-      collectSnapshot(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
-      PLAN_READ_TIMEOUT_MS,
-      `Reading ${cluster.name}`,
-      deps.clock,
-    ),
+  // The read and plan of `plan` itself (src/status/read-and-plan.ts): what the approver read is what the job runs.
+  const reading = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
+    readAndPlan(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: deps.waivers, timeoutMs: PLAN_READ_TIMEOUT_MS }),
   );
-  try {
-    return buildPlan(snapshot, to, policyFromConfig(cluster));
-  } catch (error) {
-    if (error instanceof PlanRequestError) throw new CommandRejected(`${error.message}. Nothing was started.`);
-    throw error;
-  }
+  if ('problem' in reading) throw new CommandRejected(`${reading.problem.replace(/\.$/, '')}. Nothing was started.`);
+  return reading.plan;
 }
 
 /** Outside the cluster's maintenanceWindow (clusters.yaml) only a dry run may start; says when the window opens. */

@@ -62,7 +62,9 @@ function stepLine(step: PlanStep, n: number): string {
     .filter(Boolean)
     .join(' ');
   const duration = step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : '';
-  return `${n}. ${e(step.title)}${duration}${marks ? ` ${marks}` : ''}`;
+  const conditional = (step.conditionalGates ?? []).map((gate) => `\n   _:raised_hand: only if ${e(gate.when)}_`);
+  const off = step.gateOff ? `\n   _${e(step.gateOff)}_` : '';
+  return `${n}. ${e(step.title)}${duration}${marks ? ` ${marks}` : ''}${off}${conditional.join('')}`;
 }
 
 export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions = {}): SlackMessage[] {
