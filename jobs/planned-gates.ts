@@ -35,7 +35,7 @@ export async function askPlannedGates(ctx: StepContext, skip: (action: PlannedAc
   return undefined;
 }
 
-/** A step that first asks its planned gates (blue/green groups ask theirs when the clone is Ready: see there). */
+/** A step that first asks its planned gates (Karpenter, self-managed groups, Fargate). */
 export function withPlannedGates(step: Step): Step {
-  return async (ctx) => (await askPlannedGates(ctx, (action) => action.action === 'blue-green')) ?? step(ctx);
+  return async (ctx) => (await askPlannedGates(ctx)) ?? step(ctx);
 }

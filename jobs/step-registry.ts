@@ -26,8 +26,9 @@ const STEPS: Partial<Record<StepKind, Step>> = {
   'karpenter-budget': karpenterBudgetStep,
   'control-plane': withBudgetHold(withAliasRestore(controlPlaneStep)),
   addons: withBudgetHold(addonsStep),
-  // The data-plane steps ask the gates the approved plan announces before they act (planned-gates.ts).
-  'managed-nodegroups': withBudgetHold(withPlannedGates(managedNodegroupsStep)),
+  // The data-plane steps ask the gates the approved plan announces before they act (planned-gates.ts); managed node
+  // groups ask theirs one group at a time, as each group's turn comes.
+  'managed-nodegroups': withBudgetHold(managedNodegroupsStep),
   karpenter: withPlannedGates(karpenterStep),
   'self-managed': withPlannedGates(selfManagedStep),
   fargate: withPlannedGates(fargateStep),
