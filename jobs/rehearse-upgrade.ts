@@ -444,6 +444,7 @@ function buildReport(input: {
   const podsRestarted = [...before].filter((uid) => !after.has(uid)).length;
   const pendingPods = input.podsAfter.filter((p) => p.status?.phase === 'Pending').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
   const plannedGates = plan.hops.flatMap((hop) => hop.steps).filter((step) => step.gate).length;
+  const onlyIfBlocked = plan.hops.flatMap((hop) => hop.steps).reduce((sum, step) => sum + (step.conditionalGates?.length ?? 0), 0);
   const planEstimateMinutes = plan.hops.reduce((sum, hop) => sum + (hop.estimateMinutes ?? 0), 0);
   const hash = planHash(plan);
   const lines = [
@@ -457,7 +458,7 @@ function buildReport(input: {
     ...blocks.map((b) => `  ${b}`),
     `The plan's blocking findings: ${plan.findings.filter((f) => f.severity === 'error' && !f.waived).map((f) => f.code).join(', ') || 'none'}.`,
     '',
-    `Gates an on-call would face (${gates.length}; the plan announces ${plannedGates}):`,
+    `Gates an on-call would face (${gates.length}; the plan announces ${plannedGates}, and ${onlyIfBlocked} more only if something blocks):`,
     ...gates.map((g) => `  ${g.title} → ${g.answer}`),
     '',
     `Pods restarted: ${podsRestarted}.${pendingPods.length ? ` Pods left Pending (no node fits them): ${pendingPods.join(', ')}.` : ' No pod left Pending.'}`,
