@@ -11,17 +11,20 @@ import { nextMinorOf } from '../../src/planning/upgrade-path.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import type { StartRequest } from '../../src/ports/upgrade-control.js';
+import type { Waiver } from '../../src/ports/waiver.js';
+import type { WaiverStore } from '../../src/ports/waiver-store.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSim } from '../support/start-sim.js';
 import { createTestAuditLog } from '../support/test-audit-log.js';
-import { simSources } from './read-path-harness.js';
+import { settled, simSources } from './read-path-harness.js';
 import { askedAlways, planAndRun, plannedGates, usePlanHarness, workshop } from './plan-equals-job.js';
 
 /**
  * Issue 23, item 4: the plan announces exactly the gates the job asks. For every shipped scenario:
  * - the plan `plan` prints (the CLI's JSON) and the plan a `start` made right after stores have the same planHash
- *   (one read-and-plan serves both: src/status/read-and-plan.ts);
+ *   (one read-and-plan serves both: src/status/read-and-plan.ts), and so have their findings — Slack waivers
+ *   counted by both;
  * - a job run on that plan asks the plan's always-asked gates, same questions, same order; the gates asked only
  *   when something blocks (a drain held by a PDB, a custom AMI without a source, a forced preflight) are the ones
  *   the plan lists apart.
@@ -29,6 +32,19 @@ import { askedAlways, planAndRun, plannedGates, usePlanHarness, workshop } from 
 const SCENARIOS = readdirSync(new URL('../../src/sim/scenarios/', import.meta.url)).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
 // demo-throttled answers 30% of AWS calls with a throttle: retried as the bot's SDKs retry, both reads see it all.
 const ATTEMPTS = 10;
+/**
+ * Waivers approved in Slack, which `plan` counts: the plan `start` stores counts them too. (A store that answers the
+ * reads only: nothing here asks for or approves one.)
+ */
+function slackWaivers(cluster: string): WaiverStore {
+  const waivers: Waiver[] = ['K8S003', 'INS001', 'AVL006'].map((code, i) => ({
+    id: `w${i}`, cluster, code, resource: '**', reason: 'accepted for the test', expiresAt: Date.now() + 86_400_000,
+    requestedBy: 'U0REQ', requestedAt: Date.now(), state: 'active', approvedBy: 'U0APP', approvedAt: Date.now(), source: 'slack',
+  }));
+  const refuse = async (): Promise<never> => { throw new Error('read-only waiver store'); };
+  return { list: async (name) => waivers.filter((w) => !name || w.cluster === name), get: async (id) => waivers.find((w) => w.id === id), request: refuse, approve: refuse, reject: refuse, revoke: refuse, audit: async () => [] };
+}
+
 const people = { channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] };
 
 function configFor(clusters: string[]): ClustersConfig {
@@ -48,8 +64,11 @@ describe('plan and start plan alike (issue 23)', () => {
   });
 
   it.each(SCENARIOS)('%s: the plan `plan` prints has the planHash of the plan `start` stores right after', async (scenario) => {
-    sim = await startSim(scenario, { speed: 1 });
+    sim = await startSim(scenario, { speed: 600 });
     const clusters = clustersOf(sim);
+    // The same world for both reads: every pod placed and every PDB counted first (a scenario whose pods cannot all
+    // run is read as it stands once the wait is over).
+    for (const { name } of clusters) await settled(sim, name).catch(() => undefined);
     const config = configFor(clusters.map((c) => c.name));
     const dir = mkdtempSync(join(tmpdir(), 'i23-'));
     writeFileSync(join(dir, 'clusters.yaml'), JSON.stringify({ clusters: config.clusters.map(({ name }) => ({ name, region: 'us-west-2', ...people })) }));
@@ -62,6 +81,7 @@ describe('plan and start plan alike (issue 23)', () => {
         stderr: () => undefined,
         sources: () => simSources(sim!, ATTEMPTS),
         fileExists: () => false,
+        waiverStore: async () => ({ store: slackWaivers(name), close: async () => undefined }),
       });
       expect([0, 2], `plan ${name} exited ${code}`).toContain(code);
       const printed = JSON.parse(stdout) as UpgradePlan;
@@ -74,6 +94,7 @@ describe('plan and start plan alike (issue 23)', () => {
           eks: sources.eks, ec2: sources.ec2, ssm: sources.ssm, kube: sources.kube, autoScaling: sources.autoScaling,
           control: { ...fake, start: async (request: StartRequest, from: string, plan?: UpgradePlan) => { stored = plan; return fake.start(request, from); } },
           audit: auditLog.audit,
+          waivers: slackWaivers(name),
           usergroups: { members: async () => [] },
           clock: systemClock,
           logger: createLogger({ level: 'silent' }),
@@ -86,6 +107,10 @@ describe('plan and start plan alike (issue 23)', () => {
       expect(stored, `start ${name} stored no plan`).toBeDefined();
       expect(planHash(stored!)).toBe(planHash(printed));
       expect(plannedGates(stored!)).toEqual(plannedGates(printed));
+      // The hash leaves the findings out; they are the same read too (permissions asked, insights refreshed, waivers).
+      const codes = (plan: UpgradePlan) => plan.findings.map((f) => `${f.code} ${f.severity} ${f.resources.join(',')}${f.waived ? ' waived' : ''}`).sort();
+      expect(codes(stored!)).toEqual(codes(printed));
+      expect(stored!.blocking).toBe(printed.blocking);
     }
   });
 });
