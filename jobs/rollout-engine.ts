@@ -107,7 +107,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const eks = opts.sources.eks({ region: cluster.region, roleArn: cluster.roleArn });
       const from = (await eks.describeCluster(cluster.name)).version ?? '';
       // The read and plan `plan` and `start` make (src/status/read-and-plan.ts).
-      const { plan } = await readPlan(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: opts.waivers, timeoutMs: READ_TIMEOUT_MS });
+      const { plan } = await readPlan(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: opts.waivers, timeoutMs: READ_TIMEOUT_MS, deadlineClock: systemClock });
       return { from, plan };
     } catch (error) {
       return { error: (error as Error).message };

@@ -28,7 +28,7 @@ export async function collectDigestRows(sources: SnapshotSources, clusters: Clus
     const job = options.findActive ? options.findActive(cluster.name).catch(() => undefined) : Promise.resolve(undefined);
     try {
       // The read and plan `plan` makes (read-and-plan.ts), to the next minor.
-      const reading = await readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, waivers: options.waivers, timeoutMs: options.timeoutMs ?? 20_000 });
+      const reading = await readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, waivers: options.waivers, timeoutMs: options.timeoutMs ?? 20_000, deadlineClock: systemClock });
       const { snapshot } = reading;
       const status = buildClusterStatus(snapshot, await job);
       const plan: Parameters<typeof buildDigestRow>[2] = !snapshot.cluster.ok ? undefined : 'plan' in reading ? reading.plan : reading.to ? { error: reading.problem } : undefined;

@@ -3,6 +3,7 @@ import { buildPlan, PlanRequestError } from '../planning/build-plan.js';
 import type { ClusterSnapshot } from '../planning/cluster-snapshot.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
+import type { Clock } from '../ports/clock.js';
 import type { UpgradePlan } from '../ports/upgrade-plan.js';
 import type { WaiverStore } from '../ports/waiver-store.js';
 import { readWaiversForPlan, type WaiversForPlan } from '../waivers/read-waivers.js';
@@ -33,6 +34,8 @@ export interface PlanReadRequest {
   waivers?: WaiverStore | (() => Promise<WaiversForPlan>);
   /** The whole read's deadline. */
   timeoutMs: number;
+  /** The clock the deadline runs on (default: the sources' clock; the fleet's reads keep real time). */
+  deadlineClock?: Clock;
 }
 
 export type PlanReading =
@@ -48,7 +51,7 @@ export async function readAndPlan(sources: SnapshotSources, request: PlanReadReq
     collectSnapshot(sources, { name, region, roleArn, ...(targetMinors ? { targetMinors } : {}), ...reads, askAccess: true }),
     timeoutMs,
     `Reading ${name}`,
-    sources.clock,
+    request.deadlineClock ?? sources.clock,
   );
   const current = snapshot.cluster.ok ? snapshot.cluster.value.version : undefined;
   const to = request.to ?? (current ? nextMinorOf(current) : undefined);
