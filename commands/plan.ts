@@ -7,14 +7,11 @@
 
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { readRollback, RollbackReadError } from '../src/status/rollback-reads.js';
-import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
 import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
 import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot } from '../src/status/collect-snapshot.js';
-import { hopsBetweenText, offeredProblem } from '../src/status/plan-request.js';
-import { preflightReads } from '../src/status/preflight-reads.js';
+import { readAndPlan } from '../src/status/read-and-plan.js';
 import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -41,30 +38,9 @@ export const planCommand: CommandHandler = async (context) => {
         : `${to} is older than ${cluster.name}'s ${current}: EKS upgrades only move forward.`,
     );
   }
-  const snapshot = await withDeadline(
-    collectSnapshot(deps, {
-      name: cluster.name,
-      region: cluster.region,
-      roleArn: cluster.roleArn,
-      targetMinors: hopsBetweenText(current, to),
-      // Half the read deadline at most for an insights refresh, so a slow one still leaves time to read the rest.
-      ...preflightReads(cluster, PLAN_READ_TIMEOUT_MS / 2),
-      askAccess: true,
-    }),
-    PLAN_READ_TIMEOUT_MS,
-    `Reading ${cluster.name}`,
-    deps.clock,
-  );
-  const notOffered = offeredProblem(snapshot, to);
-  if (notOffered) throw new CommandRejected(notOffered);
-  const slack = await readWaiversForPlan(deps.waivers, cluster.name);
-  let plan;
-  try {
-    plan = buildPlan(snapshot, to, policyFromConfig(cluster, slack.waivers, slack.note));
-  } catch (error) {
-    if (error instanceof PlanRequestError) throw new CommandRejected(error.message);
-    throw error;
-  }
+  const reading = await readAndPlan(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from: current, to, waivers: deps.waivers, timeoutMs: PLAN_READ_TIMEOUT_MS });
+  if ('problem' in reading) throw new CommandRejected(reading.problem);
+  const { plan } = reading;
   for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: deps.waivers !== undefined })) await context.respond(message);
 };
 

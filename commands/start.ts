@@ -2,14 +2,11 @@ import { recordAudit } from '../src/audit/record-audit.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
-import { buildPlan, PlanRequestError } from '../src/planning/build-plan.js';
-import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { rehearsalProblem } from '../src/planning/plan-hash.js';
 import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
-import { withDeadline } from '../src/status/bounded.js';
-import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
-import { hopsBetweenText } from '../src/status/plan-request.js';
+import type { SnapshotSources } from '../src/status/collect-snapshot.js';
+import { readAndPlan } from '../src/status/read-and-plan.js';
 import { PLAN_READ_TIMEOUT_MS } from './plan.js';
 import { attempt } from './command-failure.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
@@ -93,21 +90,13 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
  * The plan the job will run: the cluster read now, planned with its clusters.yaml policy (as `plan` does). Exported
  * so that the engine's tests start their jobs exactly as this command does (test/integration/engine-harness.ts).
  */
-export async function planFor(sources: SnapshotSources, cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
-  const snapshot = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
-    withDeadline(
-      collectSnapshot(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
-      PLAN_READ_TIMEOUT_MS,
-      `Reading ${cluster.name}`,
-      sources.clock,
-    ),
+export async function planFor(sources: SnapshotSources & { waivers?: CommandContext['deps']['waivers'] }, cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
+  // The read and plan of `plan` itself (src/status/read-and-plan.ts): what the approver read is what the job runs.
+  const reading = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
+    readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: sources.waivers, timeoutMs: PLAN_READ_TIMEOUT_MS }),
   );
-  try {
-    return buildPlan(snapshot, to, policyFromConfig(cluster));
-  } catch (error) {
-    if (error instanceof PlanRequestError) throw new CommandRejected(`${error.message}. Nothing was started.`);
-    throw error;
-  }
+  if ('problem' in reading) throw new CommandRejected(`${reading.problem.replace(/\.$/, '')}. Nothing was started.`);
+  return reading.plan;
 }
 
 /** Outside the cluster's maintenanceWindow (clusters.yaml) only a dry run may start; says when the window opens. */

@@ -7,6 +7,7 @@ import { kubeletMinorOf } from '../src/planning/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../src/planning/nodegroup-rollout.js';
 import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from './drain-inspection.js';
 import { awaitGate, reopenGate } from './gate-step.js';
+import { plannedQuestion } from './planned-gates.js';
 import { formatDuration } from '../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
@@ -130,13 +131,18 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
           await saveNodegroupState(ctx, blueName, state);
           continue;
         case 'delete-blue': {
-          const outcome = await awaitGate(ctx, {
-            gateId: `h${step.hop}-bg-${blueName}`,
-            title: `${greenName} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?`,
-            details: [`Pods on ${blueName} move to ${greenName} as EKS drains ${blueName}; PDBs are respected.`],
-            actions: ['continue', 'abort'],
-          });
-          if (outcome.kind === 'result') return outcome.result;
+          // The approved plan's question, in its words; none when clusters.yaml turned node-group gates off (a job
+          // without a plan, and a rollback, ask as they always did).
+          const planned = !ctx.step.actions || data.rollback ? `${greenName} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?` : plannedQuestion(ctx, `nodegroup/${blueName}`);
+          const outcome = planned
+            ? await awaitGate(ctx, {
+              gateId: `h${step.hop}-bg-${blueName}`,
+              title: planned,
+              details: [`${greenName} is Ready at ${step.to}. Pods on ${blueName} move to ${greenName} as EKS drains ${blueName}; PDBs are respected.`],
+              actions: ['continue', 'abort'],
+            })
+            : undefined;
+          if (outcome?.kind === 'result') return outcome.result;
           try {
             await eks.deleteNodegroup(data.cluster, blueName);
           } catch (error) {

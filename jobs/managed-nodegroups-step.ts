@@ -13,6 +13,7 @@ import { resourcesToAct } from './plan-check.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
+import { askPlannedGates } from './planned-gates.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
@@ -52,6 +53,9 @@ export const managedNodegroupsStep: Step = async (ctx) => {
     const stop = state.final || ctx.data.dryRun ? undefined : await safePoint(ctx, `node group ${name}`);
     if (stop) return stop;
     const blueGreen = state.green !== undefined || decisions.get(name)?.action === 'blue-green';
+    // The plan's question for this group, asked just before it moves (a blue/green group asks once its clone is Ready).
+    const asked = blueGreen || state.final ? undefined : await askPlannedGates(ctx, (action) => action.resource !== `nodegroup/${name}`);
+    if (asked) return asked;
     const result = blueGreen ? await upgradeBlueGreen(ctx, name, lines) : await upgradeInPlace(ctx, name, lines);
     if (result) return result;
   }

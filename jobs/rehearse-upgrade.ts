@@ -9,6 +9,9 @@
  * no cluster lock. Callers refuse a rehearsal beside a running upgrade of the same cluster.
  */
 
+import { readAndPlan } from '../src/status/read-and-plan.js';
+import { PlanRequestError } from '../src/planning/build-plan.js';
+import type { WaiverStore } from '../src/ports/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { planHash } from '../src/planning/plan-hash.js';
@@ -23,7 +26,6 @@ import { createSsmPortFactory } from '../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../src/kube/client-node-adapter.js';
 import { parseClustersConfig, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
-import { buildPlan } from '../src/planning/build-plan.js';
 import type { ClusterSnapshot } from '../src/planning/cluster-snapshot.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { snapshotToScenario } from '../src/planning/twin-scenario.js';
@@ -34,7 +36,6 @@ import type { GateAction, GateModel, StatusCardModel, TimelineEvent } from '../s
 import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
 import { hopsBetweenText } from '../src/status/plan-request.js';
-import { preflightReads } from '../src/status/preflight-reads.js';
 import { withDeadline } from '../src/status/bounded.js';
 import { createUpgradeEngine } from './create-upgrade-engine.js';
 
@@ -44,20 +45,24 @@ export interface TwinRead {
   snapshot: ClusterSnapshot;
   scenario: Record<string, unknown>;
   from: string;
+  /** The plan `plan` would show for the target (the next minor when none was given), or why there is none. */
+  plan?: UpgradePlan;
+  problem?: string;
 }
 
 /** The cluster read as `plan` reads it, and its twin scenario (validated by the simulator). */
 export async function readTwinOf(
   sources: SnapshotSources,
   target: { name: string; region: string; roleArn?: string; config?: ClusterConfig },
-  options: { to?: string; anonymize?: boolean; timeoutMs?: number } = {},
+  options: { to?: string; anonymize?: boolean; timeoutMs?: number; waivers?: WaiverStore } = {},
 ): Promise<TwinRead> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const described = await sources.eks(target).describeCluster(target.name);
   const from = described.version ?? '';
   const hops = options.to ? hopsBetweenText(from, options.to) : undefined;
-  const reads = preflightReads(target.config, timeoutMs / 2);
-  const snapshot = await withDeadline(collectSnapshot(sources, { ...target, targetMinors: hops, ...reads }), timeoutMs, `Reading ${target.name}`, sources.clock);
+  // Read and planned as `plan` and `start` do (src/status/read-and-plan.ts), so the rehearsed plan is theirs.
+  const reading = await readAndPlan(sources, { name: target.name, region: target.region, roleArn: target.roleArn, config: target.config, from, to: options.to, waivers: options.waivers, timeoutMs });
+  const { snapshot } = reading;
   const offered = snapshot.versions.ok ? snapshot.versions.value.find((v) => v.version === from) : undefined;
   const { calendarAsOfFor, validateScenario } = await sim();
   const calendarAsOf = offered?.endOfStandardSupport ? calendarAsOfFor(from, offered.endOfStandardSupport, snapshot.readAt) : undefined;
@@ -65,7 +70,7 @@ export async function readTwinOf(
   const images = await customImages(sources, target, [from, ...(hops ?? [])]);
   if (images.length) scenario.images = images;
   validateScenario(scenario, `twin of ${target.name}`);
-  return { snapshot, scenario, from };
+  return { snapshot, scenario, from, ...('plan' in reading ? { plan: reading.plan } : { problem: reading.problem }) };
 }
 
 /**
@@ -142,6 +147,8 @@ export interface RehearseOptions {
   store?: RehearsalStore;
   /** Test hook: the running twin, once started. */
   onTwin?: (twin: SimTwin) => void;
+  /** The Slack waivers the plan counts, as `plan` does (absent: clusters.yaml's alone, and the plan says so). */
+  waivers?: WaiverStore;
   /** The Redis prefix of the rehearsal's own engine (default: derived from `prefix`, fresh per run). */
   enginePrefix?: string;
 }
@@ -150,9 +157,9 @@ const TWIN_CREDENTIALS = { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal
 
 /** Runs one rehearsal to its end and returns the report. */
 export async function rehearseUpgrade(opts: RehearseOptions): Promise<RehearsalReport> {
-  const read = await readTwinOf(opts.sources, opts.cluster, { to: opts.to });
-  const plan = buildPlan(read.snapshot, opts.to, policyFromConfig(opts.cluster.config));
-  return runUpgradeOnScenario(read.scenario, plan, read.from, opts);
+  const read = await readTwinOf(opts.sources, opts.cluster, { to: opts.to, waivers: opts.waivers });
+  if (!read.plan) throw new PlanRequestError(read.problem ?? `${opts.cluster.name} could not be planned to ${opts.to}`);
+  return runUpgradeOnScenario(read.scenario, read.plan, read.from, opts);
 }
 
 /**
@@ -508,6 +515,7 @@ function buildReport(input: {
   const podsRestarted = [...before].filter((uid) => !after.has(uid)).length;
   const pendingPods = input.podsAfter.filter((p) => p.status?.phase === 'Pending').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
   const plannedGates = plan.hops.flatMap((hop) => hop.steps).filter((step) => step.gate).length;
+  const onlyIfBlocked = plan.hops.flatMap((hop) => hop.steps).reduce((sum, step) => sum + (step.conditionalGates?.length ?? 0), 0);
   const planEstimateMinutes = plan.hops.reduce((sum, hop) => sum + (hop.estimateMinutes ?? 0), 0);
   const hash = planHash(plan);
   const lines = [
@@ -521,7 +529,7 @@ function buildReport(input: {
     ...blocks.map((b) => `  ${b}`),
     `The plan's blocking findings: ${plan.findings.filter((f) => f.severity === 'error' && !f.waived).map((f) => f.code).join(', ') || 'none'}.`,
     '',
-    `Gates an on-call would face (${gates.length}; the plan announces ${plannedGates}):`,
+    `Gates an on-call would face (${gates.length}; the plan announces ${plannedGates}, and ${onlyIfBlocked} more only if something blocks):`,
     ...gates.map((g) => `  ${g.title} → ${g.answer}`),
     '',
     `Pods restarted: ${podsRestarted}.${pendingPods.length ? ` Pods left Pending (no node fits them): ${pendingPods.join(', ')}.` : ' No pod left Pending.'}`,

@@ -9,13 +9,13 @@
  * gate, which an approver answers with Continue.
  */
 
+import { readPlan } from '../src/status/read-and-plan.js';
+import type { WaiverStore } from '../src/ports/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { DelayedError, FlowProducer, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { findCluster, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
-import { buildPlan } from '../src/planning/build-plan.js';
-import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { isTerminal } from '../src/planning/upgrade-job-data.js';
 import type { ChannelPoster } from '../src/ports/channel-poster.js';
 import { systemClock } from '../src/ports/clock.js';
@@ -27,7 +27,6 @@ import type { SlackMessage } from '../src/ports/slack-message.js';
 import { buildClusterStatus } from '../src/report/cluster-status.js';
 import { withDeadline } from '../src/status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
-import { hopsBetweenText } from '../src/status/plan-request.js';
 import { mention } from '../src/report/format-text.js';
 
 export const ROLLOUT_QUEUE = 'rollout';
@@ -50,6 +49,8 @@ export interface RolloutEngineOptions {
   pollMs?: number;
   /** Worker lock tuning (tests shorten it to show a killed worker's lanes taken over). */
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
+  /** The Slack waivers a wave's plans count, as `plan` does. */
+  waivers?: WaiverStore;
 }
 
 export interface RolloutEngine {
@@ -109,13 +110,9 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     try {
       const eks = opts.sources.eks({ region: cluster.region, roleArn: cluster.roleArn });
       const from = (await eks.describeCluster(cluster.name)).version ?? '';
-      const snapshot = await withDeadline(
-        collectSnapshot(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, targetMinors: hopsBetweenText(from, to) }),
-        READ_TIMEOUT_MS,
-        `Reading ${cluster.name}`,
-        systemClock,
-      );
-      return { from, plan: buildPlan(snapshot, to, policyFromConfig(cluster)) };
+      // The read and plan `plan` and `start` make (src/status/read-and-plan.ts).
+      const { plan } = await readPlan(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: opts.waivers, timeoutMs: READ_TIMEOUT_MS, deadlineClock: systemClock });
+      return { from, plan };
     } catch (error) {
       return { error: (error as Error).message };
     }

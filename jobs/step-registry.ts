@@ -11,6 +11,7 @@ import { karpenterBudgetStep } from './karpenter-budget-step.js';
 import { withAliasRestore } from './karpenter-alias-restore.js';
 import { karpenterCleanup, karpenterControlHook, karpenterStep } from './karpenter-step.js';
 import { preflightStep } from './preflight-step.js';
+import { withPlannedGates } from './planned-gates.js';
 import { rollbackGateStep, rollbackPreflightStep } from './rollback-steps.js';
 import { selfManagedCleanup, selfManagedStep } from './self-managed-step.js';
 import { verifyStep } from './verify-step.js';
@@ -25,10 +26,12 @@ const STEPS: Partial<Record<StepKind, Step>> = {
   'karpenter-budget': karpenterBudgetStep,
   'control-plane': withBudgetHold(withAliasRestore(controlPlaneStep)),
   addons: withBudgetHold(addonsStep),
+  // The data-plane steps ask the gates the approved plan announces before they act (planned-gates.ts); managed node
+  // groups ask theirs one group at a time, as each group's turn comes.
   'managed-nodegroups': withBudgetHold(managedNodegroupsStep),
-  karpenter: karpenterStep,
-  'self-managed': selfManagedStep,
-  fargate: fargateStep,
+  karpenter: withPlannedGates(karpenterStep),
+  'self-managed': withPlannedGates(selfManagedStep),
+  fargate: withPlannedGates(fargateStep),
   verify: verifyStep,
 };
 

@@ -139,11 +139,13 @@ const clusterFields = {
   reminders: remindersSchema,
   /** A real start needs a successful rehearsal of the same plan at most this old, e.g. "24h" (issue 15). */
   requireRehearsal: z.string().regex(/^[1-9]\d{0,3}h$/, 'must be a number of hours like "24h"'),
+  /** Which kinds of step ask an approver first (issue 23); every kind does unless set to false here. */
+  gates: z.object({ controlPlane: z.boolean(), nodegroups: z.boolean(), karpenter: z.boolean(), selfManaged: z.boolean(), fargate: z.boolean() }).partial().strict(),
 };
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, rollbackTimeoutMinutes: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, rollbackTimeoutMinutes: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true, gates: true })
   .strict();
 
 const fileSchema = z
@@ -218,7 +220,20 @@ export interface ClusterConfig {
   reminders?: { daysBefore: number[] };
   /** requireRehearsal in hours (absent: no rehearsal needed). */
   requireRehearsalHours?: number;
+  /** clusters.yaml `gates:` (absent: every kind is gated, GATES_ON). */
+  gates?: GateSwitches;
 }
+
+/** Which kinds of step ask an approver before they act (clusters.yaml `gates:`, per key over `defaults:`). */
+export interface GateSwitches {
+  controlPlane: boolean;
+  nodegroups: boolean;
+  karpenter: boolean;
+  selfManaged: boolean;
+  fargate: boolean;
+}
+
+export const GATES_ON: GateSwitches = { controlPlane: true, nodegroups: true, karpenter: true, selfManaged: true, fargate: true };
 
 /** A scheduled digest: one message per tick to `channel` about `clusters` (names, resolved from the globs). */
 export interface DigestConfig {
@@ -291,6 +306,7 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
       reminders: { daysBefore: [...new Set(merged.reminders?.daysBefore ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => b - a) },
+      gates: { ...GATES_ON, ...(defaults.gates ?? {}), ...(entry.gates ?? {}) },
       ...(merged.requireRehearsal ? { requireRehearsalHours: Number(merged.requireRehearsal.slice(0, -1)) } : {}),
     };
   });

@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the simulator (scenario demo), a Redis, the bot in HTTP mode with its worker, and a local fake
  * Slack, in one process tree. A scripted engineer asks for status, starts an upgrade to 1.31, the approver clicks
- * Continue, and the conversation is printed as it would look in Slack. Exits 0 once the control plane is at 1.31.
+ * Continue on each gate, and the conversation is printed as it would look in Slack. Exits 0 once the control plane is at 1.31.
  */
 
 import '../log/quiet-node-version-warning.js';
@@ -82,15 +82,25 @@ async function run(): Promise<number> {
     await fake.waitFor((f) => f.ephemerals(REQUESTER).some((e) => /1\.30/.test(e.text)) || f.messages(CHANNEL).length > 0, { timeoutMs: STEP_TIMEOUT_MS });
 
     await fake.sendSlashCommand({ text: `start demo --to ${TARGET}`, userId: REQUESTER, channelId: CHANNEL });
-    const gate = await fake.waitFor(
-      (f) => parentCard(f)?.replies.find((reply) => hasButton(reply, 'gate:continue')),
-      { timeoutMs: STEP_TIMEOUT_MS },
-    );
-    await fake.clickButton({ userId: APPROVER, channelId: CHANNEL, messageTs: gate.ts, actionId: 'gate:continue' });
-
+    // The approver answers every gate the plan announced (the control plane, then the node group), each as its card
+    // comes, until the upgrade ends.
+    const clicked = new Set<string>();
+    for (;;) {
+      const next = await fake.waitFor(
+        (f) => {
+          const card = parentCard(f);
+          if (/succeeded|failed|aborted/i.test(card?.text ?? '')) return { ended: true as const };
+          const gate = card?.replies.find((reply) => hasButton(reply, 'gate:continue') && !clicked.has(reply.ts));
+          return gate ? { gate } : undefined;
+        },
+        { timeoutMs: STEP_TIMEOUT_MS * 2 },
+      );
+      if ('ended' in next) break;
+      clicked.add(next.gate.ts);
+      await fake.clickButton({ userId: APPROVER, channelId: CHANNEL, messageTs: next.gate.ts, actionId: 'gate:continue' });
+    }
     // The upgrade ends well before its thread does: the outbox paces replies at about one a second per channel,
     // and the timeline file comes last.
-    await fake.waitFor((f) => /succeeded|failed|aborted/i.test(parentCard(f)?.text ?? ''), { timeoutMs: STEP_TIMEOUT_MS * 2 });
     await fake.waitFor((f) => f.files().some((file) => file.threadTs === parentCard(f)?.ts && file.text.length > 0), {
       timeoutMs: STEP_TIMEOUT_MS,
     });

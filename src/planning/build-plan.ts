@@ -7,6 +7,7 @@ import { dataPlaneUnits } from './data-plane-units.js';
 import { isBlocking, plural, type Finding } from '../ports/finding.js';
 import { describeIncremental, planDeferral } from './incremental-strategy.js';
 import { DEFAULT_POLICY, type PlanPolicy } from './plan-policy.js';
+import { gateOffText, gatesOf, withGates } from './plan-gates.js';
 import { runChecks } from './run-checks.js';
 import { planContext } from './plan-context.js';
 import { MINUTES } from './step-estimates.js';
@@ -51,7 +52,15 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
   let saved = 0;
   const hops: PlanHop[] = path.hops.map((to, index) => {
     const hopFrom = index === 0 ? path.from : path.hops[index - 1];
-    const steps: PlanStep[] = [preflightStep(snapshot, hopFrom, to, index === 0 ? findings : []), gateStep(snapshot.name, hopFrom, to), controlPlaneStep(snapshot.name, hopFrom, to)];
+    // clusters.yaml gates.controlPlane false: no gate line (the job then has no gate step), and the control-plane
+    // line says so.
+    const askFirst = gatesOf(policy).controlPlane;
+    const controlPlane = controlPlaneStep(snapshot.name, hopFrom, to);
+    const steps: PlanStep[] = [
+      preflightStep(snapshot, hopFrom, to, index === 0 ? findings : []),
+      ...(askFirst ? [gateStep(snapshot.name, hopFrom, to)] : []),
+      askFirst ? controlPlane : { ...controlPlane, gateOff: gateOffText('gate') },
+    ];
     for (const addon of addons) {
       let version = addonAt.get(addon.name)!;
       const catalog = addon.catalog[to];
@@ -84,7 +93,8 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
     steps.push(verifyStep(snapshot.name, to, 'upgrade'));
     // The job runs a hop's steps in HOP_STEP_ORDER (a Karpenter budget line goes before the control plane).
     steps.sort((a, b) => HOP_STEP_ORDER.indexOf(a.kind) - HOP_STEP_ORDER.indexOf(b.kind));
-    return { from: hopFrom, to, steps, estimateMinutes: steps.reduce((sum, s) => sum + s.estimateMinutes, 0) };
+    const gated = steps.map((step) => withGates(step, policy, snapshot.name));
+    return { from: hopFrom, to, steps: gated, estimateMinutes: steps.reduce((sum, s) => sum + s.estimateMinutes, 0) };
   });
 
   const moving = [...deferral.movesIn.values()].filter((moves) => moves.length > 0).length;

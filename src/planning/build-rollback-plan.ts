@@ -78,7 +78,9 @@ export function buildRollbackPlan(
     // A Karpenter class without nodes still goes back: pinned to N, its next node would be newer than the control plane.
     const emptyClass = unit.type === 'karpenter' && !minor;
     if (!emptyClass && (!minor || !target || compareMinor(minor, target) <= 0)) continue;
-    for (const step of dataPlaneSteps(snapshot, unit, to, policy)) {
+    // A rollback asks one approval, before the control plane goes back (its gate line): the data-plane lines carry
+    // no question of their own, so the plan announces none the rollback job would not ask (issue 23).
+    for (const { gate: _unasked, ...step } of dataPlaneSteps(snapshot, unit, to, policy)) {
       if (step.kind === 'karpenter-budget') continue;
       if (step.kind === 'karpenter' && step.actions.some((action) => action.action === 'follow-alias' || action.action === 'pinned-alias')) {
         steps.push(pinAliasBack(step, unit.name, to, policy.upgradeBudget));

@@ -57,7 +57,8 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
               : source
                 ? `Roll custom-AMI node group ${name} to a new launch template ${lt} version with ${source.label}`
                 : `Custom-AMI node group ${name}: supply a launch template version with ${amiText}, then roll it`,
-            gate: `Roll node group ${name} (${plural(unit.nodes, 'node')}) to launch template version ${chosen.launchTemplateVersion ?? '<new>'}?`,
+            // Without a version or a source the job cannot roll it: it asks only then, to skip it (plan-gates.ts).
+            ...(automated ? { gate: `Roll node group ${name} (${plural(unit.nodes, 'node')}) to launch template version ${chosen.launchTemplateVersion ?? '<new>'}?` } : {}),
             estimateMinutes: inPlaceMinutes(unit.nodes, perBatch),
             details: [
               `EKS does not move a node group pinned to its own AMI on a version bump.`,
@@ -218,6 +219,7 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
           manual: asgs.length === 0,
           title: `Self-managed group ${unit.name} (${plural(unit.nodes, 'node')}): new launch template version with ${configured?.label ?? ami}, then ${rules.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${rules.minHealthyPercentage})` : 'nodes replaced one at a time'}`,
           estimateMinutes: Math.max(1, unit.nodes) * MINUTES.selfManagedPerNode,
+          ...(asgs.length ? { gate: `Roll self-managed group ${unit.name} (${plural(unit.nodes, 'node')}) to ${to}, replacing its nodes?` } : {}),
           actions,
           details: [
             rules.strategy === 'instance-refresh'
@@ -255,6 +257,7 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
           strategy: 'rollout-restart',
           title: `Restart ${plural(decided.workloads.length, 'Fargate workload')} so ${decided.workloads.length === 1 ? 'its' : 'their'} pods land on ${to} Fargate nodes`,
           estimateMinutes: MINUTES.fargateRestart,
+          ...(decided.workloads.length ? { gate: `Restart ${plural(decided.workloads.length, 'Fargate workload')} so ${decided.workloads.length === 1 ? 'its' : 'their'} pods move to ${to} Fargate nodes?` } : {}),
           details: [
             ...workloads.map((w) => `${w.kind.toLowerCase()}/${w.namespace}/${w.name}: ${plural(w.pods.length, 'pod')} on ${w.kubelets.join(', ')}`),
             ...(barePods.length > 0 ? [`Bare pods to re-create by hand: ${barePods.join(', ')}`] : []),

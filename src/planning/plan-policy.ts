@@ -1,4 +1,4 @@
-import { DEFAULT_CHECK_SETTINGS, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
+import { DEFAULT_CHECK_SETTINGS, GATES_ON, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type GateSwitches, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
 import type { MaintenanceWindow } from '../domain/maintenance-window.js';
 import type { Waiver } from '../domain/waiver.js';
 
@@ -27,6 +27,8 @@ export interface PlanPolicy {
   waiverNote?: string;
   /** clusters.yaml maintenanceWindow (UTC), for checks about what happens inside it. */
   maintenanceWindow?: MaintenanceWindow;
+  /** clusters.yaml `gates:`: which kinds ask an approver first (absent: all of them). */
+  gates?: GateSwitches;
 }
 
 export const DEFAULT_POLICY: PlanPolicy = {
@@ -75,5 +77,6 @@ export function policyFromConfig(cluster: ClusterConfig | undefined, slackWaiver
     waivers: [...configWaivers(cluster), ...slackWaivers.filter((waiver) => waiver.cluster === cluster.name)],
     ...(waiverNote ? { waiverNote } : {}),
     ...(cluster.maintenanceWindow ? { maintenanceWindow: cluster.maintenanceWindow } : {}),
+    gates: cluster.gates ?? GATES_ON,
   };
 }

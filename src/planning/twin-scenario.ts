@@ -14,14 +14,15 @@
  *
  * What a snapshot cannot know gets documented defaults (TWIN_DEFAULTS), overridable per workload with the
  * annotations in TWIN_ANNOTATIONS (e.g. `eks-upgrade-bot/twin-ready-seconds: "45"` on a Deployment).
- * `anonymize` replaces every name (cluster, node groups, namespaces, workloads, labels' values) by a stable hash.
+ * `anonymize` replaces every name (cluster, node groups, namespaces, workloads, containers, labels' and taints'
+ * values, images) by a stable hash, the same wherever it appears (twin-anonymizer.ts).
  */
 
-import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../ports/kube-port.js';
 import { valueOr, type ClusterSnapshot, type HelmRelease } from './cluster-snapshot.js';
+import { createAnonymizer, KEEP_NAMES } from './twin-anonymizer.js';
 
 /** What the snapshot cannot read, and the value the twin assumes. */
 export const TWIN_DEFAULTS = {
@@ -56,7 +57,8 @@ const DROPPED_ANNOTATION = /^(deployment\.kubernetes\.io\/|karpenter\.(sh|k8s\.a
 /** Builds the twin scenario of one cluster from its snapshot. Throws with a sentence when the cluster itself was not read. */
 export function snapshotToScenario(snapshot: ClusterSnapshot, options: TwinOptions = {}): Record<string, unknown> {
   if (!snapshot.cluster.ok) throw new Error(`${snapshot.name} could not be read (${snapshot.cluster.error}); there is nothing to snapshot.`);
-  const hide = options.anonymize ? anonymizer() : (s: string) => s;
+  const anon = options.anonymize ? createAnonymizer() : KEEP_NAMES;
+  const hide = anon.hide;
   const info = snapshot.cluster.value;
   const kube = snapshot.kube;
   const nodes = valueOr(kube.nodes, []);
@@ -90,7 +92,7 @@ export function snapshotToScenario(snapshot: ClusterSnapshot, options: TwinOptio
         custom && imageId
           ? compact({ name: hide(ng.launchTemplate?.name ?? `${ng.name}-lt`), imageId, version: ltVersion, latestVersion: latest?.latestVersion && latest.latestVersion > ltVersion ? latest.latestVersion : undefined })
           : undefined,
-      tags: Object.keys(ng.tags).length ? hideValues(ng.tags, hide) : undefined,
+      tags: Object.keys(ng.tags).length ? hideTags(ng.tags, hide) : undefined,
     });
   });
 
@@ -195,7 +197,7 @@ export function snapshotToScenario(snapshot: ClusterSnapshot, options: TwinOptio
     version: info.version,
     platformVersion: info.platformVersion,
     supportType: info.supportType,
-    tags: options.anonymize ? {} : info.tags,
+    tags: hideTags(info.tags, hide),
     health: info.healthIssues.length ? info.healthIssues.map((h) => ({ code: h.code, message: h.message, resourceIds: h.resourceIds })) : undefined,
     vpc: clusterSubnets.length
       ? { cidr: vpcCidr(clusterSubnets[0].cidrBlock ?? '10.0.0.0/16'), subnets: clusterSubnets.map((s, i) => compact({ zone: s.availabilityZone, cidr: s.cidrBlock ?? `10.0.${i * 16}.0/20`, availableIps: s.availableIpAddressCount + nodes.filter((n) => n.metadata.labels?.['topology.kubernetes.io/zone'] === s.availabilityZone).length, id: s.subnetId })) }
@@ -216,9 +218,11 @@ export function snapshotToScenario(snapshot: ClusterSnapshot, options: TwinOptio
     kubernetes: manifests,
   });
   if (options.anonymize) {
-    // The cluster's name also hides in Karpenter's selectors, roles and tags: hash it everywhere.
+    // The cluster's name also hides in Karpenter's selectors, roles and tags: hash it everywhere. Then every other
+    // name hashed above is hashed wherever else it appears (selectors, affinities, tolerations, references), and
+    // every image (twin-anonymizer.ts).
     const hidden = JSON.parse(JSON.stringify(cluster).split(info.name).join(hide(info.name))) as typeof cluster;
-    Object.assign(cluster, hidden);
+    Object.assign(cluster, anon.everywhere(hidden));
   }
   const offered = valueOr(snapshot.versions, []).filter((v) => v.support !== 'unsupported').map((v) => v.version);
   return compact({
@@ -268,9 +272,14 @@ function cleanObject(object: KubeObject, hide: (s: string) => string): KubeObjec
   }) as KubeObject['metadata'];
   if (out.kind === 'Pod') {
     delete out.spec?.nodeName;
-    scrubPodSpec(out.spec);
+    scrubPodSpec(out.spec, hide);
   }
-  if (out.spec?.template?.spec) scrubPodSpec(out.spec.template.spec);
+  if (out.kind === 'NodePool') {
+    // Karpenter's taints are what pods tolerate: their values are hashed as node groups' are.
+    for (const list of [out.spec?.template?.spec?.taints, out.spec?.template?.spec?.startupTaints]) {
+      for (const taint of (list ?? []) as Array<{ value?: string }>) if (taint.value !== undefined) taint.value = hide(taint.value);
+    }
+  } else if (out.spec?.template?.spec) scrubPodSpec(out.spec.template.spec, hide);
   if (out.spec?.template?.metadata?.labels) out.spec.template.metadata.labels = hideValues(out.spec.template.metadata.labels, hide);
   if (out.spec?.selector?.matchLabels) out.spec.selector.matchLabels = hideValues(out.spec.selector.matchLabels, hide);
   else if (out.kind === 'Service' && out.spec?.selector) out.spec.selector = hideValues(out.spec.selector, hide);
@@ -288,17 +297,30 @@ function cleanObject(object: KubeObject, hide: (s: string) => string): KubeObjec
   return out;
 }
 
-/** Env values, envFrom and command lines never leave the cluster; secret volumes keep only their shape. */
-function scrubPodSpec(spec: any): void {
+/**
+ * Env values, envFrom and command lines never leave the cluster; secret volumes keep only their shape. Container
+ * names, the service account and what volumes refer to are names like any other (hashed when anonymized).
+ */
+function scrubPodSpec(spec: any, hide: (s: string) => string): void {
   for (const list of [spec.containers, spec.initContainers, spec.ephemeralContainers]) {
     for (const c of (list ?? []) as any[]) {
       if (c.env) c.env = c.env.map((e: { name: string }) => ({ name: e.name }));
       delete c.envFrom;
       delete c.args;
       delete c.command;
+      if (typeof c.name === 'string') c.name = hide(c.name);
     }
   }
   delete spec.imagePullSecrets;
+  for (const key of ['serviceAccountName', 'serviceAccount', 'priorityClassName', 'hostname', 'subdomain'] as const) {
+    if (typeof spec[key] === 'string' && !/^system-/.test(spec[key])) spec[key] = hide(spec[key]);
+  }
+  for (const volume of (spec.volumes ?? []) as any[]) {
+    if (volume.name) volume.name = hide(volume.name);
+    if (volume.configMap?.name) volume.configMap.name = hide(volume.configMap.name);
+    if (volume.secret?.secretName) volume.secret.secretName = hide(volume.secret.secretName);
+    if (volume.persistentVolumeClaim?.claimName) volume.persistentVolumeClaim.claimName = hide(volume.persistentVolumeClaim.claimName);
+  }
 }
 
 /** A Helm release secret holding only the chart's metadata and the apiVersion/kind/name of what it rendered. */
@@ -334,15 +356,15 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** Tags keep their keys; a value naming the tool that manages the resource keeps that word (checks read it). */
+function hideTags(tags: Record<string, string>, hide: (s: string) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, /terraform/i.test(v) && hide(v) !== v ? 'terraform' : hide(v)]));
+}
+
 function hideValues(map: Record<string, string>, hide: (s: string) => string): Record<string, string> {
   return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, hide(v)]));
 }
 
-/** Stable, short, DNS-safe stand-ins: the same name always hashes alike, so selectors still match. */
-function anonymizer(): (s: string) => string {
-  const keepAsIs = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease', 'true', 'false', '']);
-  return (s) => (keepAsIs.has(s) || /^\d+$/.test(s) ? s : `x${createHash('sha256').update(s).digest('hex').slice(0, 10)}`);
-}
 
 function compact<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

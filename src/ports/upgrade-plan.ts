@@ -90,6 +90,15 @@ export interface PlannedAction {
   to?: string;
   /** Why this action, in one sentence (shown on the gate card and in the summary). */
   reason: string;
+  /** The question the job asks an approver before it acts on this resource (the plan line's `gate`). */
+  gate?: string;
+}
+
+/** A gate the job asks only when something blocks (a drain held by a PDB, a custom AMI without a source). */
+export interface ConditionalGate {
+  /** "a PodDisruptionBudget blocks the drain" — rendered "only if …". */
+  when: string;
+  question: string;
 }
 
 /** One step of the upgrade job: the plan's lines of one kind in one hop, with their actions. */
@@ -122,8 +131,12 @@ export interface PlanStep {
   from?: string;
   to?: string;
   strategy?: StepStrategy;
-  /** The question a person must approve before the step acts. */
+  /** The question a person must approve before the step acts (always asked, on a run where nothing blocks). */
   gate?: string;
+  /** Set when clusters.yaml turned this kind's gate off: the sentence the plan shows instead of the question. */
+  gateOff?: string;
+  /** Gates asked only when something blocks, listed apart. */
+  conditionalGates?: ConditionalGate[];
   /** The bot does not do this; a person does, and the job waits. */
   manual?: boolean;
   /** Rough duration in minutes. */

@@ -62,7 +62,10 @@ function stepLine(step: PlanStep, n: number): string {
     .filter(Boolean)
     .join(' ');
   const duration = step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : '';
-  return `${n}. ${e(step.title)}${duration}${marks ? ` ${marks}` : ''}`;
+  const whens = (step.conditionalGates ?? []).map((gate) => e(gate.when));
+  const conditional = whens.length ? [`\n   _:raised_hand: only if ${whens.join('; or if ')}_`] : [];
+  const off = step.gateOff ? `\n   _${e(step.gateOff)}_` : '';
+  return `${n}. ${e(step.title)}${duration}${marks ? ` ${marks}` : ''}${off}${conditional.join('')}`;
 }
 
 export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions = {}): SlackMessage[] {

@@ -48,6 +48,8 @@ export function renderPlanMarkdown(plan: UpgradePlan): string {
       const wait = step.deferrableTo ? ` — *can wait for the ${step.deferrableTo} hop (incremental strategy)*` : '';
       out.push(`${n + 1}. **${step.title}**${step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : ''}${who}${wait}`);
       if (step.gate) out.push(`   - Approval: "${step.gate}"`);
+      if (step.gateOff) out.push(`   - ${step.gateOff}`);
+      for (const gate of step.conditionalGates ?? []) out.push(`   - Approval only if ${gate.when}: "${gate.question}"`);
       for (const detail of step.details) out.push(`   - ${detail}`);
       for (const command of step.commands) out.push(`   - [ ] ${code(command)}`);
     });

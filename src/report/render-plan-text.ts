@@ -45,7 +45,10 @@ export function renderPlanText(plan: UpgradePlan): string {
       const head = `  ${String(n + 1).padStart(2)}. `;
       const text = `${step.title}${step.estimateMinutes > 0 ? ` (${formatMinutes(step.estimateMinutes)})` : ''}${marks ? ` ${marks}` : ''}`;
       lines.push(head + wrapText(text, WIDTH - head.length, ' '.repeat(head.length)).join('\n'));
-      if (step.gate) lines.push(`${' '.repeat(head.length)}approve: ${step.gate}`);
+      const pad = ' '.repeat(head.length);
+      if (step.gate) lines.push(`${pad}approve: ${step.gate}`);
+      if (step.gateOff) lines.push(`${pad}${step.gateOff}`);
+      for (const gate of step.conditionalGates ?? []) lines.push(pad + wrapText(`only if ${gate.when}: ${gate.question}`, WIDTH - head.length, `${pad}  `).join('\n'));
     });
   });
   lines.push('', ...wrapText(`Incremental strategy: ${plan.incremental.note}`, WIDTH, '  '));

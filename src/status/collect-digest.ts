@@ -5,18 +5,15 @@
  * the read deadline is real time, as it guards the network.
  */
 
+import { readAndPlan } from './read-and-plan.js';
 import type { ClusterConfig } from '../config/clusters-config.js';
-import { buildPlan } from '../planning/build-plan.js';
-import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
 import { systemClock } from '../ports/clock.js';
 import type { WaiverStore } from '../ports/waiver-store.js';
 import { buildClusterStatus, type ActiveJobStatus } from '../report/cluster-status.js';
 import { buildDigestRow, type DigestRow } from '../report/digest.js';
-import { readWaiversForPlan } from '../waivers/read-waivers.js';
 import { mapBounded, withDeadline } from './bounded.js';
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
-import { offeredProblem } from './plan-request.js';
 import { describeReadError } from './read-error.js';
 
 export interface CollectDigestOptions {
@@ -30,27 +27,11 @@ export async function collectDigestRows(sources: SnapshotSources, clusters: Clus
   return mapBounded(clusters, options.concurrency ?? 8, async (cluster) => {
     const job = options.findActive ? options.findActive(cluster.name).catch(() => undefined) : Promise.resolve(undefined);
     try {
-      const snapshot = await withDeadline(
-        collectSnapshot(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn }),
-        options.timeoutMs ?? 20_000,
-        `Cluster ${cluster.name}`,
-        systemClock,
-      );
+      // The read and plan `plan` makes (read-and-plan.ts), to the next minor.
+      const reading = await readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, waivers: options.waivers, timeoutMs: options.timeoutMs ?? 20_000, deadlineClock: systemClock });
+      const { snapshot } = reading;
       const status = buildClusterStatus(snapshot, await job);
-      const next = status.version ? nextMinorOf(status.version) : undefined;
-      let plan: Parameters<typeof buildDigestRow>[2];
-      if (next && snapshot.cluster.ok) {
-        const notOffered = offeredProblem(snapshot, next);
-        if (notOffered) plan = { error: notOffered };
-        else {
-          try {
-            const slack = await readWaiversForPlan(options.waivers, cluster.name);
-            plan = buildPlan(snapshot, next, policyFromConfig(cluster, slack.waivers, slack.note));
-          } catch (error) {
-            plan = { error: (error as Error).message };
-          }
-        }
-      }
+      const plan: Parameters<typeof buildDigestRow>[2] = !snapshot.cluster.ok ? undefined : 'plan' in reading ? reading.plan : reading.to ? { error: reading.problem } : undefined;
       return buildDigestRow(snapshot, status, plan, sources.clock.now());
     } catch (error) {
       return { cluster: cluster.name, region: cluster.region, error: describeReadError(`Reading cluster ${cluster.name}`, error) };

@@ -47,10 +47,12 @@ describe('demo 1.30 → 1.32 from Slack, hop after hop', () => {
     expect(confirmation).toMatch(/^Started upgrading demo from 1\.30 to 1\.32 in 2 hops \(1\.30 → 1\.31 → 1\.32\), each with its own approval gate/);
   });
 
-  it('opens one control-plane gate per hop, in order, and both are approved by the approver', () => {
-    expect(gates.map((g) => g.gateId)).toEqual(['h1-control-plane', 'h2-control-plane']);
+  it('opens the gates the plan announces, hop by hop in order — the control plane, then the node group — and the approver approves each', () => {
+    expect(gates.map((g) => g.gateId)).toEqual(['h1-control-plane', 'h1-ask-nodegroup-demo-ng', 'h2-control-plane', 'h2-ask-nodegroup-demo-ng']);
     expect(gates[0].shown).toMatch(/control plane of demo to 1\.31/);
-    expect(gates[1].shown).toMatch(/control plane of demo to 1\.32/);
+    expect(gates[1].shown).toMatch(/Roll node group demo-ng \(\d+ nodes?\) to 1\.31\?/);
+    expect(gates[2].shown).toMatch(/control plane of demo to 1\.32/);
+    expect(gates[3].shown).toMatch(/Roll node group demo-ng \(\d+ nodes?\) to 1\.32\?/);
     for (const gate of gates) {
       const card = stack.fake.message(CHANNEL, gate.message.ts)!;
       expect(blocksJson(card)).not.toContain('"gate:continue"');

@@ -84,6 +84,12 @@ describe('playground in Chromium', () => {
     await page.keyboard.press('Enter');
 
     await expect.poll(() => gate.innerText(), { timeout: STEP_MS }).toMatch(/Approved by @bob/);
+    // The plan's next gate, before the node group rolls: bob answers it as well.
+    const nodegroupOffer = thread().locator('.message', { hasText: /Roll node group demo-ng/, has: page.locator('button[data-action-id="gate:continue"]') });
+    await nodegroupOffer.waitFor({ timeout: 60_000 });
+    const nodegroupGate = thread().locator(`.message[data-ts="${await nodegroupOffer.getAttribute('data-ts')}"]`);
+    await nodegroupGate.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => nodegroupGate.innerText(), { timeout: STEP_MS }).toMatch(/Approved by @bob/);
     await expect.poll(() => statusCard().innerText(), { timeout: 60_000 }).toMatch(/Succeeded/);
     await expect.poll(() => page.locator('[data-testid="cp-version"]').innerText(), { timeout: STEP_MS }).toBe('1.31');
     await expect.poll(() => page.locator('#cluster-panel').innerText()).toMatch(/2 nodes: 2× 1\.31/);

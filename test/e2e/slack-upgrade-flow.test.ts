@@ -124,6 +124,14 @@ describe('a gated control-plane upgrade driven from Slack', () => {
     const versionUpdates = updates.filter((update) => update.type === 'VersionUpdate');
     expect(versionUpdates.map((update) => update.status)).toEqual(['Successful']);
 
+    // The plan's second gate, before the node group demo-ng rolls: the approver answers it too.
+    const nodegroupCard = await fake.waitFor(
+      (f) => f.messages('C0DEMO').flatMap((m) => m.replies).find((reply) => reply.ts !== card.ts && JSON.stringify(reply.blocks ?? []).includes('"gate:continue"')),
+      { timeoutMs: 30_000 },
+    );
+    expect(JSON.stringify(nodegroupCard.blocks)).toMatch(/Roll node group demo-ng \(\d+ nodes?\) to 1\.31\?/);
+    await fake.clickButton({ userId: 'U0APP', channelId: 'C0DEMO', messageTs: nodegroupCard.ts, actionId: 'gate:continue' });
+
     // The job's record: the timeline file lands in the thread at the end (after the replies queued before it, which
     // the outbox paces at about one a second), and again on demand from the card.
     const parent = await fake.waitFor((f) => f.messages('C0DEMO').find((m) => m.replies.some((r) => r.ts === card.ts)), { timeoutMs: 10_000 });

@@ -193,7 +193,8 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     const decision = (title: RegExp) => file.text.split('\n').find((line) => line.startsWith('| ') && title.test(line)) ?? '';
     expect(decision(/Preflight for eksworkshop-eksctl/)).toMatch(/\| forced \| U0APP \| .* \| the ui HPA moves to autoscaling\/v2 today/);
     expect(decision(/Upgrade the control plane/)).toMatch(/\| approved \| U0APP \|/);
-    expect(decision(/is Ready at 1\.26\. Delete blue-mng/)).toMatch(/\| approved \| U0APP \|/);
+    // The blue/green gate asks the plan's question (issue 23).
+    expect(decision(/Delete blue node group blue-mng-\S+ \(\d+ nodes?\) now that its 1\.26 clone is Ready\?/)).toMatch(/\| approved \| U0APP \|/);
     expect(decision(/Deleting blue-mng.* is blocked/)).toMatch(/\| remedy chosen \| U0APP \|/);
   });
 });

@@ -1,14 +1,10 @@
 import { Queue } from 'bullmq';
 import { afterEach, expect } from 'vitest';
 import { parseClustersConfig, findCluster, type ClustersConfig } from '../../src/config/clusters-config.js';
-import { buildPlan } from '../../src/planning/build-plan.js';
-import { policyFromConfig } from '../../src/planning/plan-policy.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { PlannedAction, UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
-import { collectSnapshot } from '../../src/status/collect-snapshot.js';
-import { hopsBetweenText } from '../../src/status/plan-request.js';
-import { preflightReads } from '../../src/status/preflight-reads.js';
+import { readPlan } from '../../src/status/read-and-plan.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
 import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from './engine-harness.js';
@@ -74,11 +70,8 @@ export async function planAndRun(opts: {
   const clock = h.sim.world.clock;
   if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
   // Read as `plan` reads (with its insights refresh), on the simulator's clock, which the insights' age is told on.
-  const snapshot = await collectSnapshot(
-    { ...h.sources, clock },
-    { name: opts.cluster, region: 'us-west-2', targetMinors: hopsBetweenText(opts.from, opts.to), ...preflightReads(clusterConfig) },
-  );
-  const plan = buildPlan(snapshot, opts.to, policyFromConfig(clusterConfig));
+  // The one read-and-plan `plan` and `start` use (src/status/read-and-plan.ts).
+  const { plan } = await readPlan({ ...h.sources, clock }, { name: opts.cluster, region: 'us-west-2', config: clusterConfig, from: opts.from, to: opts.to, timeoutMs: 120_000 * SPEED });
   await opts.meanwhile?.(h, plan);
   const engine = h.engine();
   await engine.startWorker();
@@ -88,7 +81,9 @@ export async function planAndRun(opts: {
   const data = (await queue.getJob(job.jobId))!.data;
   await queue.close();
   const failure = h.thread.events('step-failed')[0];
-  return { plan, data, failure, calls: h.sim.world.calls.filter((call) => call.cluster === opts.cluster), notes: h.thread.events('note').map((e) => (e.kind === 'note' ? e.text : '')) };
+  // Every gate card the job posted, in order (a gate reopened at a new revision counts once).
+  const asked = [...new Map(h.thread.events('gate-opened').map((e) => (e.kind === 'gate-opened' ? [e.gate.gateId, e.gate] as const : ['', undefined] as const))).values()].filter((g): g is GateModel => !!g);
+  return { plan, data, failure, asked, calls: h.sim.world.calls.filter((call) => call.cluster === opts.cluster), notes: h.thread.events('note').map((e) => (e.kind === 'note' ? e.text : '')) };
 }
 
 const key = (a: { resource: string; action: string; to?: string }) => `${a.resource} ${a.action}${a.to ? ` ${a.to}` : ''}`;
@@ -115,10 +110,25 @@ export function callsOf(action: PlannedAction): string[] {
   }
 }
 
+/** The plan's always-asked gates, in order (issue 23). */
+export function plannedGates(plan: UpgradePlan): string[] {
+  return plan.hops.flatMap((hop) => hop.steps.flatMap((step) => (step.gate ? [step.gate] : [])));
+}
+
+/**
+ * The gates the job asked, less those the plan lists as asked only when something blocks — by their gate ids, which
+ * name the block (a drain, a custom AMI, a failed add-on, a forced preflight).
+ */
+export function askedAlways(asked: GateModel[]): string[] {
+  return asked.filter((gate) => !/-(preflight|custom-ami|drain(-.*)?|ami)$|-addon-|^h\d+-ng-/.test(gate.gateId)).map((gate) => gate.title);
+}
+
 export function expectJobToBeThePlan(run: Awaited<ReturnType<typeof planAndRun>>): void {
   const { plan, data, calls } = run;
   expect(run.failure, JSON.stringify(run.failure)).toBeUndefined();
   expect(data.state).toBe('succeeded');
+  // 0. The gates the plan announces are the gates the job asked: same questions, same order.
+  expect(askedAlways(run.asked)).toEqual(plannedGates(plan));
   // 1. The same steps, hop by hop.
   const planned = plan.hops.flatMap((hop, index) => [...new Set(hop.steps.map((step) => step.kind))].map((kind) => `h${index + 1} ${kind}`));
   expect(data.steps.map((step) => `h${step.hop} ${step.kind}`)).toEqual(planned);

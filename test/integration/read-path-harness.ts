@@ -14,8 +14,8 @@ import { until } from '../support/until.js';
  * until a simulated cluster has settled (every pod bound and Running — Fargate pods take 30 simulated seconds —
  * and every PDB's status computed), so plans see the cluster a person would see.
  */
-export function simSources(sim: SimServer): SnapshotSources {
-  const options = { endpoint: sim.url, credentials: SIM_CREDENTIALS, maxAttempts: 2 };
+export function simSources(sim: SimServer, maxAttempts = 2): SnapshotSources {
+  const options = { endpoint: sim.url, credentials: SIM_CREDENTIALS, maxAttempts };
   const eks = createEksPortFactory(options);
   return {
     eks,
