@@ -4,7 +4,8 @@ import {
   DeleteNodegroupCommand,
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
-  DescribeClusterVersionsCommand,
+  paginateDescribeClusterVersions,
+  type ClusterVersionInformation,
   DescribeFargateProfileCommand,
   DescribeInsightCommand,
   DescribeNodegroupCommand,
@@ -45,8 +46,10 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const version = await fetch(`${cluster!.endpoint}/version`).then((r) => r.json());
     expect(version.gitVersion).toBe('v1.30.14-eks-f69f56f');
 
-    const { clusterVersions } = await eks.send(new DescribeClusterVersionsCommand({}));
-    expect(clusterVersions?.map((v) => v.clusterVersion)).toEqual(['1.33', '1.32', '1.31', '1.30']);
+    // Every page, in no promised order: EKS pages and shuffles, so the test sorts.
+    const clusterVersions: ClusterVersionInformation[] = [];
+    for await (const page of paginateDescribeClusterVersions({ client: eks }, {})) clusterVersions.push(...(page.clusterVersions ?? []));
+    expect(clusterVersions.map((v) => v.clusterVersion).sort()).toEqual(['1.30', '1.31', '1.32', '1.33']);
     expect(clusterVersions?.find((v) => v.clusterVersion === '1.30')).toMatchObject({ versionStatus: 'STANDARD_SUPPORT', endOfStandardSupportDate: expect.any(Date) });
   });
 

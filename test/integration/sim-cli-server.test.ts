@@ -65,7 +65,8 @@ describe('npm run sim', () => {
   it('generates a fleet of N clusters', async () => {
     const cli = startCli(['--scenario', 'fleet', '--clusters', '12', '--port', '0', '--quiet']);
     const [, url] = await waitForOutput(cli.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    const { clusters } = await (await fetch(`${url}/clusters`)).json();
+    // One page of up to maxResults (EKS answers a small page when none is given).
+    const { clusters } = await (await fetch(`${url}/clusters?maxResults=100`)).json();
     expect(clusters).toHaveLength(12);
     expect(clusters[11]).toBe('prod-012');
     // Every tenth cluster's Kubernetes API drops connections; the others answer.

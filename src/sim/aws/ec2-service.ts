@@ -47,12 +47,12 @@ function azId(zone: string): string {
 
 function describeSubnets(world: SimWorld, form: URLSearchParams, region: string | undefined, requestId: string): string {
   const ids = listParam(form, 'SubnetId');
+  // "You cannot specify this parameter and the subnet IDs parameter in the same call" (DescribeSubnets MaxResults).
+  if (ids.length && form.get('MaxResults')) throw new AwsApiError(400, 'InvalidParameterCombination', 'The parameter SubnetIds cannot be used with the parameter MaxResults');
   const inRegion = [...world.subnets.values()].filter((s) => !region || s.region === region);
   for (const id of ids) {
     if (!inRegion.some((s) => s.id === id)) throw new AwsApiError(400, 'InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`);
   }
-  // "You cannot specify this parameter and the subnet IDs parameter in the same call" (DescribeSubnets MaxResults).
-  if (ids.length && form.get('MaxResults')) throw new AwsApiError(400, 'InvalidParameterCombination', 'The parameter SubnetIds cannot be used with the parameter MaxResults');
   const matching = inRegion.filter((s) => !ids.length || ids.includes(s.id)).filter((s) => filters(form).every((f) => subnetMatches(s, f)));
   // Named subnets come back all at once, in no order; the rest in pages of MaxResults 5–1000.
   const { page: subnets, nextToken } = ids.length
