@@ -45,7 +45,7 @@ type Draft = Omit<SimInsight, 'id' | 'lastRefreshTime' | 'lastTransitionTime' | 
 
 const DAY_MS = 24 * 3600_000;
 /** How long an on-demand refresh takes (simulated time). */
-export const INSIGHTS_REFRESH_MS = 2 * 60_000;
+export const INSIGHTS_REFRESH_MS = 60_000;
 
 /** Brings the scan time forward: a finished on-demand refresh, or the daily rescan. */
 export function insightsRefreshedAt(cluster: SimCluster, now: number): number {
