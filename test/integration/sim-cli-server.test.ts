@@ -56,7 +56,9 @@ describe('npm run sim', () => {
     const unknown = startCli(['--scenario', 'nope', '--port', '0']);
     const badSpeed = startCli(['--scenario', 'demo', '--speed', 'fast']);
     const clustersWithoutFleet = startCli(['--scenario', 'demo', '--clusters', '3']);
-    expect(await Promise.all([unknown.exited, badSpeed.exited, clustersWithoutFleet.exited])).toEqual([2, 2, 2]);
+    const badRelax = startCli(['--scenario', 'demo', '--port', '0', '--relax', 'ordered-lists,bogus']);
+    expect(await Promise.all([unknown.exited, badSpeed.exited, clustersWithoutFleet.exited, badRelax.exited])).toEqual([2, 2, 2, 2]);
+    expect(badRelax.output()).toContain('--relax bogus: not a simulator rule; choose from ordered-lists');
     expect(unknown.output()).toMatch(/unknown scenario "nope": choose one of [a-z, -]*\bdemo\b/);
     expect(badSpeed.output()).toContain('--speed must be a positive number, got "fast"');
     expect(clustersWithoutFleet.output()).toContain('--clusters only applies to --scenario fleet');
