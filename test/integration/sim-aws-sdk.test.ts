@@ -101,7 +101,7 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const s = await sim('workshop');
     const eks = new EKSClient(simClientConfig(s));
     const clusterName = 'eksworkshop-eksctl';
-    const { nodegroups } = await eks.send(new ListNodegroupsCommand({ clusterName }));
+    const { nodegroups } = await eks.send(new ListNodegroupsCommand({ clusterName, maxResults: 100 }));
     expect(nodegroups).toHaveLength(3);
     const { nodegroup } = await eks.send(new DescribeNodegroupCommand({ clusterName, nodegroupName: 'blue-mng-20250325023020754500000029' }));
     expect(nodegroup).toMatchObject({
@@ -121,7 +121,7 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const versions = addons![0].addonVersions!;
     expect(versions[0]).toMatchObject({ addonVersion: 'v1.9.3-eksbuild.22', compatibilities: [{ clusterVersion: '1.26', defaultVersion: true }] });
 
-    const { insights } = await eks.send(new ListInsightsCommand({ clusterName, filter: { kubernetesVersions: ['1.26'], statuses: ['ERROR'] } }));
+    const { insights } = await eks.send(new ListInsightsCommand({ clusterName, maxResults: 100, filter: { kubernetesVersions: ['1.26'], statuses: ['ERROR'] } }));
     // coredns v1.8.7 does not run on 1.26 either: the add-on insight the workshop meets after its upgrade.
     expect(insights?.map((i) => i.name).sort()).toEqual(['Deprecated APIs removed in Kubernetes v1.26', 'EKS add-on version compatibility']);
     const deprecated = insights!.find((i) => i.name?.startsWith('Deprecated'))!;
