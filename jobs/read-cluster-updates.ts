@@ -1,19 +1,19 @@
 import type { Update } from '@aws-sdk/client-eks';
 import type { EksPort } from '../src/ports/eks-port.js';
+import { readUpdatesByTime } from '../src/status/read-updates-by-time.js';
 
 /**
- * The cluster's recent updates, described. ListUpdates returns ids only, oldest first in practice, and a cluster
- * that has lived for years has many; an update still in progress is always among the latest few, so describing
- * the last `limit` is enough to find one to adopt.
+ * The cluster's latest updates by `createdAt`, oldest first. ListUpdates answers in no order and in pages, so every
+ * id is read and described (readUpdatesByTime); an update still in progress is always among them, wherever
+ * ListUpdates put it.
  */
 export async function readRecentUpdates(
   eks: EksPort,
   cluster: string,
   options: { limit?: number; scope?: { nodegroupName?: string; addonName?: string } } = {},
 ): Promise<Update[]> {
-  const ids = await eks.listUpdates(cluster, options.scope);
-  const recent = ids.slice(-(options.limit ?? 10));
-  return Promise.all(recent.map((id) => eks.describeUpdate(cluster, id, options.scope)));
+  const updates = await readUpdatesByTime(eks, cluster, { scope: options.scope });
+  return updates.slice(-(options.limit ?? 10));
 }
 
 /** The update still running among `updates`, if any. */

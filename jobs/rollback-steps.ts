@@ -5,6 +5,8 @@ import { formatUtc } from '../src/planning/rollback-preflight.js';
 import { resourceFromUri } from '../src/planning/checks/insight-checks.js';
 import { hopPlanLines } from '../src/report/plan-vs-job.js';
 import { readRollback } from '../src/status/rollback-reads.js';
+import { listFreshInsights } from '../src/status/refresh-insights.js';
+import { DEFAULT_CHECK_SETTINGS } from '../src/config/clusters-config.js';
 import { awaitGate, type GateSpec } from './gate-step.js';
 import { StepFailure, type Step, type StepContext } from './step-context.js';
 import { mention } from '../src/report/format-text.js';
@@ -14,7 +16,7 @@ import { mention } from '../src/report/format-text.js';
  * - its preflight: the RBK checks (window, in place, one minor, ACTIVE and nothing in flight, extended support).
  *   Those are EKS's own refusals and stop the job. Rollback-readiness insights (RBK006) are listed but do not stop
  *   it here: right after an upgrade they report the kubelets the node steps are about to bring back;
- * - its gate, after the data plane is back: the insights are read again, and ERROR ones — which make EKS refuse
+ * - its gate, after the data plane is back: the insights are refreshed and read again, and ERROR ones — which make EKS refuse
  *   the rollback — open a Force / Abort card (Force takes a reason, recorded; the control-plane step then sends
  *   `force: true`); otherwise an ordinary Continue / Abort card.
  */
@@ -49,9 +51,16 @@ export const rollbackPreflightStep: Step = async (ctx) => {
   );
 };
 
-/** The cluster's non-passing ROLLBACK_READINESS insights now, with the resources they name. */
+/**
+ * The cluster's non-passing ROLLBACK_READINESS insights after the node and add-on steps, with the resources they
+ * name. EKS rescans about daily: the insights listed now still describe the kubelets as they were before those
+ * steps, so a refresh is asked for and waited for (within checks.insightsRefreshWaitSeconds) first. A refresh that
+ * cannot be had leaves the older verdicts, which can only make the card ask for Force when it need not.
+ */
 async function rollbackInsightFindings(ctx: StepContext): Promise<PreflightFinding[]> {
-  const summaries: InsightSummary[] = await ctx.eks.listInsights(ctx.data.cluster, { categories: ['ROLLBACK_READINESS'] });
+  const waitMs = (ctx.clusterConfig.checks ?? DEFAULT_CHECK_SETTINGS).insightsRefreshWaitSeconds * 1000;
+  const { summaries: all } = await listFreshInsights(ctx.eks, ctx.data.cluster, ctx.clock, { maxAgeMs: -1, waitMs });
+  const summaries: InsightSummary[] = all.filter((summary) => summary.category === 'ROLLBACK_READINESS');
   const failing = summaries.filter((summary) => summary.category === 'ROLLBACK_READINESS' && summary.insightStatus?.status !== 'PASSING');
   return Promise.all(
     failing.map(async (summary): Promise<PreflightFinding> => {

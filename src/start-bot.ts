@@ -37,7 +37,13 @@ export interface StartBotOptions {
   logger: Logger;
   clock?: Clock;
   /** Explicit AWS endpoint and credentials (the demo's simulator); otherwise the SDK's standard chain and env. */
-  aws?: { endpoint?: string; credentials?: AwsCredentialIdentity; webIdentityTokenFile?: string };
+  aws?: {
+    endpoint?: string;
+    credentials?: AwsCredentialIdentity;
+    webIdentityTokenFile?: string;
+    /** How long an EKS token is reused (default 14 minutes); tests against a simulator with short-lived tokens shorten it. */
+    eksTokenReuseMs?: number;
+  };
   /** The logger's Redis outage tracker (src/log/redis-outage.ts): this process's own connections say when Redis is back. */
   redisOutage?: RedisOutage;
   /**
@@ -68,7 +74,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const ssm = createSsmPortFactory(sdkOptions);
   const ec2 = createEc2PortFactory(sdkOptions);
   const autoScaling = createAutoScalingPortFactory(sdkOptions);
-  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, aws: sdkOptions, clock, logger, metrics });
+  const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, aws: sdkOptions, clock, logger, metrics, tokenReuseMs: options.aws?.eksTokenReuseMs });
 
   // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
   const client = new WebClient(env.SLACK_BOT_TOKEN, {

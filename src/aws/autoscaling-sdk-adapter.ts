@@ -70,8 +70,16 @@ function autoScalingPort(client: AutoScalingClient): AutoScalingPort {
       return InstanceRefreshId ?? '';
     },
     async describeInstanceRefreshes(group, ids) {
-      const { InstanceRefreshes } = await client.send(new DescribeInstanceRefreshesCommand({ AutoScalingGroupName: group, InstanceRefreshIds: ids }));
-      return (InstanceRefreshes ?? []).map(
+      // Every page, newest first by StartTime: AWS documents no order and pages by 50.
+      const InstanceRefreshes = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await client.send(new DescribeInstanceRefreshesCommand({ AutoScalingGroupName: group, InstanceRefreshIds: ids, NextToken: nextToken }));
+        InstanceRefreshes.push(...(page.InstanceRefreshes ?? []));
+        nextToken = page.NextToken;
+      } while (nextToken);
+      InstanceRefreshes.sort((a, b) => (b.StartTime?.getTime() ?? Number.MAX_SAFE_INTEGER) - (a.StartTime?.getTime() ?? Number.MAX_SAFE_INTEGER));
+      return InstanceRefreshes.map(
         (r): InstanceRefreshInfo => ({
           id: r.InstanceRefreshId ?? '',
           status: r.Status ?? 'Pending',

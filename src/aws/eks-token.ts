@@ -26,9 +26,13 @@ export function createEksTokenSource(opts: {
   region: string;
   /** Default: the SDK's default chain (env, profile, SSO, web identity, container, instance role). */
   credentials?: AwsCredentialIdentityProvider;
+  /** The wall clock (default the system's): the token's X-Amz-Date must be real time. */
   clock?: Clock;
+  /** How long one token is reused (default EKS_TOKEN_REUSE_MS); shorter in tests with a short-lived simulator token. */
+  reuseMs?: number;
 }): EksTokenSource {
   const clock = opts.clock ?? systemClock;
+  const reuseMs = opts.reuseMs ?? EKS_TOKEN_REUSE_MS;
   const signer = new SignatureV4({
     service: 'sts',
     region: opts.region,
@@ -74,7 +78,7 @@ export function createEksTokenSource(opts: {
 
   return {
     async token() {
-      if (cached && clock.now() - cached.signedAt < EKS_TOKEN_REUSE_MS) return cached.token;
+      if (cached && clock.now() - cached.signedAt < reuseMs) return cached.token;
       pending ??= mint().finally(() => {
         pending = undefined;
       });

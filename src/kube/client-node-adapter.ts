@@ -30,6 +30,11 @@ export interface KubePortFactoryOptions {
   /** Replaces the STS-presigned token (tests, or a cluster reached another way). */
   tokenSourceFor?: (cluster: KubeClusterTarget) => { token(): Promise<string> };
   watchBackoff?: WatchBackoff;
+  /**
+   * How long a signed token is reused (default EKS_TOKEN_REUSE_MS, 14 minutes: EKS accepts one for 15). Tests that
+   * run the simulator with a shorter `eksTokenLifetimeMs` shorten this with it.
+   */
+  tokenReuseMs?: number;
   /** Counts every request and failure by verb and resource (eks_upgrade_kube_calls_total / _errors_total). */
   metrics?: Metrics;
 }
@@ -74,7 +79,8 @@ async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions)
       clusterName: cluster.name,
       region: cluster.region,
       credentials: credentialProviderFor(cluster, { ...opts.aws, credentials: opts.credentials }),
-      clock,
+      // Dated by the wall clock, never the injected (possibly simulated) one: EKS checks X-Amz-Date against real time.
+      reuseMs: opts.tokenReuseMs,
     });
   const kc = createEksKubeConfig({
     clusterName: cluster.name,

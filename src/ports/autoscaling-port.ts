@@ -41,7 +41,7 @@ export interface AutoScalingPort {
   /** TerminateInstanceInAutoScalingGroup with ShouldDecrementDesiredCapacity=false: the group launches a replacement. */
   terminateInstance(instanceId: string): Promise<void>;
   startInstanceRefresh(group: string, preferences: { minHealthyPercentage: number; skipMatching: boolean; instanceWarmupSeconds?: number }): Promise<string>;
-  /** Newest first. */
+  /** Every refresh (all pages), newest first by start time — AWS itself promises no order. */
   describeInstanceRefreshes(group: string, ids?: string[]): Promise<InstanceRefreshInfo[]>;
   cancelInstanceRefresh(group: string): Promise<void>;
   putTerminationHook(group: string, hook: string, heartbeatSeconds: number): Promise<void>;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../kube-types/kube-object.js';
 import { parsePolicyDocument, type PolicyDocument } from './iam/policy-document.js';
+import { parseTrustPolicies, type TrustPolicy } from './iam/trust-policy.js';
 
 /**
  * Reads the access documents the simulator can enforce — an IAM policy (JSON) and Kubernetes RBAC objects (YAML,
@@ -21,6 +22,17 @@ export function loadIamPolicyFile(path: string): PolicyDocument {
     throw new Error(`the IAM policy ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   return parsePolicyDocument(json, path);
+}
+
+/** A JSON object of role ARN to trust policy document (`npm run sim -- --trust-policy trust.json`). */
+export function loadTrustPolicyFile(path: string): Map<string, TrustPolicy> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`reading the trust policies ${path} failed: ${(error as Error).message}`, { cause: error });
+  }
+  return parseTrustPolicies(json, path);
 }
 
 export function loadRbacFile(path: string): KubeObject[] {

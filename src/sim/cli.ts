@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { scenarioNames, ScenarioError } from './scenario/load-scenario.js';
-import { loadIamPolicyFile, loadRbacFile } from './access-files.js';
+import { loadIamPolicyFile, loadRbacFile, loadTrustPolicyFile } from './access-files.js';
+import { parseRelaxations, RELAXATIONS } from './strictness.js';
 import { startSimulator } from './sim-server.js';
 import { parseFaultFlags } from './aws/parse-fault-flags.js';
 
@@ -31,7 +32,11 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam/permissions-policy.json)
   --rbac        enforce these ClusterRoles/ClusterRoleBindings on EKS-token requests (e.g. deploy/rbac/cluster-role.yaml)
   --access-entry-group  Kubernetes group EKS gives every AWS identity when --rbac is on (default eks-upgrade-bot)
-  --quiet       do not print controller log lines`;
+  --trust-policy  the roles' trust policies: JSON {"<role ARN>": <policy document>, …} (default: every role trusts
+                the simulated account's own identities, so existing setups keep working)
+  --relax       relax named rules of the real services (all are on by default), comma-separated:
+                ${RELAXATIONS.join(', ')}
+  --quiet       do not print controller log lines`
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n\n${USAGE}\n`);
@@ -59,6 +64,8 @@ function parse() {
         'iam-policy': { type: 'string' },
         rbac: { type: 'string' },
         'access-entry-group': { type: 'string', multiple: true },
+        'trust-policy': { type: 'string' },
+        relax: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -100,7 +107,11 @@ async function main(): Promise<void> {
   let faults;
   let iamPolicy;
   let rbacObjects;
+  let relax;
+  let trustPolicies;
   try {
+    relax = parseRelaxations(args.relax);
+    trustPolicies = args['trust-policy'] ? loadTrustPolicyFile(args['trust-policy']) : undefined;
     faults = parseFaultFlags(args);
     iamPolicy = args['iam-policy'] ? loadIamPolicyFile(args['iam-policy']) : undefined;
     rbacObjects = args.rbac ? loadRbacFile(args.rbac) : undefined;
@@ -122,6 +133,8 @@ async function main(): Promise<void> {
       mngNodes,
       publicUrl: args['public-url'],
       faults,
+      strictness: { relax },
+      trustPolicies,
       log: args.quiet ? undefined : (line) => process.stdout.write(`${JSON.stringify(line)}\n`),
     });
   } catch (error) {

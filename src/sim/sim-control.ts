@@ -33,7 +33,8 @@ export { worldState } from './world-state.js';
  *                                                ago — a rollback window is open for 7 days from then; null: created at it)
  *   POST   /_sim/clusters/<name>/insights {category?, name, status, reason?, resources?: [{kubernetesResourceUri|arn, reason?}]}
  *                                                forces an insight (default category ROLLBACK_READINESS) to that status until
- *                                                cleared ({name, category?, clear: true}) or DELETE /_sim/clusters/<name>/insights
+ *                                                cleared ({name, category?, clear: true}) or DELETE /_sim/clusters/<name>/insights;
+ *                                                either counts as what the last scan found (same lastRefreshTime)
  *   POST   /_sim/clusters/<name>/pdbs/<namespace>/<pdb> {stuck: boolean} → the PDB allows no disruption (or is restored)
  */
 export interface ControlResult {
@@ -119,6 +120,7 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     if (!cluster) return { status: 404, body: { message: `No cluster ${insightsMatch[1]} in this scenario.` } };
     if (method === 'DELETE') {
       cluster.insightOverrides.clear();
+      cluster.insightsScan = undefined;
       return { status: 200, body: { overrides: [] } };
     }
     if (method === 'POST') {
@@ -127,6 +129,8 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
       const key = `${parsed.override.category}/${parsed.override.name}`;
       if (parsed.clear) cluster.insightOverrides.delete(key);
       else cluster.insightOverrides.set(key, parsed.override);
+      // As if the last scan had found it: the next answer rescans, keeping that scan's lastRefreshTime.
+      cluster.insightsScan = undefined;
       return { status: 200, body: { overrides: [...cluster.insightOverrides.values()] } };
     }
   }

@@ -21,7 +21,9 @@ import { handleIam, iamErrorXml } from './iam/iam-service.js';
 import { refuseDryRun } from './aws/ec2-dry-run.js';
 import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam/sts-service.js';
 import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
+import { parseTrustPolicies, type TrustPolicy } from './iam/trust-policy.js';
 import { createRequestCounter, type RequestCounter } from './request-counts.js';
+import { resolveStrictness, type StrictnessOptions } from './strictness.js';
 
 /**
  * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 and Auto Scaling
@@ -54,6 +56,11 @@ export interface StartSimulatorOptions {
    */
   iamPolicy?: object;
   /**
+   * Trust policies by role ARN (AssumeRole / AssumeRoleWithWebIdentity are refused with AccessDenied unless the
+   * role's trust policy allows the caller). A role not listed trusts the simulated account's own identities.
+   */
+  trustPolicies?: Record<string, object> | ReadonlyMap<string, TrustPolicy>;
+  /**
    * Kubernetes RBAC for the identities in EKS tokens (the bot's): the ClusterRole(s) and ClusterRoleBinding(s) of
    * e.g. deploy/kubernetes/rbac/cluster-role.yaml. Unset: every request is allowed, as before.
    */
@@ -62,6 +69,11 @@ export interface StartSimulatorOptions {
   log?: (line: Record<string, unknown>) => void;
   /** Faults on top of the scenario's own (`npm run sim -- --throttle-rate …`). */
   faults?: ScenarioFaults;
+  /**
+   * Every rule of the real services is enforced unless relaxed by name here (`npm run sim -- --relax …`); a caller
+   * that relaxes one says why in a comment. Also the shorter token lifetime and resourceVersion window of tests.
+   */
+  strictness?: StrictnessOptions;
 }
 
 export interface SimServer {
@@ -142,8 +154,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
   const scenario = loadScenario(opts.scenario, { clusters: opts.clusters, nodes: opts.nodes, pools: opts.pools, mngNodes: opts.mngNodes });
   const clock = opts.clock ?? createSimClock(opts.speed ?? 1);
   const logLines: Array<Record<string, unknown>> = [];
+  const strictness = resolveStrictness(opts.strictness);
   const world = await createWorld(scenario, {
     clock,
+    strictness,
     log: (line) => {
       const entry = { time: new Date(clock.now()).toISOString(), ...line };
       logLines.push(entry);
@@ -154,7 +168,9 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
   if (opts.faults) applyFaults(world.faults, opts.faults);
   const identities = createCallerIdentities({ accountId: world.accountId, now: () => clock.now() });
   const iamPolicy = opts.iamPolicy ? parsePolicyDocument(opts.iamPolicy, 'iamPolicy') : undefined;
-  const kubeAccess = createKubeAccess(identities, opts.rbac);
+  const kubeAccess = createKubeAccess(identities, opts.rbac, strictness);
+  const trustPolicies =
+    opts.trustPolicies instanceof Map ? (opts.trustPolicies as ReadonlyMap<string, TrustPolicy>) : opts.trustPolicies ? parseTrustPolicies(opts.trustPolicies, 'trustPolicies') : undefined;
   /** The signer of a request (Authorization header, or a presigned query), undefined when unsigned. */
   const callerOf = (req: IncomingMessage, form: URLSearchParams | undefined): CallerIdentity | undefined => {
     const key = accessKeyOf(String(req.headers.authorization ?? '')) ?? accessKeyOf(form?.get('X-Amz-Credential'));
@@ -210,7 +226,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       }
 
       if (service === 'ssm') {
-        return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2', world.ssmParameters), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+        return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2', world.ssmParameters, world.strictness), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
       }
       if (service === 'iam') {
         const xml = handleIam(iamPolicy, world.accountId, form!, id);
@@ -218,7 +234,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         return void res.end(xml);
       }
       if (service === 'sts') {
-        const xml = handleSts(identities, caller, form!, id);
+        const xml = handleSts(identities, caller, form!, id, strictness.trustPolicies ? { policies: trustPolicies, account: world.accountId } : undefined);
         if (operation.startsWith('AssumeRole')) world.record({ service: 'sts', operation, target: form?.get('RoleArn') ?? undefined });
         res.writeHead(200, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': id });
         return void res.end(xml);

@@ -1,4 +1,5 @@
 import type { Addon, AddonInfo as SdkAddonInfo, ClusterVersionInformation, Insight, InsightSummary, Nodegroup } from '@aws-sdk/client-eks';
+import { readUpdatesByTime } from './read-updates-by-time.js';
 import type { EksPort } from '../ports/eks-port.js';
 import type {
   AddonInfo,
@@ -38,10 +39,9 @@ export async function readVersions(eks: EksPort): Promise<OfferedVersion[]> {
   return versions.sort((a, b) => Number(a.version.split('.')[1]) - Number(b.version.split('.')[1]));
 }
 
-/** Updates in progress; only worth reading when the cluster is not ACTIVE. The newest ids come last in ListUpdates. */
+/** The latest updates by `createdAt`; only worth reading when the cluster is not ACTIVE (ListUpdates keeps no order). */
 export async function readUpdates(eks: EksPort, cluster: string, run: Limiter): Promise<UpdateInfo[]> {
-  const ids = (await eks.listUpdates(cluster)).slice(-5);
-  const updates = await Promise.all(ids.map((id) => run(() => eks.describeUpdate(cluster, id))));
+  const updates = (await readUpdatesByTime(eks, cluster, { run })).slice(-5);
   return updates.map((update) => ({
     id: update.id ?? '',
     type: String(update.type ?? 'Unknown'),

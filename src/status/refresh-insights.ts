@@ -2,12 +2,14 @@ import type { InsightSummary } from '@aws-sdk/client-eks';
 import type { Clock } from '../ports/clock.js';
 import type { EksPort } from '../ports/eks-port.js';
 import type { InsightsRefreshInfo } from '../planning/cluster-snapshot.js';
+import { readUpdatesByTime } from './read-updates-by-time.js';
 
 /**
  * Fresh insights before a preflight: EKS rescans about once a day, so a plan may otherwise judge an upgrade on a
  * scan from yesterday (an API client fixed this morning still shows). When the oldest insight's lastRefreshTime
- * is older than `maxAgeMs`, StartInsightsRefresh and follow DescribeInsightsRefresh on the clock, at most `waitMs`;
- * then list again. A refresh that fails or takes too long is not an error: the plan goes on with the insights it
+ * is older than `maxAgeMs` — or than the cluster's last version change (EKS rescans about daily, so right after a hop
+ * the insights still describe the previous target) — StartInsightsRefresh and follow DescribeInsightsRefresh on the
+ * clock, at most `waitMs`; then list again. A refresh that fails or takes too long is not an error: the plan goes on with the insights it
  * has and says how old they are.
  */
 export interface InsightsFreshness {
@@ -32,7 +34,11 @@ export async function listFreshInsights(
   const summaries = await eks.listInsights(cluster);
   const asOf = oldestRefresh(summaries);
   const now = clock.now();
-  if (!freshness || (asOf !== undefined && now - asOf <= freshness.maxAgeMs)) return { summaries, refresh: { asOf, outcome: 'fresh' } };
+  if (!freshness) return { summaries, refresh: { asOf, outcome: 'fresh' } };
+  // Young is not enough: a scan from before the cluster's last version change judges the upgrade it has just had.
+  if (asOf !== undefined && now - asOf <= freshness.maxAgeMs && !(asOf < ((await lastVersionChange(eks, cluster)) ?? -Infinity))) {
+    return { summaries, refresh: { asOf, outcome: 'fresh' } };
+  }
   try {
     await eks.startInsightsRefresh(cluster);
     const deadline = now + freshness.waitMs;
@@ -53,4 +59,19 @@ export async function listFreshInsights(
   }
   const fresh = await eks.listInsights(cluster);
   return { summaries: fresh, refresh: { asOf: oldestRefresh(fresh), outcome: 'refreshed' } };
+}
+
+/**
+ * When the cluster's version last changed: the newest VersionUpdate that did not fail, by createdAt (an update
+ * still in progress counts: the scan before it is about the old version either way). Unreadable: undefined, and the
+ * age rule alone decides.
+ */
+async function lastVersionChange(eks: EksPort, cluster: string): Promise<number | undefined> {
+  try {
+    const updates = await readUpdatesByTime(eks, cluster);
+    const changes = updates.filter((u) => u.type === 'VersionUpdate' && u.status !== 'Failed' && u.status !== 'Cancelled' && u.createdAt);
+    return changes.length ? new Date(changes[changes.length - 1].createdAt!).getTime() : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ import type { EksPort } from '../ports/eks-port.js';
 import type { UpgradePlan } from '../ports/upgrade-plan.js';
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
 import { preflightReads } from './preflight-reads.js';
+import { readUpdatesByTime } from './read-updates-by-time.js';
 
 /**
  * Everything a rollback decision reads (issue 10): the cluster snapshot with N-1 as the target minor (add-on
@@ -23,10 +24,9 @@ export interface RollbackReading {
   plan: UpgradePlan;
 }
 
-/** The cluster's last `limit` updates, described (ListUpdates returns ids oldest first). */
+/** The cluster's latest `limit` updates by `createdAt`, oldest first (ListUpdates itself keeps no order). */
 export async function readClusterUpdates(eks: EksPort, cluster: string, limit = 20): Promise<Update[]> {
-  const ids = await eks.listUpdates(cluster);
-  return Promise.all(ids.slice(-limit).map((id) => eks.describeUpdate(cluster, id)));
+  return (await readUpdatesByTime(eks, cluster)).slice(-limit);
 }
 
 export class RollbackReadError extends Error {

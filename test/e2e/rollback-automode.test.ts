@@ -71,7 +71,7 @@ describe('Auto Mode: status, upgrade, and an aborted rollback', () => {
     expect(rollbackSummary.text).toMatch(/^Rollback 1\.31 → 1\.30: \S* ?Aborted/u);
     expect((await stack.acceptedCalls('CancelUpdate'))).toHaveLength(1);
     const eks = stack.eksClient();
-    const ids = (await eks.send(new ListUpdatesCommand({ name: CLUSTER }))).updateIds ?? [];
+    const ids = (await eks.send(new ListUpdatesCommand({ name: CLUSTER, maxResults: 100 }))).updateIds ?? [];
     const updates = await Promise.all(ids.map(async (id) => (await eks.send(new DescribeUpdateCommand({ name: CLUSTER, updateId: id }))).update!));
     expect(updates.filter((u) => u.type === 'VersionRollback').map((u) => u.status)).toEqual(['Cancelled']);
     expect((await eks.send(new DescribeClusterCommand({ name: CLUSTER }))).cluster?.version).toBe('1.31');

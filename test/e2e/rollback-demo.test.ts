@@ -113,7 +113,7 @@ describe('demo 1.30 → 1.31, then Roll back to 1.30 from the summary card', () 
     const kubeProxy = (await eks.send(new DescribeAddonCommand({ clusterName: 'demo', addonName: 'kube-proxy' }))).addon!;
     expect(kubeProxy.addonVersion).toMatch(/^v1\.30\./);
 
-    const ids = (await eks.send(new ListUpdatesCommand({ name: 'demo' }))).updateIds ?? [];
+    const ids = (await eks.send(new ListUpdatesCommand({ name: 'demo', maxResults: 100 }))).updateIds ?? [];
     const updates = await Promise.all(ids.map(async (id) => (await eks.send(new DescribeUpdateCommand({ name: 'demo', updateId: id }))).update!));
     const rollbacks = updates.filter((update) => update.type === 'VersionRollback');
     expect(rollbacks.map((update) => update.status)).toEqual(['Successful']);

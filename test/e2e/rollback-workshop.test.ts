@@ -65,7 +65,7 @@ describe('workshop 1.26 → 1.25 rollback', () => {
 
   it('brings every managed node group back to 1.25 (the blue/green one through a 1.25 clone)', async () => {
     const eks = stack.eksClient();
-    const names = (await eks.send(new ListNodegroupsCommand({ clusterName: CLUSTER }))).nodegroups ?? [];
+    const names = (await eks.send(new ListNodegroupsCommand({ clusterName: CLUSTER, maxResults: 100 }))).nodegroups ?? [];
     const groups = await Promise.all(names.map(async (name) => (await eks.send(new DescribeNodegroupCommand({ clusterName: CLUSTER, nodegroupName: name }))).nodegroup!));
     expect(groups.filter((ng) => !ng.nodegroupName?.startsWith('custom')).map((ng) => `${ng.nodegroupName} ${ng.version}`).filter((line) => !line.endsWith(' 1.25'))).toEqual([]);
     expect(names.some((name) => name.endsWith('-1-25'))).toBe(true);

@@ -135,7 +135,7 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
 
   it('replaces blue-mng by a green group at 1.26 and the orders pods run on it', async () => {
     const eks = stack.eksClient();
-    const names = (await eks.send(new ListNodegroupsCommand({ clusterName: CLUSTER }))).nodegroups ?? [];
+    const names = (await eks.send(new ListNodegroupsCommand({ clusterName: CLUSTER, maxResults: 100 }))).nodegroups ?? [];
     expect(names).not.toContain(BLUE);
     const green = names.find((name) => name.startsWith(BLUE))!;
     expect(green).toBeDefined();

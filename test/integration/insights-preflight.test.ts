@@ -44,6 +44,23 @@ describe('insights before a preflight', () => {
     expect(buildPlan(again, '1.31').context?.insightsAsOf).toBe(new Date(again.insightsRefresh!.asOf!).toISOString());
   });
 
+  it('refreshes young insights that predate the cluster\'s last version change: they still judge the upgrade just done', async () => {
+    const s = await sim('demo', { speed: 600 });
+    await settled(s, 'demo');
+    // A scan from a moment ago, about the upgrade to 1.31.
+    s.world.cluster('demo')!.insightsRefreshedAt = s.clock.now();
+    expect(new Set((await aws(s, 'list-insights', '--cluster-name', 'demo')).insights.map((i: any) => i.kubernetesVersion))).toEqual(new Set(['1.31']));
+    const eks = new EKSClient(simClientConfig(s));
+    await eks.send(new UpdateClusterVersionCommand({ name: 'demo', version: '1.31' }));
+    await waitFor(() => s.world.cluster('demo')?.version === '1.31' && s.world.cluster('demo')?.status === 'ACTIVE', { timeoutMs: 20_000, what: 'the control plane at 1.31' });
+
+    const freshness = { maxAgeMs: 12 * 3600_000, waitMs: 10 * 60_000, pollMs: 100 };
+    const snapshot = await collectSnapshot(simSources(s), { name: 'demo', region: 'us-west-2', insightsFreshness: freshness });
+    expect(snapshot.insightsRefresh).toMatchObject({ outcome: 'refreshed' });
+    expect(snapshot.insights.ok && snapshot.insights.value.filter((i) => i.category === 'UPGRADE_READINESS').map((i) => i.kubernetesVersion)).toContain('1.32');
+    expect(s.world.calls.filter((c) => c.operation === 'StartInsightsRefresh')).toHaveLength(1);
+  });
+
   it('the aws CLI starts a refresh that is IN_PROGRESS, then COMPLETED', async () => {
     // A manual clock: the refresh stays in progress until the test moves time on, however slow the CLI is.
     const s = await sim('preflight-lab', { clock: createManualClock() });
@@ -83,6 +100,9 @@ describe('insights before a preflight', () => {
     );
     await until(() => [...s.world.cluster('demo')!.addons.values()].every((a) => a.status === 'ACTIVE'), 'the add-ons updated', { timeoutMs: 20_000 });
     await settled(s, 'demo');
+    // EKS rescans about daily: the rollback-readiness insights appear once a scan has run after the hop.
+    await aws(s, 'start-insights-refresh', '--cluster-name', 'demo');
+    await waitFor(async () => (await aws(s, 'describe-insights-refresh', '--cluster-name', 'demo')).status === 'COMPLETED', { timeoutMs: 20_000, what: 'the insights refresh' });
 
     const rollback = await aws(s, 'list-insights', '--cluster-name', 'demo', '--filter', 'categories=ROLLBACK_READINESS');
     // Only rollback insights, about 1.30; the kubelet one is ERROR while the nodes are at 1.31.

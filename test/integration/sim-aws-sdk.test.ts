@@ -4,7 +4,8 @@ import {
   DeleteNodegroupCommand,
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
-  DescribeClusterVersionsCommand,
+  paginateDescribeClusterVersions,
+  type ClusterVersionInformation,
   DescribeFargateProfileCommand,
   DescribeInsightCommand,
   DescribeNodegroupCommand,
@@ -46,8 +47,10 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const version = await fetch(`${cluster!.endpoint}/version`).then((r) => r.json());
     expect(version.gitVersion).toBe('v1.30.14-eks-f69f56f');
 
-    const { clusterVersions } = await eks.send(new DescribeClusterVersionsCommand({}));
-    expect(clusterVersions?.map((v) => v.clusterVersion)).toEqual(['1.33', '1.32', '1.31', '1.30']);
+    // Every page, in no promised order: EKS pages and shuffles, so the test sorts.
+    const clusterVersions: ClusterVersionInformation[] = [];
+    for await (const page of paginateDescribeClusterVersions({ client: eks }, {})) clusterVersions.push(...(page.clusterVersions ?? []));
+    expect(clusterVersions.map((v) => v.clusterVersion).sort()).toEqual(['1.30', '1.31', '1.32', '1.33']);
     expect(clusterVersions?.find((v) => v.clusterVersion === '1.30')).toMatchObject({ versionStatus: 'STANDARD_SUPPORT', endOfStandardSupportDate: expect.any(Date) });
   });
 
@@ -99,7 +102,7 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const s = await sim('workshop');
     const eks = new EKSClient(simClientConfig(s));
     const clusterName = 'eksworkshop-eksctl';
-    const { nodegroups } = await eks.send(new ListNodegroupsCommand({ clusterName }));
+    const { nodegroups } = await eks.send(new ListNodegroupsCommand({ clusterName, maxResults: 100 }));
     expect(nodegroups).toHaveLength(3);
     const { nodegroup } = await eks.send(new DescribeNodegroupCommand({ clusterName, nodegroupName: 'blue-mng-20250325023020754500000029' }));
     expect(nodegroup).toMatchObject({
@@ -119,7 +122,7 @@ describe('EKS through @aws-sdk/client-eks', () => {
     const versions = addons![0].addonVersions!;
     expect(versions[0]).toMatchObject({ addonVersion: 'v1.9.3-eksbuild.22', compatibilities: [{ clusterVersion: '1.26', defaultVersion: true }] });
 
-    const { insights } = await eks.send(new ListInsightsCommand({ clusterName, filter: { kubernetesVersions: ['1.26'], statuses: ['ERROR'] } }));
+    const { insights } = await eks.send(new ListInsightsCommand({ clusterName, maxResults: 100, filter: { kubernetesVersions: ['1.26'], statuses: ['ERROR'] } }));
     // coredns v1.8.7 does not run on 1.26 either: the add-on insight the workshop meets after its upgrade.
     expect(insights?.map((i) => i.name).sort()).toEqual(['Deprecated APIs removed in Kubernetes v1.26', 'EKS add-on version compatibility']);
     const deprecated = insights!.find((i) => i.name?.startsWith('Deprecated'))!;

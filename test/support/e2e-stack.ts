@@ -59,6 +59,11 @@ export interface E2eStackOptions {
   threadPace?: 'fast' | 'slack';
   /** The bot's AWS wiring, when a test needs other than static credentials (web identity). */
   aws?: { credentials?: { accessKeyId: string; secretAccessKey: string }; webIdentityTokenFile?: string };
+  /**
+   * A shorter EKS token lifetime (wall-clock ms) for the simulator, and the bot's token reuse to match: tests that
+   * show an upgrade outliving its first token. Every other rule of the simulator stays on.
+   */
+  eksTokens?: { lifetimeMs: number; reuseMs: number };
 }
 
 export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
@@ -104,6 +109,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     ...(opts.scale ?? {}),
     iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
+    ...(opts.eksTokens ? { strictness: { eksTokenLifetimeMs: opts.eksTokens.lifetimeMs } } : {}),
   });
   const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
   const prefix = opts.prefix ?? freshPrefix('e2e');
@@ -133,7 +139,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       logger: opts.logLines
         ? createLogger({ level: 'debug', destination: new Writable({ write: (chunk, _encoding, done) => void (opts.logLines!.push(...String(chunk).split('\n').filter(Boolean)), done()) }) })
         : createLogger({ level: (process.env.E2E_LOG as 'info' | undefined) ?? 'silent' }),
-      aws: { endpoint: sim.url, ...(opts.aws ?? { credentials: opts.credentials ?? E2E_CREDENTIALS }) },
+      aws: { endpoint: sim.url, ...(opts.aws ?? { credentials: opts.credentials ?? E2E_CREDENTIALS }), ...(opts.eksTokens ? { eksTokenReuseMs: opts.eksTokens.reuseMs } : {}) },
       ...(opts.botClock === 'sim' ? { clock: sim.clock } : {}),
       ...(threadIntervalMs !== undefined ? { threadPacing: { minIntervalMs: threadIntervalMs } } : {}),
     });

@@ -63,7 +63,9 @@ describe('insight checks (INS0xx)', () => {
     );
     expect(codes(found)).toEqual(['INS002:error', 'INS002:warning', 'INS002:info']);
     expect(found[0].resources).toEqual(['insight/a', 'arn:aws:eks:…:addon/demo/coredns']);
-    expect(found[0].remedy).toContain('EKS refuses the control-plane update while it is ERROR, unless forced');
+    // EKS launched blocking on ERROR insights and then temporarily rolled it back: the remedy must not say it refuses.
+    expect(found[0].remedy).toContain('EKS does not refuse the control-plane update for it today');
+    expect(found[0].remedy).not.toContain('EKS refuses');
   });
 
   it('INS003: an HPA last applied as autoscaling/v2beta2 is flagged when no insight already named it', () => {

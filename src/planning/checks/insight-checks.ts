@@ -6,7 +6,9 @@ import { minorAtLeast } from '../upgrade-path.js';
 /**
  * INS0xx — EKS upgrade insights and deprecated APIs. EKS scans 30 days of audit logs for calls to APIs that a
  * coming minor removes (INS001, one finding per API with the objects and the replacement); other non-passing
- * readiness insights (INS002) are mirrored because EKS refuses UpdateClusterVersion on ERROR ones unless forced.
+ * readiness insights (INS002) are mirrored: an ERROR one names what the upgrade breaks. EKS launched refusing
+ * UpdateClusterVersion on ERROR insights and then "temporarily rolled back" that check (EKS user guide, update-cluster;
+ * aws/containers-roadmap#2570), so the remedy does not claim EKS enforces it.
  * INS003 adds what insights miss: objects whose last-applied manifest still names a removed API (kubent's method;
  * it can report objects that are no longer applied that way, so it only warns).
  *
@@ -55,7 +57,7 @@ export function checkInsights(snapshot: ClusterSnapshot, target: string): Findin
       severity,
       title: `Upgrade insight "${insight.name}" is ${insight.status}${insight.kubernetesVersion ? ` for ${insight.kubernetesVersion}` : ''}${insight.reason ? `: ${insight.reason}` : ''}`,
       resources: [`insight/${insight.id}`, ...insight.resources.map((r) => (r.uri ? resourceFromUri(r.uri) : r.arn ?? '')).filter(Boolean)],
-      remedy: `${insight.recommendation ?? 'Fix what the insight names'} (aws eks describe-insight --cluster-name ${snapshot.name} --id ${insight.id})${insight.status === 'ERROR' ? '; EKS refuses the control-plane update while it is ERROR, unless forced' : ''}.`,
+      remedy: `${insight.recommendation ?? 'Fix what the insight names'} (aws eks describe-insight --cluster-name ${snapshot.name} --id ${insight.id})${insight.status === 'ERROR' ? '; EKS does not refuse the control-plane update for it today (blocking on ERROR insights was launched and then temporarily rolled back), but the upgrade will break what it names' : ''}.`,
     });
   }
   findings.push(...lastAppliedFindings(snapshot, target, findings));

@@ -1,3 +1,4 @@
+import { servePage } from './list-pages.js';
 import { AwsApiError } from './aws-error.js';
 import { beginTermination, completeTermination, launchTemplateOf, reconcileCapacity, resolveVersion } from './asg-instances.js';
 import { xmlEscape } from './ec2-service.js';
@@ -21,6 +22,11 @@ function listParam(form: URLSearchParams, prefix: string): string[] {
   for (let i = 1; form.has(`${prefix}.member.${i}`); i++) values.push(form.get(`${prefix}.member.${i}`)!);
   return values;
 }
+
+const asgPageErrors = {
+  badLimit: (limit: string) => new AwsApiError(400, 'ValidationError', `1 validation error detected: Value '${limit}' at 'maxRecords' failed to satisfy constraint: Member must have value less than or equal to 100`),
+  badToken: () => new AwsApiError(400, 'InvalidNextToken', 'The token is invalid.'),
+};
 
 function required(form: URLSearchParams, name: string): string {
   const value = form.get(name);
@@ -151,7 +157,9 @@ export function handleAutoScaling(world: SimWorld, form: URLSearchParams, reques
     case 'DescribeAutoScalingGroups': {
       const names = listParam(form, 'AutoScalingGroupNames');
       const groups = [...world.autoScalingGroups.values()].filter((g) => (names.length === 0 || names.includes(g.name)) && groupFilters(form).every((f) => f(g)));
-      return { xml: respond(`<AutoScalingGroups>${members(groups.map((g) => groupXml(world, g)))}</AutoScalingGroups>`) };
+      // MaxRecords 1–100, default 50 (DescribeAutoScalingGroups); groups come in no documented order.
+      const { page, nextToken } = servePage(groups, { limit: form.get('MaxRecords'), token: form.get('NextToken') }, { min: 1, max: 100, default: 50 }, world.strictness, asgPageErrors);
+      return { xml: respond(`<AutoScalingGroups>${members(page.map((g) => groupXml(world, g)))}</AutoScalingGroups>${nextToken ? tag('NextToken', nextToken) : ''}`) };
     }
     case 'DescribeAutoScalingInstances': {
       const ids = listParam(form, 'InstanceIds');
@@ -208,9 +216,10 @@ export function handleAutoScaling(world: SimWorld, form: URLSearchParams, reques
     case 'DescribeInstanceRefreshes': {
       const { asg } = findGroup(world, required(form, 'AutoScalingGroupName'));
       const ids = listParam(form, 'InstanceRefreshIds');
-      // Newest first, as AWS lists them.
-      const refreshes = [...asg.refreshes].reverse().filter((r) => ids.length === 0 || ids.includes(r.id));
-      return { xml: respond(`<InstanceRefreshes>${members(refreshes.map((r) => refreshXml(asg, r)))}</InstanceRefreshes>`) };
+      // MaxRecords 1–100, default 50 (DescribeInstanceRefreshes); no order is documented, so none is kept.
+      const refreshes = asg.refreshes.filter((r) => ids.length === 0 || ids.includes(r.id));
+      const { page, nextToken } = servePage(refreshes, { limit: form.get('MaxRecords'), token: form.get('NextToken') }, { min: 1, max: 100, default: 50 }, world.strictness, asgPageErrors);
+      return { xml: respond(`<InstanceRefreshes>${members(page.map((r) => refreshXml(asg, r)))}</InstanceRefreshes>${nextToken ? tag('NextToken', nextToken) : ''}`) };
     }
     case 'DescribeScalingActivities': {
       const name = form.get('AutoScalingGroupName');

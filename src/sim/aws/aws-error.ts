@@ -19,6 +19,8 @@ export const invalidParameter = (message: string, fields?: Record<string, string
   new AwsApiError(400, 'InvalidParameterException', message, fields);
 export const invalidRequest = (message: string, fields?: Record<string, string>) =>
   new AwsApiError(400, 'InvalidRequestException', message, fields);
+export const invalidState = (message: string, fields?: Record<string, string>) =>
+  new AwsApiError(400, 'InvalidStateException', message, fields);
 export const notFound = (message: string, fields?: Record<string, string>) =>
   new AwsApiError(404, 'ResourceNotFoundException', message, fields);
 export const resourceInUse = (message: string, fields?: Record<string, string>) =>

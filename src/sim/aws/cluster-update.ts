@@ -1,6 +1,6 @@
-import { invalidParameter, invalidRequest, resourceInUse } from './aws-error.js';
+import { invalidParameter, invalidRequest, invalidState, resourceInUse } from './aws-error.js';
 import { startClusterRollback, type RollbackRequest } from './cluster-rollback.js';
-import { computeInsights } from './insights.js';
+import { scannedInsights } from './insights.js';
 import { availableIps } from './node-factory.js';
 import { apiServerVersionFor, compareMinors, latestPlatformVersionFor, nextMinor } from './version-catalog.js';
 import type { SimCluster, SimUpdate, SimWorld } from './world-types.js';
@@ -41,9 +41,12 @@ export function checkClusterVersionUpdate(world: SimWorld, cluster: SimCluster, 
     throw invalidParameter(`Unsupported Kubernetes minor version update from ${cluster.version} to ${version}`, { clusterName: cluster.name });
   }
   if (world.settings.insightsBlockUpgrades && !force) {
-    const blocking = computeInsights(world, cluster).filter((i) => i.category === 'UPGRADE_READINESS' && i.kubernetesVersion === version && i.insightStatus.status === 'ERROR');
+    // Blocking on ERROR upgrade insights was launched and then "temporarily rolled back" (EKS user guide,
+    // update-cluster; aws/containers-roadmap#2570): off unless the scenario turns it on. When on, EKS judges by its
+    // insights as of their last scan and answers InvalidStateException.
+    const blocking = scannedInsights(world, cluster).filter((i) => i.category === 'UPGRADE_READINESS' && i.kubernetesVersion === version && i.insightStatus.status === 'ERROR');
     if (blocking.length) {
-      throw invalidRequest(
+      throw invalidState(
         `Cluster upgrade to ${version} is blocked by upgrade insights with ERROR status: ${blocking.map((i) => i.name).join(', ')}. Resolve them or retry with force.`,
         { clusterName: cluster.name },
       );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startKarpenterController } from '../karpenter/index.js';
 import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
 import type { SimClock } from '../sim-clock.js';
+import { resolveStrictness, type SimStrictness } from '../strictness.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { startAutoModeController } from './auto-mode.js';
 import { buildCluster } from './build-cluster.js';
@@ -24,6 +25,8 @@ export interface CreateWorldOptions {
   /** The Karpenter controller for clusters whose scenario has `karpenter:` (default true). */
   karpenter?: boolean;
   log?: (line: Record<string, unknown>) => void;
+  /** Default: every rule enforced. */
+  strictness?: SimStrictness;
   newId?: () => string;
 }
 
@@ -52,6 +55,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
 
   const world: SimWorld = {
     clock,
+    strictness: options.strictness ?? resolveStrictness(),
     scenario,
     accountId: scenario.accountId,
     settings: {
@@ -121,7 +125,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
   };
 
   for (const spec of scenario.clusters) {
-    const store = createSimKubeStore({ clusterName: spec.name, gitVersion: apiServerVersionFor(spec.version), clock });
+    const store = createSimKubeStore({ clusterName: spec.name, gitVersion: apiServerVersionFor(spec.version), clock, historyWindowMs: world.strictness.resourceVersionWindowMs, validateCustomResources: world.strictness.validateCustomResources });
     const cluster = buildCluster(world, spec, store);
     clusters.set(spec.name, cluster);
     // Fargate starts before the kube controllers so it sees pods as they are created, before the scheduler could

@@ -1,3 +1,4 @@
+import { servePage } from './list-pages.js';
 /**
  * EC2's query protocol (form-encoded `Action=…`, XML answers in the 2016-11-15 namespace), for the calls the
  * product and a node group upgrade need: DescribeSubnets (free IPs per subnet), launch templates and their versions
@@ -46,11 +47,17 @@ function azId(zone: string): string {
 
 function describeSubnets(world: SimWorld, form: URLSearchParams, region: string | undefined, requestId: string): string {
   const ids = listParam(form, 'SubnetId');
+  // "You cannot specify this parameter and the subnet IDs parameter in the same call" (DescribeSubnets MaxResults).
+  if (ids.length && form.get('MaxResults')) throw new AwsApiError(400, 'InvalidParameterCombination', 'The parameter SubnetIds cannot be used with the parameter MaxResults');
   const inRegion = [...world.subnets.values()].filter((s) => !region || s.region === region);
   for (const id of ids) {
     if (!inRegion.some((s) => s.id === id)) throw new AwsApiError(400, 'InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`);
   }
-  const subnets = inRegion.filter((s) => !ids.length || ids.includes(s.id)).filter((s) => filters(form).every((f) => subnetMatches(s, f)));
+  const matching = inRegion.filter((s) => !ids.length || ids.includes(s.id)).filter((s) => filters(form).every((f) => subnetMatches(s, f)));
+  // Named subnets come back all at once, in no order; the rest in pages of MaxResults 5–1000.
+  const { page: subnets, nextToken } = ids.length
+    ? servePage(matching, {}, { min: 1, max: matching.length || 1, default: matching.length || 1 }, { ...world.strictness, defaultPageSize: undefined }, ec2PageErrors)
+    : servePage(matching, { limit: form.get('MaxResults'), token: form.get('NextToken') }, { min: 5, max: 1000, default: 1000 }, world.strictness, ec2PageErrors);
   const items = subnets
     .map((s) =>
       [
@@ -72,12 +79,22 @@ function describeSubnets(world: SimWorld, form: URLSearchParams, region: string 
       ].join(''),
     )
     .join('');
-  return `<DescribeSubnetsResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<subnetSet>${items}</subnetSet></DescribeSubnetsResponse>`;
+  return `<DescribeSubnetsResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<subnetSet>${items}</subnetSet>${nextToken ? tag('nextToken', nextToken) : ''}</DescribeSubnetsResponse>`;
 }
+
+const ec2PageErrors = {
+  badLimit: (limit: string) => new AwsApiError(400, 'InvalidParameterValue', `Value ( ${limit} ) for parameter maxResults is invalid. Parameter may be between 5 and 1000.`),
+  badToken: () => new AwsApiError(400, 'InvalidPaginationToken', 'The pagination token is invalid.'),
+};
 
 function findLaunchTemplate(world: SimWorld, form: URLSearchParams): SimLaunchTemplate {
   const id = form.get('LaunchTemplateId');
   const name = form.get('LaunchTemplateName');
+  // lt- and 17 hex digits: anything else is malformed before it can be unknown (EC2 API error codes,
+  // InvalidLaunchTemplateId.Malformed vs InvalidLaunchTemplateId.NotFound).
+  if (id && !/^lt-[0-9a-f]{17}$/.test(id)) {
+    throw new AwsApiError(400, 'InvalidLaunchTemplateId.Malformed', `The specified launch template ID ${id} is not valid. A launch template ID must be in the form lt-xxxxxxxxxxxxxxxxx.`);
+  }
   const lt = [...world.launchTemplates.values()].find((t) => (id && t.id === id) || (name && t.name === name));
   if (!lt) {
     throw id
@@ -130,8 +147,10 @@ export function handleEc2(world: SimWorld, form: URLSearchParams, region: string
       const versions = wanted.length
         ? wanted.map((v) => (v === '$Latest' ? latest : v === '$Default' ? lt.defaultVersion : Number(v)))
         : [...lt.versions.keys()];
-      const items = versions.filter((v) => lt.versions.has(v)).map((v) => `<item>${versionXml(lt, v)}</item>`).join('');
-      return { xml: wrap(`<DescribeLaunchTemplateVersionsResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplateVersionSet>${items}</launchTemplateVersionSet></DescribeLaunchTemplateVersionsResponse>`) };
+      // MaxResults 1–200 (DescribeLaunchTemplateVersions); versions come in no documented order.
+      const { page, nextToken } = servePage(versions.filter((v) => lt.versions.has(v)), { limit: form.get('MaxResults'), token: form.get('NextToken') }, { min: 1, max: 200, default: 200 }, world.strictness, ec2PageErrors);
+      const items = page.map((v) => `<item>${versionXml(lt, v)}</item>`).join('');
+      return { xml: wrap(`<DescribeLaunchTemplateVersionsResponse xmlns="${XMLNS}">${tag('requestId', requestId)}<launchTemplateVersionSet>${items}</launchTemplateVersionSet>${nextToken ? tag('nextToken', nextToken) : ''}</DescribeLaunchTemplateVersionsResponse>`) };
     }
     case 'CreateLaunchTemplateVersion': {
       const lt = findLaunchTemplate(world, form);

@@ -1,10 +1,11 @@
 import { AwsApiError, invalidParameter, notFound } from './aws-error.js';
+import { servePage } from './list-pages.js';
 import { addonCatalog } from './addon-catalog.js';
 import { requireAddon, startAddonUpdate } from './addon-update.js';
 import { cancelUpdate } from './cluster-rollback.js';
 import { startClusterVersionUpdate } from './cluster-update.js';
 import { epochSeconds, wireAddon, wireCluster, wireClusterVersion, wireFargateProfile, wireInsight, wireInsightSummary, wireNodegroup, wireUpdate } from './eks-wire.js';
-import { computeInsights, describeInsightsRefresh, startInsightsRefresh } from './insights.js';
+import { describeInsightsRefresh, scannedInsights, startInsightsRefresh } from './insights.js';
 import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from './nodegroup-lifecycle.js';
 import { startNodegroupVersionUpdate } from './nodegroup-update.js';
 import { compareMinors } from './version-catalog.js';
@@ -59,16 +60,15 @@ function requireNodegroup(cluster: SimCluster, name: string): SimNodegroup {
   return ng;
 }
 
-/** Paginates like EKS: maxResults (1–100, default 100) and an opaque nextToken. */
-function paginate<T>(items: T[], query: URLSearchParams | Record<string, any>): { page: T[]; nextToken?: string } {
+/** EKS pages: maxResults 1–100 ("returns up to 100 results" when unset, EKS API reference ListUpdates et al.). */
+const EKS_PAGE = { min: 1, max: 100, default: 100 };
+
+function paginate<T>(world: SimWorld, items: T[], query: URLSearchParams | Record<string, any>): { page: T[]; nextToken?: string } {
   const get = (key: string) => (query instanceof URLSearchParams ? query.get(key) : query[key]);
-  const max = Number(get('maxResults') ?? 100);
-  if (!Number.isInteger(max) || max < 1 || max > 100) throw invalidParameter('maxResults must be between 1 and 100.');
-  const start = get('nextToken') ? Number(Buffer.from(String(get('nextToken')), 'base64url').toString()) : 0;
-  if (!Number.isInteger(start) || start < 0) throw invalidParameter('The nextToken is not valid.');
-  const page = items.slice(start, start + max);
-  const next = start + max < items.length ? Buffer.from(String(start + max)).toString('base64url') : undefined;
-  return { page, ...(next ? { nextToken: next } : {}) };
+  return servePage(items, { limit: get('maxResults'), token: get('nextToken') }, EKS_PAGE, world.strictness, {
+    badLimit: () => invalidParameter('maxResults must be between 1 and 100.'),
+    badToken: () => invalidParameter('The nextToken is not valid.'),
+  });
 }
 
 /** clientRequestToken idempotency: a retried request with the same token gets the same update back. */
@@ -105,7 +105,7 @@ const INSIGHT_STATUSES = ['PASSING', 'WARNING', 'ERROR', 'UNKNOWN'];
 
 const ROUTES: Route[] = [
   route('GET', '/clusters', 'ListClusters', (world, _p, req) => {
-    const { page, nextToken } = paginate([...world.clusters.keys()], req.query);
+    const { page, nextToken } = paginate(world, [...world.clusters.keys()], req.query);
     return ok({ clusters: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('GET', '/clusters/{name}', 'DescribeCluster', (world, p) => ok({ cluster: wireCluster(world, requireCluster(world, p.name)) })),
@@ -119,7 +119,7 @@ const ROUTES: Route[] = [
     const status = req.query.get('versionStatus');
     if (status) versions = versions.filter((v) => v.versionStatus === status);
     versions.sort((a, b) => compareMinors(String(b.clusterVersion), String(a.clusterVersion)));
-    const { page, nextToken } = paginate(versions, req.query);
+    const { page, nextToken } = paginate(world, versions, req.query);
     return ok({ clusterVersions: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('POST', '/clusters/{name}/updates', 'UpdateClusterVersion', (world, p, req) => {
@@ -149,7 +149,7 @@ const ROUTES: Route[] = [
     if (scope.nodegroupName) requireNodegroup(cluster, scope.nodegroupName);
     if (scope.addonName) requireAddon(cluster, scope.addonName);
     const ids = cluster.updates.filter((u) => u.scope.nodegroupName === scope.nodegroupName && u.scope.addonName === scope.addonName).map((u) => u.id);
-    const { page, nextToken } = paginate(ids, req.query);
+    const { page, nextToken } = paginate(world, ids, req.query);
     return ok({ updateIds: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('GET', '/clusters/{name}/updates/{updateId}', 'DescribeUpdate', (world, p, req) => {
@@ -160,7 +160,7 @@ const ROUTES: Route[] = [
     return ok({ update: wireUpdate(update) });
   }),
   route('GET', '/clusters/{clusterName}/node-groups', 'ListNodegroups', (world, p, req) => {
-    const { page, nextToken } = paginate([...requireCluster(world, p.clusterName).nodegroups.keys()], req.query);
+    const { page, nextToken } = paginate(world, [...requireCluster(world, p.clusterName).nodegroups.keys()], req.query);
     return ok({ nodegroups: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('POST', '/clusters/{clusterName}/node-groups', 'CreateNodegroup', (world, p, req) => {
@@ -191,7 +191,7 @@ const ROUTES: Route[] = [
     );
   }),
   route('GET', '/clusters/{clusterName}/addons', 'ListAddons', (world, p, req) => {
-    const { page, nextToken } = paginate([...requireCluster(world, p.clusterName).addons.keys()], req.query);
+    const { page, nextToken } = paginate(world, [...requireCluster(world, p.clusterName).addons.keys()], req.query);
     return ok({ addons: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('GET', '/clusters/{clusterName}/addons/{addonName}', 'DescribeAddon', (world, p) => {
@@ -202,7 +202,7 @@ const ROUTES: Route[] = [
     const cluster = requireCluster(world, p.clusterName);
     return updateResult(cluster, 'UpdateAddon', p.addonName, req.body.clientRequestToken, () => startAddonUpdate(world, cluster, p.addonName, req.body));
   }),
-  route('GET', '/addons/supported-versions', 'DescribeAddonVersions', (world, _p, req) => ok(describeAddonVersions(req.query))),
+  route('GET', '/addons/supported-versions', 'DescribeAddonVersions', (world, _p, req) => ok(describeAddonVersions(world, req.query))),
   route('POST', '/clusters/{clusterName}/insights', 'ListInsights', (world, p, req) => {
     const cluster = requireCluster(world, p.clusterName);
     const filter = (req.body.filter ?? {}) as { categories?: string[]; kubernetesVersions?: string[]; statuses?: string[] };
@@ -214,29 +214,29 @@ const ROUTES: Route[] = [
     if (badStatus !== undefined) {
       throw invalidParameter(`Invalid insight status ${JSON.stringify(badStatus)}; valid statuses are ${INSIGHT_STATUSES.join(', ')}.`, { clusterName: cluster.name });
     }
-    const insights = computeInsights(world, cluster)
+    const insights = scannedInsights(world, cluster)
       .filter((i) => !filter.categories?.length || filter.categories.includes(i.category))
       .filter((i) => !filter.kubernetesVersions?.length || filter.kubernetesVersions.includes(i.kubernetesVersion))
       .filter((i) => !filter.statuses?.length || filter.statuses.includes(i.insightStatus.status));
-    const { page, nextToken } = paginate(insights.map(wireInsightSummary), req.body);
+    const { page, nextToken } = paginate(world, insights.map(wireInsightSummary), req.body);
     return ok({ insights: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('GET', '/clusters/{clusterName}/insights/{id}', 'DescribeInsight', (world, p) => {
     const cluster = requireCluster(world, p.clusterName);
-    const insight = computeInsights(world, cluster).find((i) => i.id === p.id);
+    const insight = scannedInsights(world, cluster).find((i) => i.id === p.id);
     if (!insight) throw notFound(`No insight found for id: ${p.id}.`, { clusterName: cluster.name });
     return ok({ insight: wireInsight(insight) });
   }),
   route('POST', '/clusters/{clusterName}/insights-refresh', 'StartInsightsRefresh', (world, p) => {
     const cluster = requireCluster(world, p.clusterName);
-    return { status: 200, body: startInsightsRefresh(cluster, world.clock.now()), mutation: { operation: 'StartInsightsRefresh', cluster: cluster.name } };
+    return { status: 200, body: startInsightsRefresh(world, cluster, world.clock.now()), mutation: { operation: 'StartInsightsRefresh', cluster: cluster.name } };
   }),
   route('GET', '/clusters/{clusterName}/insights-refresh', 'DescribeInsightsRefresh', (world, p) => {
     const refresh = describeInsightsRefresh(requireCluster(world, p.clusterName), world.clock.now());
     return ok({ ...refresh, startedAt: epochSeconds(refresh.startedAt), ...(refresh.endedAt !== undefined ? { endedAt: epochSeconds(refresh.endedAt) } : {}) });
   }),
   route('GET', '/clusters/{clusterName}/fargate-profiles', 'ListFargateProfiles', (world, p, req) => {
-    const { page, nextToken } = paginate([...requireCluster(world, p.clusterName).fargateProfiles.keys()], req.query);
+    const { page, nextToken } = paginate(world, [...requireCluster(world, p.clusterName).fargateProfiles.keys()], req.query);
     return ok({ fargateProfileNames: page, ...(nextToken ? { nextToken } : {}) });
   }),
   route('GET', '/clusters/{clusterName}/fargate-profiles/{fargateProfileName}', 'DescribeFargateProfile', (world, p) => {
@@ -247,7 +247,7 @@ const ROUTES: Route[] = [
   }),
 ];
 
-function describeAddonVersions(query: URLSearchParams): unknown {
+function describeAddonVersions(world: SimWorld, query: URLSearchParams): unknown {
   const name = query.get('addonName');
   const minor = query.get('kubernetesVersion');
   const types = query.getAll('types');
@@ -272,7 +272,7 @@ function describeAddonVersions(query: URLSearchParams): unknown {
       defaultNamespace: 'kube-system',
     }))
     .filter((a) => a.addonVersions.length);
-  const { page, nextToken } = paginate(addons, query);
+  const { page, nextToken } = paginate(world, addons, query);
   return { addons: page, ...(nextToken ? { nextToken } : {}) };
 }
 

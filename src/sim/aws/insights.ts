@@ -10,9 +10,10 @@ import type { SimCluster, SimWorld } from './world-types.js';
  * (kubernetesVersion); ERROR means it breaks that upgrade, WARNING a later one. For 7 days after an in-place upgrade
  * ROLLBACK_READINESS insights are about the previous minor (see rollbackReadiness).
  *
- * lastRefreshTime is when EKS last scanned: every 24 h by itself, or `StartInsightsRefresh` (IN_PROGRESS for
- * INSIGHTS_REFRESH_MS, then COMPLETED). The statuses themselves are computed live (a simplification: real EKS would
- * show the state as of the last scan), so a refresh changes the "as of" time, not the verdicts.
+ * EKS computes insights in a scan about every 24 hours or after `StartInsightsRefresh` (IN_PROGRESS for
+ * INSIGHTS_REFRESH_MS of simulated time, then COMPLETED); until the next scan they describe what they described at
+ * `lastRefreshTime` (EKS user guide, cluster-insights; aws/containers-roadmap#2569). `scannedInsights` is what the
+ * API answers: the verdicts of the last scan. `computeInsights` is what a scan finds now.
  */
 export type InsightStatusValue = 'PASSING' | 'WARNING' | 'ERROR' | 'UNKNOWN';
 
@@ -44,7 +45,7 @@ type Draft = Omit<SimInsight, 'id' | 'lastRefreshTime' | 'lastTransitionTime' | 
 
 const DAY_MS = 24 * 3600_000;
 /** How long an on-demand refresh takes (simulated time). */
-export const INSIGHTS_REFRESH_MS = 20_000;
+export const INSIGHTS_REFRESH_MS = 60_000;
 
 /** Brings the scan time forward: a finished on-demand refresh, or the daily rescan. */
 export function insightsRefreshedAt(cluster: SimCluster, now: number): number {
@@ -56,10 +57,25 @@ export function insightsRefreshedAt(cluster: SimCluster, now: number): number {
 }
 
 /** StartInsightsRefresh: starts a scan unless one is running; answers as EKS does ({message, status}). */
-export function startInsightsRefresh(cluster: SimCluster, now: number): { message: string; status: 'IN_PROGRESS' | 'COMPLETED' } {
-  insightsRefreshedAt(cluster, now);
-  if (!cluster.insightsRefresh || now >= cluster.insightsRefresh.endsAt) cluster.insightsRefresh = { startedAt: now, endsAt: now + INSIGHTS_REFRESH_MS };
+export function startInsightsRefresh(world: SimWorld, cluster: SimCluster, now: number): { message: string; status: 'IN_PROGRESS' | 'COMPLETED' } {
+  scannedInsights(world, cluster);
+  if (!cluster.insightsRefresh || now >= cluster.insightsRefresh.endsAt) {
+    cluster.insightsRefresh = { startedAt: now, endsAt: now + INSIGHTS_REFRESH_MS };
+    // The scan reads the cluster as it is when the refresh ends, not when it is next listed.
+    world.after(INSIGHTS_REFRESH_MS, () => scannedInsights(world, cluster));
+  }
   return { message: 'Insights refresh is in progress.', status: 'IN_PROGRESS' };
+}
+
+/**
+ * The insights as of the last scan. A scan due since the last answer (the refresh ended, a day passed) runs now;
+ * otherwise the verdicts stay what they were, even if the cluster has changed since — as EKS's do.
+ */
+export function scannedInsights(world: SimWorld, cluster: SimCluster): SimInsight[] {
+  const scannedAt = insightsRefreshedAt(cluster, world.clock.now());
+  if (!world.strictness.scheduledInsights) return computeInsights(world, cluster);
+  if (!cluster.insightsScan || cluster.insightsScan.at !== scannedAt) cluster.insightsScan = { at: scannedAt, insights: computeInsights(world, cluster) };
+  return cluster.insightsScan.insights;
 }
 
 /** DescribeInsightsRefresh: the last on-demand refresh, or the last daily scan when none was asked for. */

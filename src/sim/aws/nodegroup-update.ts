@@ -56,6 +56,11 @@ function resolveTarget(world: SimWorld, cluster: SimCluster, ng: SimNodegroup, r
     if (request.releaseVersion) throw invalidParameter('You cannot specify the field releaseVersion when using custom AMIs', { nodegroupName: ng.name });
   }
   let ltVersion = ng.launchTemplate?.version;
+  // A launch template is named by id or by name, never both: "Either provide launch template ID or launch template
+  // name in the request." (InvalidParameterException, eksctl-io/eksctl#3104).
+  if (request.launchTemplate?.id && request.launchTemplate?.name) {
+    throw invalidParameter('Either provide launch template ID or launch template name in the request.', { nodegroupName: ng.name });
+  }
   if (request.launchTemplate) {
     const lt = ng.launchTemplate ? world.launchTemplates.get(ng.launchTemplate.id) : undefined;
     if (!lt || (request.launchTemplate.id && request.launchTemplate.id !== lt.id) || (request.launchTemplate.name && request.launchTemplate.name !== lt.name)) {
@@ -76,6 +81,15 @@ function resolveTarget(world: SimWorld, cluster: SimCluster, ng: SimNodegroup, r
   if (!isKnownMinor(version)) throw invalidParameter(`Requested Kubernetes version ${version} is invalid.`, { nodegroupName: ng.name });
   if (compareMinors(version, cluster.version) > 0) {
     throw invalidParameter(`Requested Kubernetes version ${version} is invalid. Node group version must not be newer than the cluster version ${cluster.version}.`, { nodegroupName: ng.name });
+  }
+  // Forward, a node group goes to its cluster's version (or stays at its own for a new release): no version in
+  // between ("Kubernetes version should be equal to Cluster kubernetes version … or NodeGroup kubernetes version …",
+  // InvalidParameterException, aws-controllers-k8s/community#2957).
+  if (compareMinors(version, ng.version) > 0 && version !== cluster.version) {
+    throw invalidParameter(
+      `Requested Kubernetes version ${version} is invalid. Kubernetes version should be equal to Cluster kubernetes version ${cluster.version} or NodeGroup kubernetes version ${ng.version}.`,
+      { nodegroupName: ng.name },
+    );
   }
   if (compareMinors(version, ng.version) < 0 && !mayRollBackTo(world, cluster, ng, version)) {
     throw invalidParameter(

@@ -1,3 +1,5 @@
+import { servePage } from './list-pages.js';
+import { resolveStrictness, type SimStrictness } from '../strictness.js';
 import { amiName } from '../karpenter/ami-resolution.js';
 import { AwsApiError } from './aws-error.js';
 import { epochSeconds } from './eks-wire.js';
@@ -83,7 +85,7 @@ function parametersOf(custom: ReadonlyMap<string, string>): PublicParameter[] {
   return [...publicParameters(), ...[...custom].map(([name, value]) => ({ name, value, dataType: 'aws:ec2:image' as const }))];
 }
 
-export function handleSsm(target: string, body: Record<string, any>, region: string, custom: ReadonlyMap<string, string> = new Map()): unknown {
+export function handleSsm(target: string, body: Record<string, any>, region: string, custom: ReadonlyMap<string, string> = new Map(), strictness: SimStrictness = resolveStrictness()): unknown {
   const known = parametersOf(custom);
   const byName = new Map(known.map((p) => [p.name, p]));
   switch (target) {
@@ -106,10 +108,11 @@ export function handleSsm(target: string, body: Record<string, any>, region: str
         if (!p.name.startsWith(`${path}/`)) return false;
         return recursive || !p.name.slice(path.length + 1).includes('/');
       });
-      const max = Math.min(Number(body.MaxResults ?? 10), 10);
-      const start = body.NextToken ? Number(Buffer.from(String(body.NextToken), 'base64url').toString()) : 0;
-      const page = matches.slice(start, start + max);
-      const next = start + max < matches.length ? Buffer.from(String(start + max)).toString('base64url') : undefined;
+      // MaxResults 1–10 (GetParametersByPath), in no documented order.
+      const { page, nextToken: next } = servePage(matches, { limit: body.MaxResults, token: body.NextToken }, { min: 1, max: 10, default: 10 }, strictness, {
+        badLimit: (limit) => new AwsApiError(400, 'ValidationException', `1 validation error detected: Value '${limit}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 10`),
+        badToken: () => new AwsApiError(400, 'InvalidNextToken', 'The specified token is not valid.'),
+      });
       return { Parameters: page.map((p) => wireParameter(p, region)), ...(next ? { NextToken: next } : {}) };
     }
     default:

@@ -1,3 +1,4 @@
+import type { SimStrictness } from '../strictness.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { SimClock } from '../sim-clock.js';
 import type { Scenario, ScenarioDeprecatedApi } from '../scenario/scenario-schema.js';
@@ -198,6 +199,8 @@ export interface SimCluster {
   /** When EKS last scanned for insights (lastRefreshTime), and an on-demand refresh (StartInsightsRefresh). */
   insightsRefreshedAt: number;
   insightsRefresh?: { startedAt: number; endsAt: number };
+  /** The verdicts of the last insights scan, and its time (insights.ts scannedInsights). */
+  insightsScan?: { at: number; insights: import('./insights.js').SimInsight[] };
   /**
    * The version before the last successful in-place control-plane upgrade to the current version, and when that
    * upgrade ended: what a version rollback may return to within 7 days. Unset for a cluster created at its version,
@@ -258,6 +261,8 @@ export interface EksSettings {
 
 export interface SimWorld {
   readonly clock: SimClock;
+  /** Which of the real services' rules the simulator enforces (all, unless relaxed by name). */
+  readonly strictness: SimStrictness;
   readonly scenario: Scenario;
   readonly accountId: string;
   readonly settings: EksSettings;

@@ -28,6 +28,8 @@ export interface CallerIdentities {
   /** True for a session key (ASIA…) the simulator never issued or that has expired. */
   isUnknownSessionKey(accessKeyId: string): boolean;
   startSession(input: { roleArn: string; sessionName: string; durationSeconds: number }): RoleSession;
+  /** The secret of a session key the simulator issued (to check signatures it can check); undefined otherwise. */
+  secretOf?(accessKeyId: string): string | undefined;
 }
 
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]+)$/;
@@ -51,6 +53,9 @@ export function createCallerIdentities(opts: { accountId: string; now: () => num
       const session = sessions.get(accessKeyId);
       if (session) return { arn: session.arn, userId: session.userId, account: session.account };
       return { arn: `arn:aws:iam::${opts.accountId}:user/${accessKeyId}`, userId: idFor('AIDA', accessKeyId), account: opts.accountId };
+    },
+    secretOf(accessKeyId) {
+      return sessions.get(accessKeyId)?.secretAccessKey;
     },
     isUnknownSessionKey(accessKeyId) {
       if (!accessKeyId.startsWith('ASIA')) return false;

@@ -61,7 +61,7 @@ export function parsePolicyDocument(input: unknown, source = 'policy'): PolicyDo
   return doc;
 }
 
-function conditionHolds(condition: PolicyStatement['Condition'], context: Record<string, string>): boolean {
+export function conditionHolds(condition: PolicyStatement['Condition'], context: Record<string, string>): boolean {
   for (const [operator, keys] of Object.entries(condition ?? {})) {
     for (const [key, expected] of Object.entries(keys)) {
       const actual = context[key];

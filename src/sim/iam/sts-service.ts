@@ -1,13 +1,14 @@
 import { AwsApiError } from '../aws/aws-error.js';
 import { xmlEscape } from '../aws/ec2-service.js';
 import { parseRoleArn, type CallerIdentities, type CallerIdentity } from './caller-identities.js';
+import { checkTrust, type TrustPolicies } from './trust-policy.js';
 
 /**
  * STS over its query protocol (form-encoded `Action=…&Version=2011-06-15`, XML answers and
  * `<ErrorResponse><Error><Type>Sender</Type>…` errors): GetCallerIdentity, AssumeRole and
- * AssumeRoleWithWebIdentity. Trust policies are not modelled: any well-formed role ARN can be assumed by a caller
- * whose identity policy allows sts:AssumeRole on it (checked before this handler runs), and any well-formed JWT is
- * accepted as a web identity (as an OIDC provider trusted by the role would be).
+ * AssumeRoleWithWebIdentity. A role is assumed only when the caller's identity policy allows sts:AssumeRole on it
+ * (checked before this handler runs) and the role's trust policy allows the caller (trust-policy.ts); a web
+ * identity's OIDC provider is `arn:aws:iam::<account>:oidc-provider/<issuer without https://>`.
  */
 const XMLNS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 /** Actions STS answers without a signature (the web identity token is the credential). */
@@ -63,6 +64,7 @@ export function handleSts(
   caller: CallerIdentity | undefined,
   form: URLSearchParams,
   requestId: string,
+  trust?: { policies: TrustPolicies | undefined; account: string },
 ): string {
   const action = form.get('Action') ?? '';
   const respond = (inner: string) =>
@@ -72,13 +74,27 @@ export function handleSts(
       if (!caller) throw new AwsApiError(403, 'MissingAuthenticationToken', 'Request is missing Authentication Token');
       return respond(`${tag('Arn', caller.arn)}${tag('UserId', caller.userId)}${tag('Account', caller.account)}`);
     case 'AssumeRole': {
-      const session = identities.startSession(sessionInputs(form));
+      const inputs = sessionInputs(form);
+      if (trust) {
+        checkTrust(trust.policies, trust.account, { action: 'sts:AssumeRole', roleArn: inputs.roleArn, callerArn: caller?.arn, callerAccount: caller?.account, context: caller ? { 'aws:PrincipalArn': caller.arn } : {} });
+      }
+      const session = identities.startSession(inputs);
       return respond(`${credentialsXml(session)}${tag('PackedPolicySize', 0)}`);
     }
     case 'AssumeRoleWithWebIdentity': {
       const claims = decodeJwt(requireParam(form, 'WebIdentityToken', 'webIdentityToken'));
-      const session = identities.startSession(sessionInputs(form));
+      const inputs = sessionInputs(form);
       const issuer = String(claims.iss ?? '').replace(/^https:\/\//, '');
+      if (trust) {
+        const audience = String(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud ?? '');
+        checkTrust(trust.policies, trust.account, {
+          action: 'sts:AssumeRoleWithWebIdentity',
+          roleArn: inputs.roleArn,
+          federated: `arn:aws:iam::${parseRoleArn(inputs.roleArn)?.account ?? trust.account}:oidc-provider/${issuer}`,
+          context: { [`${issuer}:sub`]: String(claims.sub ?? ''), [`${issuer}:aud`]: audience },
+        });
+      }
+      const session = identities.startSession(inputs);
       return respond(
         `${tag('SubjectFromWebIdentityToken', String(claims.sub ?? ''))}${tag('Audience', String(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud ?? ''))}` +
           `${credentialsXml(session)}${tag('Provider', issuer)}`,

@@ -28,6 +28,15 @@ export interface SimKubeStoreOptions {
   random?: RandomSource;
   /** How many changes watches can replay (default 5000). */
   historyLimit?: number;
+  /**
+   * How long a change stays replayable, in wall-clock ms (etcd compacts every 5 minutes on EKS: kube-apiserver
+   * --etcd-compaction-interval). Undefined: changes expire only by count.
+   */
+  historyWindowMs?: number;
+  /** Check NodePool and EC2NodeClass writes against their CRD schema (default true). */
+  validateCustomResources?: boolean;
+  /** The wall clock compaction runs on (default Date.now). */
+  wallNow?: () => number;
   /** When the cluster was created (epoch ms; default now): the age of its built-in namespaces. */
   createdAt?: number;
 }
@@ -43,6 +52,20 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
   let revision = 0;
   let compactedRv = 0;
   let history: HistoryRecord[] = [];
+  /** Wall-clock time of each history record, same index. */
+  let recordedAt: number[] = [];
+  const wallNow = opts.wallNow ?? Date.now;
+  // etcd compaction by age: every revision older than the window is gone, so resuming from one answers 410.
+  const compactByAge = () => {
+    if (opts.historyWindowMs === undefined) return;
+    const horizon = wallNow() - opts.historyWindowMs;
+    let drop = 0;
+    while (drop < history.length && recordedAt[drop] < horizon) drop++;
+    if (drop === 0) return;
+    compactedRv = history[drop - 1].rv;
+    history = history.slice(drop);
+    recordedAt = recordedAt.slice(drop);
+  };
   const listeners = new Set<(record: HistoryRecord) => void>();
   const pending: HistoryRecord[] = [];
   let dispatching = false;
@@ -60,7 +83,12 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
   function emit(type: StoreEvent['type'], resource: string, object: KubeObject, oldObject?: KubeObject): void {
     const record: HistoryRecord = deepFreeze({ type, resource, object, rv: revision, ...(oldObject ? { oldObject } : {}) });
     history.push(record);
-    if (history.length > historyLimit) compactedRv = history.shift()!.rv;
+    recordedAt.push(wallNow());
+    if (history.length > historyLimit) {
+      compactedRv = history.shift()!.rv;
+      recordedAt.shift();
+    }
+    compactByAge();
     pending.push(record);
     if (dispatching) return;
     dispatching = true;
@@ -100,6 +128,7 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
   }
 
   const store: SimKubeStoreImpl = {
+    validatesCustomResources: opts.validateCustomResources !== false,
     clusterName: opts.clusterName,
     gitVersion: opts.gitVersion,
     clock,
@@ -262,6 +291,7 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
     resourceVersion: () => String(revision),
 
     historySince(rv) {
+      compactByAge();
       if (rv < compactedRv) return 'expired';
       const start = history.findIndex((r) => r.rv > rv);
       return start < 0 ? [] : history.slice(start);
@@ -270,6 +300,7 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
     compactHistory() {
       compactedRv = revision;
       history = [];
+      recordedAt = [];
     },
   };
 

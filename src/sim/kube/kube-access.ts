@@ -1,4 +1,6 @@
+import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { SimStrictness } from '../strictness.js';
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import { accessKeyOf, type CallerIdentities } from '../iam/caller-identities.js';
 
@@ -74,8 +76,20 @@ function rulesFor(objects: KubeObject[], user: KubeUser): PolicyRule[] {
   return rules;
 }
 
-/** The identity in an EKS token, or undefined when the token is not one the simulator can trust. */
-export function eksTokenIdentity(token: string, identities: CallerIdentities, clusterName: string): string | undefined {
+/**
+ * The identity in an EKS token, or undefined when the apiserver would answer 401: not a presigned
+ * GetCallerIdentity, not bound to a cluster by the signed `x-k8s-aws-id` header, signed more than the token lifetime
+ * ago in wall-clock time (aws-iam-authenticator accepts a token for 15 minutes from X-Amz-Date, whatever
+ * X-Amz-Expires says: pkg/token/token.go), or — where the simulator knows the signer's secret, i.e. for the
+ * sessions it issued — signed for another cluster. A static key's secret is unknown to the simulator, so for those
+ * the cluster binding cannot be checked beyond the signed header's presence.
+ */
+export function eksTokenIdentity(
+  token: string,
+  identities: CallerIdentities,
+  clusterName: string,
+  check: { lifetimeMs?: number; now?: () => number } = {},
+): string | undefined {
   let url: URL;
   try {
     url = new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString('utf8'));
@@ -85,20 +99,59 @@ export function eksTokenIdentity(token: string, identities: CallerIdentities, cl
   if (url.searchParams.get('Action') !== 'GetCallerIdentity') return undefined;
   // The token is bound to one cluster by the signed x-k8s-aws-id header (aws-iam-authenticator checks it).
   if (!(url.searchParams.get('X-Amz-SignedHeaders') ?? '').split(';').includes('x-k8s-aws-id') || !clusterName) return undefined;
+  if (check.lifetimeMs !== undefined) {
+    const signedAt = amzDate(url.searchParams.get('X-Amz-Date'));
+    const now = (check.now ?? Date.now)();
+    if (signedAt === undefined || now - signedAt > check.lifetimeMs || signedAt - now > 5 * 60_000) return undefined;
+  }
   const key = accessKeyOf(url.searchParams.get('X-Amz-Credential'));
   if (!key || identities.isUnknownSessionKey(key)) return undefined;
+  const secret = identities.secretOf?.(key);
+  if (check.lifetimeMs !== undefined && secret && !signedFor(url, clusterName, secret)) return undefined;
   return identities.identityOf(key).arn;
 }
 
-export function createKubeAccess(identities: CallerIdentities, options: KubeAccessOptions | undefined) {
+/** 20250101T120000Z → epoch ms. */
+function amzDate(value: string | null): number | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value ?? '');
+  return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) : undefined;
+}
+
+const rfc3986 = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
+
+/** SigV4 query-string signature of the token's URL, with `x-k8s-aws-id: <cluster>` as the signed header. */
+function signedFor(url: URL, clusterName: string, secret: string): boolean {
+  const params = [...url.searchParams.entries()].filter(([k]) => k !== 'X-Amz-Signature');
+  const query = params.map(([k, v]) => [rfc3986(k), rfc3986(v)]).sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join('&');
+  const signedHeaders = url.searchParams.get('X-Amz-SignedHeaders') ?? '';
+  const headerValues: Record<string, string> = { host: url.host, 'x-k8s-aws-id': clusterName };
+  const canonicalHeaders = signedHeaders.split(';').map((h) => `${h}:${headerValues[h] ?? ''}\n`).join('');
+  const [, date, region, service] = (url.searchParams.get('X-Amz-Credential') ?? '').split('/');
+  const payloadHashes = ['UNSIGNED-PAYLOAD', createHash('sha256').update('').digest('hex')];
+  const scope = `${date}/${region}/${service}/aws4_request`;
+  const signingKey = hmac(hmac(hmac(hmac(`AWS4${secret}`, date ?? ''), region ?? ''), service ?? ''), 'aws4_request');
+  const given = url.searchParams.get('X-Amz-Signature');
+  return payloadHashes.some((payload) => {
+    const canonical = ['GET', url.pathname || '/', query, canonicalHeaders, signedHeaders, payload].join('\n');
+    const toSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+    return createHmac('sha256', signingKey).update(toSign).digest('hex') === given;
+  });
+}
+
+export function createKubeAccess(identities: CallerIdentities, options: KubeAccessOptions | undefined, strictness?: Pick<SimStrictness, 'eksTokenLifetimeMs'>) {
   const groups = options?.accessEntryGroups ?? DEFAULT_ACCESS_ENTRY_GROUPS;
   const objects = options?.objects ?? [];
+  const check = { lifetimeMs: strictness?.eksTokenLifetimeMs };
   return {
     userOf(req: IncomingMessage, clusterName: string): KubeRequestAccess {
       const token = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
-      if (!options || !token.startsWith('k8s-aws-v1.')) return { user: ADMIN_USER, allows: () => true };
-      const arn = eksTokenIdentity(token, identities, clusterName);
+      // No EKS token: the admin of the simulator's kubeconfig (kubectl over plain HTTP).
+      if (!token.startsWith('k8s-aws-v1.')) return { user: ADMIN_USER, allows: () => true };
+      // An EKS token is checked with or without --rbac: the cluster it names and its age.
+      const arn = eksTokenIdentity(token, identities, clusterName, check);
       if (!arn) return { user: undefined, allows: () => false };
+      if (!options) return { user: ADMIN_USER, allows: () => true };
       const user: KubeUser = { name: arn, groups: [...groups, 'system:authenticated'] };
       const rules = rulesFor(objects, user);
       return { user, allows: (attributes) => rules.some((rule) => ruleAllows(rule, attributes)) };

@@ -47,11 +47,20 @@ export const conflict = (type: ResourceType, name: string) =>
     detailsOf(type, name),
   );
 
-export const invalid = (type: ResourceType, name: string, field: string, message: string) =>
-  kubeStatus(422, 'Invalid', `${type.group ? `${type.kind}.${type.group}` : type.kind} "${name}" is invalid: ${field}: ${message}`, {
+export const invalid = (type: ResourceType, name: string, field: string, message: string) => invalidCauses(type, name, [{ reason: 'FieldValueInvalid', field, message }]);
+
+/**
+ * 422 Invalid listing every cause (apimachinery errors.NewInvalid): one cause reads `<kind> "<name>" is invalid:
+ * <field>: <message>`, several are joined in brackets `is invalid: [<field>: <message>, …]`.
+ */
+export function invalidCauses(type: ResourceType, name: string, causes: Array<{ reason: string; field: string; message: string }>): KubeStatus {
+  const each = causes.map((c) => `${c.field}: ${c.message}`);
+  const text = each.length === 1 ? each[0] : `[${each.join(', ')}]`;
+  return kubeStatus(422, 'Invalid', `${type.group ? `${type.kind}.${type.group}` : type.kind} "${name}" is invalid: ${text}`, {
     ...detailsOf(type, name),
-    causes: [{ reason: 'FieldValueInvalid', message, field }],
+    causes: causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field })),
   });
+}
 
 export const badRequest = (message: string) => kubeStatus(400, 'BadRequest', message);
 

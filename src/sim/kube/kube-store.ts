@@ -83,6 +83,8 @@ export interface HistoryRecord extends StoreEvent {
 export interface SimKubeStoreImpl extends SimKubeStore {
   readonly clock: SimClock;
   readonly random: RandomSource;
+  /** Whether writes of Karpenter's custom resources are checked against their CRD schema (default true). */
+  readonly validatesCustomResources: boolean;
   /** Changes after `rv`, or 'expired' when the history no longer reaches back that far (watch answers 410). */
   historySince(rv: number): HistoryRecord[] | 'expired';
   /** Forgets the history (as etcd compaction does), so watches from older resourceVersions get 410 Expired. */

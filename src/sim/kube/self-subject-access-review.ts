@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, sendJson, sendStatus } from './http-io.js';
 import type { KubeRequestAccess } from './kube-access.js';
-import { badRequest } from './kube-status.js';
+import { badRequest, kubeStatus } from './kube-status.js';
 
 /**
  * POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews: "may I <verb> <resource>?" answered for the
@@ -17,7 +17,16 @@ export async function serveSelfSubjectAccessReview(req: IncomingMessage, res: Se
   }
   const attributes = review.spec?.resourceAttributes;
   if (!attributes && !review.spec?.nonResourceAttributes) {
-    return sendStatus(res, badRequest('SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+    // 422 Invalid, as pkg/apis/authorization/validation ValidateSelfSubjectAccessReviewSpec answers an empty spec.
+    const message = 'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified';
+    return sendStatus(
+      res,
+      kubeStatus(422, 'Invalid', `SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: ${message}`, {
+        group: 'authorization.k8s.io',
+        kind: 'SelfSubjectAccessReview',
+        causes: [{ reason: 'FieldValueInvalid', message, field: 'spec.resourceAttributes' }],
+      }),
+    );
   }
   // Non-resource URLs (/version, discovery) are open to every authenticated user on EKS.
   const allowed = attributes

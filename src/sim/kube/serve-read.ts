@@ -47,6 +47,12 @@ export function serveList(ctx: RequestContext): void {
       return sendStatus(ctx.res, expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'));
     }
   }
+  // resourceVersionMatch=Exact asks for the list as of that revision: gone once compacted (410 Expired, as etcd
+  // answers "mvcc: required revision has been compacted"; the apiserver's message is "too old resource version").
+  const exact = query.get('resourceVersion');
+  if (!token && exact && query.get('resourceVersionMatch') === 'Exact' && store.historySince(Number(exact)) === 'expired') {
+    return sendStatus(ctx.res, expired(`too old resource version: ${exact} (${store.resourceVersion()})`));
+  }
   // resourceVersion "0" is served from the apiserver's watch cache, which ignores limit and answers in one go.
   const limit = query.get('resourceVersion') === '0' ? 0 : Number(query.get('limit') ?? 0);
   const end = limit > 0 ? start + limit : all.length;

@@ -1,9 +1,10 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
+import { validateEc2NodeClass, validateNodePool, type FieldCause } from './validate-karpenter.js';
 
 /**
  * The few validation rules of the apiserver (and of Karpenter's CRD schemas) that a user of this product can
- * trip over: object names, negative replicas, a PDB with both minAvailable and maxUnavailable, malformed
- * Karpenter disruption budgets. Answered as 422 Invalid with the field path, as the apiserver does.
+ * trip over: object names, negative replicas, a PDB with both minAvailable and maxUnavailable; Karpenter's CRD
+ * rules are in validate-karpenter.ts. Answered as 422 Invalid with the field path, as the apiserver does.
  */
 export interface FieldViolation {
   field: string;
@@ -11,7 +12,19 @@ export interface FieldViolation {
 }
 
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
+
+/**
+ * Every cause the apiserver would list for `object` (empty: valid). Karpenter's objects are checked against their
+ * CRD schema unless `customResources` is false (the simulator's `unvalidated-custom-resources` relaxation).
+ */
+export function validationCauses(resource: string, object: KubeObject, options: { customResources?: boolean } = {}): FieldCause[] {
+  const violation = validateObject(resource, object);
+  if (violation) return [{ reason: 'FieldValueInvalid', ...violation }];
+  if (options.customResources === false) return [];
+  if (resource === 'nodepools') return validateNodePool(object);
+  if (resource === 'ec2nodeclasses') return validateEc2NodeClass(object);
+  return [];
+}
 
 export function validateObject(resource: string, object: KubeObject): FieldViolation | undefined {
   const name = object.metadata?.name ?? '';
@@ -29,16 +42,6 @@ export function validateObject(resource: string, object: KubeObject): FieldViola
     const { minAvailable, maxUnavailable } = object.spec ?? {};
     if (minAvailable !== undefined && minAvailable !== null && maxUnavailable !== undefined && maxUnavailable !== null) {
       return { field: 'spec', message: `Invalid value: ${JSON.stringify(object.spec)}: minAvailable and maxUnavailable cannot be both set` };
-    }
-  }
-  if (resource === 'nodepools') {
-    const budgets: any[] = object.spec?.disruption?.budgets ?? [];
-    const bad = budgets.findIndex((b) => typeof b?.nodes !== 'string' || !BUDGET_NODES.test(b.nodes));
-    if (bad >= 0) {
-      return {
-        field: `spec.disruption.budgets[${bad}].nodes`,
-        message: `Invalid value: ${JSON.stringify(budgets[bad]?.nodes)}: spec.disruption.budgets[${bad}].nodes in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'`,
-      };
     }
   }
   return undefined;

@@ -82,11 +82,12 @@ describe('UpdateClusterVersion in the simulator', () => {
     expect(t.cluster().version).toBe('1.30');
   });
 
+  // Blocking on ERROR insights, when EKS enforces it, answers InvalidStateException (EKS user guide, update-cluster).
   it('blocks on ERROR upgrade insights when the scenario says so, unless forced', async () => {
     const t = await world({ ...loadScenario('workshop'), eks: { insightsBlockUpgrades: true } });
     const cluster = t.cluster();
     const error = awsError(() => startClusterVersionUpdate(t.world, cluster, '1.26'));
-    expect(error.type).toBe('InvalidRequestException');
+    expect(error.type).toBe('InvalidStateException');
     expect(error.message).toContain('Deprecated APIs removed in Kubernetes v1.26');
     expect(startClusterVersionUpdate(t.world, cluster, '1.26', true).status).toBe('InProgress');
   });
