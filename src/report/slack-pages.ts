@@ -7,9 +7,10 @@
 
 import type { KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../ports/slack-message.js';
+import { BLOCK_LIMITS, truncate } from './block-kit-limits.js';
 
-export const MAX_BLOCKS = 50;
-export const MAX_SECTION_CHARS = 3000;
+export const MAX_BLOCKS = BLOCK_LIMITS.blocksPerMessage;
+export const MAX_SECTION_CHARS = BLOCK_LIMITS.sectionText;
 
 export interface Counted {
   findings?: number;
@@ -23,15 +24,11 @@ export interface BlockItem {
 }
 
 export function section(text: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: clip(text, MAX_SECTION_CHARS, ' … (cut: see the full output)') } };
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, MAX_SECTION_CHARS, ' … (cut: see the full output)') } };
 }
 
 export function context(text: string): KnownBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(text, MAX_SECTION_CHARS, ' …') }] };
-}
-
-function clip(text: string, max: number, marker: string): string {
-  return text.length <= max ? text : `${text.slice(0, max - marker.length)}${marker}`;
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, MAX_SECTION_CHARS, ' …') }] };
 }
 
 /** Lines packed into section-sized chunks; each chunk is one item counting its lines as `unit`. */
@@ -48,7 +45,7 @@ export function packLines(lines: string[], unit: keyof Counted, heading?: string
     counted = 0;
   };
   for (const line of lines) {
-    const clipped = clip(line, MAX_SECTION_CHARS - 100, ' …');
+    const clipped = truncate(line, MAX_SECTION_CHARS - 100, ' …');
     if (current.length > 0 && length + 1 + clipped.length > MAX_SECTION_CHARS) flush();
     current.push(clipped);
     length += (current.length > 1 ? 1 : 0) + clipped.length;
