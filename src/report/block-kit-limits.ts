@@ -12,6 +12,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { SlackMessage } from '../ports/slack-message.js';
 
 export const BLOCK_LIMITS = {
   /** https://docs.slack.dev/reference/block-kit/blocks */
@@ -107,7 +108,7 @@ export function splitText(text: string, max: number): string[] {
  * Packs lines into chunks of at most `max` characters (lines joined by newlines), in order; a line longer than a
  * chunk is split over several (splitText), never cut.
  */
-export function packLines(lines: readonly string[], max: number = BLOCK_LIMITS.sectionText): string[] {
+export function chunkLines(lines: readonly string[], max: number = BLOCK_LIMITS.sectionText): string[] {
   const chunks: string[] = [];
   let current = '';
   for (const line of lines.flatMap((l) => splitText(l, max))) {
@@ -121,31 +122,97 @@ export function packLines(lines: readonly string[], max: number = BLOCK_LIMITS.s
   return chunks;
 }
 
+export interface LinePage {
+  /** Section texts, each at most 3,000 characters. */
+  sections: string[];
+  /** How many of the list's lines start on this page. */
+  lines: number;
+}
+
 /**
  * A list as pages of section texts: each page holds at most `sectionsPerPage` sections and `charsPerPage`
- * characters, so a page plus a heading and buttons stays inside one message. The caller posts the first page with
- * its heading and the others as follow-ups ("2 of 3"), so nothing is cut.
+ * characters, so a page plus a heading and buttons stays inside one message. Lines are kept whole where they fit
+ * and split (never cut) where they do not.
  */
-export function pageLines(
-  lines: readonly string[],
-  opts: { sectionsPerPage?: number; charsPerPage?: number } = {},
-): string[][] {
+export function pageLines(lines: readonly string[], opts: { sectionsPerPage?: number; charsPerPage?: number } = {}): LinePage[] {
   const sectionsPerPage = opts.sectionsPerPage ?? BLOCK_LIMITS.blocksPerMessage - 5;
-  const charsPerPage = opts.charsPerPage ?? BLOCK_LIMITS.messageChars - 1000;
-  const pages: string[][] = [];
-  let page: string[] = [];
+  const charsPerPage = Math.max(BLOCK_LIMITS.sectionText, opts.charsPerPage ?? BLOCK_LIMITS.messageChars - 1000);
+  const max = BLOCK_LIMITS.sectionText;
+  const pages: LinePage[] = [];
+  let page: LinePage = { sections: [], lines: 0 };
   let chars = 0;
-  for (const chunk of packLines(lines, Math.min(BLOCK_LIMITS.sectionText, charsPerPage))) {
-    if (page.length > 0 && (page.length >= sectionsPerPage || chars + chunk.length > charsPerPage)) {
-      pages.push(page);
-      page = [];
-      chars = 0;
-    }
-    page.push(chunk);
-    chars += chunk.length;
+  let current = '';
+  const closeSection = () => {
+    if (current === '') return;
+    page.sections.push(current);
+    chars += current.length;
+    current = '';
+  };
+  const closePage = () => {
+    closeSection();
+    if (page.sections.length > 0) pages.push(page);
+    page = { sections: [], lines: 0 };
+    chars = 0;
+  };
+  for (const line of lines) {
+    splitText(line, max).forEach((piece, index) => {
+      if (current !== '' && current.length + 1 + piece.length > max) closeSection();
+      const adds = (current === '' ? 0 : current.length + 1) + piece.length;
+      if (chars + adds > charsPerPage || (current === '' && page.sections.length >= sectionsPerPage)) closePage();
+      if (index === 0) page.lines++;
+      current = current === '' ? piece : `${current}\n${piece}`;
+    });
   }
-  if (page.length > 0) pages.push(page);
+  closePage();
   return pages;
+}
+
+/**
+ * A long list as one message and its follow-ups: the first message holds `heading`, as much of the list as fits,
+ * "… N more <unit>, in the next messages of this thread" when not all did, and `tail` (buttons) at the end; each
+ * follow-up is "<label> (k of n)" with the next part. Callers post the follow-ups in the first message's thread,
+ * so nothing is cut and nothing is refused.
+ */
+export function pagedList(opts: {
+  heading: string;
+  lines: readonly string[];
+  tail?: KnownBlock[];
+  /** Top-level text of the first message (kept ≤ 4,000). */
+  text: string;
+  /** Names the list in its follow-ups ("Wave 2 plans"). */
+  label: string;
+  /** What a line is, for "… N more clusters": singular and plural. */
+  unit: [string, string];
+}): { first: SlackMessage; followUps: SlackMessage[] } {
+  const heading = truncateLine(opts.heading, BLOCK_LIMITS.sectionText);
+  const pages = pageLines(opts.lines, { charsPerPage: BLOCK_LIMITS.messageChars - 1000 - heading.length });
+  const [firstPage, ...rest] = pages.length > 0 ? pages : [{ sections: [], lines: 0 }];
+  const left = rest.reduce((sum, page) => sum + page.lines, 0);
+  const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+  const first: SlackMessage = {
+    text: fallbackText(opts.text),
+    blocks: [
+      section(heading),
+      ...firstPage.sections.map(section),
+      ...(rest.length > 0 ? [contextLine(`… ${left} more ${left === 1 ? opts.unit[0] : opts.unit[1]}, in the next ${rest.length === 1 ? 'message' : `${rest.length} messages`} of this thread`)] : []),
+      ...(opts.tail ?? []),
+    ],
+  };
+  const followUps = rest.map((page, index): SlackMessage => {
+    const label = `${opts.label} (${index + 2} of ${pages.length})`;
+    return { text: fallbackText(label), blocks: [contextLine(label), ...page.sections.map(section)] };
+  });
+  return { first, followUps };
+}
+
+/**
+ * Names for a sentence: all of them when few, else the first `max` and "and N more" saying where the rest are.
+ * "a, b, c and 497 more (in the rollout's thread)".
+ */
+export function listNames(names: readonly string[], opts: { max?: number; where?: string } = {}): string {
+  const max = opts.max ?? 10;
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more${opts.where ? ` (${opts.where})` : ''}`;
 }
 
 export function mrkdwnSection(text: string): SectionBlock {
