@@ -40,14 +40,14 @@ export const statusCommand: CommandHandler = async (context) => {
     const members = clusters.filter((cluster) => rollout.waves.some((wave) => wave.clusters.includes(cluster.name))).map((cluster) => `*${cluster.name}*`);
     if (members.length > 0) {
       const state = rollout.state === 'gate' ? 'waiting for an approver' : rollout.state;
-      marks.push(`:ocean: In rollout \`${rollout.id}\` to ${rollout.to} (wave ${rollout.wave + 1} of ${rollout.waves.length}, ${state}), ${members.length} of these clusters: ${listNames(members, { where: "the rollout's thread lists them all" })}`);
+      marks.push(`:ocean: In rollout \`${rollout.id}\` to ${rollout.to} (wave ${rollout.wave + 1} of ${rollout.waves.length}, ${state}): ${listNames(members, { where: "the rollout's thread lists them all" })}`);
     }
   }
   if (marks.length > 0) {
     // One section per rollout line, as many as fit one message; a rollout line names at most 10 clusters.
     const blocks = marks.slice(0, BLOCK_LIMITS.blocksPerMessage - 1).map((mark) => mrkdwnSection(mark));
     if (marks.length > blocks.length) blocks.push(mrkdwnSection(`…and ${marks.length - blocks.length} more rollouts.`));
-    await context.respond({ text: fallbackText(`${marks.length} rollout${marks.length === 1 ? '' : 's'} under way for these clusters`), blocks });
+    await context.respond({ text: fallbackText(marks.join('\n').replace(/\*/g, '')), blocks });
   }
 };
 

@@ -282,7 +282,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     await openGate(rollout).catch(async (error: unknown) => {
       // The rollout waits at this gate either way; without its card, the command is the way through.
       logger.error({ err: error, rollout: id }, 'posting a rollout gate card failed');
-      await say(rollout, `:warning: Slack refused the gate card of wave ${wave + 2} (${(error as Error).message}); the rollout waits at that gate: \`/eks-upgrade rollout continue ${id}\` starts the wave, \`/eks-upgrade rollout abort ${id}\` ends the rollout.`);
+      await say(rollout, `:warning: Posting the gate card of wave ${wave + 2} failed (${(error as Error).message}); the rollout waits at that gate: \`/eks-upgrade rollout continue ${id}\` starts the wave, \`/eks-upgrade rollout abort ${id}\` ends the rollout.`);
     });
   }
 
@@ -332,8 +332,8 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         // A rollout without its first gate card could only be continued by someone who knew its id: undo it, say so.
         await redis.multi().del(key(id), key(id, ':plans:0')).zrem(`${opts.prefix}:rollouts`, id).exec();
         const why = (error as Error).message;
-        await say(rollout, `:x: This rollout was not created: Slack refused its gate card (${why}). Nothing was saved and nothing started.`);
-        throw new Error(`Slack refused the gate card of rollout ${id} (${why}), so the rollout was undone: nothing was saved and nothing started`, { cause: error });
+        await say(rollout, `:x: This rollout was not created: posting its gate card failed (${why}). Nothing was saved and nothing started.`);
+        throw new Error(`posting the gate card of rollout ${id} failed (${why}), so the rollout was undone: nothing was saved and nothing started`, { cause: error });
       }
       return rollout;
     },

@@ -52,7 +52,7 @@ export function renderRolloutParent(id: string, request: RolloutRequest): Rollou
     heading,
     lines,
     tail: [controls],
-    text: `Rollout ${id} to ${request.to}: ${plural(request.waves.length, 'wave')}, ${plural(total, 'cluster')}`,
+    text: `Rollout \`${id}\` to ${request.to} by <@${request.requestedBy}>: ${plural(request.waves.length, 'wave')}, ${plural(total, 'cluster')}`,
     label: `Rollout ${id}: its waves`,
     unit: ['line', 'lines'],
   });
@@ -83,7 +83,7 @@ export function renderRolloutGate(rollout: Pick<RolloutSummary, 'id' | 'wave' | 
     heading,
     lines: plans.map((plan) => `• *${plan.cluster}* ${plan.summary}`),
     tail,
-    text: `Wave ${number} of ${rollout.waves.length} of rollout ${rollout.id} is ready: ${listNames(wave.clusters)}`,
+    text: `Wave ${number} of ${rollout.waves.length} is ready: ${listNames(wave.clusters, { where: 'listed below' })}`,
     label: `Wave ${number} plans`,
     unit: ['cluster', 'clusters'],
   });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createLogger } from '../../src/log/logger.js';
 import type { StatusCardModel } from '../../src/ports/timeline-event.js';
+import { createChannelPoster } from '../../src/slack/channel-poster.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -104,5 +105,14 @@ describe('fake Slack rate limits', () => {
     const texts = slack.message(thread.channel, thread.ts)!.replies.map((reply) => reply.text);
     expect(slack.calls.some((call) => call.method === 'chat.postMessage' && call.status === 429)).toBe(true);
     expect(texts.map((text) => /event number (\d+)/.exec(text)?.[1])).toEqual(Array.from({ length: count }, (_, i) => String(i)));
+  });
+
+  it('the channel poster (rollouts, digest) waits out a 429 and posts, once', async () => {
+    const slack = await fakeSlack();
+    // The worker's client: no retries of its own (the outbox paces itself), so the poster must handle 429s.
+    const poster = createChannelPoster(new WebClient('xoxb-rate-poster', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR }));
+    for (let i = 0; i < 13; i++) await poster.post('C0FLEET', { text: `wave message ${i}` });
+    expect(slack.calls.some((call) => call.method === 'chat.postMessage' && call.status === 429)).toBe(true);
+    expect(slack.messages('C0FLEET').map((m) => m.text)).toEqual(Array.from({ length: 13 }, (_, i) => `wave message ${i}`));
   });
 });

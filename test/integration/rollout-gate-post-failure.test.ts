@@ -50,10 +50,10 @@ describe('a rollout whose gate card Slack refuses', () => {
       logger: createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, done) => done() }) }),
     });
     const created = engine.control.create({ to: '1.31', waves: [{ globs: ['demo'], clusters: ['demo'] }], soakMs: 3600_000, maxParallel: 1, requestedBy: 'U0REQ', channel: 'C0FLEET' });
-    await expect(created).rejects.toThrow(/refused the gate card of rollout r\w+ \(.*invalid_blocks\), so the rollout was undone: nothing was saved and nothing started/);
+    await expect(created).rejects.toThrow(/posting the gate card of rollout r\w+ failed \(.*invalid_blocks\), so the rollout was undone: nothing was saved and nothing started/);
     expect(await engine.control.list()).toEqual([]);
     expect(await engine.control.findActiveFor('demo')).toBeUndefined();
-    expect(posts.at(-1)?.message.text).toMatch(/This rollout was not created: Slack refused its gate card/);
+    expect(posts.at(-1)?.message.text).toMatch(/This rollout was not created: posting its gate card failed/);
     expect(posts.at(-1)?.threadTs).toBe(posts[0].threadTs ?? '1700000000.000001');
   });
 });
