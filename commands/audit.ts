@@ -1,5 +1,5 @@
 import type { SlackMessage } from '../src/ports/slack-message.js';
-import { packIntoSections } from '../src/report/mrkdwn-sections.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, pageLines } from '../src/report/block-kit-limits.js';
 import { auditLines } from '../src/report/render-audit.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -20,15 +20,21 @@ export const auditCommand: CommandHandler = async (context) => {
   await context.respond(renderAudit(cluster, entries.length, auditLines(entries, { mention: (user) => `<@${user}>`, escape: escapeAngles })));
 };
 
-function renderAudit(cluster: string, count: number, lines: string[]): SlackMessage {
+export function renderAudit(cluster: string, count: number, lines: string[]): SlackMessage {
   if (count === 0) {
     const text = `No audit records for ${cluster} yet.`;
-    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+    return { text, blocks: [mrkdwnSection(text)] };
   }
   const header = `*Audit trail of ${cluster}*, newest first (last ${count}):`;
-  const sections = packIntoSections(lines);
+  // As many sections as the lines need (≤ 3,000 characters each); the fallback text only says what this is.
+  const [page] = pageLines(lines, { charsPerPage: BLOCK_LIMITS.messageChars - 1000 });
+  const shown = page?.lines ?? 0;
   return {
-    text: `${header}\n${lines.join('\n')}`,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: header } }, ...sections.map((text) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }))],
+    text: fallbackText(`Audit trail of ${cluster}: the last ${count} records, newest first`),
+    blocks: [
+      mrkdwnSection(header),
+      ...(page?.sections ?? []).map((text) => mrkdwnSection(text)),
+      ...(shown < lines.length ? [contextLine(`… ${lines.length - shown} older records did not fit in one message: \`eks-upgrade audit ${cluster} --limit ${count}\` on the command line shows them all.`)] : []),
+    ],
   };
 }

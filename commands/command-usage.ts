@@ -4,6 +4,7 @@
  */
 
 import type { SlackMessage } from '../src/ports/slack-message.js';
+import { contextLine, fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 export const SUBCOMMANDS = ['help', 'status', 'plan', 'start', 'rollback', 'jobs', 'pause', 'resume', 'abort', 'audit', 'waivers', 'digest', 'rollout', 'rehearse', 'doctor'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
@@ -134,15 +135,12 @@ export function usageProblem(problem: string, subcommand?: Subcommand): SlackMes
     : [`Subcommands: ${SUBCOMMANDS.map((name) => `\`${name}\``).join(', ')}`];
   const lines = [...usage, `\`${COMMAND} help\` lists every subcommand and option.`];
   return {
-    text: `${problem}\n${lines.join('\n')}`,
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `:warning: ${problem}` } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: lines.join('\n') }] },
-    ],
+    text: fallbackText(`${problem}\n${lines.join('\n')}`),
+    blocks: [mrkdwnSection(`:warning: ${problem}`), contextLine(lines.join('\n'))],
   };
 }
 
 /** A refusal that is not about syntax (not allowed, not found): no usage block needed. */
 export function problemMessage(problem: string): SlackMessage {
-  return { text: problem, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:no_entry: ${problem}` } }] };
+  return { text: fallbackText(problem), blocks: [mrkdwnSection(`:no_entry: ${problem}`)] };
 }

@@ -4,6 +4,7 @@ import type { KnownBlock } from '@slack/types';
 import type { CommandHandler } from './command-context.js';
 import { COMMAND, SUBCOMMANDS, USAGE, isSubcommand, usageLine, type Subcommand } from './command-usage.js';
 import type { SlackMessage } from '../src/ports/slack-message.js';
+import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 export const helpCommand: CommandHandler = async (context) => {
   const topic = context.args[0]?.toLowerCase();
@@ -21,15 +22,16 @@ export function renderHelp(): SlackMessage {
   ];
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: `${COMMAND}: EKS upgrades from Slack` } },
-    ...entries.map((text): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } })),
-    { type: 'section', text: { type: 'mrkdwn', text: options.join('\n') } },
+    ...entries.map((text): KnownBlock => mrkdwnSection(text)),
+    mrkdwnSection(options.join('\n')),
   ];
-  return { text: [`${COMMAND} subcommands:`, ...entries, ...options].join('\n'), blocks };
+  // The notification fallback names the subcommands; the blocks hold the whole help (Slack: text ≤ 4,000).
+  return { text: fallbackText(`${COMMAND} subcommands: ${SUBCOMMANDS.join(', ')}. \`${COMMAND} help <subcommand>\` tells more.`), blocks };
 }
 
 export function renderSubcommandHelp(name: Subcommand): SlackMessage {
   const text = describe(name);
-  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  return { text: fallbackText(text), blocks: [mrkdwnSection(text)] };
 }
 
 function describe(name: Subcommand): string {

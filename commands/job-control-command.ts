@@ -8,6 +8,7 @@ import { CommandRejected } from './command-rejected.js';
 import { COMMAND, problemMessage } from './command-usage.js';
 import { quoteInput, readArgs } from './parse-command.js';
 import { checkCluster } from './route-command.js';
+import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 /**
  * `pause | resume | abort <job-id | cluster>`: the same controls as the buttons of the status card. A cluster name
@@ -29,7 +30,7 @@ export function jobControlCommand(action: JobControlAction): CommandHandler {
     context.deps.logger.info({ audit: action, user: context.userId, job: job.jobId, cluster: job.cluster, ok: result.ok }, `${action} requested`);
     await recordAudit(context.deps.audit, context.deps.logger, { at: context.deps.clock.now(), cluster: job.cluster, user: context.userId, action, outcome: result.ok ? 'accepted' : 'declined', job: job.jobId, detail: result.message, via: 'command' });
     if (!result.ok) throw new CommandRejected(result.message);
-    await context.respond({ text: result.message, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: result.message } }] });
+    await context.respond({ text: fallbackText(result.message), blocks: [mrkdwnSection(result.message)] });
   };
 }
 

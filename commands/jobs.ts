@@ -6,6 +6,7 @@ import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { readArgs } from './parse-command.js';
 import { threadLink } from './thread-link.js';
+import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 export const JOBS_LIMIT = 15;
 
@@ -20,8 +21,8 @@ export const jobsCommand: CommandHandler = async (context) => {
     .filter((rollout) => rollout.channel === context.channelId && (!command.target || rollout.waves.some((wave) => wave.clusters.includes(command.target!))));
   if (rollouts.length > 0) {
     const text = `*Rollouts*\n${rollouts.map(rolloutLine).join('\n')}`;
-    message.blocks = [...(message.blocks ?? []), { type: 'section', text: { type: 'mrkdwn', text } }];
-    message.text = `${message.text}\n${text}`;
+    message.blocks = [...(message.blocks ?? []), ...chunkLines(text.split('\n')).map((chunk) => mrkdwnSection(chunk))];
+    message.text = fallbackText(`${message.text}\n${text}`);
   }
   await context.respond(message);
 };
@@ -51,7 +52,7 @@ const FINISHED: UpgradeState[] = ['succeeded', 'failed', 'aborted'];
 export function renderJobs(jobs: JobSummary[], now: number, scope: string): SlackMessage {
   if (jobs.length === 0) {
     const text = `No upgrade jobs yet for ${scope}.`;
-    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+    return { text, blocks: [mrkdwnSection(text)] };
   }
   const active = jobs.filter((job) => !FINISHED.includes(job.state));
   const recent = jobs.filter((job) => FINISHED.includes(job.state));
@@ -60,8 +61,8 @@ export function renderJobs(jobs: JobSummary[], now: number, scope: string): Slac
     ...(recent.length > 0 ? [`*Recent*\n${recent.map((job) => jobLine(job, now)).join('\n')}`] : []),
   ];
   return {
-    text: sections.join('\n'),
-    blocks: sections.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
+    text: fallbackText(sections.join('\n')),
+    blocks: sections.flatMap((text) => chunkLines(text.split('\n'))).map((text) => mrkdwnSection(text)),
   };
 }
 

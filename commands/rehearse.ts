@@ -8,6 +8,7 @@ import { findCluster } from '../src/config/clusters-config.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
 import { readArgs } from './parse-command.js';
+import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 export const rehearseCommand: CommandHandler = async (context) => {
   const { deps } = context;
@@ -21,5 +22,5 @@ export const rehearseCommand: CommandHandler = async (context) => {
   const answers = command.answers ?? 'continue';
   const id = await deps.rehearsalQueue.enqueue({ cluster: cluster.name, region: cluster.region, to: command.to!, answers, channel: context.channelId, requestedBy: context.userId });
   const text = `Rehearsing the upgrade of ${cluster.name} to ${command.to} on a simulated twin (gates answered: ${answers}; rehearsal \`${id}\`). Nothing is changed on ${cluster.name}: its REHEARSAL thread opens in this channel.`;
-  await context.respond({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:performing_arts: ${text}` } }] });
+  await context.respond({ text: fallbackText(text), blocks: [mrkdwnSection(`:performing_arts: ${text}`)] });
 };

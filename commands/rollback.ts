@@ -13,6 +13,7 @@ import { readArgs } from './parse-command.js';
 import { PLAN_READ_TIMEOUT_MS } from './plan.js';
 import { alreadyRunning } from './start.js';
 import { threadLink } from './thread-link.js';
+import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 /**
  * `/eks-upgrade rollback <cluster> [--dry-run]` (issue 10), also what the summary card's "Roll back to N-1" button
@@ -77,5 +78,5 @@ export const rollbackCommand: CommandHandler = async (context) => {
     insights.length > 0 ? `Rollback-blocking insights now (read again at the gate, after the node steps; an approver may Force there):\n${insights.map((finding) => `• ${formatFinding(finding)}`).join('\n')}` : '',
     `Follow it in its ${threadLink(result.job.thread)}.`,
   ].filter(Boolean);
-  await context.respond({ text: lines.join(' '), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:rewind: ${lines.join('\n')}`.slice(0, 2900) } }] });
+  await context.respond({ text: fallbackText(lines.join(' ')), blocks: chunkLines([`:rewind: ${lines[0] ?? ''}`, ...lines.slice(1)]).map((text) => mrkdwnSection(text)) });
 };

@@ -12,6 +12,7 @@ import { findCluster, type ClusterConfig } from '../src/config/clusters-config.j
 import { authorizeStart, formatPrincipals, isListed } from '../src/domain/authorize.js';
 import { compareMinor, parseMinor } from '../src/domain/minor-version.js';
 import type { RolloutWave } from '../src/ports/rollout-control.js';
+import { fallbackText, listNames, mrkdwnSection } from '../src/report/block-kit-limits.js';
 import { attempt } from './command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
@@ -22,7 +23,7 @@ export const rolloutCommand: CommandHandler = async (context) => {
   const command = readArgs('rollout', context.args);
   const rollouts = deps.rollouts;
   if (!rollouts) throw new CommandRejected('Rollouts are not available in this deployment of the bot.');
-  const reply = (text: string) => context.respond({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  const reply = (text: string) => context.respond({ text: fallbackText(text), blocks: [mrkdwnSection(text)] });
 
   if (command.rolloutId) {
     const action = command.target as 'continue' | 'pause' | 'resume' | 'abort';
@@ -86,6 +87,6 @@ export const rolloutCommand: CommandHandler = async (context) => {
   for (const name of waves.flatMap((wave) => wave.clusters)) {
     await recordAudit(deps.audit, deps.logger, { at: deps.clock.now(), cluster: name, user: context.userId, action: 'rollout', outcome: 'accepted', detail: `rollout ${rollout.id} to ${rollout.to}`, via: 'command' });
   }
-  const left = skipped.length > 0 ? ` Left out, already at ${command.to} or newer: ${skipped.join(', ')}.` : '';
-  await reply(`Created rollout \`${rollout.id}\` to ${rollout.to} in ${waves.length} waves; wave 1 (${waves[0].clusters.join(', ')}) waits for an approver's Continue in its thread.${left}`);
+  const left = skipped.length > 0 ? ` Left out, already at ${command.to} or newer: ${listNames(skipped, { where: 'see `status --all`' })}.` : '';
+  await reply(`Created rollout \`${rollout.id}\` to ${rollout.to} in ${waves.length} waves; wave 1 (${listNames(waves[0].clusters, { where: "all listed in the rollout's thread" })}) waits for an approver's Continue in its thread.${left}`);
 };

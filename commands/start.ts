@@ -14,6 +14,7 @@ import { CommandRejected } from './command-rejected.js';
 import { COMMAND } from './command-usage.js';
 import { readArgs } from './parse-command.js';
 import { threadLink } from './thread-link.js';
+import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
 
 /**
  * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
@@ -62,7 +63,7 @@ export const startCommand: CommandHandler = async (context) => {
   const hops = hopsBetween(current, target).map(formatMinor);
   const route = hops.length > 1 ? ` in ${hops.length} hops (${[from, ...hops].join(' → ')}), each with its own approval gate` : '';
   const text = `${what} from ${from} to ${to}${route} (job \`${result.job.jobId}\`). Follow it in its ${threadLink(result.job.thread)}.`;
-  await context.respond({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:rocket: ${text}` } }] });
+  await context.respond({ text: fallbackText(text), blocks: [mrkdwnSection(`:rocket: ${text}`)] });
 };
 
 /** Why `target` cannot be started from `current`, or undefined when it can. Pure, for tests. */

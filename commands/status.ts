@@ -7,6 +7,7 @@
  */
 
 import { findCluster } from '../src/config/clusters-config.js';
+import { BLOCK_LIMITS, fallbackText, listNames, mrkdwnSection } from '../src/report/block-kit-limits.js';
 import { renderStatusMessages } from '../src/report/render-status-blocks.js';
 import type { BotDeps } from '../src/ports/bot-deps.js';
 import type { ActiveJobStatus } from '../src/report/cluster-status.js';
@@ -37,9 +38,17 @@ export const statusCommand: CommandHandler = async (context) => {
   for (const rollout of (await deps.rollouts?.list(20).catch(() => [])) ?? []) {
     if (!['gate', 'running', 'soaking'].includes(rollout.state)) continue;
     const members = clusters.filter((cluster) => rollout.waves.some((wave) => wave.clusters.includes(cluster.name))).map((cluster) => `*${cluster.name}*`);
-    if (members.length > 0) marks.push(`:ocean: In rollout \`${rollout.id}\` to ${rollout.to} (wave ${rollout.wave + 1} of ${rollout.waves.length}, ${rollout.state === 'gate' ? 'waiting for an approver' : rollout.state}): ${members.join(', ')}`);
+    if (members.length > 0) {
+      const state = rollout.state === 'gate' ? 'waiting for an approver' : rollout.state;
+      marks.push(`:ocean: In rollout \`${rollout.id}\` to ${rollout.to} (wave ${rollout.wave + 1} of ${rollout.waves.length}, ${state}): ${listNames(members, { where: "the rollout's thread lists them all" })}`);
+    }
   }
-  if (marks.length > 0) await context.respond({ text: marks.join('\n').replace(/\*/g, ''), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: marks.join('\n').slice(0, 3000) } }] });
+  if (marks.length > 0) {
+    // One section per rollout line, as many as fit one message; a rollout line names at most 10 clusters.
+    const blocks = marks.slice(0, BLOCK_LIMITS.blocksPerMessage - 1).map((mark) => mrkdwnSection(mark));
+    if (marks.length > blocks.length) blocks.push(mrkdwnSection(`…and ${marks.length - blocks.length} more rollouts.`));
+    await context.respond({ text: fallbackText(marks.join('\n').replace(/\*/g, '')), blocks });
+  }
 };
 
 /** The cluster's running upgrade job as the card shows it: engine state and a link to its thread. */

@@ -24,7 +24,9 @@ import type { UpgradeControl } from '../src/ports/upgrade-control.js';
 import { formatMinutes, type UpgradePlan } from '../src/ports/upgrade-plan.js';
 import { unwaivedErrors } from '../src/ports/finding.js';
 import type { SlackMessage } from '../src/ports/slack-message.js';
+import { fallbackText, listNames, mrkdwnSection } from '../src/report/block-kit-limits.js';
 import { buildClusterStatus } from '../src/report/cluster-status.js';
+import { describeDuration, renderRolloutGate, renderRolloutParent, type GatePlanLine, type RolloutMessages } from '../src/report/render-rollout-messages.js';
 import { withDeadline } from '../src/status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
 import { mention } from '../src/report/format-text.js';
@@ -65,7 +67,9 @@ interface StoredPlan {
 }
 
 const link = (channel: string, ts: string, label: string) => `<https://slack.com/archives/${channel}/p${ts.replace('.', '')}|${label}>`;
-const section = (text: string): SlackMessage => ({ text: text.replace(/[*]/g, ''), blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+const section = (text: string): SlackMessage => ({ text: fallbackText(text.replace(/[*]/g, '')), blocks: [mrkdwnSection(text)] });
+
+export { describeDuration };
 
 export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const clock = opts.sources.clock;
@@ -104,6 +108,14 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   }
   const say = (rollout: Pick<RolloutSummary, 'channel' | 'threadTs'>, text: string) =>
     opts.poster.post(rollout.channel, section(text), rollout.threadTs).catch((err) => logger.warn({ err }, 'could not post in the rollout thread'));
+  /** Posts a message and its follow-ups (the rest of a long list) in `threadTs`; the first post's failure throws. */
+  async function postPaged(channel: string, messages: RolloutMessages, threadTs?: string): Promise<{ ts: string }> {
+    const posted = await opts.poster.post(channel, messages.first, threadTs);
+    for (const followUp of messages.followUps) {
+      await opts.poster.post(channel, followUp, threadTs ?? posted.ts).catch((err) => logger.warn({ err }, 'could not post the rest of a rollout list'));
+    }
+    return posted;
+  }
 
   async function planCluster(name: string, to: string): Promise<StoredPlan | { error: string }> {
     const cluster = findCluster(opts.config, name)!;
@@ -118,43 +130,27 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     }
   }
 
-  /** Plans the wave's clusters and posts the gate that opens it (Continue / Abort), showing those plans. */
+  /**
+   * Plans the wave's clusters and posts the gate that opens it (Continue / Abort), showing those plans. Throws when
+   * Slack refuses the gate card: the caller decides what that means for the rollout.
+   */
   async function openGate(rollout: RolloutSummary): Promise<void> {
     const wave = rollout.waves[rollout.wave];
-    const lines: string[] = [];
+    const lines: GatePlanLine[] = [];
     const plans: Record<string, StoredPlan> = {};
     for (const name of wave.clusters) {
       const planned = await planCluster(name, rollout.to);
       if ('error' in planned) {
-        lines.push(`• *${name}*: cannot be planned: ${planned.error}`);
+        lines.push({ cluster: name, summary: `cannot be planned: ${planned.error}`, planned: false });
         continue;
       }
       plans[name] = planned;
       const steps = planned.plan.hops.reduce((sum, hop) => sum + hop.steps.length, 0);
       const blocking = unwaivedErrors(planned.plan.findings).length;
-      lines.push(`• *${name}* ${planned.from} → ${rollout.to}: ${steps} steps, ${formatMinutes(planned.plan.estimateMinutes)}, ${blocking} blocking finding${blocking === 1 ? '' : 's'}`);
+      lines.push({ cluster: name, summary: `${planned.from} → ${rollout.to}: ${steps} steps, ${formatMinutes(planned.plan.estimateMinutes)}, ${blocking} blocking finding${blocking === 1 ? '' : 's'}`, planned: true });
     }
     await redis.set(key(rollout.id, `:plans:${rollout.wave}`), JSON.stringify(plans));
-    const unplanned = wave.clusters.filter((name) => !plans[name]);
-    const title = `*Wave ${rollout.wave + 1} of ${rollout.waves.length}* (${wave.globs.join(' ')}): ${wave.clusters.length} cluster${wave.clusters.length === 1 ? '' : 's'}, at most ${rollout.maxParallel} at once`;
-    const value = (verb: string) => JSON.stringify({ verb, id: rollout.id });
-    const message: SlackMessage = {
-      text: `Wave ${rollout.wave + 1} of ${rollout.waves.length} is ready: ${wave.clusters.join(', ')}`,
-      blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: `${title}\n${lines.join('\n')}` } },
-        ...(unplanned.length > 0
-          ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: `${unplanned.join(', ')} could not be planned; Abort, fix it and start a new rollout.` }] }]
-          : [{
-              type: 'actions' as const,
-              block_id: `rollout:${rollout.id}:${rollout.wave}`,
-              elements: [
-                { type: 'button' as const, text: { type: 'plain_text' as const, text: `Continue: start wave ${rollout.wave + 1}` }, style: 'primary' as const, action_id: 'fleet:rollout', value: value('continue') },
-                { type: 'button' as const, text: { type: 'plain_text' as const, text: 'Abort rollout' }, style: 'danger' as const, action_id: 'fleet:rollout-abort', value: value('abort') },
-              ],
-            }]),
-      ],
-    };
-    await opts.poster.post(rollout.channel, message, rollout.threadTs);
+    await postPaged(rollout.channel, renderRolloutGate(rollout, lines), rollout.threadTs);
   }
 
   async function runLane(job: Job<RolloutJobData>): Promise<Record<string, string>> {
@@ -257,7 +253,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         r.state = 'soaking';
         (r as RolloutSummary & { soakUntil?: number }).soakUntil = clock.now() + r.soakMs;
       });
-      await say(rollout, `:hourglass_flowing_sand: *Wave ${wave + 1} upgraded* (${rollout.waves[wave].clusters.join(', ')}); soaking ${describeDuration(rollout.soakMs)} before the next gate.`);
+      await say(rollout, `:hourglass_flowing_sand: *Wave ${wave + 1} upgraded* (${listNames(rollout.waves[wave].clusters, { where: 'listed in its gate above' })}); soaking ${describeDuration(rollout.soakMs)} before the next gate.`);
     }
     const soakUntil = (rollout as RolloutSummary & { soakUntil?: number }).soakUntil ?? clock.now();
     while (clock.now() < soakUntil) {
@@ -284,7 +280,11 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       r.wave = wave + 1;
     });
     await say(rollout, `:white_check_mark: *Wave ${wave + 1} is healthy after its soak* (nodes at ${rollout.to}, no job running).`);
-    await openGate(rollout);
+    await openGate(rollout).catch(async (error: unknown) => {
+      // The rollout waits at this gate either way; without its card, the command is the way through.
+      logger.error({ err: error, rollout: id }, 'posting a rollout gate card failed');
+      await say(rollout, `:warning: Posting the gate card of wave ${wave + 2} failed (${(error as Error).message}); the rollout waits at that gate: \`/eks-upgrade rollout continue ${id}\` starts the wave, \`/eks-upgrade rollout abort ${id}\` ends the rollout.`);
+    });
   }
 
   /** Why a wave's clusters are not healthy after the soak (version, nodes at the target, a job still running). */
@@ -322,17 +322,20 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const control: RolloutControl = {
     async create(request: RolloutRequest) {
       const id = `r${randomUUID().slice(0, 7)}`;
-      const waveLines = request.waves.map((wave, index) => `${index + 1}. ${wave.globs.join(' ')}: ${wave.clusters.join(', ')}`);
-      const heading = section(`:ocean: *Rollout \`${id}\` to ${request.to}* by ${mention(request.requestedBy)}: ${request.waves.length} waves, soak ${describeDuration(request.soakMs)}, at most ${request.maxParallel} clusters at once.\n${waveLines.join('\n')}`);
-      const button = (verb: string, label: string) => ({ type: 'button' as const, text: { type: 'plain_text' as const, text: label }, action_id: `fleet:rollout-${verb}`, value: JSON.stringify({ verb, id }) });
-      const parent = await opts.poster.post(request.channel, {
-        ...heading,
-        blocks: [...heading.blocks!, { type: 'actions', block_id: `rollout:${id}:controls`, elements: [button('pause', 'Pause'), button('resume', 'Resume'), button('abort', 'Abort rollout')] }],
-      });
+      // Nothing is saved until Slack has accepted the parent: a refused parent leaves no rollout behind.
+      const parent = await postPaged(request.channel, renderRolloutParent(id, request));
       const rollout: RolloutSummary = { ...request, id, state: 'gate', wave: 0, threadTs: parent.ts, createdAt: clock.now(), jobs: {}, results: {}, paused: false };
       await save(rollout);
       await redis.zadd(`${opts.prefix}:rollouts`, rollout.createdAt, id);
-      await openGate(rollout);
+      try {
+        await openGate(rollout);
+      } catch (error) {
+        // A rollout without its first gate card could only be continued by someone who knew its id: undo it, say so.
+        await redis.multi().del(key(id), key(id, ':plans:0')).zrem(`${opts.prefix}:rollouts`, id).exec();
+        const why = (error as Error).message;
+        await say(rollout, `:x: This rollout was not created: posting its gate card failed (${why}). Nothing was saved and nothing started.`);
+        throw new Error(`posting the gate card of rollout ${id} failed (${why}), so the rollout was undone: nothing was saved and nothing started`, { cause: error });
+      }
       return rollout;
     },
     get: load,
@@ -365,7 +368,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         opts: { jobId: `${id}-wave-${rollout.wave}` },
         children: lanes.map((lane, index) => ({ name: 'lane', queueName: ROLLOUT_QUEUE, data: { id, wave: rollout.wave, clusters: lane }, opts: { jobId: `${id}-wave-${rollout.wave}-lane-${index}` } })),
       });
-      const message = `Wave ${rollout.wave + 1} of rollout \`${id}\` started by ${mention(userId)}: ${clusters.join(', ')}.`;
+      const message = `Wave ${rollout.wave + 1} of rollout \`${id}\` started by ${mention(userId)}: ${listNames(clusters, { where: "listed in the gate card in the rollout's thread" })}.`;
       await say(rollout, `:arrow_forward: ${message}`);
       return { ok: true, message };
     },
@@ -434,11 +437,4 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       await redis.quit().catch(() => redis.disconnect());
     },
   };
-}
-
-/** "24 h", "90 min", "2 d". */
-export function describeDuration(ms: number): string {
-  if (ms % (24 * 3600_000) === 0 && ms > 0) return `${ms / (24 * 3600_000)} d`;
-  if (ms % 3600_000 === 0 && ms > 0) return `${ms / 3600_000} h`;
-  return `${Math.round(ms / 60_000)} min`;
 }

@@ -23,6 +23,11 @@ export type WaiverTransition =
 
 export interface WaiverStore {
   request(request: WaiverRequest, now: number): Promise<Waiver>;
+  /**
+   * Removes a pending request as if it had never been made (its record, audit and index entry): for a request whose
+   * card Slack refused, so no approver could ever see it. False when it was not pending (or not there).
+   */
+  withdraw(id: string): Promise<boolean>;
   get(id: string): Promise<Waiver | undefined>;
   /** Every waiver of a cluster (or of every cluster), newest first, whatever its state. */
   list(cluster?: string): Promise<Waiver[]>;

@@ -12,7 +12,7 @@ import { unwaivedErrors } from '../ports/finding.js';
 import { formatMinutes, type UpgradePlan } from '../ports/upgrade-plan.js';
 import type { SlackMessage } from '../ports/slack-message.js';
 import type { ClusterStatus } from './cluster-status.js';
-import { BLOCK_LIMITS, truncate } from './block-kit-limits.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from './block-kit-limits.js';
 import { textTable } from './text-table.js';
 
 /** EKS prices per cluster-hour (reference: eks.md): standard support and extended support. */
@@ -174,14 +174,14 @@ export function renderDigestMessage(rows: DigestRow[], heading: DigestHeading): 
     ...shown.map((row) => rowBlock(row)),
   ];
   if (sorted.length > shown.length) {
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `… ${sorted.length - shown.length} more clusters: \`npx eks-upgrade digest\` prints them all.` }] });
+    blocks.push(contextLine(`… ${sorted.length - shown.length} more clusters: \`npx eks-upgrade digest\` prints them all.`));
   }
   blocks.push({
     type: 'context',
     elements: [{ type: 'mrkdwn', text: `${heading.trigger}. Most urgent first. Extended support costs ${formatDollars(EXTENDED_SUPPORT_PER_MONTH)} a cluster-month ($${EXTENDED_SUPPORT_PER_HOUR.toFixed(2)} instead of $${STANDARD_SUPPORT_PER_HOUR.toFixed(2)} per cluster-hour, ${HOURS_PER_MONTH} h). *Plan* posts the next upgrade's plan in this thread.` }],
   });
   const text = [title, ...sorted.map((row) => `${row.cluster}: ${summaryLine(row, false)}`)].join('\n');
-  return { text: truncate(text, 3000), blocks };
+  return { text: fallbackText(text), blocks };
 }
 
 function rowBlock(row: DigestRow): KnownBlock {
@@ -240,10 +240,10 @@ export function renderReminder(row: DigestRow, threshold: number, now: number): 
     : `No plan: ${row.planError ?? 'no newer minor is offered'}.`;
   const text = `${head} ${plan} (Reminder at ${threshold} days.)`;
   return {
-    text: text.replace(':alarm_clock: ', '').replace(/\*/g, ''),
+    text: fallbackText(text.replace(':alarm_clock: ', '').replace(/\*/g, '')),
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `${head}\n${plan}` } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: `Reminder ${threshold} days before the end of standard support (clusters.yaml \`reminders.daysBefore\`). As of ${formatInZone(now, 'UTC')}.` }] },
+      mrkdwnSection(`${head}\n${plan}`),
+      contextLine(`Reminder ${threshold} days before the end of standard support (clusters.yaml \`reminders.daysBefore\`). As of ${formatInZone(now, 'UTC')}.`),
       ...(row.nextMinor
         ? [{ type: 'actions' as const, block_id: `fleet:reminder:${row.cluster}`, elements: [
             { type: 'button' as const, text: { type: 'plain_text' as const, text: `Start upgrade to ${row.nextMinor}` }, style: 'primary' as const, action_id: 'fleet:start', value: JSON.stringify({ cluster: row.cluster, to: row.nextMinor }) },

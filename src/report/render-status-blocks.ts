@@ -5,7 +5,7 @@
  */
 
 import type { KnownBlock } from '@slack/types';
-import { fallbackText } from './block-kit-limits.js';
+import { BLOCK_LIMITS, fallbackText, truncate } from './block-kit-limits.js';
 import { escapeMrkdwn } from './format-text.js';
 import type { SlackMessage } from '../ports/slack-message.js';
 import type { ClusterStatus } from './cluster-status.js';
@@ -63,11 +63,11 @@ export function renderClusterCard(status: ClusterStatus): BlockItem[] {
         {
           type: 'section',
           fields: [
-            { type: 'mrkdwn', text: `*Support*\n${supportText(status.support)}` },
-            { type: 'mrkdwn', text: `*Upgrade policy*\n${status.support?.upgradePolicy ?? 'unknown'}` },
-            { type: 'mrkdwn', text: `*Next version*\n${nextText(status.support)}` },
-            { type: 'mrkdwn', text: `*Upgrade insights*\n${insightsText(status)}` },
-            { type: 'mrkdwn', text: `*Upgrade job*\n${jobLine(status)}` },
+            { type: 'mrkdwn', text: truncate(`*Support*\n${supportText(status.support)}`, BLOCK_LIMITS.fieldText) },
+            { type: 'mrkdwn', text: truncate(`*Upgrade policy*\n${status.support?.upgradePolicy ?? 'unknown'}`, BLOCK_LIMITS.fieldText) },
+            { type: 'mrkdwn', text: truncate(`*Next version*\n${nextText(status.support)}`, BLOCK_LIMITS.fieldText) },
+            { type: 'mrkdwn', text: truncate(`*Upgrade insights*\n${insightsText(status)}`, BLOCK_LIMITS.fieldText) },
+            { type: 'mrkdwn', text: truncate(`*Upgrade job*\n${jobLine(status)}`, BLOCK_LIMITS.fieldText) },
           ],
         },
       ],

@@ -65,6 +65,12 @@ export function createWaiverStore(redis: Redis, prefix: string, ids: () => strin
         .exec();
       return waiver;
     },
+    async withdraw(id) {
+      const waiver = await read(id);
+      if (!waiver || waiver.state !== 'pending') return false;
+      await redis.multi().del(keys.record(id), keys.audit(id)).zrem(keys.byCluster(waiver.cluster), id).exec();
+      return true;
+    },
     get: read,
     async list(cluster) {
       const clusters = cluster ? [cluster] : await redis.smembers(keys.clusters);

@@ -33,7 +33,7 @@ describe('slash commands through Bolt', () => {
     expect(result.status).toBe(200);
     expect(result.ackMs).toBeLessThan(1000);
     const [help] = await harness.fake.waitFor((fake) => fake.ephemerals('U0REQ').length > 0 && fake.ephemerals('U0REQ'));
-    for (const name of ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort']) expect(help.text).toContain(`/eks-upgrade ${name}`);
+    for (const name of ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort']) expect(JSON.stringify(help.blocks)).toContain(`/eks-upgrade ${name}`);
     expect(harness.fake.messages()).toEqual([]); // nothing visible to the channel
   });
 

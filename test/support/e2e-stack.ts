@@ -23,6 +23,11 @@ export const E2E_THREAD_INTERVAL_MS = 25;
 
 export interface E2eStackOptions {
   scenario: string;
+  /**
+   * The fake Slack's rate limits (on by default, as in Slack). 'off' for a test that measures simulated time
+   * between posts, which Slack's real-time pace would shift.
+   */
+  slackRateLimits?: 'on' | 'off';
   /** Raw `clusters:` entries of clusters.yaml (validated by the product's own parser). */
   clusters: unknown[];
   /** Simulator speed (simulated ms per real ms); 300–600 keeps a 10-minute control-plane update at 1–2 s. */
@@ -111,7 +116,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
     ...(opts.eksTokens ? { strictness: { eksTokenLifetimeMs: opts.eksTokens.lifetimeMs } } : {}),
   });
-  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
+  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' }, rateLimits: opts.slackRateLimits ?? 'on' });
   const prefix = opts.prefix ?? freshPrefix('e2e');
   const env: EnvConfig = {
     SLACK_BOT_TOKEN: E2E_BOT_TOKEN,

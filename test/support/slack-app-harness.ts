@@ -41,7 +41,7 @@ export interface SlackHarness {
 }
 
 export async function startSlackHarness(
-  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2' | 'doctor'>> & { config?: ClustersConfig; userGroups?: Record<string, string[]>; handOff?: CommandHandOff } = {},
+  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2' | 'doctor' | 'waivers'>> & { config?: ClustersConfig; userGroups?: Record<string, string[]>; handOff?: CommandHandOff } = {},
 ): Promise<SlackHarness> {
   const fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, userGroups: overrides.userGroups ?? { S0ONCALL: ['U0ONCALL'] } });
   const logLines: Array<Record<string, unknown>> = [];
@@ -85,6 +85,7 @@ export async function startSlackHarness(
     clock: systemClock,
     logger,
     doctor: overrides.doctor,
+    ...(overrides.waivers ? { waivers: overrides.waivers } : {}),
   };
   const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger, host: '127.0.0.1', metrics: createPrometheusMetrics(), handOff: overrides.handOff });
   resolver = createUsergroupResolver(slack.client, systemClock, 60_000);

@@ -158,7 +158,10 @@ describe('status, jobs, controls', () => {
 
 describe('help', () => {
   it('mentions every subcommand and every option, with examples', () => {
-    const help = renderHelp().text;
+    // The whole help is in the blocks; the top-level text (≤ 4,000, Slack's fallback) only names the subcommands.
+    const rendered = renderHelp();
+    expect(rendered.text.length).toBeLessThanOrEqual(4000);
+    const help = (rendered.blocks ?? []).map((block) => (block as { text?: { text?: string } }).text?.text ?? '').join('\n');
     for (const name of SUBCOMMANDS) expect(help).toContain(`/eks-upgrade ${name}`);
     for (const option of ['--to &lt;minor&gt;', '--dry-run', '--all']) expect(help).toContain(option);
     expect(help).toContain('/eks-upgrade start demo --to 1.31');

@@ -94,4 +94,16 @@ describe('renderStatusCard', () => {
     for (const finished of ['succeeded', 'failed', 'aborted'] as const) expect(actionIds(finished)).toEqual([timeline]);
     expect(checkMessageBlocks(renderStatusCard(card({ state: 'paused' })).blocks)).toEqual([]);
   });
+
+  it('gives the buttons a new block_id whenever the card changes, and the same one when it does not', () => {
+    const blockId = (model: StatusCardModel) =>
+      (renderStatusCard(model).blocks?.find((block) => block.type === 'actions') as { block_id?: string } | undefined)?.block_id;
+    const first = blockId(card());
+    expect(first).toMatch(/^job:job-7f3a:/);
+    expect(first!.length).toBeLessThanOrEqual(255);
+    expect(blockId(card())).toBe(first);
+    expect(blockId(card({ progress: 'UpdateClusterVersion in progress (5m 10s)' }))).not.toBe(first);
+    expect(blockId(card({ updatedAt: card().updatedAt + 60_000 }))).not.toBe(first);
+    expect(blockId(card({ state: 'paused' }))).not.toBe(first);
+  });
 });

@@ -1,4 +1,9 @@
-/** Slack truncates/refuses message text beyond 40,000 characters. */
+/**
+ * chat.postMessage / chat.update / chat.postEphemeral. Top-level `text`
+ * (https://docs.slack.dev/reference/methods/chat.postMessage#truncating): Slack asks to keep it under 4,000
+ * characters and truncates it beyond 40,000; the fake refuses beyond 40,000 with `msg_too_long` and logs a warning
+ * beyond 4,000, so a bot's over-long fallback is noticed in tests.
+ */
 
 import { checkMessageBlocks, withGeneratedIds } from './block-kit-rules.js';
 import type { FakeMessage } from './conversation-types.js';
@@ -6,6 +11,14 @@ import { flagArg, stringArg, type SlackArgs } from './parse-slack-body.js';
 import { failure, invalidBlocks, toApiMessage, type WebApiContext, type WebApiHandler } from './web-api-context.js';
 
 const MAX_TEXT = 40_000;
+const RECOMMENDED_TEXT = 4_000;
+
+/** The top-level `text` check every way of posting shares: the error to answer, or undefined (maybe with a warning). */
+export function checkTopLevelText(text: string, warn: (warning: string) => void, where: string): string | undefined {
+  if (text.length > MAX_TEXT) return 'msg_too_long';
+  if (text.length > RECOMMENDED_TEXT) warn(`${where}: top-level text of ${text.length} characters (Slack asks for at most ${RECOMMENDED_TEXT})`);
+  return undefined;
+}
 
 interface Content {
   text: string;
@@ -24,7 +37,8 @@ function readContent(args: SlackArgs, ctx: WebApiContext, requireSome: boolean):
   const blocks = args.blocks as unknown[] | undefined;
   const attachments = args.attachments as unknown[] | undefined;
   if (requireSome && text === '' && !blocks?.length && !attachments?.length) return failure('no_text');
-  if (text.length > MAX_TEXT) return failure('msg_too_long');
+  const tooLong = checkTopLevelText(text, ctx.warn, `${stringArg(args.channel) ?? 'no channel'}`);
+  if (tooLong) return failure(tooLong);
   return { text, blocks: withGeneratedIds(blocks, ctx.nextId), attachments };
 }
 

@@ -103,9 +103,16 @@ async function handleApi(
     recordCall(state, { method, body: args, status: faultStatus(fault), ok: false, error: faultError(fault) });
     return sendFault(res, fault);
   }
+  const limited = state.rateLimits.take(method, args);
+  if (limited) {
+    recordCall(state, { method, body: args, status: 429, ok: false, error: 'ratelimited' });
+    return sendFault(res, { status: 429, retryAfter: limited.retryAfter });
+  }
+  const warningsBefore = state.warnings.length;
   const result = answer();
   const ok = result.ok === true;
-  recordCall(state, { method, body: args, status: 200, ok, error: ok ? undefined : String(result.error) });
+  const warnings = state.warnings.slice(warningsBefore);
+  recordCall(state, { method, body: args, status: 200, ok, error: ok ? undefined : String(result.error), warnings });
   sendJson(res, 200, result, authError ? {} : access.headers);
 }
 

@@ -1,5 +1,6 @@
 import type { FaultInjector } from './fault-injection.js';
 import type { InteractionTokens } from './interaction-tokens.js';
+import type { RateLimiter } from './rate-limits.js';
 import type { SlackConversation } from './slack-conversation.js';
 import type { WebApiContext } from './web-api-context.js';
 
@@ -16,6 +17,8 @@ export interface RecordedCall {
   ok: boolean;
   /** Slack error name (`ratelimited`, `message_not_found`…) when it did not. */
   error?: string;
+  /** What real Slack would have done silently that a bot should not rely on (e.g. a `text` over 4,000 characters). */
+  warnings?: string[];
 }
 
 /** One request the fake sent to the bot, with the bot's answer. */
@@ -39,6 +42,9 @@ export interface FakeSlackState {
   conversation: SlackConversation;
   tokens: InteractionTokens;
   faults: FaultInjector;
+  rateLimits: RateLimiter;
+  /** Every warning so far (also in the call that caused it), each written to `log`. */
+  warnings: string[];
   ctx: WebApiContext;
   calls: RecordedCall[];
   deliveries: Delivery[];
@@ -46,6 +52,6 @@ export interface FakeSlackState {
 
 export function recordCall(state: FakeSlackState, call: Omit<RecordedCall, 'at'>): void {
   const { token: _token, ...body } = call.body;
-  state.calls.push({ ...call, body, at: state.clock() });
+  state.calls.push({ ...call, body, at: state.clock(), ...(call.warnings?.length ? { warnings: call.warnings } : {}) });
   state.conversation.changed();
 }

@@ -14,6 +14,7 @@ import { createFakeSlackRequestHandler } from './fake-slack-http.js';
 import type { Delivery, FakeSlackState, RecordedCall } from './fake-slack-state.js';
 import { createFaultInjector, type FaultSpec, type OutageSpec } from './fault-injection.js';
 import { createInteractionTokens } from './interaction-tokens.js';
+import { createRateLimiter, type RateLimitMode } from './rate-limits.js';
 import { renderConversation, type RenderConversationOptions } from './render-conversation.js';
 import type { SlackSignatureHeaders } from './sign-slack-request.js';
 import { createSlackConversation } from './slack-conversation.js';
@@ -26,6 +27,7 @@ export type { ConversationEntry, FakeEphemeral, FakeFile, FakeMessage, FakeModal
 export type { DeliveryResult } from './deliver-to-bot.js';
 export type { Delivery, RecordedCall } from './fake-slack-state.js';
 export type { FaultSpec, OutageSpec } from './fault-injection.js';
+export type { RateLimitMode } from './rate-limits.js';
 export type { RenderConversationOptions } from './render-conversation.js';
 export type { Workspace } from './web-api-context.js';
 
@@ -57,6 +59,16 @@ export interface FakeSlackOptions {
   botChannels?: string[];
   /** How long the fake waits for the bot's ack before recording `operation_timeout` (Slack: 3000 ms). */
   ackTimeoutMs?: number;
+  /**
+   * Slack's rate limits (rate-limits.ts): chat.postMessage about 1 per second per channel after a burst, chat.update
+   * and reactions.add Tier 3 (50 a minute), answered with HTTP 429 and `Retry-After` as Slack does. On by default,
+   * so the bot is shown to pace itself and retry. `'off'` is for tests that drive whole upgrade threads on a
+   * simulated clock in milliseconds, where Slack's real-time pace would only add seconds of waiting and prove nothing
+   * new; at least one test keeps the limits on (test/integration/fake-slack-rate-limits.test.ts).
+   */
+  rateLimits?: RateLimitMode;
+  /** Where the fake writes its warnings (e.g. a top-level `text` over 4,000 characters); console.warn by default. */
+  log?: (message: string) => void;
 }
 
 export interface FakeSlack {
@@ -70,6 +82,8 @@ export interface FakeSlack {
   readonly calls: readonly RecordedCall[];
   /** Every request the fake sent to the bot, with its ack. */
   readonly deliveries: readonly Delivery[];
+  /** What real Slack would accept but handle badly (a top-level `text` over 4,000 characters), in order. */
+  readonly warnings: readonly string[];
   /** Everything that happened, in order (commands, messages, ephemerals, clicks, modals). */
   readonly entries: readonly ConversationEntry[];
   setBotEventsUrl(url: string): void;
@@ -142,12 +156,18 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     conversation,
     tokens,
     faults: createFaultInjector({ clock }),
+    rateLimits: createRateLimiter({ mode: opts.rateLimits ?? 'on' }),
+    warnings: [],
     ctx: {
       conversation,
       tokens,
       workspace,
       clock,
       nextId: () => ++idSeq,
+      warn: (warning: string) => {
+        state.warnings.push(warning);
+        (opts.log ?? ((message: string) => console.warn(message)))(`fake Slack warning: ${warning}`);
+      },
       get baseUrl() {
         return baseUrl;
       },
@@ -172,6 +192,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     workspace,
     calls: state.calls,
     deliveries: state.deliveries,
+    warnings: state.warnings,
     entries: conversation.entries,
     setBotEventsUrl(url: string): void {
       state.botEventsUrl = url;

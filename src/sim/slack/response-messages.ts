@@ -1,4 +1,5 @@
 import { checkMessageBlocks, withGeneratedIds } from './block-kit-rules.js';
+import { checkTopLevelText } from './chat-methods.js';
 import type { InteractionContext, ResponseUrlState } from './interaction-tokens.js';
 import { flagArg, stringArg } from './parse-slack-body.js';
 import type { WebApiContext } from './web-api-context.js';
@@ -27,6 +28,8 @@ export function applyResponseMessage(
     if (problems.length > 0) return { status: 400, body: 'invalid_blocks' };
   }
   const text = stringArg(payload.text) ?? '';
+  // A response_url post is a message like any other: the same text limits (chat-methods.ts) hold.
+  if (checkTopLevelText(text, ctx.warn, source) === 'msg_too_long') return { status: 400, body: 'msg_too_long' };
   const blocks = withGeneratedIds(payload.blocks as unknown[] | undefined, ctx.nextId);
   const attachments = Array.isArray(payload.attachments) ? payload.attachments : undefined;
   const { context } = state;

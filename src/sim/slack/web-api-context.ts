@@ -30,6 +30,8 @@ export interface WebApiContext {
   clock: () => number;
   /** Monotonic counter for generated ids (block_id, view id, file id). */
   nextId: () => number;
+  /** Notes something real Slack accepts but handles badly (the fake logs it and records it on the call). */
+  warn: (warning: string) => void;
 }
 
 /** A Web API method: arguments in, JSON answer out (always HTTP 200; `ok: false` carries the error). */

@@ -22,6 +22,7 @@ function fakeContext(): WebApiContext & { advance(ms: number): void } {
     baseUrl: 'http://fake',
     clock,
     nextId: () => ++id,
+    warn: () => undefined,
     advance: (ms) => { now += ms; },
   };
 }

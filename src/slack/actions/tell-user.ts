@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
+import { fallbackText, mrkdwnSection } from '../../report/block-kit-limits.js';
 
 /** Where a click happened, so a private answer lands next to the card that was clicked. */
 export interface ClickPlace {
@@ -19,9 +20,9 @@ export async function tellUser(client: WebClient, place: ClickPlace, text: strin
     await client.chat.postEphemeral({
       channel: place.channel,
       user: place.user,
-      text,
+      text: fallbackText(text),
       ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
-      blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+      blocks: [mrkdwnSection(text)],
     });
   } catch (error) {
     logger.warn({ err: error, channel: place.channel, user: place.user }, 'could not post an ephemeral answer to a click');

@@ -93,17 +93,32 @@ export function registerWaiverActions(app: App, { deps, metrics, logger }: Actio
       await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: metadata.c, user: body.user.id, action: 'waiver:request', outcome: 'refused', detail: `${metadata.k} on ${metadata.r}: ${decision.reason}`, via: 'modal' });
       return await tellUser(client, place, decision.reason, logger);
     }
+    const now = deps.clock.now();
+    let waiver: Awaited<ReturnType<typeof store.request>>;
     try {
-      const now = deps.clock.now();
-      const waiver = await store.request({ cluster: metadata.c, code: metadata.k, resource: metadata.r, reason: reason!.trim(), expiresAt: expiry.expiresAt, requestedBy: body.user.id }, now);
+      waiver = await store.request({ cluster: metadata.c, code: metadata.k, resource: metadata.r, reason: reason!.trim(), expiresAt: expiry.expiresAt, requestedBy: body.user.id }, now);
+    } catch (error) {
+      logger.error({ ...audit, err: error }, 'storing a waiver request failed');
+      return await tellUser(client, place, 'The bot could not record your waiver request (now in its log); nothing was waived and nothing was stored. Try again in a moment.', logger);
+    }
+    try {
       await client.chat.postMessage({ channel: metadata.channel, ...renderWaiverCard(waiver, now, metadata.t) });
+    } catch (error) {
+      // No approver can see a request without its card: undo it, and say which happened.
+      logger.error({ ...audit, waiver: waiver.id, err: error }, 'posting a waiver card failed');
+      const withdrawn = await store.withdraw(waiver.id).catch((err: unknown) => (logger.error({ ...audit, waiver: waiver.id, err }, 'withdrawing a waiver request failed'), false));
+      const said = withdrawn
+        ? `Posting the card of your waiver request failed (${slackErrorName(error)}), so the request was withdrawn: nothing was waived and nothing is stored. Try again in a moment.`
+        : `Posting the card of your waiver request failed (${slackErrorName(error)}), and the bot could not withdraw it: it is stored as waiver \`${waiver.id}\`, pending, and waives nothing until an approver approves it; \`/eks-upgrade waivers ${metadata.c}\` shows it with its buttons.`;
+      return await tellUser(client, place, said, logger);
+    }
+    try {
       logger.info({ ...audit, waiver: waiver.id, expiresAt: new Date(waiver.expiresAt).toISOString() }, 'waiver requested');
       const asked = `waiver ${waiver.id}: ${metadata.k} on ${metadata.r} until ${new Date(waiver.expiresAt).toISOString()}`;
       await recordAudit(deps.audit, logger, { at: now, cluster: metadata.c, user: body.user.id, action: 'waiver:request', outcome: 'requested', reason: reason!.trim(), detail: asked, via: 'modal' });
       metrics.countAction(WAIVER_CALLBACK_ID, 'requested');
     } catch (error) {
-      logger.error({ ...audit, err: error }, 'storing a waiver request failed');
-      await tellUser(client, place, 'The bot could not record your waiver request (now in its log); nothing was waived. Try again in a moment.', logger);
+      logger.error({ ...audit, waiver: waiver.id, err: error }, 'recording a waiver request in the audit trail failed');
     }
   });
 
@@ -154,3 +169,9 @@ async function decide(store: WaiverStore, deps: ActionDeps['deps'], verb: Decisi
 }
 
 export { WAIVER_ACTIONS };
+
+/** Slack's error name (`invalid_blocks`, `channel_not_found`) from a WebClient error, else its message. */
+function slackErrorName(error: unknown): string {
+  const data = (error as { data?: { error?: unknown } }).data;
+  return typeof data?.error === 'string' ? data.error : (error as Error).message ?? String(error);
+}

@@ -2,7 +2,7 @@ import { WAIVE_ACTION_ID, waiveValue } from '../../report/render-plan-blocks.js'
 import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../../ports/slack-message.js';
 import type { GateAction, GateModel } from '../../ports/timeline-event.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, truncate } from '../../report/block-kit-limits.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, truncate, truncateLine } from '../../report/block-kit-limits.js';
 import { escapeMrkdwn, formatUtcTime, mention } from '../../report/format-text.js';
 
 export interface GateAnsweredInfo {
@@ -120,7 +120,7 @@ export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): Sl
     // Waive… per blocking finding while the gate is open (contract: src/slack/actions/waiver-actions.ts).
     ...(answered || gate.automatic ? [] : (gate.waivable ?? []).map((finding): KnownBlock => ({
       type: 'section',
-      text: { type: 'mrkdwn', text: `\`${finding.code}\` ${escapeMrkdwn(finding.title)}`.slice(0, 3000) },
+      text: { type: 'mrkdwn', text: truncateLine(`\`${finding.code}\` ${escapeMrkdwn(finding.title)}`, BLOCK_LIMITS.sectionText) },
       accessory: { type: 'button', action_id: WAIVE_ACTION_ID, text: { type: 'plain_text', text: 'Waive…' }, value: waiveValue(finding.cluster, finding.code, finding.resource, finding.title) },
     }))),
   ];

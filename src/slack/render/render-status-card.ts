@@ -1,9 +1,9 @@
 /** How each state reads on the card: an emoji to scan for, and a word to read. */
 
-import type { Button, KnownBlock, MrkdwnElement } from '@slack/types';
+import type { ActionsBlock, Button, KnownBlock, MrkdwnElement } from '@slack/types';
 import type { SlackMessage } from '../../ports/slack-message.js';
 import type { StatusCardModel, UpgradeState } from '../../ports/timeline-event.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from '../../report/block-kit-limits.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, revisionBlockId, truncate } from '../../report/block-kit-limits.js';
 import { escapeMrkdwn, formatDuration, formatUtcTime, mention } from '../../report/format-text.js';
 
 export const STATE_LABELS: Record<UpgradeState, { emoji: string; label: string }> = {
@@ -43,9 +43,10 @@ function controlButtons(card: StatusCardModel): Button[] {
     value,
     style: 'danger',
     confirm: {
-      title: { type: 'plain_text', text: `Abort the upgrade of ${card.cluster}?`.slice(0, 100) },
+      title: { type: 'plain_text', text: truncate(`Abort the upgrade of ${card.cluster}?`, BLOCK_LIMITS.confirmTitle) },
+      // A confirm's text is a plain_text object (Slack's confirmation dialog reference).
       text: {
-        type: 'mrkdwn',
+        type: 'plain_text',
         text: 'The job stops after the current AWS operation (an in-flight control-plane or node-group update finishes), restores the Karpenter budgets it changed and reports the state.',
       },
       confirm: { type: 'plain_text', text: 'Abort' },
@@ -88,7 +89,8 @@ export function renderStatusCard(card: StatusCardModel): SlackMessage {
     blocks.push(mrkdwnSection(`🎭 *REHEARSAL* on a simulated twin of ${escapeMrkdwn(card.cluster)}: nothing is changed on the real cluster; gates are answered automatically, and the report ends this thread.`));
   }
   const controls = card.rehearsal ? [] : controlButtons(card);
-  if (controls.length > 0) blocks.push({ type: 'actions', block_id: `job:${card.jobId}`, elements: controls });
+  const actions: ActionsBlock = { type: 'actions', elements: controls };
+  if (controls.length > 0) blocks.push(actions);
   blocks.push(
     contextLine(
       `Started ${formatUtcTime(card.startedAt)} · updated ${formatUtcTime(card.updatedAt)} · ` +
@@ -98,6 +100,9 @@ export function renderStatusCard(card: StatusCardModel): SlackMessage {
     ),
   );
 
+  // Slack: "If a message is updated, use a new block_id". The id carries a digest of everything the card shows, so
+  // each chat.update that changes the card gives its buttons a new block_id (and one that changes nothing, the same).
+  if (controls.length > 0) actions.block_id = revisionBlockId(`job:${card.jobId}`, blocks);
   const progress = card.progress ? ` (${card.progress})` : '';
   const text =
     `${card.dryRun ? '[DRY RUN] ' : ''}${title}: ${STATE_LABELS[card.state].label} — ` +

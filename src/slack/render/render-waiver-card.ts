@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { isInForce, type Waiver } from '../../domain/waiver.js';
 import type { SlackMessage } from '../../ports/slack-message.js';
+import { chunkLines, fallbackText } from '../../report/block-kit-limits.js';
 import { escapeMrkdwn, formatUtcDateTime } from '../../report/format-text.js';
 
 /**
@@ -35,10 +36,18 @@ export function waiverLines(waiver: Waiver, now: number): string[] {
   ];
 }
 
-export function renderWaiverCard(waiver: Waiver, now: number, title?: string): SlackMessage {
+/**
+ * The card's text as sections of at most 3,000 characters. A reason may hold 1,000 characters (the modal's cap)
+ * that escaping makes up to 4,333 (`<` → `&lt;`): it takes as many sections as it needs, whole.
+ */
+export function waiverSections(waiver: Waiver, now: number, title?: string): KnownBlock[] {
   const icon = waiver.state === 'pending' ? ':memo:' : isInForce(waiver, now) ? ':white_check_mark:' : ':no_entry_sign:';
   const head = `${icon} *Waiver \`${e(waiver.id)}\`* for ${waiverSubject(waiver)}${title ? `\n> ${e(title)}` : ''}`;
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: [head, ...waiverLines(waiver, now)].join('\n') } }];
+  return chunkLines([head, ...waiverLines(waiver, now)]).map((text): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } }));
+}
+
+export function renderWaiverCard(waiver: Waiver, now: number, title?: string): SlackMessage {
+  const blocks = waiverSections(waiver, now, title);
   const button = (actionId: string, text: string, style?: 'primary' | 'danger') => ({
     type: 'button' as const,
     action_id: actionId,
@@ -48,5 +57,5 @@ export function renderWaiverCard(waiver: Waiver, now: number, title?: string): S
   });
   if (waiver.state === 'pending') blocks.push({ type: 'actions', elements: [button(WAIVER_ACTIONS.approve, 'Approve', 'primary'), button(WAIVER_ACTIONS.reject, 'Reject', 'danger')] });
   else if (isInForce(waiver, now)) blocks.push({ type: 'actions', elements: [button(WAIVER_ACTIONS.revoke, 'Revoke', 'danger')] });
-  return { text: `Waiver ${waiver.id} for ${waiver.code} on ${waiver.resource} (${waiver.cluster}): ${waiverStateText(waiver, now)}`, blocks };
+  return { text: fallbackText(`Waiver ${waiver.id} for ${waiver.code} on ${waiver.resource} (${waiver.cluster}): ${waiverStateText(waiver, now)}`), blocks };
 }
