@@ -22,7 +22,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     `\nPlayground ready: ${playground.url}\n`
       + `  Open it in a browser, pick who you are (top right) and type /eks-upgrade help.\n`
-      + `  Simulator ${playground.sim.url} · Redis ${playground.redisUrl} · Ctrl-C stops everything.\n`,
+      + `  Simulator ${playground.sim.url} · Redis ${playground.redisUrl} (keys under ${playground.queuePrefix}:, removed on exit) · Ctrl-C stops everything.\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
