@@ -17,6 +17,7 @@ import { createInteractionTokens } from './interaction-tokens.js';
 import { renderConversation, type RenderConversationOptions } from './render-conversation.js';
 import type { SlackSignatureHeaders } from './sign-slack-request.js';
 import { createSlackConversation } from './slack-conversation.js';
+import { createSocketModeHub, type SocketModeHub } from './socket-mode.js';
 import type { Workspace } from './web-api-context.js';
 
 export type { BotInteractionResult, ClickButtonInput, SlashCommandInput, SubmitViewInput, ViewSubmissionResult } from './bot-driver.js';
@@ -52,6 +53,19 @@ export interface FakeSlackOptions {
   channelNames?: Record<string, string>;
   /** How long the fake waits for the bot's ack before recording `operation_timeout` (Slack: 3000 ms). */
   ackTimeoutMs?: number;
+  /**
+   * Socket Mode (socket-mode.ts): commands and interactions go to the bot as envelopes on the WebSocket it opened
+   * with apps.connections.open, not as signed POSTs to botEventsUrl.
+   */
+  socketMode?: boolean;
+}
+
+/** The fake's Socket Mode side, for tests: connection counts, a raw envelope, a refresh. */
+export interface FakeSocketMode {
+  readonly openConnections: number;
+  readonly connectionsOpened: number;
+  send: SocketModeHub['send'];
+  disconnect: SocketModeHub['disconnect'];
 }
 
 export interface FakeSlack {
@@ -68,6 +82,7 @@ export interface FakeSlack {
   /** Everything that happened, in order (commands, messages, ephemerals, clicks, modals). */
   readonly entries: readonly ConversationEntry[];
   setBotEventsUrl(url: string): void;
+  readonly socketMode: FakeSocketMode;
   setUserGroup(id: string, users: string[]): void;
   /** The next `count` calls of `method` ('*' = any, 'response_url', 'files.upload') fail with `fault`. */
   failNext(method: string, fault: FaultSpec, count?: number): void;
@@ -128,10 +143,14 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     channelNames: new Map(Object.entries(opts.channelNames ?? {})),
   };
   const tokens = createInteractionTokens({ clock, baseUrl: () => baseUrl });
+  const ackTimeoutMs = opts.ackTimeoutMs ?? SLACK_ACK_TIMEOUT_MS;
+  const socketMode = createSocketModeHub({ baseUrl: () => baseUrl, appId: opts.appId ?? 'A0FAKEAPP', ackTimeoutMs, changed: () => conversation.changed() });
   const state: FakeSlackState = {
     signingSecret: opts.signingSecret,
     botEventsUrl: opts.botEventsUrl,
-    ackTimeoutMs: opts.ackTimeoutMs ?? SLACK_ACK_TIMEOUT_MS,
+    ackTimeoutMs,
+    socketMode,
+    socketModeEnabled: opts.socketMode ?? false,
     clock,
     conversation,
     tokens,
@@ -152,6 +171,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
 
   const driver = createBotDriver(state);
   const server = createServer(createFakeSlackRequestHandler(state, driver));
+  server.on('upgrade', (req, socket, head) => socketMode.handleUpgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -169,6 +189,16 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     entries: conversation.entries,
     setBotEventsUrl(url: string): void {
       state.botEventsUrl = url;
+    },
+    socketMode: {
+      get openConnections() {
+        return socketMode.openConnections;
+      },
+      get connectionsOpened() {
+        return socketMode.connectionsOpened;
+      },
+      send: (type, payload) => socketMode.send(type, payload),
+      disconnect: (reason, graceMs) => socketMode.disconnect(reason, graceMs),
     },
     setUserGroup(id: string, users: string[]): void {
       workspace.userGroups.set(id, [...users]);
@@ -217,6 +247,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     },
     async close(): Promise<void> {
       conversation.events.removeAllListeners();
+      await socketMode.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
