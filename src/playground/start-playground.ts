@@ -18,6 +18,8 @@ export interface PlaygroundOptions {
   /** Where Redis answers; default REDIS_URL, else a throwaway redis-server. */
   redisUrl?: string;
   logLevel?: string;
+  /** The bot over Socket Mode (SLACK_APP_TOKEN, no signing secret) instead of HTTP (docs/socket-mode.md). */
+  socketMode?: boolean;
 }
 
 export interface Playground {
@@ -54,12 +56,13 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       signingSecret,
       userNames: Object.fromEntries(PLAYGROUND_USERS.map((user) => [user.id, user.name])),
       channelNames: { [PLAYGROUND_CHANNEL.id]: PLAYGROUND_CHANNEL.name },
+      socketMode: options.socketMode,
     });
     cleanups.push(() => fake.close());
 
     const env = parseEnv({
       SLACK_BOT_TOKEN: 'xoxb-playground-token',
-      SLACK_SIGNING_SECRET: signingSecret,
+      ...(options.socketMode ? { SLACK_APP_TOKEN: 'xapp-1-A0FAKEAPP-1-playground' } : { SLACK_SIGNING_SECRET: signingSecret }),
       SLACK_API_URL: fake.apiUrl,
       REDIS_URL: redis.url,
       PORT: '0',
@@ -76,7 +79,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       aws: { endpoint: sim.url, credentials: { accessKeyId: 'playground', secretAccessKey: 'playground' } },
     });
     cleanups.push(() => bot.stop());
-    fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
+    if (!options.socketMode) fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
 
     const page = await startPlaygroundHttp({
       port: options.port,
