@@ -38,12 +38,12 @@ function renderSummary(event: Extract<TimelineEvent, { kind: 'summary' }>): Slac
     body.push(mrkdwnSection(`*Steps* (${event.steps.length}, ${formatDuration(total)} in all)`));
     body.push(...linesToSections(stepTableLines(event.steps), MAX_SUMMARY_SECTIONS, { before: '```\n', after: '\n```' }));
   }
+  if (event.lines.length > 0) {
+    body.push(...linesToSections(event.lines.map((line) => `• ${line}`), MAX_SUMMARY_SECTIONS));
+  }
   if (event.decisions && event.decisions.length > 0) {
     // Outside the code block, so <@U…> renders as a mention.
     body.push(...linesToSections(['*Decisions*', ...event.decisions.map((line) => `• ${line}`)], MAX_SUMMARY_SECTIONS));
-  }
-  if (event.lines.length > 0) {
-    body.push(...linesToSections(event.lines.map((line) => `• ${line}`), MAX_SUMMARY_SECTIONS));
   }
   if (event.rollback) body.push(...rollbackOfferBlocks(event.rollback));
   const tail = [at(event.at, 'the full timeline is attached to this thread')];
