@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeSlack } from '@eks-upgrade-bot/sim';
 import { WebClient } from '@slack/web-api';
@@ -57,6 +59,8 @@ describe('the exported timeline', () => {
     const fake = await startFakeSlack({ signingSecret: 'decisions-secret', userNames: { U0BOB: 'bob', U0ALICE: 'alice' } });
     try {
       const client = new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+      // users.info needs users:read, which the manifest keeps.
+      expect(readFileSync(join(import.meta.dirname, '../../manifest.yml'), 'utf8')).toMatch(/^\s+- users:read$/m);
       // users.info as Slack answers it: a name for a user of the workspace, user_not_found for any other ID.
       expect((await client.users.info({ user: 'U0BOB' })).user?.name).toBe('bob');
       await expect(client.users.info({ user: 'U0NOBODY' })).rejects.toMatchObject({ data: { ok: false, error: 'user_not_found' } });
