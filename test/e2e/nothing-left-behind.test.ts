@@ -85,6 +85,20 @@ describe('Ctrl-C leaves nothing in a shared Redis', () => {
     });
     afterAll(async () => sim?.close());
 
+    it('keeps only the result record requireRehearsal reads once it has run', async () => {
+      const prefix = freshPrefix('rehearse-cli-done');
+      const cli = start(
+        ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}); await m.runAndExit(process.argv.slice(1));`, 'rehearse', 'demo', '--to', '1.31'],
+        { ...simEnv(sim), QUEUE_PREFIX: prefix, CLUSTERS_FILE: '' },
+      );
+      try {
+        expect(await cli.exited).toBe(0);
+        expect(await keysMatching(`${prefix}*`)).toEqual([`${prefix}:rehearsal:demo:1.31`]);
+      } finally {
+        await deleteKeys(`${prefix}*`);
+      }
+    });
+
     it('removes its engine keys and records nothing when interrupted', async () => {
       const prefix = freshPrefix('rehearse-cli');
       const cli = start(
