@@ -84,13 +84,16 @@ describe('Ctrl-C leaves nothing in a shared Redis', () => {
       sim = await startSim('demo', { speed: 60 });
     });
     afterAll(async () => sim?.close());
-
-    it('keeps only the result record requireRehearsal reads once it has run', async () => {
-      const prefix = freshPrefix('rehearse-cli-done');
-      const cli = start(
+    /** `eks-upgrade rehearse demo --to 1.31` from the sources (src/cli/main.ts), against the simulator. */
+    const rehearse = (prefix: string) =>
+      start(
         ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}); await m.runAndExit(process.argv.slice(1));`, 'rehearse', 'demo', '--to', '1.31'],
         { ...simEnv(sim), QUEUE_PREFIX: prefix, CLUSTERS_FILE: '' },
       );
+
+    it('keeps only the result record requireRehearsal reads once it has run', async () => {
+      const prefix = freshPrefix('rehearse-cli-done');
+      const cli = rehearse(prefix);
       try {
         expect(await cli.exited).toBe(0);
         expect(await keysMatching(`${prefix}*`)).toEqual([`${prefix}:rehearsal:demo:1.31`]);
@@ -101,10 +104,7 @@ describe('Ctrl-C leaves nothing in a shared Redis', () => {
 
     it('removes its engine keys and records nothing when interrupted', async () => {
       const prefix = freshPrefix('rehearse-cli');
-      const cli = start(
-        ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}); await m.runAndExit(process.argv.slice(1));`, 'rehearse', 'demo', '--to', '1.31'],
-        { ...simEnv(sim), QUEUE_PREFIX: prefix, CLUSTERS_FILE: '' },
-      );
+      const cli = rehearse(prefix);
       try {
         // The rehearsal's engine is at work under its own prefix.
         await expect.poll(() => cli.output(), { timeout: 120_000, interval: 100 }).toMatch(/REHEARSAL · started: /);
