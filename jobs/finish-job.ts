@@ -19,8 +19,11 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
     .map((step) => {
       const run = data.stepRuns[step.id];
       const durationMs = run.durationMs ?? Math.max(0, (run.finishedAt ?? at) - run.startedAt);
-      return { title: step.title, durationMs, outcome: run.summary ? `${run.outcome ?? 'running'}: ${run.summary}` : (run.outcome ?? 'running') };
+      // Who decided (a mention) is listed under Decisions, where Slack renders it; the table is a code block.
+      const summary = run.summary && MENTION.test(run.summary) ? `${run.summary.replace(/ by <@[A-Z0-9]+>.*$/s, '')} (see Decisions)` : run.summary;
+      return { title: step.title, durationMs, outcome: summary ? `${run.outcome ?? 'running'}: ${summary}` : (run.outcome ?? 'running') };
     });
+  const decisions = decisionLines(data);
   const issued = Object.values(data.updates).flatMap((byName) => Object.values(byName));
   const lines = [data.outcomeText ?? `The ${data.rollback ? 'rollback' : 'upgrade'} ended ${data.state}.`];
   if (data.dryRun) lines.push('This was a dry run: nothing was changed.');
@@ -33,7 +36,43 @@ export function summaryEvent(data: UpgradeJobData, at: number): Extract<Timeline
   const notRun = data.steps.length - steps.length;
   if (notRun > 0 && data.state !== 'succeeded') lines.push(`${notRun} step(s) did not run.`);
   const rollback = data.state === 'succeeded' ? rollbackOfferOf(data) : undefined;
-  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines, ...(rollback ? { rollback } : {}), ...(data.rollback ? { rollbackJob: true } : {}) };
+  return { kind: 'summary', at, state: data.state, from: data.from, to: data.to, steps, lines, ...(decisions.length > 0 ? { decisions } : {}), ...(rollback ? { rollback } : {}), ...(data.rollback ? { rollbackJob: true } : {}) };
+}
+
+const MENTION = /<@[A-Z0-9]+>/;
+
+/** A waiver's approver: a Slack user as a mention, anything else (clusters.yaml's approvedBy) as written. */
+function who(by: string): string {
+  return /^[UW][A-Z0-9]{2,}$/.test(by) ? `<@${by}>` : by;
+}
+
+/**
+ * What people decided during the job, with who and why (issue 25): every gate answered (approvals and Forces, from
+ * the steps' own summaries), every waiver the preflight applied, every step skipped and why.
+ */
+export function decisionLines(data: UpgradeJobData): string[] {
+  const lines: string[] = [];
+  const waivers = new Map<string, string>();
+  for (const step of data.steps) {
+    const run = data.stepRuns[step.id];
+    if (!run) continue;
+    if (run.summary && MENTION.test(run.summary)) lines.push(`${step.title}: ${run.summary}`);
+    else if (run.outcome === 'skipped') lines.push(`Skipped ${step.title}: ${run.summary ?? 'no reason recorded'}`);
+    const applied = data.stepState[step.id]?.waived;
+    for (const waiver of Array.isArray(applied) ? (applied as AppliedWaiver[]) : []) {
+      waivers.set(`${waiver.code} ${waiver.resource}`, `Waiver applied: ${waiver.code} on ${waiver.resource}, approved by ${who(waiver.by)} until ${waiver.until}: ${waiver.reason}`);
+    }
+  }
+  return [...lines, ...waivers.values()];
+}
+
+/** What the preflight step records of each waiver it applied (its step state `waived`). */
+export interface AppliedWaiver {
+  code: string;
+  resource: string;
+  by: string;
+  until: string;
+  reason: string;
 }
 
 export async function finishJob(runtime: JobRuntime, state: FinalState, outcomeText: string): Promise<void> {

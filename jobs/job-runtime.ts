@@ -178,6 +178,10 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
       await deps.timeline.append(data.jobId, logKey, event);
       switch (event.kind) {
         case 'step-started':
+          // A gate's own card is what people answer: its step message ("✅ approval … approved by") comes after the
+          // card, when the gate is answered, not above it as a "started" line (issue 25).
+          if (data.steps.find((planned) => planned.id === event.step)?.kind === 'gate') return;
+          return deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at), threadKey);
         case 'step-finished':
           return deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, event.step), stepMessageOf(data, { id: event.step, title: event.title }, event.at), threadKey);
         case 'progress':

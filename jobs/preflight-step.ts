@@ -65,6 +65,9 @@ export const preflightStep: Step = async (ctx) => {
   const findings = [...state, ...planned.findings];
   await recordImages(ctx, planned.pods);
   await report(ctx, findings, planned.context);
+  // The summary card lists the waivers that let findings stand (finish-job.ts decisionLines).
+  const waived = findings.flatMap((finding) => (finding.waived ? [{ code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, by: finding.waived.by, until: finding.waived.until, reason: finding.waived.reason }] : []));
+  if (waived.length > 0 && !data.dryRun) await ctx.saveStepState({ waived });
 
   const blocking = blockingFindings(findings);
   const warnings = findings.filter((finding) => finding.severity === 'warning').length;

@@ -141,6 +141,8 @@ export interface RehearseOptions {
   stallMinutes?: number;
   /** Real-time budget for the whole run (default 10 minutes). */
   timeoutMs?: number;
+  /** Ctrl-C of the CLI: the rehearsal stops where it is, records no result and removes its engine's keys. */
+  signal?: AbortSignal;
   /** Called as events happen (the CLI prints them). */
   onEvent?: (event: TimelineEvent) => void;
   /** Where the result is kept for requireRehearsal (default: not kept). */
@@ -259,6 +261,10 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     let state = 'running';
     let stalled = false;
     while (Date.now() < deadline) {
+      if (opts.signal?.aborted) {
+        state = 'interrupted';
+        break;
+      }
       const job = await engine.control.getJob(jobId);
       state = job?.state ?? 'unknown';
       if (['succeeded', 'failed', 'aborted'].includes(state)) break;
@@ -286,7 +292,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     const rehearsedMs = engineClock.now() - startedAt;
     const podsAfter = (await kubePort.list('pods')).items;
     const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs });
-    await opts.store?.record({ cluster, from: read.from, to: opts.to, planHash: report.planHash, state, answers: opts.answers, at: Date.now() });
+    if (state !== 'interrupted') await opts.store?.record({ cluster, from: read.from, to: opts.to, planHash: report.planHash, state, answers: opts.answers, at: Date.now() });
     return report;
   } finally {
     await engine.close().catch(() => undefined);

@@ -73,6 +73,19 @@ function networkCode(e: AwsLikeError, depth = 0): string | undefined {
   return typeof e.cause === 'object' && e.cause !== null ? networkCode(e.cause as AwsLikeError, depth + 1) : undefined;
 }
 
+/** host:port of the connection that failed (Node sets address/port, or hostname for DNS errors), if any. */
+function triedAddress(e: AwsLikeError, depth = 0): string | undefined {
+  if (depth > 3 || !e) return undefined;
+  const socket = e as { address?: string; port?: number; hostname?: string };
+  if (socket.address) return socket.port ? `${socket.address.includes(':') ? `[${socket.address}]` : socket.address}:${socket.port}` : socket.address;
+  if (socket.hostname) return socket.hostname;
+  for (const inner of (e as { errors?: AwsLikeError[] }).errors ?? []) {
+    const found = triedAddress(inner, depth + 1);
+    if (found) return found;
+  }
+  return typeof e.cause === 'object' && e.cause !== null ? triedAddress(e.cause as AwsLikeError, depth + 1) : undefined;
+}
+
 function adviceFor(operation: string, code: string | undefined, e: AwsLikeError): string | undefined {
   if (!code) return undefined;
   if (ACCESS_DENIED.has(code)) {
@@ -91,8 +104,10 @@ function adviceFor(operation: string, code: string | undefined, e: AwsLikeError)
   }
   if (SERVER_SIDE.has(code)) return 'This is an error on the AWS side and was retried; try again later.';
   if (UNREACHABLE.has(code)) {
-    const override = process.env.AWS_ENDPOINT_URL ? ` (AWS_ENDPOINT_URL is ${process.env.AWS_ENDPOINT_URL})` : '';
-    return `The AWS endpoint could not be reached${override}: check AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE>, the region, proxy settings and the network.`;
+    // Name the address that was tried (from the socket error itself), not an environment variable that may not be
+    // what this call used (--endpoint-url overrides AWS_ENDPOINT_URL).
+    const tried = triedAddress(e);
+    return `The AWS endpoint${tried ? ` ${tried}` : ''} could not be reached: check AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> (or --endpoint-url), the region, proxy settings and the network.`;
   }
   if (code === 'ResourceNotFoundException' || code === 'NotFoundException') {
     return 'Check the cluster name and region in clusters.yaml.';

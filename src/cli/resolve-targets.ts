@@ -18,7 +18,8 @@ export interface CliTarget {
 
 export async function loadCliConfig(command: CliCommand, env: NodeJS.ProcessEnv, cwdExists: (path: string) => boolean = existsSync): Promise<ClustersConfig | undefined> {
   const explicit = command.clustersFile ?? env.CLUSTERS_FILE;
-  if (explicit) return loadClustersConfig(explicit);
+  const from = command.clustersFile ? `--clusters-file ${command.clustersFile}` : `CLUSTERS_FILE=${explicit}`;
+  if (explicit) return loadClustersConfig(explicit, `pass --clusters-file <path> or set CLUSTERS_FILE to the file's path (this one came from ${from})`);
   return cwdExists('clusters.yaml') ? loadClustersConfig('clusters.yaml') : undefined;
 }
 

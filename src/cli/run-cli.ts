@@ -51,7 +51,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   } catch (error) {
     const known = error instanceof Error && error.name === 'ScenarioError' || error instanceof CliUsageError || error instanceof ConfigError || error instanceof PlanRequestError;
     const message = known ? (error as Error).message : describeReadError(`eks-upgrade ${command.command}`, error);
-    deps.stderr(`eks-upgrade: ${message.split('\n')[0]}\n`);
+    // A config error lists every problem, one per line; anything else is one line, never a stack.
+    deps.stderr(`eks-upgrade: ${error instanceof ConfigError ? message : message.split('\n')[0]}\n`);
     return EXIT.error;
   }
 }
@@ -129,13 +130,22 @@ async function audit(command: CliCommand, deps: CliDeps): Promise<number> {
   const { audit: log, close } = await deps.auditLog(deps.env);
   try {
     const entries = await log.read(command.cluster!, { limit: command.limit }).catch((error: Error) => {
-      throw new CliUsageError(`could not read the audit trail from Redis (${deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}): ${error.message}. Set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.`);
+      throw new CliUsageError(auditReadProblem(deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379', error));
     });
     deps.stdout(command.output === 'json' ? toJsonText({ cluster: command.cluster, entries }) : renderAuditText(command.cluster!, entries));
     return EXIT.ok;
   } finally {
     await close();
   }
+}
+
+/** Why the audit trail could not be read, as a sentence: ioredis's own wording ("max retries per request") is not one. */
+function auditReadProblem(url: string, error: Error): string {
+  // A password in the URL never reaches the terminal.
+  const shown = url.replace(/\/\/[^@/]*@/, '//***@');
+  const unreachable = error.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection is closed|max retries/i.test(error.message);
+  if (unreachable) return `could not read the audit trail: Redis at ${shown} is not answering. Start Redis, or set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.`;
+  return `could not read the audit trail from Redis at ${shown}: ${error.message.split('\n')[0]}. Set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.`;
 }
 
 async function digest(command: CliCommand, deps: CliDeps): Promise<number> {

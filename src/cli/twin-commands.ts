@@ -67,7 +67,14 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
   const answers = command.answers ?? 'continue';
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
+  // Ctrl-C stops the rehearsal where it is; its engine's keys go with it (only the result records stay, and an
+  // interrupted rehearsal records none).
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const report = await rehearseUpgrade({
+    signal: interrupt.signal,
     store: createRehearsalStore(redis, prefix),
     sources,
     cluster: target,
@@ -81,7 +88,15 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
         deps.stderr(`REHEARSAL · ${event.kind === 'step-started' ? `started: ${event.title}` : `gate: ${event.gate.title} (answering ${decide(event.gate, answers)})`}\n`);
       }
     },
-  }).finally(() => redis.disconnect());
+  }).finally(() => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    redis.disconnect();
+  });
+  if (report.state === 'interrupted') {
+    deps.stderr(`eks-upgrade: the rehearsal of ${target.name} was interrupted; nothing was recorded and its keys were removed.\n`);
+    return 130;
+  }
   deps.stdout(command.output === 'json' ? toJsonText(report) : `${report.lines.join('\n')}\n`);
   return report.state === 'succeeded' ? EXIT.ok : EXIT.blocking;
 }

@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { Cron } from 'croner';
 import { CLUSTER_GLOB, matchGlobs } from './cluster-glob.js';
+import { plainIssueMessage, valueAt } from './plain-issues.js';
 
 const slackIds = z.array(
   z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'must be a Slack user ID (U…/W…) or user-group ID (S…)'),
@@ -268,22 +269,28 @@ function describeIssue(source: string, issue: z.core.$ZodIssue, raw: unknown): s
     const name = (raw as { clusters?: Array<{ name?: unknown }> })?.clusters?.[issue.path[1]]?.name;
     if (typeof name === 'string') where = where.replace(`clusters[${issue.path[1]}]`, `clusters[${issue.path[1]}] (${name})`);
   }
-  return `${source}: ${where}: ${issue.message}`;
+  return `${source}: ${where}: ${plainIssueMessage(issue, valueAt(raw, issue.path), fileSchema)}`;
 }
 
-/** Validates parsed YAML and applies `defaults:`; throws ConfigError naming the first bad field. */
+/** Every problem of a file at once, one line each (a single one stays one line). */
+function configErrorOf(lines: string[]): ConfigError {
+  return new ConfigError(lines.length === 1 ? lines[0] : `${lines.length} problems:\n${lines.join('\n')}`);
+}
+
+/** Validates parsed YAML and applies `defaults:`; throws one ConfigError naming every bad field. */
 export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): ClustersConfig {
   const result = fileSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(describeIssue(source, result.error.issues[0], raw));
+  if (!result.success) throw configErrorOf(result.error.issues.map((issue) => describeIssue(source, issue, raw)));
+  const problems: string[] = [];
   const defaults = result.data.defaults ?? {};
   const seen = new Set<string>();
   const clusters = result.data.clusters.map((entry, index): ClusterConfig => {
-    if (seen.has(entry.name)) throw new ConfigError(`${source}: clusters[${index}].name: "${entry.name}" is listed twice`);
+    if (seen.has(entry.name)) problems.push(`${source}: clusters[${index}].name: "${entry.name}" is listed twice`);
     seen.add(entry.name);
     const merged = { ...defaults, ...entry };
     for (const required of ['region', 'channels', 'requesters', 'approvers'] as const) {
       if (merged[required] === undefined) {
-        throw new ConfigError(`${source}: clusters[${index}] (${entry.name}).${required}: is required (here or under defaults:)`);
+        problems.push(`${source}: clusters[${index}] (${entry.name}).${required}: is required (here or under defaults:)`);
       }
     }
     return {
@@ -313,14 +320,15 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
   const digests = (result.data.digests ?? []).map((digest, index): DigestConfig => {
     const names = clusters.map((cluster) => cluster.name);
     for (const glob of digest.clusters ?? []) {
-      if (matchGlobs(names, [glob]).length === 0) throw new ConfigError(`${source}: digests[${index}].clusters: "${glob}" matches no cluster in clusters.yaml`);
+      if (matchGlobs(names, [glob]).length === 0) problems.push(`${source}: digests[${index}].clusters: "${glob}" matches no cluster in clusters.yaml`);
     }
-    const chosen = digest.clusters ? matchGlobs(names, digest.clusters) : clusters.filter((cluster) => cluster.channels.includes(digest.channel)).map((cluster) => cluster.name);
-    if (chosen.length === 0) {
-      throw new ConfigError(`${source}: digests[${index}] (${digest.channel}): no cluster lists this channel in its channels; add clusters: ["prod-*"] or the channel to a cluster`);
+    const chosen = digest.clusters ? matchGlobs(names, digest.clusters) : clusters.filter((cluster) => (cluster.channels ?? []).includes(digest.channel)).map((cluster) => cluster.name);
+    if (chosen.length === 0 && !digest.clusters) {
+      problems.push(`${source}: digests[${index}] (${digest.channel}): no cluster lists this channel in its channels; add clusters: ["prod-*"] or the channel to a cluster`);
     }
     return { channel: digest.channel, schedule: digest.schedule, timezone: digest.timezone, clusters: chosen };
   });
+  if (problems.length > 0) throw configErrorOf(problems);
   return { clusters, ...(digests.length > 0 ? { digests } : {}) };
 }
 
@@ -329,18 +337,38 @@ export function parseClustersYaml(text: string, source = 'clusters.yaml'): Clust
   try {
     raw = parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`${source}: not valid YAML: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    throw new ConfigError(yamlSyntaxError(source, text, error), { cause: error });
   }
   return parseClustersConfig(raw, source);
 }
 
-export async function loadClustersConfig(path: string): Promise<ClustersConfig> {
+/**
+ * A YAML syntax error with the line it is on, not the parser's dangling "at line 4, column 1:":
+ *   clusters.yaml: not valid YAML at line 4, column 1: All mapping items must start at the same column
+ *     4 |  region: us-east-1
+ *       | ^
+ */
+function yamlSyntaxError(source: string, text: string, error: unknown): string {
+  const { message, linePos } = error as { message: string; linePos?: Array<{ line: number; col: number }> };
+  const reason = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const at = linePos?.[0];
+  if (!at) return `${source}: not valid YAML: ${reason}`;
+  const line = text.split(/\r?\n/)[at.line - 1] ?? '';
+  const gutter = String(at.line);
+  return [
+    `${source}: not valid YAML at line ${at.line}, column ${at.col}: ${reason}`,
+    `  ${gutter} | ${line}`,
+    `  ${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, at.col - 1))}^`,
+  ].join('\n');
+}
+
+export async function loadClustersConfig(path: string, setBy = 'set CLUSTERS_FILE to its path'): Promise<ClustersConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new ConfigError(
-      `${path}: cannot read the clusters file (${(error as NodeJS.ErrnoException).code ?? 'error'}); set CLUSTERS_FILE to its path`,
+      `${path}: cannot read the clusters file (${(error as NodeJS.ErrnoException).code ?? 'error'}); ${setBy}`,
       { cause: error },
     );
   }

@@ -2,6 +2,10 @@
 
 import { z } from 'zod';
 import { ConfigError } from './clusters-config.js';
+import { plainIssueMessage } from './plain-issues.js';
+
+/** Never echoed back in an error ("got …"). */
+const SECRETS = new Set(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'REDIS_URL']);
 
 /** Clusters `status --all` reads at once unless STATUS_CONCURRENCY says otherwise (the bot and the CLI). */
 export const DEFAULT_STATUS_CONCURRENCY = 32;
@@ -10,7 +14,9 @@ export const DEFAULT_WORKER_CONCURRENCY = 10;
 
 const envSchema = z.object({
   SLACK_BOT_TOKEN: z.string().regex(/^xox[bp]-/, 'must be a bot token starting with xoxb-'),
-  SLACK_SIGNING_SECRET: z.string().min(8, 'must be the app\'s signing secret'),
+  // Slack's signing secrets are 32 hex characters (Basic Information → App Credentials); 8 catches a truncated paste.
+  // Optional only in Socket Mode (SLACK_APP_TOKEN set), where nothing is signed: see parseEnv.
+  SLACK_SIGNING_SECRET: z.string().min(8, 'is too short: it must be at least 8 characters (Slack\'s signing secret is 32, under Basic Information → App Credentials)').optional(),
   SLACK_APP_TOKEN: z.string().regex(/^xapp-/, 'must be an app-level token starting with xapp-').optional(),
   SLACK_API_URL: z.url('must be a URL like http://127.0.0.1:8888/api/').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
@@ -36,11 +42,18 @@ export type EnvConfig = z.infer<typeof envSchema>;
 export function parseEnv(env: NodeJS.ProcessEnv): EnvConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = envSchema.safeParse(cleaned);
-  if (!result.success) {
-    const issue = result.error.issues[0];
+  // Every problem at once, one line each: fixing one to be told of the next wastes a deploy per variable.
+  const lines = (result.error?.issues ?? []).map((issue) => {
     const name = String(issue.path[0]);
-    const message = issue.code === 'invalid_type' && cleaned[name] === undefined ? 'is required' : issue.message;
-    throw new ConfigError(`environment: ${name} ${message}`);
+    const value = SECRETS.has(name) ? undefined : cleaned[name];
+    const message = issue.code === 'invalid_type' && cleaned[name] === undefined ? 'is required' : plainIssueMessage(issue, value);
+    return `environment: ${name} ${message}`;
+  });
+  // HTTP mode verifies every request with the signing secret; Socket Mode gets its events over a WebSocket opened
+  // with the app-level token, so nothing is signed (https://api.slack.com/apis/connections/socket-implement).
+  if (cleaned.SLACK_APP_TOKEN === undefined && cleaned.SLACK_SIGNING_SECRET === undefined) {
+    lines.push('environment: SLACK_SIGNING_SECRET is required (or set SLACK_APP_TOKEN to use Socket Mode, which needs no signing secret)');
   }
+  if (lines.length > 0 || !result.success) throw new ConfigError(lines.sort().join('\n'));
   return result.data;
 }

@@ -85,3 +85,30 @@ export async function ensureRedis(url = process.env.REDIS_URL ?? 'redis://127.0.
       }),
   };
 }
+
+/**
+ * Deletes every key under `prefix:` and under the prefixes of its rehearsals (`prefix-rehearsal-…:`, SCAN + UNLINK a
+ * page at a time): what the demo and the playground left in a Redis they did not start (queues, engine state,
+ * outbox, audit, some without expiry). Best effort: an unreachable Redis is left as it is.
+ */
+export async function deleteKeysUnder(url: string, prefix: string): Promise<number> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  let deleted = 0;
+  try {
+    await client.connect();
+    for (const pattern of [`${prefix}:*`, `${prefix}-rehearsal-*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) deleted += await client.unlink(...keys);
+      } while (cursor !== '0');
+    }
+  } catch {
+    // Redis gone: nothing more to remove from it.
+  } finally {
+    client.disconnect();
+  }
+  return deleted;
+}

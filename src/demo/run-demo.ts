@@ -12,7 +12,7 @@ import { parseEnv } from '../config/env-config.js';
 import { createLogger } from '../log/logger.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../start-bot.js';
-import { ensureRedis, type RedisHandle } from './ensure-redis.js';
+import { deleteKeysUnder, ensureRedis, type RedisHandle } from './ensure-redis.js';
 
 const CHANNEL = 'C0DEMO';
 const REQUESTER = 'U0REQ';
@@ -35,14 +35,18 @@ function hasButton(message: FakeMessage, actionId: string): boolean {
 
 async function run(): Promise<number> {
   const cleanups: Array<() => Promise<void>> = [];
+  // Each step once, last started first: Ctrl-C and the normal end may both get here.
   const cleanup = async () => {
-    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+    for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
   };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => void cleanup().then(() => process.exit(code)));
+  const prefix = `eks-upgrade-demo-${randomBytes(4).toString('hex')}`;
   try {
     say('Starting Redis, the EKS simulator (scenario "demo"), a local Slack and the bot…');
     const redis: RedisHandle = await ensureRedis();
     cleanups.push(() => redis.stop());
+    // After the bot has stopped (cleanups run in reverse): nothing of the demo stays in a Redis it did not start.
+    cleanups.push(async () => void (await deleteKeysUnder(redis.url, prefix)));
     const sim = await startSimulator({ scenario: 'demo', port: 0, speed: SPEED });
     cleanups.push(() => sim.close());
     const signingSecret = randomBytes(16).toString('hex');
@@ -61,7 +65,7 @@ async function run(): Promise<number> {
       PORT: '0',
       ROLE: 'all',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-      QUEUE_PREFIX: `eks-upgrade-demo-${randomBytes(4).toString('hex')}`,
+      QUEUE_PREFIX: prefix,
       AWS_POLL_SECONDS: '0.5',
     });
     const config = parseClustersConfig({
@@ -76,7 +80,7 @@ async function run(): Promise<number> {
     });
     cleanups.push(() => bot.stop());
     fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
-    say(`Simulator ${sim.url} · fake Slack ${fake.url} · bot http://127.0.0.1:${bot.port}/slack/events · Redis ${redis.url}\n`);
+    say(`Simulator ${sim.url} · fake Slack ${fake.url} · bot http://127.0.0.1:${bot.port}/slack/events · Redis ${redis.url} (keys under ${prefix}:, removed on exit)\n`);
 
     await fake.sendSlashCommand({ text: 'status demo', userId: REQUESTER, channelId: CHANNEL });
     await fake.waitFor((f) => f.ephemerals(REQUESTER).some((e) => /1\.30/.test(e.text)) || f.messages(CHANNEL).length > 0, { timeoutMs: STEP_TIMEOUT_MS });

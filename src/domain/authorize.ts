@@ -72,8 +72,13 @@ export async function authorizeJobControl(
   }
   return {
     allowed: false,
-    reason: `Only the approvers of ${cluster.name} may ${action} its upgrade: ${formatPrincipals(cluster.approvers)}.`,
+    reason: `Only the approvers of ${cluster.name} may ${action} its upgrade: ${formatPrincipals(action === 'resume' ? whoMayApprove(cluster, job) : cluster.approvers)}.`,
   };
+}
+
+/** The approvers who may approve this job: all of them, less its requester under the two-person rule. */
+function whoMayApprove(cluster: ClusterConfig, job: { requestedBy: string }): string[] {
+  return cluster.twoPersonRule ? cluster.approvers.filter((id) => id !== job.requestedBy) : cluster.approvers;
 }
 
 export async function authorizeGate(
@@ -85,9 +90,10 @@ export async function authorizeGate(
 ): Promise<AuthDecision> {
   if (action === 'abort') return authorizeJobControl(deps, cluster, job, userId, 'abort');
   if (!(await isListed(deps, userId, cluster.approvers))) {
+    // Who may answer instead: under the two-person rule, never the person who started the job.
     return {
       allowed: false,
-      reason: `Only the approvers of ${cluster.name} may answer this gate: ${formatPrincipals(cluster.approvers)}.`,
+      reason: `Only the approvers of ${cluster.name} may answer this gate: ${formatPrincipals(whoMayApprove(cluster, job))}.`,
     };
   }
   if (cluster.twoPersonRule && userId === job.requestedBy) {

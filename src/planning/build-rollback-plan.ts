@@ -22,6 +22,9 @@ import { verifyStep } from './verify-step.js';
  * SSM (its nodes drift back now, not after the control plane), and the alias is put back once the control plane is
  * at N-1.
  */
+/** RBK codes that mean EKS will never roll this cluster back (rollback-preflight.ts). */
+const IMPOSSIBLE = new Set(['RBK001', 'RBK002']);
+
 export function buildRollbackPlan(
   snapshot: ClusterSnapshot,
   to: string,
@@ -120,7 +123,11 @@ export function buildRollbackPlan(
 
   steps.push(verifyStep(cluster, to, 'rollback'));
   steps.sort((a, b) => ROLLBACK_STEP_ORDER.indexOf(a.kind) - ROLLBACK_STEP_ORDER.indexOf(b.kind));
-  const estimateMinutes = steps.reduce((sum, step) => sum + step.estimateMinutes, 0);
+  // A rollback EKS refuses whatever anyone does (no in-place upgrade to undo, or the 7-day window closed) is not a
+  // plan with steps: saying "13 steps, 1 h 24 min" for it would be false (issue 25).
+  const refusal = preflight.findings.find((finding) => IMPOSSIBLE.has(finding.code) && !finding.forceable);
+  const impossible = refusal ? { code: refusal.code, reason: refusal.title, remedy: refusal.remedy ?? '' } : undefined;
+  const estimateMinutes = impossible ? 0 : steps.reduce((sum, step) => sum + step.estimateMinutes, 0);
   return {
     cluster,
     region: snapshot.region,
@@ -130,13 +137,13 @@ export function buildRollbackPlan(
     // EKS's own refusals block; readiness insights are read again at the gate, after the node and add-on steps.
     blocking: isBlocking(preflight.findings.filter((finding) => !finding.forceable)),
     findings,
-    hops: [{ from, to, steps, estimateMinutes }],
+    hops: impossible ? [] : [{ from, to, steps, estimateMinutes }],
     skewRule: SKEW_RULE_TEXT,
     policySource: policy.source,
     incremental: { possible: false, dataPlaneHops: [], savesMinutes: 0, note: 'A rollback is one minor back: the data plane goes first, so kubelets are never newer than the control plane.' },
     estimateMinutes,
     context: planContext(snapshot, policy),
-    rollback: { until: preflight.window?.until, timeoutMinutes: options.timeoutMinutes },
+    rollback: { until: preflight.window?.until, timeoutMinutes: options.timeoutMinutes, ...(impossible ? { impossible } : {}) },
   };
 }
 

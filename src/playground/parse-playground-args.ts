@@ -8,6 +8,8 @@ export const PLAYGROUND_USAGE = `Usage: npm run playground [-- --scenario demo] 
               the page's speed control changes it while it runs
   --port      port of the page (default 8080; 0 picks a free one)
   --host      address the page binds to (default 127.0.0.1)
+  --socket-mode  the bot takes commands and clicks over Socket Mode (a WebSocket it opens to the local Slack with
+              an app-level token) instead of signed HTTP requests
 Redis: REDIS_URL when it answers, else a throwaway redis-server.`;
 
 export type ParsedPlaygroundArgs =
@@ -27,6 +29,7 @@ export function parsePlaygroundArgs(argv: string[]): ParsedPlaygroundArgs {
         port: { type: 'string', short: 'p', default: '8080' },
         host: { type: 'string', default: '127.0.0.1' },
         help: { type: 'boolean', short: 'h', default: false },
+        'socket-mode': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -43,5 +46,5 @@ export function parsePlaygroundArgs(argv: string[]): ParsedPlaygroundArgs {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return { kind: 'error', message: `--port must be a port number (0–65535), got "${values.port}"` };
   }
-  return { kind: 'run', options: { scenario: values.scenario, speed, port, host: values.host } };
+  return { kind: 'run', options: { scenario: values.scenario, speed, port, host: values.host, socketMode: values['socket-mode'] } };
 }

@@ -22,7 +22,8 @@ async function main(): Promise<number> {
   process.stdout.write(
     `\nPlayground ready: ${playground.url}\n`
       + `  Open it in a browser, pick who you are (top right) and type /eks-upgrade help.\n`
-      + `  Simulator ${playground.sim.url} · Redis ${playground.redisUrl} · Ctrl-C stops everything.\n`,
+      + (options.socketMode ? '  The bot takes Slack\'s requests over Socket Mode (docs/socket-mode.md).\n' : '')
+      + `  Simulator ${playground.sim.url} · Redis ${playground.redisUrl} (keys under ${playground.queuePrefix}:, removed on exit) · Ctrl-C stops everything.\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { parseEnv } from '../config/env-config.js';
-import { ensureRedis } from '../demo/ensure-redis.js';
+import { deleteKeysUnder, ensureRedis } from '../demo/ensure-redis.js';
 import { createLogger } from '../log/logger.js';
 import { startBot } from '../start-bot.js';
 import { startPlaygroundHttp } from './playground-http.js';
@@ -20,6 +20,8 @@ export interface PlaygroundOptions {
   logLevel?: string;
   /** The bot's thread pacing (startBot's `threadPacing`); leave it out to see Slack's real one call per second. */
   threadPacing?: { minIntervalMs?: number };
+  /** The bot over Socket Mode (SLACK_APP_TOKEN, no signing secret) instead of HTTP (docs/socket-mode.md). */
+  socketMode?: boolean;
 }
 
 export interface Playground {
@@ -39,12 +41,16 @@ export interface Playground {
  */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const cleanups: Array<() => Promise<void>> = [];
+  // A fresh prefix: a second playground on the same Redis must not pick up this one's jobs.
+  const queuePrefix = `eks-upgrade-playground-${randomBytes(4).toString('hex')}`;
   const close = async () => {
     for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
   };
   try {
     const redis = await ensureRedis(options.redisUrl);
     cleanups.push(() => redis.stop());
+    // After the bot has stopped (cleanups run in reverse): the playground leaves nothing in a Redis it did not start.
+    cleanups.push(async () => void (await deleteKeysUnder(redis.url, queuePrefix)));
     const sim = await startSimulator({ scenario: options.scenario, port: 0, speed: options.speed });
     cleanups.push(() => sim.close());
     const signingSecret = randomBytes(16).toString('hex');
@@ -52,19 +58,19 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       signingSecret,
       userNames: Object.fromEntries(PLAYGROUND_USERS.map((user) => [user.id, user.name])),
       channelNames: { [PLAYGROUND_CHANNEL.id]: PLAYGROUND_CHANNEL.name },
+      socketMode: options.socketMode,
     });
     cleanups.push(() => fake.close());
 
     const env = parseEnv({
       SLACK_BOT_TOKEN: 'xoxb-playground-token',
-      SLACK_SIGNING_SECRET: signingSecret,
+      ...(options.socketMode ? { SLACK_APP_TOKEN: 'xapp-1-A0FAKEAPP-1-playground' } : { SLACK_SIGNING_SECRET: signingSecret }),
       SLACK_API_URL: fake.apiUrl,
       REDIS_URL: redis.url,
       PORT: '0',
       ROLE: 'all',
       LOG_LEVEL: options.logLevel ?? 'silent',
-      // A fresh prefix: a second playground on the same Redis must not pick up this one's jobs.
-      QUEUE_PREFIX: `eks-upgrade-playground-${randomBytes(4).toString('hex')}`,
+      QUEUE_PREFIX: queuePrefix,
       AWS_POLL_SECONDS: '0.5',
     });
     const clusters = [...sim.world.clusters.values()].map((cluster) => ({ name: cluster.name, region: cluster.region }));
@@ -76,7 +82,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       threadPacing: options.threadPacing,
     });
     cleanups.push(() => bot.stop());
-    fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
+    if (!options.socketMode) fake.setBotEventsUrl(`http://127.0.0.1:${bot.port}/slack/events`);
 
     const page = await startPlaygroundHttp({
       port: options.port,

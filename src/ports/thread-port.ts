@@ -31,4 +31,6 @@ export interface ThreadPort {
   upsertStepMessage(thread: ThreadRef, key: string, message: StepMessageModel, dedupeKey?: string): Promise<void>;
   /** Uploads a Markdown file into the thread (files.uploadV2), once per key. */
   uploadMarkdown(thread: ThreadRef, key: string, filename: string, title: string, content: string): Promise<void>;
+  /** A user's Slack name (users.info; needs users:read), for files read outside Slack; undefined when unknown. */
+  userName?(userId: string): Promise<string | undefined>;
 }

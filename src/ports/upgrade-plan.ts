@@ -185,7 +185,12 @@ export interface UpgradePlan {
   /** How old the insights were and which waivers were counted (src/planning/plan-context.ts). */
   context?: PlanContext;
   /** Set on a rollback plan (issue 10): `to` is one minor back, steps in ROLLBACK_STEP_ORDER. */
-  rollback?: { until?: number; timeoutMinutes: number };
+  rollback?: {
+    until?: number;
+    timeoutMinutes: number;
+    /** EKS can never roll this cluster back (RBK001 window closed, RBK002 not upgraded in place): why; no steps then. */
+    impossible?: { code: string; reason: string; remedy: string };
+  };
 }
 
 /** "~45 min", "~2 h 10 min". */

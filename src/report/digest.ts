@@ -111,7 +111,7 @@ export function formatDollars(amount: number): string {
 
 export function daysLeftText(row: DigestRow): string {
   if (row.standardDaysLeft === undefined) return 'unknown';
-  if (row.standardDaysLeft < 0) return `ended ${-row.standardDaysLeft} days ago`;
+  if (row.standardDaysLeft < 0) return `ended ${-row.standardDaysLeft} day${row.standardDaysLeft === -1 ? '' : 's'} ago`;
   if (row.standardDaysLeft === 0) return 'ends today';
   return `${row.standardDaysLeft} day${row.standardDaysLeft === 1 ? '' : 's'} left`;
 }
@@ -217,10 +217,16 @@ export function renderDigestText(rows: DigestRow[], at: number, timezone = 'UTC'
     sorted.map((row) =>
       row.error
         ? [row.cluster, '?', '', '', '', '', '', `error: ${row.error}`]
-        : [row.cluster, row.version ?? '?', row.endOfStandardSupport ?? '?', row.standardDaysLeft === undefined ? '?' : String(row.standardDaysLeft), costText(row), blockingText(row), kubeletText(row), jobText(row, false)],
+        : [row.cluster, row.version ?? '?', row.endOfStandardSupport ?? '?', terminalDaysLeft(row), costText(row), blockingText(row), kubeletText(row), jobText(row, false)],
     ),
   );
   return [`Fleet digest · ${sorted.length} clusters · ${formatInZone(at, timezone)}`, ...table].join('\n');
+}
+
+/** DAYS LEFT in the terminal table: the count while support lasts, then "ended N days ago", never a negative number. */
+function terminalDaysLeft(row: DigestRow): string {
+  if (row.standardDaysLeft === undefined) return '?';
+  return row.standardDaysLeft > 0 ? String(row.standardDaysLeft) : daysLeftText(row);
 }
 
 /** The threshold a reminder is due for now: the smallest configured day count not below the days left. */

@@ -71,7 +71,9 @@ function stepLine(step: PlanStep, n: number): string {
 export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions = {}): SlackMessage[] {
   const blocking = unwaivedErrors(plan.findings);
   const waived = plan.findings.filter((f) => f.waived).length;
-  const verdict = plan.blocking
+  const verdict = plan.rollback?.impossible
+    ? `:no_entry: *A rollback is not possible* (${plan.rollback.impossible.code}, cannot be forced): ${e(plan.rollback.impossible.reason)}`
+    : plan.blocking
     ? `:no_entry: *Blocked* by ${blocking.length} error${blocking.length === 1 ? '' : 's'} (${[...new Set(blocking.map((f) => f.code))].join(', ')})`
     : ':white_check_mark: *No blocking findings*';
   const head: BlockItem = {

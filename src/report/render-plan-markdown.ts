@@ -26,6 +26,7 @@ export function renderPlanMarkdown(plan: UpgradePlan): string {
     `- **Upgrade ${insightsLine(plan.context ?? {})}**${plan.context?.waiverNote ? ` — ${plan.context.waiverNote}` : ''}`,
     '',
   );
+  if (plan.rollback?.impossible) out.push(`**A rollback is not possible:** ${plan.rollback.impossible.reason} (${plan.rollback.impossible.code}, which cannot be forced). No steps: ${plan.rollback.impossible.remedy}.`, '');
   out.push('## Findings', '');
   if (plan.findings.length === 0) out.push('None.', '');
   for (const severity of SEVERITY_ORDER) {

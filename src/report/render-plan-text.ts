@@ -15,6 +15,8 @@ export function stepMarks(step: PlanStep): string {
 }
 
 export function planHeadline(plan: UpgradePlan): string {
+  const impossible = plan.rollback?.impossible;
+  if (impossible) return `A rollback of ${plan.cluster} (${plan.region}) from ${plan.from} to ${plan.to} is not possible: ${impossible.reason} (${impossible.code}, which cannot be forced).`;
   const errors = unwaivedErrors(plan.findings).length;
   const verdict = plan.blocking ? `BLOCKED by ${errors} error${errors === 1 ? '' : 's'}` : 'no blocking findings';
   return `${plan.rollback ? 'Rollback plan' : 'Plan'} for ${plan.cluster} (${plan.region}): ${plan.from} → ${plan.to}, ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'}, ${formatMinutes(plan.estimateMinutes)} — ${verdict}`;
@@ -37,6 +39,10 @@ export function renderPlanText(plan: UpgradePlan): string {
     if (finding.resources.length > 0) lines.push(`${pad}resources: ${wrapText(finding.resources.join(', '), WIDTH - pad.length - 11, `${pad}           `).join('\n')}`);
     lines.push(`${pad}fix: ${wrapText(finding.remedy, WIDTH - pad.length - 5, `${pad}     `).join('\n')}`);
     if (finding.waived) lines.push(`${pad}WAIVED by ${finding.waived.by} until ${finding.waived.until}: ${wrapText(finding.waived.reason, WIDTH - pad.length - 40, `${pad}  `).join('\n')}`);
+  }
+  if (plan.rollback?.impossible) {
+    lines.push('', ...wrapText(`No steps: ${plan.rollback.impossible.remedy}.`, WIDTH, ''));
+    return `${lines.join('\n')}\n`;
   }
   plan.hops.forEach((hop, index) => {
     lines.push('', `HOP ${index + 1}: ${hop.from} → ${hop.to} (${formatMinutes(hop.estimateMinutes)})`);

@@ -12,6 +12,7 @@ import { observeAck, stampReceivedAt } from './metrics-ack.js';
 import type { Metrics, MetricsExposition } from '../ports/metrics.js';
 import type { SlackMetrics } from './metrics.js';
 import { slackLoggerFrom } from './slack-logger.js';
+import { ackEveryEnvelope } from './ack-every-envelope.js';
 import { guardSlackRequests, SLACK_BODY_LIMIT_BYTES } from './request-guard.js';
 
 export interface SlackAppOptions {
@@ -68,11 +69,14 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
         appToken: env.SLACK_APP_TOKEN!,
         logger: boltLogger,
         customRoutes,
-        installerOptions: { port: env.PORT },
+        // installerOptions.clientOptions is what Bolt hands its SocketModeClient's WebClient, which calls
+        // apps.connections.open: without it a non-default SLACK_API_URL is ignored for the connection.
+        installerOptions: { port: env.PORT, ...(env.SLACK_API_URL ? { clientOptions: { slackApiUrl: env.SLACK_API_URL } } : {}) },
         customPropertiesExtractor: stampReceivedAt,
       })
     : new HTTPReceiver({
-        signingSecret: env.SLACK_SIGNING_SECRET,
+        // parseEnv requires the signing secret whenever SLACK_APP_TOKEN is unset (HTTP mode).
+        signingSecret: env.SLACK_SIGNING_SECRET!,
         endpoints: '/slack/events',
         port: env.PORT,
         customRoutes,
@@ -82,7 +86,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
         // Wrong paths get a plain 404 instead of Bolt's thrown "Unhandled HTTP request".
         dispatchErrorHandler: async ({ response }) => reply(response, 404, 'text/plain', 'not found\n'),
       });
-  if (receiver instanceof HTTPReceiver) receiver.requestListener = guardSlackRequests(receiver.requestListener, { signingSecret: env.SLACK_SIGNING_SECRET, command: opts.commands.command, logger });
+  if (receiver instanceof HTTPReceiver) receiver.requestListener = guardSlackRequests(receiver.requestListener, { signingSecret: env.SLACK_SIGNING_SECRET!, command: opts.commands.command, logger });
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     receiver,
@@ -96,6 +100,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     // auth.test runs in init() below, where a bad token or an unreachable Slack fails start-up with a sentence.
     deferInitialization: true,
   });
+  if (socketMode) ackEveryEnvelope(app);
 
   // The work after the ack (status reads, plans, rendering) runs a few commands at a time: a burst of commands must
   // not fill the event loop so that the next command's ack misses Slack's 3 s (bench P1). The rest wait their turn.

@@ -1,6 +1,17 @@
 import type { ThreadPort, ThreadRef } from '../ports/thread-port.js';
 import { renderTimelineMarkdown } from '../slack/render/render-timeline-markdown.js';
 import type { TimelineLog } from './timeline-log.js';
+import type { TimelineEvent } from '../ports/timeline-event.js';
+
+/** The Slack user IDs a timeline names: its requester, who answered gates, and every <@U…> in its texts. */
+function userIdsIn(requestedBy: string, events: TimelineEvent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const text of [requestedBy, JSON.stringify(events)]) {
+    for (const match of text.matchAll(/(?:<@|^)([UW][A-Z0-9]{2,})(?=>|$)/g)) ids.add(match[1]);
+  }
+  for (const event of events) if (event.kind === 'gate-answered' && /^[UW][A-Z0-9]{2,}$/.test(event.by)) ids.add(event.by);
+  return ids;
+}
 
 export interface TimelineJob {
   jobId: string;
@@ -23,9 +34,17 @@ export async function exportTimeline(
   key: string,
 ): Promise<number> {
   const events = (await deps.timeline.read(job.jobId)).map((entry) => entry.event);
+  // People by name with their ID (`@bob (U0BOB)`): a downloaded file has no Slack to render <@U0BOB>.
+  const ids = userIdsIn(job.requestedBy, events);
+  const names = new Map<string, string>();
+  for (const id of ids) {
+    const name = await deps.thread.userName?.(id);
+    if (name) names.set(id, name);
+  }
   const markdown = renderTimelineMarkdown(
     { cluster: job.cluster, from: job.from, to: job.to, jobId: job.jobId, requestedBy: job.requestedBy, startedAt: job.startedAt },
     events,
+    names,
   );
   await deps.thread.uploadMarkdown(
     job.thread,

@@ -70,7 +70,7 @@ describe('playground in Chromium', () => {
     await page.locator('#user-picker').selectOption('U0CAROL');
     await expect.poll(() => refusal.count()).toBe(0);
     await gate.getByRole('button', { name: 'Continue' }).click();
-    await thread().locator('.message.ephemeral', { hasText: /Only the approvers of demo may answer this gate: @alice, @bob/ }).waitFor({ timeout: STEP_MS });
+    await thread().locator('.message.ephemeral', { hasText: /Only the approvers of demo may answer this gate: @bob\./ }).waitFor({ timeout: STEP_MS });
     await expect.poll(() => statusCard().innerText()).toMatch(/Waiting for approval/);
     await page.locator('#user-picker').selectOption('U0ALICE');
 

@@ -188,7 +188,8 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     const file = stack.fake.files().find((f) => f.name.endsWith('.md'))!;
     expect(file.threadTs).toBe(statusCard(stack.fake, CHANNEL)!.ts);
     expect(file.text).toMatch(/^# EKS upgrade timeline · eksworkshop-eksctl 1\.25 → 1\.26/);
-    expect(file.text).toMatch(/- Requested by: U0REQ/);
+    // People by name with their ID, read with users.info (issue 25).
+    expect(file.text).toMatch(/- Requested by: @requester \(U0REQ\)/);
     expect(file.text).toMatch(/- Result: Succeeded/);
     const decision = (title: RegExp) => file.text.split('\n').find((line) => line.startsWith('| ') && title.test(line)) ?? '';
     expect(decision(/Preflight for eksworkshop-eksctl/)).toMatch(/\| forced \| U0APP \| .* \| the ui HPA moves to autoscaling\/v2 today/);

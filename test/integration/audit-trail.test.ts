@@ -115,6 +115,6 @@ describe('audit trail storage and CLI', () => {
       auditLog: () => ({ audit: createRedisAuditLog(down, { prefix, clock: systemClock }), close: async () => down.disconnect() }),
     });
     expect(code).toBe(1);
-    expect(err.join('')).toMatch(/^eks-upgrade: could not read the audit trail from Redis \(redis:\/\/127\.0\.0\.1:1\): .*Set REDIS_URL \(and QUEUE_PREFIX\) to the bot's Redis\./);
+    expect(err.join('')).toBe("eks-upgrade: could not read the audit trail: Redis at redis://127.0.0.1:1 is not answering. Start Redis, or set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.\n");
   });
 });

@@ -35,7 +35,8 @@ describe('gate buttons', () => {
     const click = await harness.fake.clickButton({ userId: 'U0PLAT', channelId: 'C0DEMO', messageTs: ts, actionId: 'gate:continue' });
     expect(click.status).toBe(200);
     const [refusal] = await harness.fake.waitFor((fake) => fake.ephemerals('U0PLAT').length > 0 && fake.ephemerals('U0PLAT'));
-    expect(refusal.text).toBe('Only the approvers of demo may answer this gate: <@U0APP>, <@U0REQ>, <!subteam^S0ONCALL>.');
+    // demo follows the two-person rule and U0REQ started the job: U0REQ is not offered as someone who may answer (issue 25).
+    expect(refusal.text).toBe('Only the approvers of demo may answer this gate: <@U0APP>, <!subteam^S0ONCALL>.');
     expect(refusal.threadTs).toBe(job.thread.ts); // shown in the thread, next to the card
     expect(answerCalls()).toEqual([]);
     expect(harness.logLines).toContainEqual(

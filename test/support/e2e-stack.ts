@@ -17,6 +17,7 @@ import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
  */
 export const E2E_SECRET = 'e2e-signing-secret-0123456789';
 export const E2E_BOT_TOKEN = 'xoxb-e2e-token';
+export const E2E_APP_TOKEN = 'xapp-1-A0FAKEAPP-1-e2e';
 export const E2E_CREDENTIALS = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
 /** The thread outbox's interval between two Slack calls to one channel in fast stacks (production: 1000 ms). */
 export const E2E_THREAD_INTERVAL_MS = 25;
@@ -62,6 +63,8 @@ export interface E2eStackOptions {
    * for the one test that holds the bot to that pace.
    */
   threadPace?: 'fast' | 'slack';
+  /** Socket Mode: the bot opens a WebSocket to the fake (SLACK_APP_TOKEN, no signing secret) instead of serving HTTP. */
+  socketMode?: boolean;
   /** The bot's AWS wiring, when a test needs other than static credentials (web identity). */
   aws?: { credentials?: { accessKeyId: string; secretAccessKey: string }; webIdentityTokenFile?: string };
   /**
@@ -116,11 +119,11 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
     ...(opts.eksTokens ? { strictness: { eksTokenLifetimeMs: opts.eksTokens.lifetimeMs } } : {}),
   });
-  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' }, rateLimits: opts.slackRateLimits ?? 'on' });
+  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' }, rateLimits: opts.slackRateLimits ?? 'on', socketMode: opts.socketMode });
   const prefix = opts.prefix ?? freshPrefix('e2e');
   const env: EnvConfig = {
     SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
-    SLACK_SIGNING_SECRET: E2E_SECRET,
+    ...(opts.socketMode ? { SLACK_APP_TOKEN: E2E_APP_TOKEN } : { SLACK_SIGNING_SECRET: E2E_SECRET }),
     SLACK_API_URL: fake.apiUrl,
     REDIS_URL: opts.redisUrl ?? redisUrl,
     PORT: 0,

@@ -40,7 +40,7 @@ describe('clusters.yaml AMI sources and self-managed groups', () => {
   it('refuses bad values and unknown keys, naming the field', () => {
     expect(errorOf(withGroups('    selfManaged: { carts: { strategy: surge } }'))).toMatch(/^clusters\.yaml: clusters\[0\] \(demo\)\.selfManaged\.carts\.strategy: /);
     expect(errorOf(withGroups('    selfManaged: { carts: { minHealthyPercentage: 120 } }'))).toMatch(/selfManaged\.carts\.minHealthyPercentage: /);
-    expect(errorOf(withGroups('    selfManaged: { carts: { maxSurge: 1 } }'))).toMatch(/selfManaged\.carts: Unrecognized key/);
+    expect(errorOf(withGroups('    selfManaged: { carts: { maxSurge: 1 } }'))).toMatch(/selfManaged\.carts: unknown key "maxSurge"/);
     expect(errorOf(withGroups('    nodegroups: { custom: { ami: { "1.26": "my-ami" } } }'))).toBe('clusters.yaml: clusters[0] (demo).nodegroups.custom.ami.1.26: must be an AMI id like ami-0123456789abcdef0');
     expect(errorOf(withGroups('    nodegroups: { custom: { amiParameter: "/my/{version}/id" } }'))).toBe('clusters.yaml: clusters[0] (demo).nodegroups.custom.amiParameter: may only contain the placeholder {minor}');
     expect(errorOf(withGroups('    nodegroups: { custom: { amiParameter: "my/amis" } }'))).toMatch(/amiParameter: must be an SSM parameter name like/);

@@ -98,7 +98,9 @@ describe('digest rendering', () => {
   it('prints an aligned table for the terminal', () => {
     const lines = renderDigestText(rows, NOW).split('\n');
     expect(lines[1]).toMatch(/^CLUSTER\s+VERSION\s+STANDARD ENDS\s+DAYS LEFT/);
-    expect(lines[2]).toMatch(/^dev-001\s+1\.30\s+2025-07-23\s+-84\s+\$438\/mo now/);
+    // A support window that has ended reads as the docs say, not as a negative count (issue 25).
+    expect(lines[2]).toMatch(/^dev-001\s+1\.30\s+2025-07-23\s+ended 84 days ago\s+\$438\/mo now/);
+    expect(lines.join('\n')).not.toMatch(/\s-\d+\s/);
   });
 });
 

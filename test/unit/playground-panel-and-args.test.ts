@@ -51,7 +51,8 @@ describe('cluster panel', () => {
 
 describe('npm run playground arguments', () => {
   it('defaults to the demo scenario at 60× on port 8080', () => {
-    expect(parsePlaygroundArgs([])).toEqual({ kind: 'run', options: { scenario: 'demo', speed: 60, port: 8080, host: '127.0.0.1' } });
+    expect(parsePlaygroundArgs([])).toEqual({ kind: 'run', options: { scenario: 'demo', speed: 60, port: 8080, host: '127.0.0.1', socketMode: false } });
+    expect(parsePlaygroundArgs(['--socket-mode'])).toMatchObject({ kind: 'run', options: { socketMode: true } });
     expect(parsePlaygroundArgs(['--scenario', 'workshop', '--speed', '120', '--port', '0'])).toMatchObject({ options: { scenario: 'workshop', speed: 120, port: 0 } });
   });
 

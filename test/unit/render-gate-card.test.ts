@@ -36,8 +36,10 @@ describe('renderGateCard', () => {
     expect(byId['gate:continue']).toMatchObject({ style: 'primary', text: { text: 'Continue' } });
     expect(byId['gate:remedy'].text.text).toBe('Scale orders to 2 replicas');
     expect(byId['gate:remedy'].style).toBeUndefined();
+    // Force overrides a check (danger); Abort, the safe answer, keeps Slack's default style so the two look different.
+    expect(byId['gate:force'].style).toBe('danger');
+    expect(byId['gate:abort'].style).toBeUndefined();
     for (const id of ['gate:force', 'gate:abort']) {
-      expect(byId[id].style).toBe('danger');
       expect(byId[id].confirm?.title?.text.length).toBeLessThanOrEqual(100);
       expect(byId[id].confirm?.text.text.length).toBeLessThanOrEqual(300);
     }

@@ -67,6 +67,7 @@ function reconcile(list, items, inThread) {
   const existing = new Map([...list.children].map((el) => [el.dataset.key, el]));
   const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   let previous = null;
+  let firstNew = null;
   for (const item of items) {
     const rev = `${item.rev}:${state.user}`;
     let el = existing.get(item.key);
@@ -80,6 +81,7 @@ function reconcile(list, items, inThread) {
         el.replaceWith(fresh);
         if (focused) restoreFocus(fresh, focused);
       }
+      if (!el) firstNew ??= fresh;
       el = fresh;
     }
     existing.delete(item.key);
@@ -89,6 +91,10 @@ function reconcile(list, items, inThread) {
   }
   for (const el of existing.values()) el.remove();
   if (stick) list.scrollTop = list.scrollHeight;
+  // A new message (the answer to what was just typed, a long plan) is brought into view from its top, as Slack does.
+  if (firstNew && (stick || firstNew.classList.contains('ephemeral'))) {
+    firstNew.scrollIntoView({ block: firstNew.offsetHeight > list.clientHeight ? 'start' : 'nearest' });
+  }
 }
 
 function restoreFocus(fresh, focused) {

@@ -32,6 +32,8 @@ const EMOJI = {
   checkered_flag: '🏁', ballot_box_with_ballot: '🗳️', arrow_right: '➡️', point_up: '☝️', mag: '🔍',
   memo: '📝', paperclip: '📎', stopwatch: '⏱️', clock3: '🕒', tada: '🎉', construction: '🚧', sos: '🆘',
   double_vertical_bar: '⏸️', arrow_forward: '▶️', leftwards_arrow_with_hook: '↩️', thumbsup: '👍', eyes: '👀',
+  rewind: '⏪', performing_arts: '🎭', alarm_clock: '⏰', arrows_counterclockwise: '🔄', grey_question: '❔',
+  ocean: '🌊', octagonal_sign: '🛑',
 };
 
 export function emojify(escaped) {

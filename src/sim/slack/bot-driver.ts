@@ -10,6 +10,7 @@ import {
   listButtons,
 } from './interaction-payloads.js';
 import { applyResponseMessage } from './response-messages.js';
+import { envelopeOf } from './socket-mode.js';
 import { signSlackRequest, type SlackSignatureHeaders } from './sign-slack-request.js';
 import { buildViewState, buildViewSubmissionPayload, type ModalInputValues } from './view-submission-payload.js';
 import { replaceModalView } from './views-methods.js';
@@ -65,6 +66,14 @@ export function createBotDriver(state: FakeSlackState) {
   const workspace = ctx.workspace;
 
   async function deliver(kind: Delivery['kind'], body: string, headers?: Record<string, string>): Promise<DeliveryResult> {
+    if (state.socketModeEnabled && kind !== 'raw') {
+      // Socket Mode: the same request as an envelope on the bot's WebSocket, acked with its envelope_id.
+      const { type, payload } = envelopeOf(body);
+      const result = await state.socketMode.send(type, payload);
+      state.deliveries.push({ kind, request: body, status: result.status, response: result.body, ackMs: result.ackMs, at: state.clock() });
+      conversation.changed();
+      return result;
+    }
     if (!state.botEventsUrl) {
       throw new Error('sending a request to the bot: no botEventsUrl; pass it to startFakeSlack or call setBotEventsUrl()');
     }

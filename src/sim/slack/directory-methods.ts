@@ -15,9 +15,12 @@ const authTest: WebApiHandler = (_args, ctx) => ({
   is_enterprise_install: false,
 });
 
+// users.info answers `user_not_found` for an ID that is no user of the workspace (https://api.slack.com/methods/users.info):
+// here the users the fake was given names for, the members of its user groups, and the bot.
 const usersInfo: WebApiHandler = (args, ctx) => {
   const id = stringArg(args.user);
-  if (!id) return failure('user_not_found');
+  const known = id !== undefined && (id === ctx.workspace.botUserId || ctx.workspace.userNames.has(id) || [...ctx.workspace.userGroups.values()].some((members) => members.includes(id)));
+  if (!id || !known) return failure('user_not_found');
   const name = id === ctx.workspace.botUserId ? ctx.workspace.botName : userName(ctx.workspace, id);
   return {
     ok: true,

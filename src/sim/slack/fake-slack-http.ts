@@ -94,9 +94,14 @@ async function handleApi(
   }
   const fault = state.faults.take(method);
   const handler = METHODS[method];
-  const authError = checkToken(req.headers.authorization, args.token);
+  // apps.connections.open takes the app-level token (xapp-…), every other method a bot or user token.
+  const socketOpen = method === 'apps.connections.open';
+  const authError = socketOpen ? undefined : checkToken(req.headers.authorization, args.token);
   const access = checkTokenAccess(state.ctx.workspace.access, state.ctx.workspace.botUserId, method, args);
-  const answer = () => (authError ? { ok: false, error: authError } : !handler ? { ok: false, error: 'unknown_method' } : access.error ?? handler(args, state.ctx));
+  const answer = () => {
+    if (socketOpen) return state.socketMode.open(bearerOf(req.headers.authorization, args.token));
+    return authError ? { ok: false, error: authError } : !handler ? { ok: false, error: 'unknown_method' } : access.error ?? handler(args, state.ctx);
+  };
 
   if (fault) {
     if ('applyFirst' in fault && fault.applyFirst) answer();
@@ -118,11 +123,14 @@ async function handleApi(
 
 /** Slack wants a token on every method: `not_authed` without one, `invalid_auth` for something not a bot/user token. */
 function checkToken(authorization: string | undefined, bodyToken: unknown): string | undefined {
-  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const token = bearer ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
+  const token = bearerOf(authorization, bodyToken);
   if (!token) return 'not_authed';
   if (!/^xox[bp]-/.test(token)) return 'invalid_auth';
   return undefined;
+}
+
+function bearerOf(authorization: string | undefined, bodyToken: unknown): string | undefined {
+  return authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
 }
 
 async function handleResponseUrl(

@@ -2,6 +2,7 @@ import type { FaultInjector } from './fault-injection.js';
 import type { InteractionTokens } from './interaction-tokens.js';
 import type { RateLimiter } from './rate-limits.js';
 import type { SlackConversation } from './slack-conversation.js';
+import type { SocketModeHub } from './socket-mode.js';
 import type { WebApiContext } from './web-api-context.js';
 
 /** One request that reached the fake: a Web API method, a response_url POST ('response_url') or an upload ('files.upload'). */
@@ -48,6 +49,10 @@ export interface FakeSlackState {
   ctx: WebApiContext;
   calls: RecordedCall[];
   deliveries: Delivery[];
+  /** apps.connections.open and its WebSockets (socket-mode.ts). */
+  socketMode: SocketModeHub;
+  /** Deliveries go over the bot's Socket Mode connection instead of HTTP POSTs to botEventsUrl. */
+  socketModeEnabled: boolean;
 }
 
 export function recordCall(state: FakeSlackState, call: Omit<RecordedCall, 'at'>): void {

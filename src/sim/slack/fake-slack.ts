@@ -18,6 +18,7 @@ import { createRateLimiter, type RateLimitMode } from './rate-limits.js';
 import { renderConversation, type RenderConversationOptions } from './render-conversation.js';
 import type { SlackSignatureHeaders } from './sign-slack-request.js';
 import { createSlackConversation } from './slack-conversation.js';
+import { createSocketModeHub, type SocketModeHub } from './socket-mode.js';
 import type { Workspace } from './web-api-context.js';
 import { ALL_BOT_SCOPES } from './token-scopes.js';
 
@@ -69,6 +70,19 @@ export interface FakeSlackOptions {
   rateLimits?: RateLimitMode;
   /** Where the fake writes its warnings (e.g. a top-level `text` over 4,000 characters); console.warn by default. */
   log?: (message: string) => void;
+  /**
+   * Socket Mode (socket-mode.ts): commands and interactions go to the bot as envelopes on the WebSocket it opened
+   * with apps.connections.open, not as signed POSTs to botEventsUrl.
+   */
+  socketMode?: boolean;
+}
+
+/** The fake's Socket Mode side, for tests: connection counts, a raw envelope, a refresh. */
+export interface FakeSocketMode {
+  readonly openConnections: number;
+  readonly connectionsOpened: number;
+  send: SocketModeHub['send'];
+  disconnect: SocketModeHub['disconnect'];
 }
 
 export interface FakeSlack {
@@ -87,6 +101,7 @@ export interface FakeSlack {
   /** Everything that happened, in order (commands, messages, ephemerals, clicks, modals). */
   readonly entries: readonly ConversationEntry[];
   setBotEventsUrl(url: string): void;
+  readonly socketMode: FakeSocketMode;
   setUserGroup(id: string, users: string[]): void;
   /** The next `count` calls of `method` ('*' = any, 'response_url', 'files.upload') fail with `fault`. */
   failNext(method: string, fault: FaultSpec, count?: number): void;
@@ -148,10 +163,14 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     access: { scopes: [...(opts.botScopes ?? ALL_BOT_SCOPES)], channels: opts.botChannels ? new Set(opts.botChannels) : undefined },
   };
   const tokens = createInteractionTokens({ clock, baseUrl: () => baseUrl });
+  const ackTimeoutMs = opts.ackTimeoutMs ?? SLACK_ACK_TIMEOUT_MS;
+  const socketMode = createSocketModeHub({ baseUrl: () => baseUrl, appId: opts.appId ?? 'A0FAKEAPP', ackTimeoutMs, changed: () => conversation.changed() });
   const state: FakeSlackState = {
     signingSecret: opts.signingSecret,
     botEventsUrl: opts.botEventsUrl,
-    ackTimeoutMs: opts.ackTimeoutMs ?? SLACK_ACK_TIMEOUT_MS,
+    ackTimeoutMs,
+    socketMode,
+    socketModeEnabled: opts.socketMode ?? false,
     clock,
     conversation,
     tokens,
@@ -178,6 +197,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
 
   const driver = createBotDriver(state);
   const server = createServer(createFakeSlackRequestHandler(state, driver));
+  server.on('upgrade', (req, socket, head) => socketMode.handleUpgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -196,6 +216,16 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     entries: conversation.entries,
     setBotEventsUrl(url: string): void {
       state.botEventsUrl = url;
+    },
+    socketMode: {
+      get openConnections() {
+        return socketMode.openConnections;
+      },
+      get connectionsOpened() {
+        return socketMode.connectionsOpened;
+      },
+      send: (type, payload) => socketMode.send(type, payload),
+      disconnect: (reason, graceMs) => socketMode.disconnect(reason, graceMs),
     },
     setUserGroup(id: string, users: string[]): void {
       workspace.userGroups.set(id, [...users]);
@@ -244,6 +274,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     },
     async close(): Promise<void> {
       conversation.events.removeAllListeners();
+      await socketMode.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -34,18 +34,23 @@ export function renderConversation(entries: readonly ConversationEntry[], option
   const lines: string[] = [];
   let lastChannel: string | undefined;
   const multiChannel = new Set(visible.map((entry) => locate(entry).channel).filter(Boolean)).size > 1;
+  // As Slack shows it: the channel in order, and a thread's replies where its first reply came, so what the
+  // channel got before that (a "🚀 Started upgrading…" ephemeral after the parent card) is printed before the thread.
+  const printed = new Set<string>();
   for (const entry of visible) {
-    if (threadOf(entry) !== undefined) continue;
+    const thread = threadOf(entry);
+    if (thread !== undefined) {
+      if (printed.has(thread)) continue;
+      printed.add(thread);
+      for (const reply of visible.filter((candidate) => threadOf(candidate) === thread)) {
+        lines.push(...renderEntry(reply, botName, options).map((line) => `${THREAD_PREFIX}${line}`));
+      }
+      continue;
+    }
     const channel = locate(entry).channel;
     if (multiChannel && channel && channel !== lastChannel) lines.push(`── #${channel} ──`);
     lastChannel = channel ?? lastChannel;
     lines.push(...renderEntry(entry, botName, options));
-    if (entry.kind === 'message' && !entry.message.threadTs) {
-      const key = threadKey(entry.message);
-      for (const reply of visible.filter((candidate) => threadOf(candidate) === key)) {
-        lines.push(...renderEntry(reply, botName, options).map((line) => `${THREAD_PREFIX}${line}`));
-      }
-    }
   }
   return lines.join('\n');
 }

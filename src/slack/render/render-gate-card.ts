@@ -67,10 +67,10 @@ function button(gate: GateModel, action: GateAction): Button {
         ),
       };
     case 'abort':
+      // Slack's default style: stopping is the safe answer, and it must not look like Force (danger) beside it.
       return {
         ...base,
         text: plain('Abort', BLOCK_LIMITS.buttonText),
-        style: 'danger',
         confirm: confirmDialog(
           'Abort the upgrade?',
           'The job stops after the current AWS operation (an update already in flight cannot be cancelled), ' +

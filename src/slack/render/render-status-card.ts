@@ -96,7 +96,9 @@ export function renderStatusCard(card: StatusCardModel): SlackMessage {
       `Started ${formatUtcTime(card.startedAt)} · updated ${formatUtcTime(card.updatedAt)} · ` +
         (card.rehearsal
           ? 'times are the twin\'s simulated clock'
-          : 'the timeline is in this thread; controls: `/eks-upgrade pause|resume|abort ' + `${card.cluster}\``),
+          : FINISHED.has(card.state)
+            ? 'the timeline is in this thread' // nothing left to pause, resume or abort
+            : 'the timeline is in this thread; controls: `/eks-upgrade pause|resume|abort ' + `${card.cluster}\``),
     ),
   );
 

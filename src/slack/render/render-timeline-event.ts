@@ -41,6 +41,10 @@ function renderSummary(event: Extract<TimelineEvent, { kind: 'summary' }>): Slac
   if (event.lines.length > 0) {
     body.push(...linesToSections(event.lines.map((line) => `• ${line}`), MAX_SUMMARY_SECTIONS));
   }
+  if (event.decisions && event.decisions.length > 0) {
+    // Outside the code block, so <@U…> renders as a mention.
+    body.push(...linesToSections(['*Decisions*', ...event.decisions.map((line) => `• ${line}`)], MAX_SUMMARY_SECTIONS));
+  }
   if (event.rollback) body.push(...rollbackOfferBlocks(event.rollback));
   const tail = [at(event.at, 'the full timeline is attached to this thread')];
   const text = `${heading}. ${event.steps.map((s) => `${s.title} ${formatDuration(s.durationMs)} (${s.outcome})`).join('; ')}`;

@@ -25,9 +25,19 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-/** Slack mentions mean nothing in a downloaded file: show the bare id (the file is read next to the thread). */
+/** Names by user ID (users.info), for the file: `@bob (U0BOB)`; an ID without a name stays bare. */
+let names: ReadonlyMap<string, string> = new Map();
+
+/** Slack mentions mean nothing in a downloaded file: a person by name with their ID, a group by its ID. */
 function plainUser(id: string): string {
-  return id.replace(/^<@([A-Z0-9]+)>$/, '$1').replace(/^<!subteam\^([A-Z0-9]+)>$/, '$1');
+  const bare = id.replace(/^<@([A-Z0-9]+)>$/, '$1').replace(/^<!subteam\^([A-Z0-9]+)>$/, '$1');
+  const name = names.get(bare);
+  return name ? `@${name} (${bare})` : bare;
+}
+
+/** Every <@U…> inside a text, as plainUser writes it. */
+function plainMentions(text: string): string {
+  return text.replace(/<@([UW][A-Z0-9]+)>/g, (_mention, id: string) => plainUser(id));
 }
 
 function stepRows(events: TimelineEvent[]): StepRow[] {
@@ -92,7 +102,16 @@ function describe(event: TimelineEvent): string[] {
  * durations, who approved what, then every event with its UTC timestamp. Unlike the Slack replies nothing here is
  * truncated — it is where the cards' "… N more" point to.
  */
-export function renderTimelineMarkdown(job: TimelineJobInfo, events: TimelineEvent[]): string {
+export function renderTimelineMarkdown(job: TimelineJobInfo, events: TimelineEvent[], userNames: ReadonlyMap<string, string> = new Map()): string {
+  names = userNames;
+  try {
+    return renderWithNames(job, events);
+  } finally {
+    names = new Map();
+  }
+}
+
+function renderWithNames(job: TimelineJobInfo, events: TimelineEvent[]): string {
   const sorted = [...events].sort((a, b) => a.at - b.at);
   const summary = [...sorted].reverse().find((e) => e.kind === 'summary');
   const out: string[] = [`# EKS upgrade timeline · ${job.cluster} ${job.from} → ${job.to}`, ''];
@@ -115,7 +134,7 @@ export function renderTimelineMarkdown(job: TimelineJobInfo, events: TimelineEve
       const started = row.startedAt !== undefined ? formatUtcDateTime(row.startedAt) : '—';
       const ended = row.endedAt !== undefined ? formatUtcDateTime(row.endedAt) : '—';
       const duration = row.durationMs !== undefined ? formatDuration(row.durationMs) : '—';
-      out.push(`| ${cell(row.title)} | ${started} | ${ended} | ${duration} | ${cell(row.outcome)} |`);
+      out.push(`| ${cell(row.title)} | ${started} | ${ended} | ${duration} | ${cell(plainMentions(row.outcome))} |`);
     }
   }
 
@@ -133,7 +152,7 @@ export function renderTimelineMarkdown(job: TimelineJobInfo, events: TimelineEve
 
   out.push('', '## Events', '');
   for (const event of sorted) {
-    const [first, ...rest] = describe(event);
+    const [first, ...rest] = describe(event).map(plainMentions);
     out.push(`- ${formatUtcDateTime(event.at)} — ${first}`);
     for (const line of rest) out.push(`  - ${line}`);
   }

@@ -145,6 +145,8 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
     }
   }
 
+  // users.info answers, per user ID, for the exported timelines (names change rarely; a process lives days).
+  const names = new Map<string, Promise<string | undefined>>();
   return {
     async openThread(channel, card) {
       const thread = await openThread(client, clock, retry, channel, card);
@@ -202,6 +204,17 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
       }, Math.max(0, wait));
       timer.unref();
       heldProgress.set(mapKey, { timer, send });
+    },
+
+    async userName(userId) {
+      const cached = names.get(userId);
+      if (cached) return cached;
+      const lookup = client.users.info({ user: userId }).then(
+        (answer) => answer.user?.name,
+        () => undefined, // user_not_found, missing users:read, Slack down: the file shows the bare ID.
+      );
+      names.set(userId, lookup);
+      return lookup;
     },
 
     async uploadMarkdown(thread, key, filename, title, content) {
