@@ -192,10 +192,10 @@ describe('workshop 1.25 → 1.26 from Slack (blue-mng blue/green)', () => {
     expect(file.text).toMatch(/- Requested by: @requester \(U0REQ\)/);
     expect(file.text).toMatch(/- Result: Succeeded/);
     const decision = (title: RegExp) => file.text.split('\n').find((line) => line.startsWith('| ') && title.test(line)) ?? '';
-    expect(decision(/Preflight for eksworkshop-eksctl/)).toMatch(/\| forced \| U0APP \| .* \| the ui HPA moves to autoscaling\/v2 today/);
-    expect(decision(/Upgrade the control plane/)).toMatch(/\| approved \| U0APP \|/);
+    expect(decision(/Preflight for eksworkshop-eksctl/)).toMatch(/\| forced \| @approver \(U0APP\) \| .* \| the ui HPA moves to autoscaling\/v2 today/);
+    expect(decision(/Upgrade the control plane/)).toMatch(/\| approved \| @approver \(U0APP\) \|/);
     // The blue/green gate asks the plan's question (issue 23).
-    expect(decision(/Delete blue node group blue-mng-\S+ \(\d+ nodes?\) now that its 1\.26 clone is Ready\?/)).toMatch(/\| approved \| U0APP \|/);
-    expect(decision(/Deleting blue-mng.* is blocked/)).toMatch(/\| remedy chosen \| U0APP \|/);
+    expect(decision(/Delete blue node group blue-mng-\S+ \(\d+ nodes?\) now that its 1\.26 clone is Ready\?/)).toMatch(/\| approved \| @approver \(U0APP\) \|/);
+    expect(decision(/Deleting blue-mng.* is blocked/)).toMatch(/\| remedy chosen \| @approver \(U0APP\) \|/);
   });
 });

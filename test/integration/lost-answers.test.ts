@@ -12,7 +12,7 @@ import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type Eng
 
 /**
  * Issue 23 item 1: a step that finds its own earlier action already under way adopts it. Every mutating action of
- * deploy/iam-policy.json that an upgrade makes has its answer lost once (the simulator's `dropAnswers` fault: the
+ * deploy/iam/permissions-policy.json that an upgrade makes has its answer lost once (the simulator's `dropAnswers` fault: the
  * action is done, then the connection closes unanswered), through the real SDK:
  * - "the answer was lost": the SDK retries the call itself (maxAttempts 2) and gets "already under way" back;
  * - "a retry": the SDK gives up (maxAttempts 1), the step fails with a network error and the job runs it again.
@@ -27,7 +27,7 @@ interface Row {
   notMade?: string;
 }
 
-const IAM_POLICY = JSON.parse(readFileSync('deploy/iam-policy.json', 'utf8')) as { Statement: Array<{ Action: string[] }> };
+const IAM_POLICY = JSON.parse(readFileSync('deploy/iam/permissions-policy.json', 'utf8')) as { Statement: Array<{ Action: string[] }> };
 const READS = /^(eks|ec2|autoscaling|ssm|sts|iam):(Describe|List|Get|AssumeRole|PassRole)/;
 const MUTATING = IAM_POLICY.Statement.flatMap((s) => s.Action).filter((action) => !READS.test(action));
 
@@ -109,7 +109,7 @@ async function upgradeLosingAnswers(world: keyof typeof WORLDS, actions: string[
 }
 
 describe('every mutating action of the IAM policy, its answer lost', () => {
-  it('the table names every mutating action deploy/iam-policy.json grants', () => {
+  it('the table names every mutating action deploy/iam/permissions-policy.json grants', () => {
     expect(Object.keys(TABLE).sort()).toEqual([...MUTATING].sort());
   });
 
