@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
-import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * Issue 25 item 6: what `npm run demo` prints (the fake Slack's renderConversation) is in the order Slack shows it:

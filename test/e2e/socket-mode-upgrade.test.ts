@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage, FakeSlack } from '@eks-upgrade-bot/sim';
-import { startE2eStack, until, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * Issue 25 item 5: Socket Mode as a first-class transport. The bot runs with SLACK_APP_TOKEN and no signing secret;

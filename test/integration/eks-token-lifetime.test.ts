@@ -5,7 +5,8 @@ import { createEksTokenSource } from '../../src/aws/eks-token.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { systemClock, type Clock } from '../../src/ports/clock.js';
-import { SIM_CREDENTIALS, simClientConfig, useSim, waitFor } from '../support/start-sim.js';
+import { SIM_CREDENTIALS, simClientConfig, useSim} from '../support/start-sim.js';
+import { until } from '../support/until.js';
 
 /**
  * EKS bearer tokens as aws-iam-authenticator accepts them (issue 24): for 15 minutes of wall-clock time from their
@@ -54,11 +55,11 @@ describe('EKS bearer tokens', () => {
     expect((await reusing.list('nodes')).items.length).toBeGreaterThan(0);
     let reads = 0;
     // Keep reading until three lifetimes of wall-clock time have passed: every read must succeed.
-    await waitFor(async () => {
+    await until(async () => {
       await refreshing.list('nodes');
       reads++;
       return Date.now() - started > 3 * LIFETIME_MS;
-    }, { timeoutMs: 30_000, intervalMs: 100, what: 'three token lifetimes of reads' });
+    }, 'three token lifetimes of reads', { timeoutMs: 30_000, intervalMs: 100 });
     expect(reads).toBeGreaterThan(3);
     await expect(reusing.list('nodes')).rejects.toMatchObject({ code: 401 });
   });

@@ -52,7 +52,7 @@ describe('insights before a preflight', () => {
     expect(new Set((await aws(s, 'list-insights', '--cluster-name', 'demo')).insights.map((i: any) => i.kubernetesVersion))).toEqual(new Set(['1.31']));
     const eks = new EKSClient(simClientConfig(s));
     await eks.send(new UpdateClusterVersionCommand({ name: 'demo', version: '1.31' }));
-    await waitFor(() => s.world.cluster('demo')?.version === '1.31' && s.world.cluster('demo')?.status === 'ACTIVE', { timeoutMs: 20_000, what: 'the control plane at 1.31' });
+    await until(() => s.world.cluster('demo')?.version === '1.31' && s.world.cluster('demo')?.status === 'ACTIVE', 'the control plane at 1.31', { timeoutMs: 20_000 });
 
     const freshness = { maxAgeMs: 12 * 3600_000, waitMs: 10 * 60_000, pollMs: 100 };
     const snapshot = await collectSnapshot(simSources(s), { name: 'demo', region: 'us-west-2', insightsFreshness: freshness });
@@ -102,7 +102,7 @@ describe('insights before a preflight', () => {
     await settled(s, 'demo');
     // EKS rescans about daily: the rollback-readiness insights appear once a scan has run after the hop.
     await aws(s, 'start-insights-refresh', '--cluster-name', 'demo');
-    await waitFor(async () => (await aws(s, 'describe-insights-refresh', '--cluster-name', 'demo')).status === 'COMPLETED', { timeoutMs: 20_000, what: 'the insights refresh' });
+    await until(async () => (await aws(s, 'describe-insights-refresh', '--cluster-name', 'demo')).status === 'COMPLETED', 'the insights refresh', { timeoutMs: 20_000 });
 
     const rollback = await aws(s, 'list-insights', '--cluster-name', 'demo', '--filter', 'categories=ROLLBACK_READINESS');
     // Only rollback insights, about 1.30; the kubelet one is ERROR while the nodes are at 1.31.

@@ -42,7 +42,7 @@ function slackWaivers(cluster: string): WaiverStore {
     requestedBy: 'U0REQ', requestedAt: Date.now(), state: 'active', approvedBy: 'U0APP', approvedAt: Date.now(), source: 'slack',
   }));
   const refuse = async (): Promise<never> => { throw new Error('read-only waiver store'); };
-  return { list: async (name) => waivers.filter((w) => !name || w.cluster === name), get: async (id) => waivers.find((w) => w.id === id), request: refuse, approve: refuse, reject: refuse, revoke: refuse, audit: async () => [] };
+  return { list: async (name) => waivers.filter((w) => !name || w.cluster === name), get: async (id) => waivers.find((w) => w.id === id), request: refuse, approve: refuse, reject: refuse, revoke: refuse, withdraw: refuse, audit: async () => [] };
 }
 
 const people = { channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] };

@@ -8,7 +8,8 @@ import { closeWatches, type SimKubeStoreImpl, type SimServer } from '@eks-upgrad
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { SIM_CREDENTIALS, useSim, waitFor } from '../support/start-sim.js';
+import { SIM_CREDENTIALS, useSim} from '../support/start-sim.js';
+import { until } from '../support/until.js';
 
 /**
  * The simulated apiserver refuses what a real one refuses (issue 24), through the real kubectl, client-node and
@@ -102,7 +103,7 @@ describe('resourceVersions compacted by age', () => {
   const WINDOW_MS = 300;
   const relabel = (store: SimKubeStoreImpl, name: string, value: string) => store.mutate('nodes', name, undefined, (node) => void (node.metadata.labels!['strict'] = value));
   /** Returns once the wall clock is past `since` + the window. */
-  const windowPassed = (since: number) => waitFor(() => Date.now() > since + WINDOW_MS + 50, { what: 'the compaction window to pass' });
+  const windowPassed = (since: number) => until(() => Date.now() > since + WINDOW_MS + 50, 'the compaction window to pass');
 
   it('a watch from a compacted resourceVersion gets HTTP 200 and an ERROR event 410 Expired; an exact list answers 410', async () => {
     const s = await sim('demo', { strictness: { resourceVersionWindowMs: WINDOW_MS } });
@@ -138,10 +139,10 @@ describe('resourceVersions compacted by age', () => {
       await windowPassed(Date.now());
       relabel(store, name, 'later');
       s.world.cluster('demo')!.unreachable = false;
-      const relisted = await waitFor(() => syncs[1], { timeoutMs: 15_000, what: 'the relist after 410' });
+      const relisted = await until(() => syncs[1], 'the relist after 410', { timeoutMs: 15_000 });
       expect(relisted.find((node) => node.metadata.name === name)?.metadata.labels?.['strict']).toBe('later');
       relabel(store, name, 'after');
-      await waitFor(() => events.includes('MODIFIED after'), { timeoutMs: 15_000, what: 'an event after the relist' });
+      await until(() => events.includes('MODIFIED after'), 'an event after the relist', { timeoutMs: 15_000 });
     } finally {
       handle.stop();
     }

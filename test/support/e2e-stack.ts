@@ -25,8 +25,10 @@ export const E2E_THREAD_INTERVAL_MS = 25;
 export interface E2eStackOptions {
   scenario: string;
   /**
-   * The fake Slack's rate limits (on by default, as in Slack). 'off' for a test that measures simulated time
-   * between posts, which Slack's real-time pace would shift.
+   * The fake Slack's rate limits. Default: 'on' with `threadPace: 'slack'`, 'off' with the fast pace — a thread paced
+   * at E2E_THREAD_INTERVAL_MS would otherwise be held to Slack's real one post per second per channel by 429s, which
+   * is what the fast pace exists to avoid. Slack's limits stay proven with them on: the real-pace test
+   * (test/e2e/slack-upgrade-flow.test.ts) and test/integration/fake-slack-rate-limits.test.ts.
    */
   slackRateLimits?: 'on' | 'off';
   /** Raw `clusters:` entries of clusters.yaml (validated by the product's own parser). */
@@ -119,7 +121,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },
     ...(opts.eksTokens ? { strictness: { eksTokenLifetimeMs: opts.eksTokens.lifetimeMs } } : {}),
   });
-  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' }, rateLimits: opts.slackRateLimits ?? 'on', socketMode: opts.socketMode });
+  const fake = await startFakeSlack({ signingSecret: E2E_SECRET, userNames: { U0REQ: 'requester', U0APP: 'approver' }, rateLimits: opts.slackRateLimits ?? (opts.threadPace === 'slack' ? 'on' : 'off'), socketMode: opts.socketMode });
   const prefix = opts.prefix ?? freshPrefix('e2e');
   const env: EnvConfig = {
     SLACK_BOT_TOKEN: E2E_BOT_TOKEN,
