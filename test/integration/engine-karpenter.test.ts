@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
+import { until } from '../support/until.js';
+import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
  * Seed 000's Karpenter drift lab through the engine: with upgradeBudget "1", the checkout nodes are replaced one at
@@ -16,6 +18,13 @@ afterEach(async () => {
 });
 
 const disrupted = (node: KubeObject) => (node.spec?.taints ?? []).some((t: { key: string }) => t.key === 'karpenter.sh/disrupted' || t.key === 'karpenter.sh/disruption');
+
+/** The Karpenter step asks the gate its plan line announces before it changes anything: an approver continues. */
+async function answerFirstGate(engine: UpgradeEngine, jobId: string): Promise<void> {
+  const opened = await until(() => h!.thread.events('gate-opened')[0], 'the Karpenter gate', 20_000);
+  if (opened.kind !== 'gate-opened') throw new Error('not a gate');
+  await engine.control.answerGate({ jobId, gateId: opened.gate.gateId, revision: opened.gate.revision, action: 'continue', userId: 'U0APP' });
+}
 
 describe('upgrade engine: Karpenter drift', () => {
   it('replaces the checkout nodes one at a time, reports NodeClaims replaced 2/2, and restores the budget', async () => {
@@ -32,9 +41,9 @@ describe('upgrade engine: Karpenter drift', () => {
     const engine = h.engine();
     await engine.startWorker();
     const { job } = await h.start(engine.control, h.request({ cluster: 'eksworkshop-eksctl', channel: 'C0OPS' }), '1.30');
-    await waitForJobState(engine, job.jobId, ['waiting-approval']);
-    await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
-    const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 90_000);
+    // The control-plane gate, then the Karpenter step's own (the plan announces both; issue 23).
+    const { job: ended, gates } = await answerGatesUntilEnded(engine, h.thread, job.jobId, () => ({ action: 'continue' }), 90_000);
+    expect(gates.map((gate) => gate.gateId)[0]).toBe('h1-control-plane');
     unsubscribe();
     const failure = h.thread.events('step-failed')[0];
     expect(failure, JSON.stringify(failure)).toBeUndefined();
@@ -67,6 +76,7 @@ describe('upgrade engine: Karpenter drift', () => {
     const engine = h.engine();
     await engine.startWorker();
     const { job } = await engine.control.start(request, '1.30', plan);
+    await answerFirstGate(engine, job.jobId);
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':class:default:')), 20_000, 'the EC2NodeClass change');
     expect(budgets()).toEqual([{ nodes: '1' }]);
 
@@ -94,6 +104,7 @@ describe('upgrade engine: Karpenter drift', () => {
     const engine = h.engine();
     await engine.startWorker();
     const { job } = await engine.control.start(request, '1.30', plan);
+    await answerFirstGate(engine, job.jobId);
     await h.thread.waitFor((posts) => posts.some((p) => p.key.includes(':class:default:')), 20_000, 'the EC2NodeClass change');
     expect(await engine.control.abort(job.jobId, 'U0APP')).toMatchObject({ ok: true });
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 30_000);

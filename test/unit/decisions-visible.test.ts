@@ -60,7 +60,7 @@ describe('the exported timeline', () => {
     try {
       const client = new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
       // users.info needs users:read, which the manifest keeps.
-      expect(readFileSync(join(import.meta.dirname, '../../manifest.yml'), 'utf8')).toMatch(/^\s+- users:read$/m);
+      expect(readFileSync(join(import.meta.dirname, '../../manifest.yml'), 'utf8')).toMatch(/^\s+- users:read\b/m);
       // users.info as Slack answers it: a name for a user of the workspace, user_not_found for any other ID.
       expect((await client.users.info({ user: 'U0BOB' })).user?.name).toBe('bob');
       await expect(client.users.info({ user: 'U0NOBODY' })).rejects.toMatchObject({ data: { ok: false, error: 'user_not_found' } });
