@@ -5,7 +5,7 @@
  * that prints it all is named.
  */
 
-import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
+import { DEFAULT_CHECK_SETTINGS, findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { readRollback, RollbackReadError } from '../src/status/rollback-reads.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
@@ -19,6 +19,17 @@ import { CommandRejected } from './command-rejected.js';
 import { readArgs } from './parse-command.js';
 
 export const PLAN_READ_TIMEOUT_MS = 60_000;
+
+/**
+ * The deadline of a plan's read (plan, start): readAndPlan waits at most half its deadline for an insights refresh,
+ * and EKS takes about a minute for one, so a bare PLAN_READ_TIMEOUT_MS (30 s of waiting) would never see the refresh
+ * finish. The deadline leaves the cluster's whole `checks.insightsRefreshWaitSeconds` for it, and PLAN_READ_TIMEOUT_MS
+ * at least.
+ */
+export function planReadTimeoutMs(cluster: ClusterConfig | undefined): number {
+  const waitMs = (cluster?.checks ?? DEFAULT_CHECK_SETTINGS).insightsRefreshWaitSeconds * 1000;
+  return Math.max(PLAN_READ_TIMEOUT_MS, 2 * waitMs);
+}
 
 export const planCommand: CommandHandler = async (context) => {
   const { deps } = context;
@@ -38,7 +49,7 @@ export const planCommand: CommandHandler = async (context) => {
         : `${to} is older than ${cluster.name}'s ${current}: EKS upgrades only move forward.`,
     );
   }
-  const reading = await readAndPlan(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from: current, to, waivers: deps.waivers, timeoutMs: PLAN_READ_TIMEOUT_MS });
+  const reading = await readAndPlan(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from: current, to, waivers: deps.waivers, timeoutMs: planReadTimeoutMs(cluster) });
   if ('problem' in reading) throw new CommandRejected(reading.problem);
   const { plan } = reading;
   for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: deps.waivers !== undefined })) await context.respond(message);

@@ -7,7 +7,7 @@ import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
 import type { SnapshotSources } from '../src/status/collect-snapshot.js';
 import { readAndPlan } from '../src/status/read-and-plan.js';
-import { PLAN_READ_TIMEOUT_MS } from './plan.js';
+import { planReadTimeoutMs } from './plan.js';
 import { attempt } from './command-failure.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
@@ -94,7 +94,7 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
 export async function planFor(sources: SnapshotSources & { waivers?: CommandContext['deps']['waivers'] }, cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
   // The read and plan of `plan` itself (src/status/read-and-plan.ts): what the approver read is what the job runs.
   const reading = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
-    readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: sources.waivers, timeoutMs: PLAN_READ_TIMEOUT_MS }),
+    readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: sources.waivers, timeoutMs: planReadTimeoutMs(cluster) }),
   );
   if ('problem' in reading) throw new CommandRejected(`${reading.problem.replace(/\.$/, '')}. Nothing was started.`);
   return reading.plan;

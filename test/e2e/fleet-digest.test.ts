@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DescribeClusterCommand, DescribeClusterVersionsCommand } from '@aws-sdk/client-eks';
+import { DescribeClusterCommand, paginateDescribeClusterVersions, type ClusterVersionInformation } from '@aws-sdk/client-eks';
 import { Queue } from 'bullmq';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { createLogger } from '../../src/log/logger.js';
@@ -74,7 +74,9 @@ describe('fleet digest on the simulated calendar, two workers', () => {
     const [digest] = await stack.fake.waitFor((f) => (digestsOf(f, 'C0OPS').length > 0 ? digestsOf(f, 'C0OPS') : undefined), { timeoutMs: 20_000 });
     expect(digest.text).toMatch(/^Fleet digest · 6 clusters · Mon, 07 Dec 2026, 09:0\d Europe\/Berlin/);
     const eks = stack.eksClient();
-    const versions = (await eks.send(new DescribeClusterVersionsCommand({ includeAll: true }))).clusterVersions ?? [];
+    // DescribeClusterVersions answers in pages, in no particular order (docs/simulator-fidelity.md): read them all.
+    const versions: ClusterVersionInformation[] = [];
+    for await (const page of paginateDescribeClusterVersions({ client: eks }, { includeAll: true })) versions.push(...(page.clusterVersions ?? []));
     for (const name of names) {
       const region = REGIONS[(names.indexOf(name) + 1) % 3];
       const { cluster } = await stack.eksClient().send(new DescribeClusterCommand({ name }));

@@ -23,7 +23,9 @@ let startedAt: number;
 beforeAll(async () => {
   stack = await startE2eStack({
     scenario: 'demo',
-    speed: 300,
+    // Slow enough that the upgrade takes several token lifetimes of wall-clock time now that its thread posts are
+    // paced at E2E_THREAD_INTERVAL_MS rather than Slack's second: most of its real time is the simulated world's.
+    speed: 100,
     eksTokens: { lifetimeMs: LIFETIME_MS, reuseMs: 1500 },
     clusters: [{ name: 'demo', region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], twoPersonRule: true }],
   });

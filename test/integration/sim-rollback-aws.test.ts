@@ -81,7 +81,9 @@ describe('version rollback through the aws CLI and the SDK', () => {
     await simControl(s, 'POST', 'clusters/demo', { upgradedFrom: { version: '1.30', hoursAgo: 1 } });
     // The made-up upgrade is listed like the real one before it (ListUpdates keeps both).
     const { updateIds } = await eks.send(new ListUpdatesCommand({ name: 'demo' }));
-    const listed = await Promise.all(updateIds!.map(async (updateId) => (await eks.send(new DescribeUpdateCommand({ name: 'demo', updateId }))).update!));
+    // ListUpdates answers in no particular order (docs/simulator-fidelity.md): order by createdAt, oldest first.
+    const listed = (await Promise.all(updateIds!.map(async (updateId) => (await eks.send(new DescribeUpdateCommand({ name: 'demo', updateId }))).update!)))
+      .sort((a, b) => a.createdAt!.getTime() - b.createdAt!.getTime());
     expect(listed.map((u) => [u.type, u.status])).toEqual([
       ['VersionUpdate', 'Successful'],
       ['VersionUpdate', 'Successful'],
