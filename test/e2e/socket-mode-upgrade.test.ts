@@ -15,7 +15,8 @@ beforeAll(async () => {
   stack = await startE2eStack({
     scenario: 'demo',
     socketMode: true,
-    clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
+    // About the transport, not gates: the node group's planned gate (issue 23) is off here; test/e2e/slack-upgrade-flow.test.ts answers it.
+    clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { nodegroups: false } }],
   });
 });
 afterAll(async () => stack?.close());

@@ -14,7 +14,9 @@ import { until } from '../support/until.js';
 const CLUSTER = 'eksworkshop-eksctl';
 const GROUP = 'default-selfmng-2025032502302075740000002b';
 const STEPS: StepKind[] = ['preflight', 'gate', 'control-plane', 'self-managed', 'verify'];
-const clusters = [{ name: CLUSTER, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] }];
+// About a worker killed right after a termination, not gates: the self-managed step's planned gate (issue 23) is turned off here and held by
+// test/integration/plan-announces-gates.test.ts.
+const clusters = [{ name: CLUSTER, region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false } }];
 let h: EngineHarness;
 let child: ChildProcess | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { addonVersionsFor } from '../../src/planning/plan-addon-update.js';
-import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
  * The whole hop on the demo scenario: after the control plane, every add-on to the 1.31 default and the managed
@@ -74,7 +74,8 @@ describe('upgrade engine: add-ons and managed node groups', () => {
     expect(h.calls('UpdateNodegroupVersion')).toHaveLength(0);
 
     await engine.control.resume(job.jobId, 'U0APP');
-    const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 60_000);
+    // The node group's planned gate comes after the add-ons (issue 23): an approver continues.
+    const { job: ended } = await answerGatesUntilEnded(engine, h.thread, job.jobId, () => ({ action: 'continue' }), 60_000);
     expect(ended.state).toBe('succeeded');
     expect(h.calls('UpdateNodegroupVersion')).toHaveLength(1);
     expect(h.thread.posts.filter((p) => p.key === `${job.jobId}:h1-addons:started`)).toHaveLength(1);

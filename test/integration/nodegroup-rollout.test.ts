@@ -63,6 +63,9 @@ async function startAndApprove(engine: UpgradeEngine): Promise<string> {
   const { job } = await h.start(engine.control, h.request(), '1.30');
   await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
   await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });
+  // The node group's own gate, which the plan announces (issue 23).
+  const nodegroupGate = await until(() => h.thread.events('gate-opened').map((e) => (e.kind === 'gate-opened' ? e.gate : undefined)).find((g) => g && g.gateId !== 'h1-control-plane'), "the node group's planned gate", 60_000);
+  await engine.control.answerGate({ jobId: job.jobId, gateId: nodegroupGate.gateId, revision: nodegroupGate.revision, action: 'continue', userId: 'U0APP' });
   return job.jobId;
 }
 
