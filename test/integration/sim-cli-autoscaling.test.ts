@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simControl, simEnv, useSim } from '../support/start-sim.js';
+import { simControl, useSim } from '../support/start-sim.js';
+import { aws } from '../support/aws-cli.js';
 
 /**
  * The workshop's self-managed node group through the real `aws` CLI (botocore parses the query protocol's XML and
@@ -10,18 +9,8 @@ import { simControl, simEnv, useSim } from '../support/start-sim.js';
  * group pointed at it, an instance terminated without decrementing the capacity (its replacement joins as a 1.26
  * node), an instance refresh and its history, and the AWS errors for what cannot be done.
  */
-const run = promisify(execFile);
 const sim = useSim();
 const GROUP = 'default-selfmng-2025032502302075740000002b';
-
-async function aws(s: SimServer, ...args: string[]): Promise<{ ok: boolean; json?: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('aws', ['--endpoint-url', s.url, '--region', 'us-west-2', '--output', 'json', ...args], { env: simEnv(s), timeout: 20_000 });
-    return { ok: true, json: stdout.trim() ? JSON.parse(stdout) : undefined, stderr };
-  } catch (error) {
-    return { ok: false, stderr: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
 
 const group = async (s: SimServer) => (await aws(s, 'autoscaling', 'describe-auto-scaling-groups', '--auto-scaling-group-names', GROUP)).json.AutoScalingGroups[0];
 const kubelets = (s: SimServer) => s.world.kube('eksworkshop-eksctl')!.list('nodes').filter((n) => n.metadata.labels?.['alpha.eksctl.io/nodegroup-name'] === GROUP).map((n) => n.status.nodeInfo.kubeletVersion).sort();

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { simControl, simEnv, useSim } from '../support/start-sim.js';
+import { aws } from '../support/aws-cli.js';
 
 /**
  * The simulator through the real `aws` CLI (botocore parses our JSON, XML and error headers) and `kubectl` (through
@@ -13,15 +14,6 @@ import { simControl, simEnv, useSim } from '../support/start-sim.js';
  */
 const run = promisify(execFile);
 const sim = useSim();
-
-async function aws(s: SimServer, ...args: string[]): Promise<{ ok: boolean; json?: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('aws', ['--endpoint-url', s.url, '--region', 'us-west-2', '--output', 'json', ...args], { env: simEnv(s), timeout: 20_000 });
-    return { ok: true, json: stdout.trim() ? JSON.parse(stdout) : undefined, stderr };
-  } catch (error) {
-    return { ok: false, stderr: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
 
 describe('the aws CLI against the simulator', () => {
   it('describes the cluster, refuses bad updates with the AWS error names, and follows an update to Successful', async () => {

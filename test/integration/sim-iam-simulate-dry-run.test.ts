@@ -1,28 +1,17 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadIamPolicyFile, type SimServer } from '@eks-upgrade-bot/sim';
 import { policyWithout } from '../support/policy-without.js';
-import { simEnv, useSim } from '../support/start-sim.js';
+import { useSim } from '../support/start-sim.js';
+import { aws } from '../support/aws-cli.js';
 
 /**
  * What `doctor` asks AWS without changing anything, through the real `aws` CLI (botocore parses the XML): IAM's
  * SimulatePrincipalPolicy answered from the policy the simulator enforces, and EC2's DryRun (DryRunOperation when
  * allowed, UnauthorizedOperation when not).
  */
-const run = promisify(execFile);
 const sim = useSim();
 const POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 const ROLE = 'arn:aws:iam::111122223333:role/eks-upgrade-bot';
-
-async function aws(s: SimServer, ...args: string[]): Promise<{ ok: boolean; json?: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('aws', ['--endpoint-url', s.url, '--region', 'us-west-2', '--output', 'json', ...args], { env: simEnv(s), timeout: 20_000 });
-    return { ok: true, json: stdout.trim() ? JSON.parse(stdout) : undefined, stderr };
-  } catch (error) {
-    return { ok: false, stderr: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
 
 describe('iam:SimulatePrincipalPolicy on the simulator', () => {
   it('answers each action from the enforced policy: allowed, or implicitDeny for the one taken out', async () => {

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { AssumeRoleCommand, AssumeRoleWithWebIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import {
   DescribeUpdateCommand,
@@ -16,24 +14,15 @@ import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { readRecentUpdates } from '../../jobs/read-cluster-updates.js';
-import { SIM_CREDENTIALS, simClientConfig, simEnv, useSim } from '../support/start-sim.js';
+import { SIM_CREDENTIALS, simClientConfig, useSim } from '../support/start-sim.js';
+import { aws } from '../support/aws-cli.js';
 
 /**
  * The simulator refuses what AWS refuses and promises no order AWS does not (issue 24), through the real SDK and the
  * real `aws` CLI: lists in pages and shuffled, UpdateNodegroupVersion's version and launch-template rules, malformed
  * launch template ids, trust policies, insights on EKS's scan schedule.
  */
-const run = promisify(execFile);
 const sim = useSim();
-
-async function aws(s: SimServer, ...args: string[]): Promise<{ ok: boolean; json?: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('aws', ['--endpoint-url', s.url, '--region', 'us-west-2', '--output', 'json', ...args], { env: simEnv(s), timeout: 20_000 });
-    return { ok: true, json: stdout.trim() ? JSON.parse(stdout) : undefined, stderr };
-  } catch (error) {
-    return { ok: false, stderr: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
 
 /** Fifteen finished config updates on record, one a minute, and the newest still running. */
 function seedUpdates(s: SimServer, count = 15): string[] {
