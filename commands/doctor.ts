@@ -1,7 +1,7 @@
 import { isListed } from '../src/domain/authorize.js';
 import { doctorFailed, renderDoctorText } from '../src/report/render-doctor.js';
 import type { SlackMessage } from '../src/ports/slack-message.js';
-import { packIntoSections } from '../src/report/mrkdwn-sections.js';
+import { chunkLines } from '../src/report/block-kit-limits.js';
 import type { DoctorCheck } from '../src/ports/doctor-check.js';
 import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
@@ -27,7 +27,8 @@ export const doctorCommand: CommandHandler = async (context) => {
 export function renderDoctorMessage(checks: DoctorCheck[]): SlackMessage {
   const header = doctorFailed(checks) ? ':x: *doctor* found something to fix:' : ':white_check_mark: *doctor*: nothing to fix.';
   const lines = renderDoctorText(checks).trimEnd().split('\n').map(escapeAngles);
-  const sections = packIntoSections(lines);
+  // 2,900 leaves room for the code fence inside a section's 3,000 characters.
+  const sections = chunkLines(lines, 2900);
   return {
     text: `${header}\n${lines.join('\n')}`,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: header } }, ...sections.map((text) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text: `\`\`\`${text}\`\`\`` } }))],
