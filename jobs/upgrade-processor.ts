@@ -2,6 +2,7 @@ import { accessDeniedRemedy } from '../src/aws/describe-aws-error.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { backoffMs, transientAttempt } from '../src/domain/backoff.js';
 import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
+import { wallMsOf } from '../src/ports/clock.js';
 import { describeError, isTransientError } from './classify-error.js';
 import { StepFailure, type StepResult } from './step-context.js';
 import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
@@ -68,7 +69,7 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
 
     async function park(delayMs: number, wakeEarly?: () => Promise<boolean>): Promise<never> {
       await runtime.save();
-      await job.moveToDelayed(Date.now() + delayMs, token);
+      await job.moveToDelayed(Date.now() + wallMsOf(deps.clock, delayMs), token);
       // An answer that arrived between our last read and the move could not promote an active job: check again.
       if (wakeEarly && (await wakeEarly())) await job.promote().catch(() => undefined);
       throw new DelayedError();
@@ -156,7 +157,7 @@ async function refuseJob(deps: EngineDeps, job: Job<UpgradeJobData>, token: stri
       .postEvent(raw.thread, key, { kind: 'note', at: deps.clock.now(), level: 'warning', text: `A worker of another version picked this job up and left it alone: ${reason}.` })
       .catch((error: unknown) => deps.logger.warn({ err: error, jobId: job.id }, 'posting the schema refusal failed'));
   }
-  await job.moveToDelayed(Date.now() + UNREADABLE_RECHECK_MS, token);
+  await job.moveToDelayed(Date.now() + wallMsOf(deps.clock, UNREADABLE_RECHECK_MS), token);
   throw new DelayedError();
 }
 

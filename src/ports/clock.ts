@@ -7,7 +7,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * Clock milliseconds per real millisecond (the simulator's --speed); absent means real time. Only what must meet
-   * wall-time machinery (BullMQ's job schedulers, jobs/clock-repeat-strategy.ts) reads it.
+   * wall-time machinery (BullMQ's job schedulers, jobs/clock-repeat-strategy.ts, a job parked as delayed) reads it.
    */
   readonly speed?: number;
 }
@@ -28,3 +28,12 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+/**
+ * The wall milliseconds in which `clock` shows `clockMs` pass: BullMQ's delays are wall instants (Date.now() + ms), so
+ * a job parked for 8 s of the bot's clock on the simulator at speed 600 comes back after 13 real ms, not 8 s.
+ */
+export function wallMsOf(clock: Clock, clockMs: number): number {
+  const speed = clock.speed;
+  return speed !== undefined && Number.isFinite(speed) && speed > 0 ? clockMs / speed : clockMs;
+}

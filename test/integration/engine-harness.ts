@@ -9,7 +9,7 @@ import { findCluster, parseClustersConfig, type ClustersConfig } from '../../src
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Queue } from 'bullmq';
-import { systemClock } from '../../src/ports/clock.js';
+import { systemClock, type Clock } from '../../src/ports/clock.js';
 import { loadIamPolicyFile, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/create-upgrade-engine.js';
 import type { JobSummary, StartRequest, StartResult, UpgradeControl } from '../../src/ports/upgrade-control.js';
@@ -58,7 +58,14 @@ export const demoConfig: ClustersConfig = parseClustersConfig({
 
 const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 
-export async function startEngineHarness(opts: { scenario?: string; speed?: number; config?: ClustersConfig; stepKinds?: UpgradeEngineOptions['stepKinds'] } = {}): Promise<EngineHarness> {
+export async function startEngineHarness(opts: {
+  scenario?: string;
+  speed?: number;
+  config?: ClustersConfig;
+  stepKinds?: UpgradeEngineOptions['stepKinds'];
+  /** 'sim': the engine runs on the simulator's clock, so its waits and backoffs pass at the simulator's speed. */
+  clock?: 'system' | 'sim';
+} = {}): Promise<EngineHarness> {
   // The engine runs under the IAM policy deploy/ ships, as in the end-to-end stacks: an AWS call the job makes that
   // the policy does not allow fails the test with the service's AccessDenied sentence.
   const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600, iamPolicy: DEPLOY_IAM_POLICY });
@@ -74,7 +81,8 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
   const engines: UpgradeEngine[] = [];
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
   let queue: Queue | undefined;
-  const sources: SnapshotSources = { eks, ssm, ec2, kube, autoScaling, clock: systemClock };
+  const clock: Clock = opts.clock === 'sim' ? sim.world.clock : systemClock;
+  const sources: SnapshotSources = { eks, ssm, ec2, kube, autoScaling, clock };
   const plan = (request: StartRequest, from: string): Promise<UpgradePlan> => {
     const cluster = findCluster(opts.config ?? demoConfig, request.cluster);
     if (!cluster) throw new Error(`the harness's clusters.yaml has no cluster ${request.cluster}`);
@@ -88,7 +96,7 @@ export async function startEngineHarness(opts: { scenario?: string; speed?: numb
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
         connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
-        clock: systemClock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
+        clock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);
       return engine;

@@ -65,7 +65,8 @@ export async function planAndRun(opts: {
   /** What people change between `plan` and `start` (the plan is already built). */
   meanwhile?: (h: EngineHarness, plan: UpgradePlan) => Promise<void>;
 }) {
-  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config });
+  // On the simulator's clock: the job's backoffs after throttles (demo-throttled) pass at the simulator's speed.
+  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config, clock: 'sim' });
   const clusterConfig = findCluster(opts.config, opts.cluster)!;
   const clock = h.sim.world.clock;
   if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
