@@ -66,7 +66,8 @@ export async function planAndRun(opts: {
   meanwhile?: (h: EngineHarness, plan: UpgradePlan) => Promise<void>;
 }) {
   // On the simulator's clock: the job's backoffs after throttles (demo-throttled) pass at the simulator's speed.
-  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config, clock: 'sim' });
+  // The plan read retries as the CLI's reads do under demo-throttled (ATTEMPTS in plan-announces-gates.test.ts).
+  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config, clock: 'sim', readAttempts: 10 });
   const clusterConfig = findCluster(opts.config, opts.cluster)!;
   const clock = h.sim.world.clock;
   if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
