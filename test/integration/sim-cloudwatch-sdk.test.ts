@@ -1,7 +1,7 @@
 import { CloudWatchClient, DescribeAlarmsCommand, GetMetricDataCommand, PutMetricAlarmCommand, SetAlarmStateCommand, paginateDescribeAlarms, type PutMetricAlarmCommandInput } from '@aws-sdk/client-cloudwatch';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simClientConfig, useSim } from '../support/start-sim.js';
+import { simClientConfig, simControl, useSim } from '../support/start-sim.js';
 
 /**
  * The simulated CloudWatch through @aws-sdk/client-cloudwatch (AWS JSON 1.0, query-compatible errors), as the bot's
@@ -70,6 +70,12 @@ describe('CloudWatch through the AWS SDK', () => {
       .rejects.toMatchObject({ Code: 'ValidationError', message: 'The parameter StartTime must be less than the parameter EndTime.' });
     await expect(cw.send(new GetMetricDataCommand({ StartTime: new Date(now - MINUTE), EndTime: new Date(now), MetricDataQueries: [{ Id: 'Errors', MetricStat: { Metric: METRIC, Period: 60, Stat: 'Sum' } }] })))
       .rejects.toMatchObject({ Code: 'ValidationError', message: expect.stringContaining('must start with a lower-case letter') });
+  });
+
+  it('throttles CloudWatch alone when a fault says so, as CloudWatch does (400 Throttling)', async () => {
+    const s = await start('demo', { clock: createManualClock(), faults: { services: { monitoring: { throttleRate: 1 } } } });
+    await expect(new CloudWatchClient({ ...simClientConfig(s), maxAttempts: 1 }).send(new DescribeAlarmsCommand({}))).rejects.toMatchObject({ Code: 'Throttling', $metadata: { httpStatusCode: 400 } });
+    expect((await simControl(s, 'GET', 'faults')).services).toEqual({ monitoring: { throttleRate: 1 } });
   });
 
   it("holds callers to the simulator's IAM policy: cloudwatch:DescribeAlarms and cloudwatch:GetMetricData", async () => {
