@@ -38,6 +38,9 @@ export { worldState } from './world-state.js';
  *                                                cleared ({name, category?, clear: true}) or DELETE /_sim/clusters/<name>/insights;
  *                                                either counts as what the last scan found (same lastRefreshTime)
  *   POST   /_sim/clusters/<name>/pdbs/<namespace>/<pdb> {stuck: boolean} → the PDB allows no disruption (or is restored)
+ *   GET    /_sim/disruptions[?cluster=&since=] → {disruptions: [{at, cluster, kind, target}]}: the callers' disruptive AWS calls
+ *                                                and Kubernetes writes (evictions, pod/node/NodeClaim deletions) in simulated
+ *                                                time (bot-disruptions.ts; served by sim-server.ts, which keeps the writes)
  *   GET    /_sim/metrics                      → the workloads in kube-state-metrics' names, Prometheus text format (workload-metrics.ts)
  *   POST   /_sim/workloads/fail {cluster?, namespace, name, onVersion} → that Deployment's pods fail readiness on nodes whose
  *                                                kubelet runs that minor; DELETE (same body) clears it (workload-faults.ts)

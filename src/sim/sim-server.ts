@@ -25,6 +25,7 @@ import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam
 import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
 import { parseTrustPolicies, type TrustPolicy } from './iam/trust-policy.js';
 import { createRequestCounter, type RequestCounter } from './request-counts.js';
+import { listDisruptions, parseSince, type KubeWrite } from './bot-disruptions.js';
 import { resolveStrictness, type StrictnessOptions } from './strictness.js';
 
 /**
@@ -86,8 +87,8 @@ export interface SimServer {
   world: SimWorld;
   /** kubeconfig YAML: one context per cluster, server `${url}/k8s/<cluster>`, token "sim". */
   kubeconfig(): string;
-  /** Kubernetes writes the simulated apiservers accepted or refused (access reviews excluded), in order. */
-  kubeWrites: Array<{ cluster: string; method: string; path: string }>;
+  /** Kubernetes writes the simulated apiservers accepted or refused (access reviews excluded), in order, at simulated `at`. */
+  kubeWrites: KubeWrite[];
   /** Requests answered so far, by AWS operation and by Kubernetes verb and resource (also GET /_sim/requests). */
   requests: RequestCounter;
   close(): Promise<void>;
@@ -330,7 +331,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     // An unreachable API server: the connection drops, as when its endpoint is firewalled off.
     if (cluster.unreachable) return void req.socket.destroy();
-    if (req.method !== 'GET' && !/accessreviews|tokenreviews/.test(path)) kubeWrites.push({ cluster: name, method: req.method ?? 'POST', path: path.split('?')[0] });
+    if (req.method !== 'GET' && !/accessreviews|tokenreviews/.test(path)) kubeWrites.push({ cluster: name, method: req.method ?? 'POST', path: path.split('?')[0], at: clock.now() });
     await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`, {
       ...kubeAccess.userOf(req, name),
       onForbidden: (message) => world.record({ service: 'kubernetes', operation: `${req.method ?? 'GET'} ${path.split('?')[0]}`, cluster: name, error: 'Forbidden', denied: message }),
@@ -345,6 +346,11 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       if (url.pathname === '/_sim/requests') {
         if (req.method === 'DELETE') requests.reset();
         return sendJson(res, 200, requests.counts(url.searchParams.get('cluster') ?? undefined));
+      }
+      if (url.pathname === '/_sim/disruptions' && req.method === 'GET') {
+        const since = parseSince(url.searchParams.get('since'));
+        if (typeof since === 'string') return sendJson(res, 400, { message: since });
+        return sendJson(res, 200, { disruptions: listDisruptions(world.calls, kubeWrites, { cluster: url.searchParams.get('cluster') ?? undefined, since }) });
       }
       if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
         const raw = await readBody(req);
