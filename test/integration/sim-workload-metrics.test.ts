@@ -92,6 +92,23 @@ describe('the simulated workloads as Prometheus metrics, and a workload that fai
     }, 'the api to be available again once the fault is cleared');
   });
 
+  it.each([
+    ['karpenter-lab', 'eksworkshop-eksctl', 'checkout', 'checkout'],
+    ['self-managed-refresh', undefined, 'batch', 'trainer'],
+  ])('fails pods on %s nodes too (Karpenter, self-managed)', async (scenario, cluster, namespace, name) => {
+    const sim = await start(scenario);
+    const labels = { namespace, deployment: name };
+    const replicas = await until(async () => {
+      const s = await scrape(sim);
+      const want = s.value('kube_deployment_spec_replicas', labels);
+      return want !== undefined && s.value('kube_deployment_status_replicas_available', labels) === want && want;
+    }, `${namespace}/${name} to be fully available`);
+    expect(replicas).toBeGreaterThan(0);
+    const minor = (await simControl(sim, 'GET', 'state')).clusters[0].nodes[0].kubeletVersion.replace(/^v(\d+\.\d+).*/, '$1');
+    await simControl(sim, 'POST', 'workloads/fail', { ...(cluster ? { cluster } : {}), namespace, name, onVersion: minor });
+    await until(async () => (await scrape(sim)).value('kube_deployment_status_replicas_available', labels) === 0, `${namespace}/${name} to have no available replica on kubelet ${minor}`);
+  });
+
   it('refuses a bad workload fault with a sentence naming what is wrong', async () => {
     const sim = await start(demoWithService());
     const post = async (body: unknown) => {
