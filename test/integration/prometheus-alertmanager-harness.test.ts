@@ -23,16 +23,16 @@ describe.skipIf(skipWithout(PROMETHEUS) || skipWithout(ALERTMANAGER))('the real 
     const up = await until(async () => {
       const body = (await (await fetch(`${prom.url}/api/v1/query?query=${encodeURIComponent('up{job="sim"}')}`)).json()) as any;
       return body.data.result.find((r: any) => r.value[1] === '1');
-    }, 'Prometheus to have scraped the Alertmanager target (up == 1)');
+    }, 'Prometheus to have scraped the Alertmanager target (up == 1)', 90_000);
     expect(up.metric.instance).toBe(new URL(am.url).host);
 
     const alert = await until(async () => {
       const alerts = (await (await fetch(`${am.url}/api/v2/alerts?active=true`)).json()) as any[];
       return alerts.find((a) => a.labels.alertname === 'HarnessAlways');
-    }, 'Alertmanager to list the HarnessAlways alert Prometheus fired');
+    }, 'Alertmanager to list the HarnessAlways alert Prometheus fired', 90_000);
     expect(alert.labels.severity).toBe('critical');
 
     await prom.stop();
     await expect(fetch(`${prom.url}/-/ready`)).rejects.toThrow();
-  }, 120_000);
+  }, 300_000);
 });

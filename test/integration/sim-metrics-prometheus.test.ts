@@ -50,7 +50,7 @@ describe.skipIf(skipWithout(PROMETHEUS) || skipWithout(ALERTMANAGER))('Prometheu
     };
     const available = 'sim_service_available{cluster="demo",namespace="shop",service="web"}';
     const ratio = 'kube_deployment_status_replicas_available{cluster="demo",deployment="web"} / kube_deployment_spec_replicas{cluster="demo",deployment="web"}';
-    await until(async () => (await query(ratio)) === 1 && (await query(available)) === 1, 'Prometheus to see all of web available');
+    await until(async () => (await query(ratio)) === 1 && (await query(available)) === 1, 'Prometheus to see all of web available', 90_000);
 
     await simControl(sim, 'POST', 'workloads/fail', { namespace: 'shop', name: 'web', onVersion: '1.31' });
 
@@ -60,9 +60,9 @@ describe.skipIf(skipWithout(PROMETHEUS) || skipWithout(ALERTMANAGER))('Prometheu
     const alert = await until(async () => {
       const alerts = (await (await fetch(`${alertmanager!.url}/api/v2/alerts?active=true`)).json()) as any[];
       return alerts.find((a) => a.labels.alertname === 'ShopWebUnavailable');
-    }, 'Alertmanager to list the ShopWebUnavailable alert the rule fired');
+    }, 'Alertmanager to list the ShopWebUnavailable alert the rule fired', 90_000);
     expect(alert.labels).toMatchObject({ cluster: 'demo', namespace: 'shop', service: 'web', severity: 'critical' });
     const kubelets = (await simControl(sim, 'GET', 'state')).clusters[0].nodes.map((n: any) => n.kubeletVersion.replace(/^v(\d+\.\d+).*/, '$1'));
     expect(kubelets).toContain('1.31');
-  }, 240_000);
+  }, 420_000);
 });
