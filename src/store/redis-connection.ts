@@ -84,11 +84,16 @@ function clusterOptions(target: RedisTarget, options: RedisOptions): ClusterOpti
     // connect to the names the cluster announces rather than to their resolved addresses
     // (https://github.com/redis/ioredis#special-note-aws-elasticache-clusters-with-tls).
     ...(target.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
-    // A failover moves slots; ioredis follows MOVED/ASK on its own, and a refused command while the replica takes
-    // over (CLUSTERDOWN, a closed socket) is retried rather than surfaced.
-    retryDelayOnFailover: 200,
-    retryDelayOnClusterDown: 300,
-    retryDelayOnTryAgain: 200,
+    // A failover moves slots; ioredis follows MOVED/ASK on its own, and a command refused while a replica takes over
+    // (CLUSTERDOWN, a closed socket, TRYAGAIN) is retried after a delay, up to maxRedirections times. A connection
+    // that waits out an outage on one node (maxRetriesPerRequest: null: workers, the outbox) waits out a failover
+    // too: 240 tries of 500 ms, two minutes (ioredis's default 16 gave up on a killed master before its replica took
+    // over: test/e2e/redis-cluster-failover.test.ts). A fail-fast connection (people are waiting on its answer)
+    // keeps ioredis's 16 tries, a few seconds.
+    retryDelayOnFailover: 500,
+    retryDelayOnClusterDown: 500,
+    retryDelayOnTryAgain: 500,
+    ...(options.maxRetriesPerRequest === null || options.maxRetriesPerRequest === undefined ? { maxRedirections: 240 } : {}),
     ...(options.lazyConnect ? { lazyConnect: true } : {}),
     ...(options.enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
     ...(options.retryStrategy ? { clusterRetryStrategy: () => null } : {}),

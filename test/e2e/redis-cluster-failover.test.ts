@@ -88,5 +88,5 @@ async function upgradeThroughTakeover(how: Takeover, { expect }: TestContext) {
 
 describe.skipIf(!haveRedisClusterTools() && !process.env.CI)('an upgrade on a Redis Cluster survives a master being taken over', { timeout: 200_000 }, () => {
   it('CLUSTER FAILOVER on the replica of the bot\'s master during the control-plane wait', (ctx) => upgradeThroughTakeover('failover', ctx));
-  it.skip('the bot\'s master process killed during the control-plane wait', (ctx) => upgradeThroughTakeover('kill', ctx));
+  it('the bot\'s master process killed during the control-plane wait', (ctx) => upgradeThroughTakeover('kill', ctx));
 });

@@ -112,6 +112,15 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
     const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'], { encoding: 'utf8', timeout: 60_000 });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout.slice(-500)}${create.stderr.slice(-500)}`);
     await untilHealthy(nodes);
+    // Ready means able to fail over: every master has a replica connected to it (a replica still syncing cannot take over).
+    await until(
+      async () => (await Promise.all(nodes.map((node) => withNode(node.port, async (redis) => {
+        const role = (await redis.call('ROLE')) as [string, number, unknown[]];
+        return role[0] === 'master' ? role[2].length : undefined;
+      })))).filter((replicas) => replicas !== undefined).every((replicas) => replicas >= 1),
+      'every master of the Redis Cluster to have its replica connected',
+      60_000,
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -125,13 +134,16 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
     if (!owner) throw new Error(`no master serves slot ${slot}`);
     return owner.port;
   };
-  const replicaOf = async (masterPort: number) => {
-    const all = await view();
-    const master = all.find((node) => node.port === masterPort);
-    const replica = all.find((node) => !node.master && !node.failed && node.masterId === master?.id);
-    if (!master || !replica) throw new Error(`the node on ${masterPort} is not a master with a live replica`);
-    return replica.port;
-  };
+  // The replica as the master itself reports it (CLUSTER REPLICAS), connected and in sync, so it can take over.
+  const replicaOf = (masterPort: number) =>
+    until(
+      () => withNode(masterPort, async (redis) => {
+        const role = (await redis.call('ROLE')) as [string, number, Array<[string, string, string]>];
+        return role[0] === 'master' ? role[2].map(([, port]) => Number(port))[0] : undefined;
+      }).catch(() => undefined),
+      `the master on ${masterPort} to have a connected replica`,
+      30_000,
+    );
   const promoted = async (port: number) => {
     await until(() => withNode(port, async (redis) => ((await redis.call('ROLE')) as string[])[0] === 'master').catch(() => false), `the replica on ${port} to become master`, 30_000);
     await untilHealthy(live());
