@@ -90,16 +90,33 @@ const envSchema = z.object({
 
 export type EnvConfig = z.infer<typeof envSchema>;
 
-export function parseEnv(env: NodeJS.ProcessEnv): EnvConfig {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = envSchema.safeParse(cleaned);
-  // Every problem at once, one line each: fixing one to be told of the next wastes a deploy per variable.
-  const lines = (result.error?.issues ?? []).map((issue) => {
+const cleanedEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+
+/** Every problem at once, one line each: fixing one to be told of the next wastes a deploy per variable. */
+function issueLines(issues: readonly z.core.$ZodIssue[], cleaned: Record<string, unknown>): string[] {
+  return issues.map((issue) => {
     const name = String(issue.path[0]);
     const value = SECRETS.has(name) ? undefined : cleaned[name];
     const message = issue.code === 'invalid_type' && cleaned[name] === undefined ? 'is required' : plainIssueMessage(issue, value);
     return `environment: ${name} ${message}`;
   });
+}
+
+const redisEnvSchema = envSchema.pick({ REDIS_URL: true, REDIS_CLUSTER_NODES: true, REDIS_TLS: true, REDIS_USERNAME: true, REDIS_PASSWORD: true, QUEUE_PREFIX: true });
+export type RedisEnvConfig = z.infer<typeof redisEnvSchema>;
+
+/** Only the Redis variables, with the bot's rules and defaults: for the terminal CLI, which needs no Slack token. */
+export function parseRedisEnv(env: NodeJS.ProcessEnv): RedisEnvConfig {
+  const cleaned = cleanedEnv(env);
+  const result = redisEnvSchema.safeParse(cleaned);
+  if (!result.success) throw new ConfigError(issueLines(result.error.issues, cleaned).sort().join('\n'));
+  return result.data;
+}
+
+export function parseEnv(env: NodeJS.ProcessEnv): EnvConfig {
+  const cleaned = cleanedEnv(env);
+  const result = envSchema.safeParse(cleaned);
+  const lines = issueLines(result.error?.issues ?? [], cleaned);
   // HTTP mode verifies every request with the signing secret; Socket Mode gets its events over a WebSocket opened
   // with the app-level token, so nothing is signed (https://api.slack.com/apis/connections/socket-implement).
   if (cleaned.SLACK_APP_TOKEN === undefined && cleaned.SLACK_SIGNING_SECRET === undefined) {

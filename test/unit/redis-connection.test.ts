@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cliRedis } from '../../src/cli/cli-redis.js';
 import { parseEnv } from '../../src/config/env-config.js';
 import { engineKeys } from '../../src/store/engine-keys.js';
 import { bullConnection, keyPrefixFor, redisTargetOf } from '../../src/store/redis-connection.js';
@@ -38,6 +39,14 @@ describe('where the bot finds Redis', () => {
     });
     // On one node, REDIS_PASSWORD is sent as AUTH with the URL's host.
     expect(bullConnection(redisTargetOf(parseEnv({ ...base, REDIS_PASSWORD: 'p' })), {}).connection).toEqual({ url: 'redis://127.0.0.1:6379', password: 'p' });
+  });
+
+  it('the terminal CLI (audit, plan\'s waivers, rehearse) reads the bot\'s variables the same way, so it looks where the bot writes', () => {
+    const vars = { REDIS_CLUSTER_NODES: 'a:6379,b:6379', REDIS_PASSWORD: 'p', QUEUE_PREFIX: 'ops' };
+    const bot = redisTargetOf(parseEnv({ ...base, ...vars }));
+    expect(cliRedis(vars)).toEqual({ target: bot, prefix: '{ops}' });
+    expect(cliRedis({})).toEqual({ target: { url: 'redis://127.0.0.1:6379' }, prefix: 'eks-upgrade' });
+    expect(() => cliRedis({ REDIS_CLUSTER_NODES: 'a' })).toThrow(/environment: REDIS_CLUSTER_NODES must be a comma-separated list/);
   });
 
   it('names a malformed REDIS_CLUSTER_NODES or REDIS_TLS in one sentence and never echoes a seed (it may carry the password)', () => {
