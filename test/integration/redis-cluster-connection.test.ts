@@ -3,6 +3,7 @@ import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../src/config/env-config.js';
 import { deleteKeysUnder } from '../../src/demo/ensure-redis.js';
+import { redisChecks } from '../../src/doctor/redis-checks.js';
 import { bullConnection, connectRedis, deleteMatching, keyPrefixFor, redisTargetOf, scanNodes, type RedisClient } from '../../src/store/redis-connection.js';
 import { createWaiverStore } from '../../src/waivers/waiver-store.js';
 import { haveRedisClusterTools, startRedisCluster, type RedisClusterHandle } from '../support/redis-cluster.js';
@@ -32,6 +33,12 @@ describe.skipIf(!haveRedisClusterTools() && !process.env.CI)('on a Redis Cluster
     expect(target.cluster?.nodes).toHaveLength(6);
     await redis.set(`probe-${randomUUID()}`, '1', 'EX', 60);
     expect(scanNodes(redis)).toHaveLength(3);
+  });
+
+  it('doctor and the start-up check reach the cluster through its seeds, even with REDIS_URL pointing nowhere', async () => {
+    const checks = await redisChecks({ ...cluster.target, url: 'redis://127.0.0.1:1' });
+    expect(checks.find((c) => c.id === 'redis.reachable')).toMatchObject({ ok: true, detail: `Redis at the Redis Cluster seeded by ${cluster.seeds} answers` });
+    expect(checks.find((c) => c.id === 'redis.version')?.ok).toBe(true);
   });
 
   it('a BullMQ queue under the hash-tagged prefix takes and runs a job; under the plain prefix the cluster refuses it', async () => {
