@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker } from 'bullmq';
+import { FlowProducer, Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../src/config/env-config.js';
 import { deleteKeysUnder } from '../../src/demo/ensure-redis.js';
@@ -61,6 +61,26 @@ describe.skipIf(!haveRedisClusterTools() && !process.env.CI)('on a Redis Cluster
       await worker.close();
       await queue.close();
       await Promise.all([queueConnection.release(), workerConnection.release()]);
+    }
+  });
+
+  it('a flow (a rollout\'s wave and its lanes, in one Lua script) runs under the tagged prefix: lanes first, then the wave', async () => {
+    const prefix = keyPrefixFor(cluster.target, `test-cluster-${randomUUID().slice(0, 8)}`);
+    const flowConnection = bullConnection(cluster.target, { maxRetriesPerRequest: null });
+    const workerConnection = bullConnection(cluster.target, { maxRetriesPerRequest: null });
+    const flows = new FlowProducer({ connection: flowConnection.connection, prefix });
+    const ran: string[] = [];
+    const worker = new Worker('rollout', async (job) => void ran.push(job.name), { connection: workerConnection.connection, prefix, concurrency: 4 });
+    try {
+      await flows.add({ name: 'wave', queueName: 'rollout', data: {}, children: [0, 1, 2].map((i) => ({ name: `lane-${i}`, queueName: 'rollout', data: {} })) });
+      await until(() => ran.includes('wave'), 'the wave to run once its lanes have');
+      expect(ran.slice(0, 3).sort()).toEqual(['lane-0', 'lane-1', 'lane-2']);
+      expect(ran.at(-1)).toBe('wave');
+    } finally {
+      await worker.close();
+      await flows.close();
+      await Promise.all([flowConnection.release(), workerConnection.release()]);
+      await deleteMatching(redis, `${prefix}:*`);
     }
   });
 
