@@ -126,7 +126,13 @@ export function bullConnection(target: RedisTarget, options: RedisOptions = {}):
   const cluster = new Cluster(target.cluster.nodes, clusterOptions(target, options));
   return {
     connection: cluster as unknown as ConnectionOptions,
-    release: async () => void (await cluster.quit().catch(() => cluster.disconnect())),
+    // QUIT to every node, bounded: a node that died meanwhile must not hold a shutdown; then the sockets go.
+    release: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([cluster.quit().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 2_000)))]);
+      clearTimeout(timer);
+      cluster.disconnect();
+    },
   };
 }
 
