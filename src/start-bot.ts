@@ -21,6 +21,9 @@ import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
+import { createGuardReader } from './guards/create-guard-reader.js';
+import { createCloudWatchGuardReader } from './aws/cloudwatch-guard-reader.js';
+import { credentialProviderFor } from './aws/aws-client-config.js';
 import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal-worker.js';
 import { createCommandQueue, startCommandWorker } from '../jobs/slash-command-queue.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
@@ -98,6 +101,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     pollIntervalMs: env.AWS_POLL_SECONDS * 1000,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     metrics,
+    guards: createGuardReader({ cloudWatch: createCloudWatchGuardReader(sdkOptions), credentialsFor: (target) => credentialProviderFor(target, sdkOptions) }),
   });
 
   // The fleet's reads and channel posts, shared by rollouts and the digest/reminder scheduler.
