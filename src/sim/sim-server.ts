@@ -343,6 +343,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
           return sendJson(res, 400, { message: 'The control request body is not valid JSON.' });
         }
         const result = await handleControl(world, req.method ?? 'GET', url, body, logLines);
+        if (result.text) {
+          res.writeHead(result.status, { 'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body) });
+          return void res.end(result.text.body);
+        }
         return sendJson(res, result.status, result.body);
       }
       return handleAws(req, res, url);
