@@ -4,7 +4,20 @@ import { renderSparkline, SPARKLINE_STEP_MS, SPARKLINE_WINDOW_MS } from '../src/
 import type { GuardJobState, UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import { breachCardLines, guardStateLine, valueText } from '../src/report/render-guard-lines.js';
 import { mention } from '../src/report/format-text.js';
-import type { JobRuntime } from './job-runtime.js';
+import type { ClusterConfig } from '../src/config/clusters-config.js';
+import type { Clock } from '../src/ports/clock.js';
+import type { GuardReader } from '../src/ports/guard-port.js';
+import type { Logger } from '../src/log/logger.js';
+import type { TimelineEvent } from '../src/ports/timeline-event.js';
+
+/** What the guard watch needs of the job's runtime (jobs/job-runtime.ts builds it; a narrower type keeps them apart). */
+export interface GuardRuntime {
+  data: UpgradeJobData;
+  clusterConfig: ClusterConfig;
+  deps: { clock: Clock; logger: Logger; guards?: GuardReader };
+  save(): Promise<void>;
+  emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
+}
 
 /**
  * Guards while an upgrade job runs (issue 29, docs/guards.md). Every time the job or one of its steps looks at its
@@ -17,7 +30,7 @@ import type { JobRuntime } from './job-runtime.js';
  * Rollback jobs and dry runs are never held: nothing stands in the way of going back.
  */
 
-export function guardsApply(runtime: Pick<JobRuntime, 'data' | 'clusterConfig' | 'deps'>): boolean {
+export function guardsApply(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig' | 'deps'>): boolean {
   const { data, clusterConfig, deps } = runtime;
   return !data.rollback && !data.dryRun && (clusterConfig.guards?.length ?? 0) > 0 && deps.guards !== undefined;
 }
@@ -27,7 +40,7 @@ function stateOf(data: UpgradeJobData): GuardJobState {
 }
 
 /** Guards that stop the job now: halting and not forced past. */
-export function haltingGuards(runtime: Pick<JobRuntime, 'data' | 'clusterConfig'>): GuardConfig[] {
+export function haltingGuards(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig'>): GuardConfig[] {
   const state = runtime.data.guards;
   if (!state) return [];
   return (runtime.clusterConfig.guards ?? []).filter((guard) => {
@@ -40,7 +53,7 @@ export function haltingGuards(runtime: Pick<JobRuntime, 'data' | 'clusterConfig'
  * Reads and evaluates the guards that are due (all of them with `all`), saves what changed, says in the thread when
  * a guard recovers, and opens a hold when one halts. Never throws for a guard: a failed read is an unknown reading.
  */
-export async function watchGuards(runtime: JobRuntime, options: { all?: boolean } = {}): Promise<void> {
+export async function watchGuards(runtime: GuardRuntime, options: { all?: boolean } = {}): Promise<void> {
   if (!guardsApply(runtime)) return;
   const { data, deps, clusterConfig } = runtime;
   const now = deps.clock.now();
@@ -77,7 +90,7 @@ export function holdGateId(seq: number): string {
 }
 
 /** Whether the job may resume on its own: every held guard has autoResume and has held healthy for its `for`. */
-export function autoResumeDue(runtime: Pick<JobRuntime, 'data' | 'clusterConfig' | 'deps'>): GuardConfig[] | undefined {
+export function autoResumeDue(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig' | 'deps'>): GuardConfig[] | undefined {
   const state = runtime.data.guards;
   if (!state?.hold) return undefined;
   const now = runtime.deps.clock.now();
@@ -88,7 +101,7 @@ export function autoResumeDue(runtime: Pick<JobRuntime, 'data' | 'clusterConfig'
 }
 
 /** How long until the next guard is due (the most a parked job may sleep and still evaluate each interval). */
-export function nextGuardDueInMs(runtime: Pick<JobRuntime, 'data' | 'clusterConfig' | 'deps'>): number | undefined {
+export function nextGuardDueInMs(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig' | 'deps'>): number | undefined {
   if (!guardsApply(runtime)) return undefined;
   const now = runtime.deps.clock.now();
   const tracks = runtime.data.guards?.tracks ?? {};
@@ -96,7 +109,7 @@ export function nextGuardDueInMs(runtime: Pick<JobRuntime, 'data' | 'clusterConf
 }
 
 /** Each guard's state for a gate card (for information on a rollback's gates). */
-export function guardGateLines(runtime: Pick<JobRuntime, 'data' | 'clusterConfig'>): string[] {
+export function guardGateLines(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig'>): string[] {
   const guards = runtime.clusterConfig.guards ?? [];
   if (guards.length === 0) return [];
   const state = runtime.data.guards;
@@ -105,7 +118,7 @@ export function guardGateLines(runtime: Pick<JobRuntime, 'data' | 'clusterConfig
 }
 
 /** The breach card's lines: the guards, their sparklines, the step, what is in motion and what AWS does on its own. */
-export async function breachCard(runtime: JobRuntime): Promise<{ title: string; details: string[] }> {
+export async function breachCard(runtime: GuardRuntime): Promise<{ title: string; details: string[] }> {
   const { data, deps, clusterConfig } = runtime;
   const hold = data.guards!.hold!;
   const now = deps.clock.now();

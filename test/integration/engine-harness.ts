@@ -59,7 +59,7 @@ export const demoConfig: ClustersConfig = parseClustersConfig({
 const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 
 export async function startEngineHarness(opts: {
-  scenario?: string;
+  scenario?: string | object;
   speed?: number;
   config?: ClustersConfig;
   stepKinds?: UpgradeEngineOptions['stepKinds'];
