@@ -24,6 +24,7 @@ import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
 import { createGuardReader } from './guards/create-guard-reader.js';
 import { createCloudWatchGuardReader } from './aws/cloudwatch-guard-reader.js';
 import { credentialProviderFor } from './aws/aws-client-config.js';
+import { guardChecks } from './doctor/guard-checks.js';
 import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal-worker.js';
 import { createCommandQueue, startCommandWorker } from '../jobs/slash-command-queue.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
@@ -86,6 +87,13 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   });
   const connection = { url: env.REDIS_URL };
   const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
+  // Guards (issue 29): read while a job runs; one that cannot be read now is a warning in the log, never a reason not to start.
+  const guardReader = createGuardReader({ cloudWatch: createCloudWatchGuardReader(sdkOptions), credentialsFor: (target) => credentialProviderFor(target, sdkOptions) });
+  if (config.clusters.some((cluster) => (cluster.guards ?? []).length > 0)) {
+    void guardChecks(guardReader, config.clusters, clock.now()).then((checks) => {
+      for (const check of checks) if (check.ok === null) logger.warn({ check: check.id }, `${check.detail}; ${check.fix}`);
+    });
+  }
   const engine = createUpgradeEngine({
     connection,
     prefix: env.QUEUE_PREFIX,
@@ -101,7 +109,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     pollIntervalMs: env.AWS_POLL_SECONDS * 1000,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     metrics,
-    guards: createGuardReader({ cloudWatch: createCloudWatchGuardReader(sdkOptions), credentialsFor: (target) => credentialProviderFor(target, sdkOptions) }),
+    guards: guardReader,
   });
 
   // The fleet's reads and channel posts, shared by rollouts and the digest/reminder scheduler.
@@ -155,7 +163,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
       rehearsalQueue,
       // `/eks-upgrade doctor`: the CLI's checks with this process's own credentials, token and Redis.
-      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: env.REDIS_URL }),
+      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: env.REDIS_URL, guards: guardReader, now: clock.now() }),
     };
   };
   try {

@@ -10,6 +10,7 @@ import { startPrometheus } from '../support/prometheus-server.js';
 import { startAlertmanager } from '../support/alertmanager-server.js';
 import type { LocalDaemon } from '../support/local-daemon.js';
 import { until } from '../support/until.js';
+import { guardChecks } from '../../src/doctor/guard-checks.js';
 
 /**
  * The guard sources against the real servers (Debian's prometheus and prometheus-alertmanager): what the engine
@@ -134,5 +135,18 @@ describe('an Alertmanager guard', () => {
   it('says when the url is not an Alertmanager', async () => {
     const wrong = guardOf(`- name: wrong\n  alertmanager: { url: "${prometheus.url}/nothing", matchers: ['a="b"'] }`);
     expect(await reader.read(wrong, cluster)).toMatchObject({ kind: 'error', reason: expect.stringMatching(/^cannot read guard wrong: Alertmanager at http:\/\/127\.0\.0\.1:\d+ answered 404 Not Found.*check the guard's url \(the path \/nothing\/api\/v2\/alerts does not exist\)$/) });
+  });
+});
+
+describe('doctor and start-up', () => {
+  it('read each guard once: one that can be read passes with its state, one that cannot is a warning with its sentence', async () => {
+    const closed = createServer();
+    const host = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const config = parseClustersYaml(`clusters:\n  - name: demo\n    region: us-west-2\n    channels: [C0DEMO]\n    requesters: [U0REQ]\n    approvers: [U0APP]\n    guards:\n      - name: up\n        prometheus: { url: "${prometheus.url}", query: "vector(1)", breachWhen: "< 1" }\n      - name: away\n        alertmanager: { url: "http://${host}", matchers: ['a="b"'] }\n`);
+    expect(await guardChecks(reader, config.clusters, Date.now())).toEqual([
+      { id: 'cluster.demo.guard.up', area: 'cluster', ok: true, detail: 'guard up of demo can be read: healthy', fix: null },
+      { id: 'cluster.demo.guard.away', area: 'cluster', ok: null, detail: `cannot read guard away: Alertmanager at http://${host} cannot be reached (ECONNREFUSED)`, fix: "make the guard's url reachable from the bot before an upgrade runs, or set onMissingData: ignore" },
+    ]);
   });
 });
