@@ -30,9 +30,15 @@ export interface GuardRuntime {
  * Rollback jobs and dry runs are never held: nothing stands in the way of going back.
  */
 
+/** Whether the job's guards stop it: never a rollback's (nor a dry run's, which changes nothing). */
 export function guardsApply(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig' | 'deps'>): boolean {
+  return guardsRead(runtime) && !runtime.data.rollback;
+}
+
+/** Whether the job's guards are read at all: a rollback's are, for its cards' information. */
+function guardsRead(runtime: Pick<GuardRuntime, 'data' | 'clusterConfig' | 'deps'>): boolean {
   const { data, clusterConfig, deps } = runtime;
-  return !data.rollback && !data.dryRun && (clusterConfig.guards?.length ?? 0) > 0 && deps.guards !== undefined;
+  return !data.dryRun && (clusterConfig.guards?.length ?? 0) > 0 && deps.guards !== undefined;
 }
 
 function stateOf(data: UpgradeJobData): GuardJobState {
@@ -54,7 +60,7 @@ export function haltingGuards(runtime: Pick<GuardRuntime, 'data' | 'clusterConfi
  * a guard recovers, and opens a hold when one halts. Never throws for a guard: a failed read is an unknown reading.
  */
 export async function watchGuards(runtime: GuardRuntime, options: { all?: boolean } = {}): Promise<void> {
-  if (!guardsApply(runtime)) return;
+  if (!guardsRead(runtime)) return;
   const { data, deps, clusterConfig } = runtime;
   const now = deps.clock.now();
   const state = stateOf(data);
@@ -71,11 +77,11 @@ export async function watchGuards(runtime: GuardRuntime, options: { all?: boolea
       delete state.overridden[guard.name];
       await runtime.emitKeyed(`${data.jobId}:guard:${guard.name}:recovered:${previous.troubleSince ?? previous.since}`, `${data.jobId}:guard:${guard.name}:recovered:${previous.troubleSince ?? previous.since}`, {
         kind: 'note', at: now, level: 'info',
-        text: `Guard "${guard.name}" recovered at ${new Date(now).toISOString().slice(11, 19)} UTC: ${valueText(guard, track)}.${state.hold ? (guard.autoResume ? ` The upgrade resumes by itself once it has held healthy for ${guard.forMs / 1000} s (autoResume).` : ' Continue on the breach card resumes the upgrade.') : ''}`,
+        text: `${data.rollback ? '(For information: guards never stop a rollback.) ' : ''}Guard "${guard.name}" recovered at ${new Date(now).toISOString().slice(11, 19)} UTC: ${valueText(guard, track)}.${state.hold ? (guard.autoResume ? ` The upgrade resumes by itself once it has held healthy for ${guard.forMs / 1000} s (autoResume).` : ' Continue on the breach card resumes the upgrade.') : ''}`,
       });
     }
   }
-  const halting = haltingGuards(runtime);
+  const halting = guardsApply(runtime) ? haltingGuards(runtime) : [];
   if (halting.length > 0 && !state.hold) {
     state.holdSeq += 1;
     state.hold = { seq: state.holdSeq, guards: halting.map((guard) => guard.name), since: now, ...(data.steps[data.stepIndex] ? { step: data.steps[data.stepIndex].title } : {}) };
