@@ -1,7 +1,5 @@
 import '../src/log/quiet-node-version-warning.js';
-import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
-import { parse as parseYaml } from 'yaml';
 import { parseClustersConfig } from '../src/config/clusters-config.js';
 import { createCloudWatchGuardReader } from '../src/aws/cloudwatch-guard-reader.js';
 import { createGuardReader } from '../src/guards/create-guard-reader.js';
@@ -13,6 +11,7 @@ import { startEngineHarness } from '../test/integration/engine-harness.js';
 import { startPrometheus } from '../test/support/prometheus-server.js';
 import { redisUrl } from '../test/support/redis-url.js';
 import { until } from '../test/support/until.js';
+import { guardScenario, TRAINER_AVAILABILITY } from '../test/support/guard-scenario.js';
 import { printRow } from './figures.js';
 
 /**
@@ -27,20 +26,11 @@ import { printRow } from './figures.js';
 const NODES = 5;
 const INTERVAL_MS = 1_000;
 const FOR_MS = 2_000;
-const QUERY = 'min(kube_deployment_status_replicas_available{deployment="trainer"} / kube_deployment_spec_replicas{deployment="trainer"})';
-
-function scenario(): object {
-  const world = parseYaml(readFileSync(new URL('../src/sim/scenarios/self-managed-refresh.yaml', import.meta.url), 'utf8'));
-  const cluster = world.clusters[0];
-  Object.assign(cluster.selfManaged[0], { count: NODES, min: NODES, max: NODES + 1 });
-  cluster.kubernetes = cluster.kubernetes.filter((object: { kind: string }) => object.kind !== 'PodDisruptionBudget');
-  cluster.kubernetes.find((object: { metadata: { name: string } }) => object.metadata.name === 'trainer').spec.replicas = NODES;
-  return world;
-}
+const QUERY = TRAINER_AVAILABILITY;
 
 async function main(): Promise<void> {
   const clusters = (guards: unknown[]) => parseClustersConfig({ clusters: [{ name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false }, guards }] });
-  const h = await startEngineHarness({ scenario: scenario(), speed: 30, config: clusters([]) });
+  const h = await startEngineHarness({ scenario: guardScenario(NODES), speed: 30, config: clusters([]) });
   const prometheus = await startPrometheus({ scrapeTargets: [new URL(h.sim.url).host], metricsPath: '/_sim/metrics' });
   const queue = new Queue(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix: h.prefix });
   try {

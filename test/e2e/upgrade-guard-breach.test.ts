@@ -1,15 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { stringify as toYaml } from 'yaml';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { answerGate, blocksJson, openGates, repliesOf, statusCard, type OpenGate } from '../support/e2e-thread.js';
 import { startPrometheus } from '../support/prometheus-server.js';
 import type { LocalDaemon } from '../support/local-daemon.js';
 import { simControl } from '../support/start-sim.js';
 import { until } from '../support/until.js';
+import { guardScenario, TRAINER_AVAILABILITY } from '../support/guard-scenario.js';
 
 /**
  * Issue 29 end to end, through Slack: the bot replaces a self-managed group node by node; a real Prometheus scrapes
@@ -36,13 +37,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** self-managed-refresh with five nodes and trainer pods and no PDB: nothing but the guard stops the bot. */
+/** The guards' scenario (test/support/guard-scenario.ts) as a file, since the stack takes a scenario path. */
 function scenarioFile(): string {
-  const world = parseYaml(readFileSync(new URL('../../src/sim/scenarios/self-managed-refresh.yaml', import.meta.url), 'utf8'));
-  const cluster = world.clusters[0];
-  Object.assign(cluster.selfManaged[0], { count: NODES, min: NODES, max: NODES + 1 });
-  cluster.kubernetes = cluster.kubernetes.filter((object: { kind: string }) => object.kind !== 'PodDisruptionBudget');
-  cluster.kubernetes.find((object: { metadata: { name: string } }) => object.metadata.name === 'trainer').spec.replicas = NODES;
+  const world = guardScenario(NODES);
   dir = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
   const path = join(dir, 'scenario.yaml');
   writeFileSync(path, toYaml(world));
@@ -62,7 +59,7 @@ beforeAll(async () => {
       name: CLUSTER, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false },
       guards: [{
         name: 'trainer available',
-        prometheus: { url: prometheus.url, query: 'min(kube_deployment_status_replicas_available{deployment="trainer"} / kube_deployment_spec_replicas{deployment="trainer"})', breachWhen: '< 1', for: '2s' },
+        prometheus: { url: prometheus.url, query: TRAINER_AVAILABILITY, breachWhen: '< 1', for: '2s' },
         interval: '1s',
       }],
     }],

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createCloudWatchGuardReader } from '../../src/aws/cloudwatch-guard-reader.js';
 import { createGuardReader } from '../../src/guards/create-guard-reader.js';
@@ -13,6 +11,7 @@ import type { LocalDaemon } from '../support/local-daemon.js';
 import { redisUrl } from '../support/redis-url.js';
 import { simControl } from '../support/start-sim.js';
 import { until } from '../support/until.js';
+import { guardScenario, TRAINER_AVAILABILITY } from '../support/guard-scenario.js';
 import { aws } from '../support/aws-cli.js';
 import { startAlertmanager } from '../support/alertmanager-server.js';
 import { DEPLOY_IAM_POLICY, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
@@ -25,17 +24,6 @@ import { DEPLOY_IAM_POLICY, startEngineHarness, waitForJobState, type EngineHarn
  * the guard recovers and Continue finishes the upgrade.
  */
 const NODES = 5;
-
-/** self-managed-refresh with more nodes and trainer pods and no PDB: only the guard can stop the bot here. */
-function scenario(): object {
-  const world = parseYaml(readFileSync(new URL('../../src/sim/scenarios/self-managed-refresh.yaml', import.meta.url), 'utf8'));
-  const cluster = world.clusters[0];
-  Object.assign(cluster.selfManaged[0], { count: NODES, min: NODES, max: NODES + 1 });
-  cluster.kubernetes = cluster.kubernetes.filter((object: { kind: string }) => object.kind !== 'PodDisruptionBudget');
-  const trainer = cluster.kubernetes.find((object: { kind: string; metadata: { name: string } }) => object.kind === 'Deployment' && object.metadata.name === 'trainer');
-  trainer.spec.replicas = NODES;
-  return world;
-}
 
 let h: EngineHarness | undefined;
 let prometheus: LocalDaemon | undefined;
@@ -57,7 +45,7 @@ const OPERATOR_TOO = {
   ...DEPLOY_IAM_POLICY,
   Statement: [...[DEPLOY_IAM_POLICY.Statement].flat(), { Sid: 'TestOperatorAlarms', Effect: 'Allow' as const, Action: ['cloudwatch:PutMetricAlarm', 'cloudwatch:SetAlarmState'], Resource: '*' }],
 };
-const AVAILABILITY = 'min(kube_deployment_status_replicas_available{deployment="trainer"} / kube_deployment_spec_replicas{deployment="trainer"})';
+const AVAILABILITY = TRAINER_AVAILABILITY;
 const gatesOf = (harness: EngineHarness) => harness.thread.events('gate-opened').map((event) => (event as { gate: GateModel }).gate);
 const notes = (harness: EngineHarness) => harness.thread.events('note').flatMap((event) => (event.kind === 'note' ? [event.text] : []));
 
@@ -66,7 +54,7 @@ const notes = (harness: EngineHarness) => harness.thread.events('note').flatMap(
  * clusters.yaml has the guards `guardsFor` returns; the upgrade started and its control-plane gate answered.
  */
 async function startGuardedUpgrade(guardsFor: (urls: { prometheus: string; sim: string }) => unknown[], options: { rules?: string; alertmanagerUrl?: string; before?: (harness: EngineHarness) => Promise<void> } = {}) {
-  const harness = await startEngineHarness({ scenario: scenario(), speed: 30, iamPolicy: OPERATOR_TOO, config: parseClustersConfig({ clusters: [{ name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false } }] }) });
+  const harness = await startEngineHarness({ scenario: guardScenario(NODES), speed: 30, iamPolicy: OPERATOR_TOO, config: parseClustersConfig({ clusters: [{ name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false } }] }) });
   h = harness;
   prometheus = await startPrometheus({ scrapeTargets: [new URL(harness.sim.url).host], metricsPath: '/_sim/metrics', rules: options.rules, alertmanagerUrl: options.alertmanagerUrl });
   await options.before?.(harness);
@@ -89,7 +77,7 @@ describe('upgrade engine: a guard stops the bot replacing nodes', () => {
   it('breaches when the workload fails on the new version, stops disrupting, posts the breach card, and resumes after recovery', async () => {
     // Started first so the guard's url is known; the simulator's metrics are scraped once it runs.
     const sim = await startEngineHarness({
-      scenario: scenario(), speed: 30,
+      scenario: guardScenario(NODES), speed: 30,
       config: parseClustersConfig({ clusters: [{ name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false } }] }),
     });
     h = sim;
@@ -99,7 +87,7 @@ describe('upgrade engine: a guard stops the bot replacing nodes', () => {
         name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false },
         guards: [{
           name: 'trainer available',
-          prometheus: { url: prometheus.url, query: 'min(kube_deployment_status_replicas_available{deployment="trainer"} / kube_deployment_spec_replicas{deployment="trainer"})', breachWhen: '< 1', for: '2s' },
+          prometheus: { url: prometheus.url, query: TRAINER_AVAILABILITY, breachWhen: '< 1', for: '2s' },
           interval: '1s',
         }],
       }],
