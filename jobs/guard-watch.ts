@@ -16,6 +16,8 @@ export interface GuardRuntime {
   clusterConfig: ClusterConfig;
   deps: { clock: Clock; logger: Logger; guards?: GuardReader };
   save(): Promise<void>;
+  /** Updates the status card (which shows each guard's state). */
+  card?(): Promise<void>;
   emitKeyed(threadKey: string, logKey: string, event: TimelineEvent): Promise<void>;
 }
 
@@ -68,10 +70,12 @@ export async function watchGuards(runtime: GuardRuntime, options: { all?: boolea
   if (due.length === 0) return;
   const target = { region: clusterConfig.region, ...(data.roleArn ?? clusterConfig.roleArn ? { roleArn: data.roleArn ?? clusterConfig.roleArn } : {}) };
   const readings = await Promise.all(due.map((guard) => deps.guards!.read(guard, target)));
+  let changed = false;
   for (const [index, guard] of due.entries()) {
     const previous = state.tracks[guard.name];
     const track = evaluateGuard(guard, previous, readings[index], now);
     state.tracks[guard.name] = track;
+    if (previous?.status !== track.status) changed = true;
     if (previous && guardHalts(guard, previous.status) && !guardHalts(guard, track.status)) {
       // Recovered: a forced-past guard counts again from here, and the thread hears it.
       delete state.overridden[guard.name];
@@ -88,6 +92,7 @@ export async function watchGuards(runtime: GuardRuntime, options: { all?: boolea
     deps.logger.warn({ jobId: data.jobId, guards: state.hold.guards }, 'guard breached: holding the upgrade');
   }
   await runtime.save();
+  if (changed) await runtime.card?.();
 }
 
 /** The hold's gate id: one breach card per hold. */

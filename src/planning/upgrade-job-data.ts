@@ -154,5 +154,8 @@ export function statusCardOf(data: UpgradeJobData, now: number): StatusCardModel
     updatedAt: now,
     dryRun: data.dryRun,
     ...(data.rollback ? { rollback: true } : {}),
+    ...(data.guards && Object.keys(data.guards.tracks).length > 0
+      ? { guards: Object.entries(data.guards.tracks).map(([name, track]) => ({ name, status: track.status, at: track.at })) }
+      : {}),
   };
 }
