@@ -104,6 +104,8 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
         if (data.guards?.hold && step) {
           const held = await runGuardHold(runtime, step, controls, signal);
           if (held.kind === 'abort') {
+            // As an Abort at a safe point: put back what the step changed for the upgrade (Karpenter budgets).
+            await cleanupFor(step.kind)?.(runtime.contextFor(step, signal));
             await finishJob(runtime, 'aborted', `Aborted: ${held.reason}.`);
             return { state: 'aborted', outcome: data.outcomeText };
           }
