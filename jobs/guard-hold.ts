@@ -20,6 +20,8 @@ import { controlHookFor } from './step-registry.js';
 export type HoldOutcome = { kind: 'resumed' } | { kind: 'park'; delayMs: number; wakeEarly?: () => Promise<boolean> } | { kind: 'abort'; reason: string };
 
 export const AUTO_RESUME_BY = 'autoResume';
+/** A held job without autoResume reads its guards again every this many intervals, to say when one recovers. */
+export const HOLD_RECHECK_INTERVALS = 5;
 
 export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, controls: JobControls, signal: AbortSignal): Promise<HoldOutcome> {
   const { data, deps } = runtime;
@@ -47,7 +49,14 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
     if (result.outcome === 'abort') return { kind: 'abort', reason: result.reason };
     await ctx.setState('paused');
     const delay = result.outcome === 'wait' ? result.delayMs : 1_000;
-    return { kind: 'park', delayMs: Math.min(delay, nextGuardDueInMs(runtime) ?? delay), ...(result.outcome === 'wait' && result.wakeEarly ? { wakeEarly: result.wakeEarly } : {}) };
+    // Back at the guards' interval while autoResume may answer the card; otherwise every HOLD_RECHECK_INTERVALS
+    // intervals, to say in the thread when a guard recovers (each wake-up is one of BullMQ's bounded restarts).
+    const held = (runtime.clusterConfig.guards ?? []).filter((guard) => hold.guards.includes(guard.name));
+    const autoResume = held.some((guard) => guard.autoResume);
+    const due = nextGuardDueInMs(runtime);
+    const slowest = HOLD_RECHECK_INTERVALS * Math.min(...held.map((guard) => guard.intervalMs), 60_000);
+    const recheck = due === undefined ? delay : autoResume ? due : Math.max(due, slowest);
+    return { kind: 'park', delayMs: Math.min(delay, recheck), ...(result.outcome === 'wait' && result.wakeEarly ? { wakeEarly: result.wakeEarly } : {}) };
   }
   if (outcome.action === 'force') {
     await watchGuards(runtime, { all: true });

@@ -139,8 +139,10 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           // A step that parks because of a pause (Karpenter sets its budgets to 0 first) shows as paused at once.
           const latest = await deps.controls.read(data.jobId);
           if (latest.paused) await markPaused(runtime, latest, step);
-          // Guards are evaluated each interval, so a parked job comes back at least that often.
-          await park(Math.min(result.delayMs, nextGuardDueInMs(runtime) ?? result.delayMs), result.wakeEarly);
+          // Guards are evaluated each interval while the job acts, so a parked job comes back at least that often; one
+          // waiting for an approver need not (its Continue reads the guards again), nor spend BullMQ's restarts on it.
+          const guardDue = data.state === 'waiting-approval' ? undefined : nextGuardDueInMs(runtime);
+          await park(Math.min(result.delayMs, guardDue ?? result.delayMs), result.wakeEarly);
         }
         if (result.outcome === 'abort') {
           await finishJob(runtime, 'aborted', `Aborted: ${result.reason}.`);
