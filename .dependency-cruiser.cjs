@@ -4,7 +4,7 @@
  *
  *   entry points   src/main.ts, src/start-bot.ts, src/cli/, src/demo/, src/playground/, bench/, test/, bin/
  *   handlers       commands/, jobs/
- *   adapters       src/aws/, src/kube/, src/slack/, src/status/, src/store/ (Redis-backed stores), src/waivers/, src/audit/, src/prometheus/, src/doctor/
+ *   adapters       src/aws/, src/guards/ (guard sources), src/kube/, src/slack/, src/status/, src/store/ (Redis-backed stores), src/waivers/, src/audit/, src/prometheus/, src/doctor/
  *   pure core      src/planning/, src/report/
  *   base           src/ports/, src/domain/, src/config/, src/log/, src/kube-types/
  *
@@ -15,7 +15,7 @@
  */
 const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
 const HANDLERS = ['^commands/', '^jobs/'];
-const ADAPTERS = ['^src/aws/', '^src/kube/', '^src/slack/', '^src/status/', '^src/store/', '^src/waivers/', '^src/audit/', '^src/prometheus/', '^src/doctor/'];
+const ADAPTERS = ['^src/aws/', '^src/guards/', '^src/kube/', '^src/slack/', '^src/status/', '^src/store/', '^src/waivers/', '^src/audit/', '^src/prometheus/', '^src/doctor/'];
 const CORE = ['^src/planning/', '^src/report/'];
 const BASE = ['^src/ports/', '^src/domain/', '^src/config/', '^src/log/', '^src/kube-types/'];
 const SIM = '^src/sim/';

@@ -35,6 +35,7 @@ const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: Bench
 const SCRIPTS = [
   { id: 'REHEARSE', file: 'bench/rehearse-accuracy.ts', what: 'rehearsal accuracy: predicted vs actual step durations (about 3 min)' },
   { id: 'SIMIDLE', file: 'bench/sim-karpenter-idle.ts', what: "the simulator's idle CPU at high speed" },
+  { id: 'GUARDS', file: 'bench/guard-breach.ts', what: 'guards (issue 29): breach to stop, terminations after the stop, reads per interval (about 1 min)' },
 ];
 
 function table(figures: Figure[]): string {

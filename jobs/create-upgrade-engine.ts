@@ -29,6 +29,7 @@ import type { UpgradeControl } from '../src/ports/upgrade-control.js';
 import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { StepKind } from '../src/ports/upgrade-plan.js';
 import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../src/store/redis-connection.js';
+import type { GuardReader } from '../src/ports/guard-port.js';
 
 /**
  * The upgrade engine: one BullMQ queue of upgrade jobs, the control the Slack surface drives, and (in worker
@@ -59,6 +60,8 @@ export interface UpgradeEngineOptions {
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
   /** Step durations, gate waits and final states (default: not counted). */
   metrics?: Metrics;
+  /** Reads clusters.yaml's guards while a job runs (issue 29); without it no guard is evaluated. */
+  guards?: GuardReader;
 }
 
 export interface UpgradeEngine {
@@ -119,6 +122,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),
     metrics: opts.metrics ?? noMetrics,
+    ...(opts.guards ? { guards: opts.guards } : {}),
   };
   const control = createQueueUpgradeControl({
     queue,

@@ -16,6 +16,8 @@ export interface GateSpec {
   actions: GateAction[];
   remedyLabel?: string;
   waivable?: GateModel['waivable'];
+  /** The breach card itself: its Continue is judged by the hold (jobs/guard-hold.ts), not here. */
+  guardHold?: boolean;
 }
 
 export type GateOutcome =
@@ -40,13 +42,17 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
   const openedAt = saved.openedAt ?? clock.now();
   if (saved.revision === undefined || saved.openedAt === undefined) await ctx.saveStepState({ [stateKey]: { revision, openedAt } });
 
+  // Every gate shows the guards (issue 29) as they stood when the card was posted.
+  const guardLines = spec.guardHold ? [] : (ctx.guards?.().lines ?? []);
+  // Where guards apply, Force is offered beside Continue, since Continue is refused while a guard halts.
+  const guarded = !spec.guardHold && ctx.guards?.().applies && spec.actions.includes('continue') && !spec.actions.includes('force');
   const gate: GateModel = {
     jobId: data.jobId,
     gateId: spec.gateId,
     revision,
     title: spec.title,
-    details: spec.details,
-    actions: spec.actions,
+    details: [...spec.details, ...guardLines],
+    actions: guarded ? [...spec.actions.filter((action) => action !== 'abort'), 'force', ...spec.actions.filter((action) => action === 'abort')] : spec.actions,
     remedyLabel: spec.remedyLabel,
     ...(spec.waivable?.length ? { waivable: spec.waivable } : {}),
   };
@@ -88,6 +94,19 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
     if (action === 'abort' || action === 'timeout') {
       const why = action === 'timeout' ? `nobody answered "${spec.title}" within ${timeoutMinutes} minutes` : `${mention(by)} chose Abort at "${spec.title}"`;
       return { kind: 'result', result: { outcome: 'abort', by, reason: why } };
+    }
+    if (action === 'continue' && !spec.guardHold && ctx.guards?.().applies) {
+      // Continue is refused while a guard is breached or unknown (fresh readings); Force overrides, with its reason.
+      await ctx.refreshGuards?.();
+      const halting = ctx.guards().halting;
+      if (halting.length > 0) {
+        await ctx.emitKeyed(`${threadKey}:guard-refused`, `${threadKey}:guard-refused`, {
+          kind: 'note', at: clock.now(), level: 'warning',
+          text: `Continue by ${mention(by)} refused at "${spec.title}": guard ${halting.map((name) => `"${name}"`).join(', ')} ${halting.length === 1 ? 'is' : 'are'} breached or unknown. The gate is asked again; Force (with a reason) carries on anyway.`,
+        });
+        await reopenGate(ctx, spec.gateId);
+        return { kind: 'result', result: { outcome: 'wait', delayMs: 1_000 } };
+      }
     }
     return { kind: 'answered', action, by, at, reason };
   }

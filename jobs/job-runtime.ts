@@ -17,8 +17,11 @@ import type { StepContext } from './step-context.js';
 import type { TimelineLog } from '../src/ports/timeline-log.js';
 import type { StepMessageModel, TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
 import { readJobData } from './job-data-schema.js';
+import { guardGateLines, guardsApply, haltingGuards, watchGuards } from './guard-watch.js';
 import { statusCardOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
+import type { GuardReader } from '../src/ports/guard-port.js';
+import type { JobControls } from '../src/ports/job-controls.js';
 
 /**
  * What one run of the processor works with: the job, its data (written back with job.updateData), and the
@@ -42,6 +45,8 @@ export interface EngineDeps {
   timeline: TimelineLog;
   lock: ClusterLock;
   metrics: Metrics;
+  /** Reads the guards of clusters.yaml (issue 29); without it no guard is evaluated. */
+  guards?: GuardReader;
 }
 
 export interface JobRuntime {
@@ -60,6 +65,11 @@ export interface JobRuntime {
   /** Shows a step's message as the job data has it now (e.g. aborted), once per `dedupeKey`. */
   showStep(step: PlannedStep, at: number, dedupeKey?: string, progress?: string): Promise<void>;
   contextFor(step: PlannedStep, signal: AbortSignal): StepContext;
+  /**
+   * The job's controls as steps see them: the guards due are evaluated first (jobs/guard-watch.ts), and a guard's
+   * hold reads as a pause, so every step stops at its next safe point exactly as for the Pause button.
+   */
+  controls(): Promise<JobControls>;
   /**
    * What the current run of a step got done before it failed: how many AWS / Kubernetes calls succeeded and since
    * when (the bot's clock). The processor calls `restart()` as a step run begins; a transient failure after real
@@ -204,6 +214,13 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
           return deps.thread.postEvent(data.thread, threadKey, event);
       }
     },
+    async controls() {
+      await watchGuards(runtime);
+      const controls = await deps.controls.read(data.jobId);
+      const hold = data.guards?.hold;
+      if (!hold || controls.paused) return controls;
+      return { ...controls, paused: true, pausedBy: `guard ${hold.guards.map((name) => `"${name}"`).join(', ')}`, pausedAt: hold.since };
+    },
     showStep: (step, at, dedupeKey, progress) =>
       deps.thread.upsertStepMessage(data.thread, stepMessageKey(data.jobId, step.id), stepMessageOf(data, step, at, progress), dedupeKey),
     contextFor(step, signal) {
@@ -262,7 +279,9 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         recordActed(acted) {
           (data.acted[step.id] ??= {})[`${acted.resource} ${acted.action}${acted.to ? ` ${acted.to}` : ''}`] = acted;
         },
-        controls: () => deps.controls.read(data.jobId),
+        controls: () => runtime.controls(),
+        guards: () => ({ lines: guardGateLines(runtime), halting: haltingGuards(runtime).map((guard) => guard.name), applies: guardsApply(runtime) }),
+        refreshGuards: () => watchGuards(runtime, { all: true }),
         sleep: (ms) => abortableSleep(deps.clock, ms, signal),
       };
       return ctx;

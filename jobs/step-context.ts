@@ -65,6 +65,13 @@ export interface StepContext {
    */
   recordActed(acted: ActedAction): void;
   controls(): Promise<JobControls>;
+  /**
+   * The guards as a gate sees them (issue 29): each one's state line for the card, the ones that refuse Continue now,
+   * and whether guards apply to this job at all (never to a rollback or a dry run). Optional: step tests leave it out.
+   */
+  guards?(): { lines: string[]; halting: string[]; applies: boolean };
+  /** Evaluates every guard now (a Continue is checked against fresh readings). */
+  refreshGuards?(): Promise<void>;
   /** Waits on the injected clock; rejects when the worker is shutting down (the job is then parked and resumed). */
   sleep(ms: number): Promise<void>;
 }

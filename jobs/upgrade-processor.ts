@@ -14,6 +14,8 @@ import { createJobRuntime, type EngineDeps, type JobRuntime } from './job-runtim
 import { cleanupFor, controlHookFor, stepFor } from './step-registry.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 import { mention } from '../src/report/format-text.js';
+import { nextGuardDueInMs, watchGuards } from './guard-watch.js';
+import { runGuardHold } from './guard-hold.js';
 
 /**
  * The BullMQ processor of an upgrade job: runs the planned steps from job.data.stepIndex on, checking pause and
@@ -83,6 +85,8 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
       }
       for (;;) {
         const step = data.steps[data.stepIndex];
+        // The guards due are read at every safe point (a breach opens a hold: jobs/guard-watch.ts).
+        await watchGuards(runtime);
         const controls = await deps.controls.read(data.jobId);
         if (controls.abort) {
           if (step) {
@@ -96,6 +100,17 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
           });
           await finishJob(runtime, 'aborted', `Aborted by ${mention(controls.abort.by)}${where}.`);
           return { state: 'aborted', outcome: data.outcomeText };
+        }
+        if (data.guards?.hold && step) {
+          const held = await runGuardHold(runtime, step, controls, signal);
+          if (held.kind === 'abort') {
+            // As an Abort at a safe point: put back what the step changed for the upgrade (Karpenter budgets).
+            await cleanupFor(step.kind)?.(runtime.contextFor(step, signal));
+            await finishJob(runtime, 'aborted', `Aborted: ${held.reason}.`);
+            return { state: 'aborted', outcome: data.outcomeText };
+          }
+          if (held.kind === 'park') await park(held.delayMs, held.wakeEarly);
+          continue;
         }
         if (controls.paused) {
           if (step) await controlHookFor(step.kind)?.(runtime.contextFor(step, signal), controls);
@@ -119,10 +134,15 @@ export function createUpgradeProcessor(deps: EngineDeps, draining: AbortSignal) 
         }
         const result = await runStep(runtime, step, signal);
         if (result.outcome === 'wait') {
+          // A step that stopped for a guard's hold: the breach card comes at once, not after the step's wait.
+          if (data.guards?.hold) continue;
           // A step that parks because of a pause (Karpenter sets its budgets to 0 first) shows as paused at once.
           const latest = await deps.controls.read(data.jobId);
           if (latest.paused) await markPaused(runtime, latest, step);
-          await park(result.delayMs, result.wakeEarly);
+          // Guards are evaluated each interval while the job acts, so a parked job comes back at least that often; one
+          // waiting for an approver need not (its Continue reads the guards again), nor spend BullMQ's restarts on it.
+          const guardDue = data.state === 'waiting-approval' ? undefined : nextGuardDueInMs(runtime);
+          await park(Math.min(result.delayMs, guardDue ?? result.delayMs), result.wakeEarly);
         }
         if (result.outcome === 'abort') {
           await finishJob(runtime, 'aborted', `Aborted: ${result.reason}.`);

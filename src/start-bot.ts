@@ -21,6 +21,10 @@ import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/create-upgrade-engine.js';
+import { createGuardReader } from './guards/create-guard-reader.js';
+import { createCloudWatchGuardReader } from './aws/cloudwatch-guard-reader.js';
+import { credentialProviderFor } from './aws/aws-client-config.js';
+import { guardChecks } from './doctor/guard-checks.js';
 import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal-worker.js';
 import { createCommandQueue, startCommandWorker } from '../jobs/slash-command-queue.js';
 import { createWaiverStore } from './waivers/waiver-store.js';
@@ -86,6 +90,13 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const connection = redisTargetOf(env);
   const prefix = keyPrefixFor(connection, env.QUEUE_PREFIX);
   const thread = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
+  // Guards (issue 29): read while a job runs; one that cannot be read now is a warning in the log, never a reason not to start.
+  const guardReader = createGuardReader({ cloudWatch: createCloudWatchGuardReader(sdkOptions), credentialsFor: (target) => credentialProviderFor(target, sdkOptions) });
+  if (config.clusters.some((cluster) => (cluster.guards ?? []).length > 0)) {
+    void guardChecks(guardReader, config.clusters, clock.now()).then((checks) => {
+      for (const check of checks) if (check.ok === null) logger.warn({ check: check.id }, `${check.detail}; ${check.fix}`);
+    });
+  }
   const engine = createUpgradeEngine({
     connection,
     prefix,
@@ -101,6 +112,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     pollIntervalMs: env.AWS_POLL_SECONDS * 1000,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     metrics,
+    guards: guardReader,
   });
 
   // The fleet's reads and channel posts, shared by rollouts and the digest/reminder scheduler.
@@ -154,7 +166,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       rehearsals: createRehearsalStore(waiverRedis, prefix),
       rehearsalQueue,
       // `/eks-upgrade doctor`: the CLI's checks with this process's own credentials, token and Redis.
-      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: connection }),
+      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: connection, guards: guardReader, now: clock.now() }),
     };
   };
   try {

@@ -37,6 +37,9 @@ export const PRODUCT_ACTIONS: ProductAction[] = [
   ]),
   ...of('AssumePerClusterRoles', 'cluster-role', false, ['sts:AssumeRole']),
   { action: 'iam:SimulatePrincipalPolicy', sid: 'OptionalDoctorSimulatePolicy', scope: 'bot-role', read: true, optional: true },
+  // CloudWatch guards (issue 29, docs/guards.md): only a cluster with a cloudwatch guard needs them.
+  { action: 'cloudwatch:DescribeAlarms', sid: 'OptionalGuardsCloudWatch', scope: 'account', read: true, optional: true },
+  { action: 'cloudwatch:GetMetricData', sid: 'OptionalGuardsCloudWatch', scope: 'account', read: true, optional: true },
 ];
 
 /** Calls IAM never authorizes: STS answers GetCallerIdentity for any valid credentials. */

@@ -1,3 +1,6 @@
+import { createGuardReader } from '../guards/create-guard-reader.js';
+import { createCloudWatchGuardReader } from '../aws/cloudwatch-guard-reader.js';
+import { credentialProviderFor } from '../aws/aws-client-config.js';
 import { WebClient } from '@slack/web-api';
 import { createAwsProbePort } from '../aws/doctor-sdk-adapter.js';
 import { ConfigError } from '../config/clusters-config.js';
@@ -39,6 +42,10 @@ export async function doctorCli(command: CliCommand, deps: CliDeps): Promise<num
     rules: clusterRole(command.clusterRoleFile ?? defaultClusterRoleFile()),
     slack: token ? { client: new WebClient(token, { ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}), retryConfig: { retries: 0 } }), apiUrl: env.SLACK_API_URL } : undefined,
     redisUrl: cliRedis(env).target,
+    guards: createGuardReader({
+      cloudWatch: createCloudWatchGuardReader(endpoint ? { endpoint } : {}),
+      credentialsFor: (target) => credentialProviderFor(target, endpoint ? { endpoint } : {}),
+    }),
   });
   deps.stdout(command.output === 'json' ? toJsonText(checks) : renderDoctorText(checks));
   return doctorFailed(checks) ? EXIT.error : EXIT.ok;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { Cron } from 'croner';
 import { CLUSTER_GLOB, matchGlobs } from './cluster-glob.js';
 import { plainIssueMessage, valueAt } from './plain-issues.js';
+import { guardConfigOf, guardsSchema, type GuardConfig } from './guards-config.js';
 
 const slackIds = z.array(
   z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'must be a Slack user ID (U…/W…) or user-group ID (S…)'),
@@ -142,11 +143,13 @@ const clusterFields = {
   requireRehearsal: z.string().regex(/^[1-9]\d{0,3}h$/, 'must be a number of hours like "24h"'),
   /** Which kinds of step ask an approver first (issue 23); every kind does unless set to false here. */
   gates: z.object({ controlPlane: z.boolean(), nodegroups: z.boolean(), karpenter: z.boolean(), selfManaged: z.boolean(), fargate: z.boolean() }).partial().strict(),
+  /** Health signals watched while an upgrade acts (issue 29, docs/guards.md); a cluster's list replaces defaults:'. */
+  guards: guardsSchema,
 };
 
 const clusterSchema = z
   .object({ name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/, 'must be an EKS cluster name'), ...clusterFields })
-  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, rollbackTimeoutMinutes: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true, gates: true })
+  .partial({ roleArn: true, twoPersonRule: true, karpenter: true, nodegroups: true, selfManaged: true, addons: true, maintenanceWindow: true, gateTimeoutMinutes: true, abortOnGateTimeout: true, checks: true, waivers: true, rollbackTimeoutMinutes: true, reminders: true, channels: true, requesters: true, approvers: true, region: true, requireRehearsal: true, gates: true, guards: true })
   .strict();
 
 const fileSchema = z
@@ -223,6 +226,8 @@ export interface ClusterConfig {
   requireRehearsalHours?: number;
   /** clusters.yaml `gates:` (absent: every kind is gated, GATES_ON). */
   gates?: GateSwitches;
+  /** clusters.yaml `guards:` (absent or empty: nothing is watched while the upgrade acts). */
+  guards?: GuardConfig[];
 }
 
 /** Which kinds of step ask an approver before they act (clusters.yaml `gates:`, per key over `defaults:`). */
@@ -269,6 +274,13 @@ function describeIssue(source: string, issue: z.core.$ZodIssue, raw: unknown): s
     const name = (raw as { clusters?: Array<{ name?: unknown }> })?.clusters?.[issue.path[1]]?.name;
     if (typeof name === 'string') where = where.replace(`clusters[${issue.path[1]}]`, `clusters[${issue.path[1]}] (${name})`);
   }
+  // And the guard by its name: "clusters[0] (demo).guards[1] (checkout available).prometheus.breachWhen".
+  const guardAt = issue.path.indexOf('guards');
+  if (guardAt >= 0 && typeof issue.path[guardAt + 1] === 'number') {
+    const guardName = valueAt(raw, [...issue.path.slice(0, guardAt + 2), 'name']);
+    const index = issue.path[guardAt + 1] as number;
+    if (typeof guardName === 'string') where = where.replace(`guards[${index}]`, `guards[${index}] (${guardName})`);
+  }
   return `${source}: ${where}: ${plainIssueMessage(issue, valueAt(raw, issue.path), fileSchema)}`;
 }
 
@@ -314,6 +326,8 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
       reminders: { daysBefore: [...new Set(merged.reminders?.daysBefore ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => b - a) },
       gates: { ...GATES_ON, ...(defaults.gates ?? {}), ...(entry.gates ?? {}) },
+      // A cluster's guards replace the default list (a production cluster may watch other things than staging).
+      guards: (entry.guards ?? defaults.guards ?? []).map(guardConfigOf),
       ...(merged.requireRehearsal ? { requireRehearsalHours: Number(merged.requireRehearsal.slice(0, -1)) } : {}),
     };
   });

@@ -9,6 +9,8 @@ import { clusterChecks, type RbacRule } from './cluster-checks.js';
 import { redisChecks } from './redis-checks.js';
 import { slackChecks } from './slack-checks.js';
 import type { RedisTarget } from '../store/redis-connection.js';
+import { guardChecks } from './guard-checks.js';
+import type { GuardReader } from '../ports/guard-port.js';
 
 /**
  * `doctor`: every check, in the order an operator fixes things (config, AWS, each cluster, Slack, Redis). Never
@@ -29,6 +31,9 @@ export interface DoctorInput {
   slack?: { client: WebClient; apiUrl?: string };
   /** REDIS_URL, or the whole target when REDIS_CLUSTER_NODES names a cluster. */
   redisUrl: string | RedisTarget;
+  /** Reads the guards of clusters.yaml (issue 29); without it they are not checked. */
+  guards?: GuardReader;
+  now?: number;
 }
 
 export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {
@@ -57,5 +62,6 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {
   if (!input.slack) checks.push(notChecked('slack', 'slack.auth', 'SLACK_BOT_TOKEN is not set'));
   else checks.push(...(await slackChecks(input.slack.client, input.config, input.slack.apiUrl)));
   checks.push(...(await redisChecks(input.redisUrl)));
+  if (input.guards) checks.push(...(await guardChecks(input.guards, clusters, input.now ?? Date.now())));
   return checks;
 }

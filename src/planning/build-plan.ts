@@ -112,6 +112,7 @@ export function buildPlan(snapshot: ClusterSnapshot, target: string, policy: Pla
     incremental: describeIncremental(path.hops, deferral, saved, moving),
     estimateMinutes: hops.reduce((sum, hop) => sum + hop.estimateMinutes, 0),
     context: planContext(snapshot, policy),
+    ...(policy.guards?.length ? { guards: policy.guards } : {}),
   };
 }
 

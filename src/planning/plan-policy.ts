@@ -1,4 +1,5 @@
 import { DEFAULT_CHECK_SETTINGS, GATES_ON, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type GateSwitches, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
+import { guardWatches } from '../config/guards-config.js';
 import type { MaintenanceWindow } from '../domain/maintenance-window.js';
 import type { Waiver } from '../domain/waiver.js';
 
@@ -29,6 +30,8 @@ export interface PlanPolicy {
   maintenanceWindow?: MaintenanceWindow;
   /** clusters.yaml `gates:`: which kinds ask an approver first (absent: all of them). */
   gates?: GateSwitches;
+  /** clusters.yaml `guards:` in words ("checkout available: … (breached when < 0.99)"), for the plan to list. */
+  guards?: string[];
 }
 
 export const DEFAULT_POLICY: PlanPolicy = {
@@ -78,5 +81,6 @@ export function policyFromConfig(cluster: ClusterConfig | undefined, slackWaiver
     ...(waiverNote ? { waiverNote } : {}),
     ...(cluster.maintenanceWindow ? { maintenanceWindow: cluster.maintenanceWindow } : {}),
     gates: cluster.gates ?? GATES_ON,
+    ...(cluster.guards?.length ? { guards: cluster.guards.map((guard) => `${guard.name}: ${guardWatches(guard)}`) } : {}),
   };
 }

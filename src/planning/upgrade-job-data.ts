@@ -1,6 +1,7 @@
 import type { ActionKind, PlannedStep } from '../ports/upgrade-plan.js';
 import type { ThreadRef } from '../ports/thread-port.js';
 import type { StatusCardModel, UpgradeState } from '../ports/timeline-event.js';
+import type { GuardTrack } from './guards/evaluate-guard.js';
 
 /**
  * The BullMQ job's data: the single source of truth for resuming an upgrade. Only the processor writes it
@@ -74,6 +75,21 @@ export interface UpgradeJobData {
   plannedAt?: number;
   /** Set for a rollback job (issue 10): the control plane goes back one minor with rollbackConfig. */
   rollback?: RollbackJobInfo;
+  /** The guards' evaluations and the stop a breach put on the job (issue 29); absent until a guard is evaluated. */
+  guards?: GuardJobState;
+}
+
+/**
+ * Guards in a job's data: each guard's last evaluation, the hold a breach put on the job (answered at the breach
+ * card, a gate), and the guards a person forced past (ignored until they have recovered once).
+ */
+export interface GuardJobState {
+  tracks: Record<string, GuardTrack>;
+  /** Open while the job is stopped by a breach: the breach card (gate `guard-<seq>`) waits for an answer. */
+  hold?: { seq: number; guards: string[]; since: number; step?: string };
+  /** The last hold's number, so each breach gets a card of its own. */
+  holdSeq: number;
+  overridden: Record<string, { by: string; reason?: string; at: number }>;
 }
 
 export interface RollbackJobInfo {
@@ -138,5 +154,8 @@ export function statusCardOf(data: UpgradeJobData, now: number): StatusCardModel
     updatedAt: now,
     dryRun: data.dryRun,
     ...(data.rollback ? { rollback: true } : {}),
+    ...(data.guards && Object.keys(data.guards.tracks).length > 0
+      ? { guards: Object.entries(data.guards.tracks).map(([name, track]) => ({ name, status: track.status, at: track.at })) }
+      : {}),
   };
 }

@@ -48,6 +48,8 @@ export interface StatusCardModel {
   dryRun: boolean;
   /** A rollback job (issue 10): the card says "EKS rollback". */
   rollback?: boolean;
+  /** Each guard's last evaluation (issue 29), when the cluster has guards and they have been read. */
+  guards?: Array<{ name: string; status: 'healthy' | 'breached' | 'unknown'; at: number }>;
   /**
    * A rehearsal on a simulated twin (issue 15): the card says REHEARSAL and offers no controls (the rehearsal's own
    * engine answers its gates; nothing in Slack can pause or abort it).

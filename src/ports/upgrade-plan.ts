@@ -184,6 +184,8 @@ export interface UpgradePlan {
   estimateMinutes: number;
   /** How old the insights were and which waivers were counted (src/planning/plan-context.ts). */
   context?: PlanContext;
+  /** The guards that watch every step that acts (clusters.yaml `guards:`, issue 29), in words. */
+  guards?: string[];
   /** Set on a rollback plan (issue 10): `to` is one minor back, steps in ROLLBACK_STEP_ORDER. */
   rollback?: {
     until?: number;

@@ -12,6 +12,7 @@ import { formatMinutes, type PlanStep, type UpgradePlan } from '../ports/upgrade
 import { escapeMrkdwn } from './format-text.js';
 import type { SlackMessage } from '../ports/slack-message.js';
 import { context, packLines, paginate, section, type BlockItem } from './slack-pages.js';
+import { BLOCK_LIMITS, truncate } from './block-kit-limits.js';
 
 export interface PlanBlocksOptions {
   maxMessages?: number;
@@ -83,6 +84,7 @@ export function renderPlanMessages(plan: UpgradePlan, options: PlanBlocksOptions
         `${verdict} · ${describeCounts(plan.findings)}${waived ? ` (${waived} waived)` : ''} · ${plan.hops.length} hop${plan.hops.length === 1 ? '' : 's'} · ${formatMinutes(plan.estimateMinutes)} · strategies from ${plan.policySource}`,
       ),
       context(`Upgrade ${e(insightsLine(plan.context ?? {}))}${plan.context?.waiverNote ? ` · ${e(plan.context.waiverNote)}` : ''}`),
+      ...(plan.guards?.length ? [context(truncate(`Guards watching every step that acts (a breach stops the upgrade): ${e(plan.guards.join('; '))}`, BLOCK_LIMITS.contextText))] : []),
     ],
   };
   const items: BlockItem[] = [head];

@@ -23,6 +23,7 @@ export function renderPlanMarkdown(plan: UpgradePlan): string {
     `- **Verdict:** ${plan.blocking ? '**blocked** — fix the errors below first' : 'no blocking findings'} (${describeCounts(plan.findings)})`,
     `- **Skew rule applied:** ${plan.skewRule}`,
     `- **Strategies from:** ${plan.policySource}`,
+    ...(plan.guards?.length ? [`- **Guards** (watch every step that acts; a breach stops the upgrade): ${plan.guards.join('; ')}`] : []),
     `- **Upgrade ${insightsLine(plan.context ?? {})}**${plan.context?.waiverNote ? ` — ${plan.context.waiverNote}` : ''}`,
     '',
   );

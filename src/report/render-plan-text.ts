@@ -28,6 +28,7 @@ export function renderPlanText(plan: UpgradePlan): string {
     planHeadline(plan),
     `Findings: ${describeCounts(plan.findings)}${waived ? ` (${waived} waived)` : ''}. Strategies from ${plan.policySource}. Skew rule: ${plan.skewRule}.`,
     `Upgrade ${insightsLine(plan.context ?? {})}.${plan.context?.waiverNote ? ` ${plan.context.waiverNote}` : ''}`,
+    ...(plan.guards?.length ? [`Guards watching every step that acts (a breach stops the upgrade): ${plan.guards.join('; ')}.`] : []),
     '',
   ];
   lines.push('FINDINGS');

@@ -56,10 +56,10 @@ export const demoConfig: ClustersConfig = parseClustersConfig({
   clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], requesters: ['U0REQ'], approvers: ['U0APP'] }],
 });
 
-const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
+export const DEPLOY_IAM_POLICY = loadIamPolicyFile('deploy/iam/permissions-policy.json');
 
 export async function startEngineHarness(opts: {
-  scenario?: string;
+  scenario?: string | object;
   speed?: number;
   config?: ClustersConfig;
   stepKinds?: UpgradeEngineOptions['stepKinds'];
@@ -70,10 +70,12 @@ export async function startEngineHarness(opts: {
    * (default 2, as the engine's). demo-throttled throttles 30% of calls: a read of dozens of calls needs more.
    */
   readAttempts?: number;
+  /** The IAM policy the simulator enforces on every caller (default deploy/'s). */
+  iamPolicy?: ReturnType<typeof loadIamPolicyFile>;
 } = {}): Promise<EngineHarness> {
   // The engine runs under the IAM policy deploy/ ships, as in the end-to-end stacks: an AWS call the job makes that
   // the policy does not allow fails the test with the service's AccessDenied sentence.
-  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600, iamPolicy: DEPLOY_IAM_POLICY });
+  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600, iamPolicy: opts.iamPolicy ?? DEPLOY_IAM_POLICY });
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
   const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
   const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });

@@ -25,6 +25,8 @@ export const E2E_THREAD_INTERVAL_MS = 25;
 
 export interface E2eStackOptions {
   scenario: string;
+  /** The simulator's port (default a free one): for a server configured before the stack starts, e.g. a Prometheus scraping it. */
+  simPort?: number;
   /**
    * The fake Slack's rate limits. Default: 'on' with `threadPace: 'slack'`, 'off' with the fast pace — a thread paced
    * at E2E_THREAD_INTERVAL_MS would otherwise be held to Slack's real one post per second per channel by 429s, which
@@ -114,7 +116,7 @@ export interface E2eStack {
 export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
   const sim = await startSimulator({
     scenario: opts.scenario,
-    port: 0,
+    port: opts.simPort ?? 0,
     host: '127.0.0.1',
     speed: opts.speed ?? 600,
     ...(opts.simStart !== undefined ? { clock: createSimClock(opts.speed ?? 600, opts.simStart) } : {}),

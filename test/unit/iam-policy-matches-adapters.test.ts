@@ -13,7 +13,7 @@ import { NEEDS_NO_PERMISSION, PRODUCT_ACTIONS } from '../../src/aws/iam-actions.
  * with the statement that grants it.
  */
 const AWS_ADAPTERS = 'src/aws';
-const SERVICE_PREFIX: Record<string, string> = { eks: 'eks', ssm: 'ssm', ec2: 'ec2', sts: 'sts', iam: 'iam', 'auto-scaling': 'autoscaling' };
+const SERVICE_PREFIX: Record<string, string> = { eks: 'eks', ssm: 'ssm', ec2: 'ec2', sts: 'sts', iam: 'iam', 'auto-scaling': 'autoscaling', cloudwatch: 'cloudwatch' };
 const IMPLIED: Record<string, string[]> = { 'eks:CreateNodegroup': ['iam:PassRole'] };
 
 function actionsCalledByAdapters(): string[] {

@@ -85,6 +85,11 @@ export function renderStatusCard(card: StatusCardModel): SlackMessage {
       field('Job', `\`${card.jobId}\``),
     ],
   });
+  if (card.guards?.length) {
+    const icon = { healthy: '🟢', breached: '🔴', unknown: '⚪' } as const;
+    const last = Math.max(...card.guards.map((guard) => guard.at));
+    blocks.push(contextLine(truncate(`Guards: ${card.guards.map((guard) => `${icon[guard.status]} ${escapeMrkdwn(guard.name)} ${guard.status}`).join(' · ')} (last read ${formatUtcTime(last)})`, BLOCK_LIMITS.contextText)));
+  }
   if (card.rehearsal) {
     blocks.push(mrkdwnSection(`🎭 *REHEARSAL* on a simulated twin of ${escapeMrkdwn(card.cluster)}: nothing is changed on the real cluster; gates are answered automatically, and the report ends this thread.`));
   }
