@@ -1,0 +1,42 @@
+/**
+ * How a cost grows with the work: for points (size, cost) sorted by size, the exponent k of cost ∝ size^k between
+ * each pair of neighbours (log-log slope). k ≤ 1 is linear or better; a fixed part (start-up) makes it look better
+ * than it is, so callers pass the cost beyond a same-run baseline. Pure, for bench/scale-cost.ts.
+ */
+export interface GrowthPoint {
+  size: number;
+  cost: number;
+}
+
+/** Exponents between neighbouring points (sizes ascending); NaN where a cost is not positive. */
+export function growthExponents(points: GrowthPoint[]): number[] {
+  const sorted = [...points].sort((a, b) => a.size - b.size);
+  const exponents: number[] = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1], sorted[i]];
+    exponents.push(a.cost > 0 && b.cost > 0 && b.size !== a.size ? Math.log(b.cost / a.cost) / Math.log(b.size / a.size) : NaN);
+  }
+  return exponents;
+}
+
+/** The cost of one more unit of work between neighbouring sizes: (cost₂ − cost₁) / (size₂ − size₁). */
+export function marginalCosts(points: GrowthPoint[]): number[] {
+  const sorted = [...points].sort((a, b) => a.size - b.size);
+  return sorted.slice(1).map((b, i) => (b.cost - sorted[i].cost) / (b.size - sorted[i].size));
+}
+
+/**
+ * One word for a curve: 'sub-linear' (every step k < 0.9), 'linear' (every step ≤ 1.15, some near 1), 'super-linear'
+ * (some step above 1.15, or — a fixed start-up cost hides growth from the slope — one more unit costing over twice
+ * as much at the larger sizes as at the smaller), 'unknown' (too few points or a cost not measured). The bands absorb
+ * the noise of a shared machine; a quadratic curve is far outside them.
+ */
+export function curveShape(points: GrowthPoint[]): 'sub-linear' | 'linear' | 'super-linear' | 'unknown' {
+  const exponents = growthExponents(points);
+  if (exponents.length === 0 || exponents.some((k) => Number.isNaN(k))) return 'unknown';
+  if (exponents.some((k) => k > 1.15)) return 'super-linear';
+  const marginal = marginalCosts(points);
+  if (marginal.some((m, i) => i > 0 && marginal[i - 1] > 0 && m > 2 * marginal[i - 1])) return 'super-linear';
+  if (exponents.every((k) => k < 0.9)) return 'sub-linear';
+  return 'linear';
+}
