@@ -27,16 +27,29 @@ export function marginalCosts(points: GrowthPoint[]): number[] {
 
 /**
  * One word for a curve: 'sub-linear' (every step k < 0.9), 'linear' (every step ≤ 1.15, some near 1), 'super-linear'
- * (some step above 1.15, or — a fixed start-up cost hides growth from the slope — one more unit costing over twice
- * as much at the larger sizes as at the smaller), 'unknown' (too few points or a cost not measured). The bands absorb
+ * (some step above 1.15, or — a fixed start-up cost hides growth from the slope — the largest size costing over a
+ * quarter more than the smaller sizes' cost per unit predicts: excessOverLinear), 'unknown' (too few points or a cost not measured). The bands absorb
  * the noise of a shared machine; a quadratic curve is far outside them.
  */
 export function curveShape(points: GrowthPoint[]): 'sub-linear' | 'linear' | 'super-linear' | 'unknown' {
   const exponents = growthExponents(points);
   if (exponents.length === 0 || exponents.some((k) => Number.isNaN(k))) return 'unknown';
   if (exponents.some((k) => k > 1.15)) return 'super-linear';
-  const marginal = marginalCosts(points);
-  if (marginal.some((m, i) => i > 0 && marginal[i - 1] > 0 && m > 2 * marginal[i - 1])) return 'super-linear';
+  if (excessOverLinear(points) > 0.25) return 'super-linear';
   if (exponents.every((k) => k < 0.9)) return 'sub-linear';
   return 'linear';
+}
+
+/**
+ * How far the largest size's cost exceeds the straight line through the smaller sizes (their cost of one more unit,
+ * taken where it is highest, carried on to the largest size), as a share of that cost: 0 for a straight or
+ * flattening curve, 0.75 when three quarters of it is more than linear growth explains. Needs three points.
+ */
+export function excessOverLinear(points: GrowthPoint[]): number {
+  const sorted = [...points].sort((a, b) => a.size - b.size);
+  if (sorted.length < 3) return 0;
+  const marginal = marginalCosts(sorted.slice(0, -1));
+  const [before, last] = [sorted[sorted.length - 2], sorted[sorted.length - 1]];
+  const predicted = before.cost + Math.max(0, ...marginal) * (last.size - before.size);
+  return last.cost > 0 ? Math.max(0, (last.cost - predicted) / last.cost) : 0;
 }

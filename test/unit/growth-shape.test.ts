@@ -27,6 +27,11 @@ describe('growth shape of a cost curve (bench/scale-cost.ts)', () => {
     expect(curveShape([{ size: 10, cost: 100 }, { size: 100, cost: 300 }, { size: 1000, cost: 900 }])).toBe('sub-linear');
   });
 
+  it('does not call a near-flat curve super-linear for noise in its small steps (pages of a list)', () => {
+    // 77, 79, 94 requests for 50, 500, 2,000 nodes: one more page per 500 items or so.
+    expect(curveShape([{ size: 50, cost: 99 }, { size: 500, cost: 101 }, { size: 2000, cost: 116 }])).toBe('sub-linear');
+  });
+
   it('reads the cost of one more unit between sizes', () => {
     expect(marginalCosts([{ size: 10, cost: 600 }, { size: 100, cost: 1500 }, { size: 1000, cost: 10_500 }])).toEqual([10, 10]);
   });
