@@ -28,14 +28,16 @@ export function marginalCosts(points: GrowthPoint[]): number[] {
 /**
  * One word for a curve: 'sub-linear' (every step k < 0.9), 'linear' (every step ≤ 1.15, some near 1), 'super-linear'
  * (some step above 1.15, or — a fixed start-up cost hides growth from the slope — the largest size costing over a
- * quarter more than the smaller sizes' cost per unit predicts: excessOverLinear), 'unknown' (too few points or a cost not measured). The bands absorb
+ * quarter more than the smaller sizes' cost per unit predicts: excessOverLinear — and by more than `noiseFloor`, the
+ * measurement's own resolution and run-to-run noise in the cost's unit), 'unknown' (too few points or a cost not measured). The bands absorb
  * the noise of a shared machine; a quadratic curve is far outside them.
  */
-export function curveShape(points: GrowthPoint[]): 'sub-linear' | 'linear' | 'super-linear' | 'unknown' {
+export function curveShape(points: GrowthPoint[], noiseFloor = 0): 'sub-linear' | 'linear' | 'super-linear' | 'unknown' {
   const exponents = growthExponents(points);
   if (exponents.length === 0 || exponents.some((k) => Number.isNaN(k))) return 'unknown';
   if (exponents.some((k) => k > 1.15)) return 'super-linear';
-  if (excessOverLinear(points) > 0.25) return 'super-linear';
+  const largest = Math.max(...points.map((p) => p.cost));
+  if (excessOverLinear(points) > 0.25 && excessOverLinear(points) * largest > noiseFloor) return 'super-linear';
   if (exponents.every((k) => k < 0.9)) return 'sub-linear';
   return 'linear';
 }

@@ -12,12 +12,15 @@ import { startSimProcess } from './processes.js';
  * curve's shape (bench/growth-shape.ts) is the log-log slope k between neighbouring sizes (≤ 1: linear or better) and
  * the cost of one more unit between them (steady: linear; rising: super-linear, even when a fixed start-up cost keeps
  * k under 1). CPU is also shown beyond the CLI's `--help` (same run), the part of start-up every command pays. Sizes: BENCH_SCALE_FLEET (default 10,100,1000) and BENCH_SCALE_NODES (default
- * 50,500,2000); about three minutes on a 2-core machine. Run alone: `npx tsx bench/scale-cost.ts`, or
+ * 50,500,2000; 0 skips a curve); about three minutes on a 2-core machine. Run alone: `npx tsx bench/scale-cost.ts`, or
  * `BENCH=SCALE npm run bench` (builds dist/ first).
  */
 const sizes = (raw: string | undefined, fallback: number[]) => (raw ? raw.split(',').map((s) => Number(s.trim())).filter((n) => n > 0) : fallback);
 const FLEET = sizes(process.env.BENCH_SCALE_FLEET, [10, 100, 1000]);
 const NODES = sizes(process.env.BENCH_SCALE_NODES, [50, 500, 2000]);
+/** Below these an excess over linear is not told from noise: rusage counts CPU in 10 ms ticks and one command's CPU moves by ±50 ms between runs on a shared machine; RSS by a few MB. */
+const CPU_NOISE_MS = 100;
+const RSS_NOISE_MB = 10;
 const AWS_ENV = { AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench' };
 
 interface Sample {
@@ -47,6 +50,7 @@ async function measureAgainstSim(simArgs: string[], commands: (file: string, clu
 }
 
 function report(curve: string, unit: string, samples: Sample[], startupCpuMs: number): void {
+  if (samples.length === 0) return;
   for (const s of samples) {
     printRow(`${curve} ${s.size} ${unit}`, {
       requests: `${s.aws}+${s.kube}`,
@@ -56,10 +60,10 @@ function report(curve: string, unit: string, samples: Sample[], startupCpuMs: nu
       wall_ms: s.cost.ms,
     });
   }
-  const shape = (points: GrowthPoint[]) =>
-    `${curveShape(points)} (k = ${growthExponents(points).map((k) => k.toFixed(2)).join(', ')}; per ${unit.replace(/s$/, '')}: ${marginalCosts(points).map((m) => m.toFixed(2)).join(', ')})`;
+  const shape = (points: GrowthPoint[], noiseFloor = 0) =>
+    `${curveShape(points, noiseFloor)} (k = ${growthExponents(points).map((k) => k.toFixed(2)).join(', ')}; per ${unit.replace(/s$/, '')}: ${marginalCosts(points).map((m) => m.toFixed(2)).join(', ')})`;
   process.stdout.write(
-    `  shape — requests: ${shape(samples.map((s) => ({ size: s.size, cost: s.aws + s.kube })))}; CPU beyond start-up: ${shape(samples.map((s) => ({ size: s.size, cost: s.cost.cpuMs - startupCpuMs })))}; peak RSS: ${shape(samples.map((s) => ({ size: s.size, cost: s.cost.peakRssMb })))}\n`,
+    `  shape — requests: ${shape(samples.map((s) => ({ size: s.size, cost: s.aws + s.kube })))}; CPU beyond start-up: ${shape(samples.map((s) => ({ size: s.size, cost: s.cost.cpuMs - startupCpuMs })), CPU_NOISE_MS)}; peak RSS: ${shape(samples.map((s) => ({ size: s.size, cost: s.cost.peakRssMb })), RSS_NOISE_MB)}\n`,
   );
 }
 

@@ -32,6 +32,13 @@ describe('growth shape of a cost curve (bench/scale-cost.ts)', () => {
     expect(curveShape([{ size: 50, cost: 99 }, { size: 500, cost: 101 }, { size: 2000, cost: 116 }])).toBe('sub-linear');
   });
 
+  it('does not call an excess within the noise floor super-linear', () => {
+    // CPU ms beyond start-up of status at 50, 500, 2,000 nodes: 10 ms rusage ticks, ±50 ms between runs.
+    const points = [{ size: 50, cost: 100 }, { size: 500, cost: 110 }, { size: 2000, cost: 220 }];
+    expect(curveShape(points)).toBe('super-linear');
+    expect(curveShape(points, 100)).not.toBe('super-linear');
+  });
+
   it('reads the cost of one more unit between sizes', () => {
     expect(marginalCosts([{ size: 10, cost: 600 }, { size: 100, cost: 1500 }, { size: 1000, cost: 10_500 }])).toEqual([10, 10]);
   });
