@@ -11,13 +11,13 @@ import { startSimProcess } from './processes.js';
  * `status` and `plan` against its node count (`scale --nodes N`), no added latency (the cost, not the wait). Each
  * curve's shape (bench/growth-shape.ts) is the log-log slope k between neighbouring sizes (≤ 1: linear or better) and
  * the cost of one more unit between them (steady: linear; rising: super-linear, even when a fixed start-up cost keeps
- * k under 1). CPU is also shown beyond the CLI's `--help` (same run), the part of start-up every command pays. Sizes: BENCH_SCALE_FLEET (default 10,100,1000) and BENCH_SCALE_NODES (default
- * 50,500,2000; 0 skips a curve); about three minutes on a 2-core machine. Run alone: `npx tsx bench/scale-cost.ts`, or
+ * k under 1). CPU is also shown beyond the CLI's `--help` (same run), the part of start-up every command pays. Sizes: BENCH_SCALE_FLEET (default 10,100,1000) and BENCH_SCALE_NODE_COUNTS (default
+ * 50,500,2000; 0 skips a curve); 3–6 minutes on a 2-core machine, depending on its load. Run alone: `npx tsx bench/scale-cost.ts`, or
  * `BENCH=SCALE npm run bench` (builds dist/ first).
  */
 const sizes = (raw: string | undefined, fallback: number[]) => (raw ? raw.split(',').map((s) => Number(s.trim())).filter((n) => n > 0) : fallback);
 const FLEET = sizes(process.env.BENCH_SCALE_FLEET, [10, 100, 1000]);
-const NODES = sizes(process.env.BENCH_SCALE_NODES, [50, 500, 2000]);
+const NODES = sizes(process.env.BENCH_SCALE_NODE_COUNTS, [50, 500, 2000]);
 /** Below these an excess over linear is not told from noise: rusage counts CPU in 10 ms ticks and one command's CPU moves by ±50 ms between runs on a shared machine; RSS by a few MB. */
 const CPU_NOISE_MS = 100;
 const RSS_NOISE_MB = 10;
