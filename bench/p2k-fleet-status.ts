@@ -9,7 +9,7 @@ import { startSimProcess } from './processes.js';
 /**
  * P2k: ten times P2's fleet. `npx eks-upgrade status --all` over BENCH_P2K_CLUSTERS (default 1,000) simulated
  * clusters of the `fleet` scenario with 100 ms added to every AWS and Kubernetes answer, in a fresh process (cold).
- * Goals: ≤ 5 s beyond the CLI's own start-up (`--help`, measured in the same run), peak RSS of the CLI ≤ 400 MB
+ * Goals: ≤ 5 s beyond the CLI's own start-up (`--help`, the faster of two in the same run), peak RSS of the CLI ≤ 400 MB
  * (GNU time), and the same statuses rendered as the bot's Slack answer (renderStatusMessages, what `/eks-upgrade
  * status --all` posts) pass the fake Slack's Block Kit checks. The run prints `--output json` so the driver can
  * render the Slack form from exactly what was read; the read is the same as the text table's.
@@ -23,7 +23,9 @@ export async function p2kFleetStatus(): Promise<Figure[]> {
   try {
     const { file, clusters } = await writeFleetClustersFile(sim.url, 'bench-p2k-');
     const env = { AWS_ENDPOINT_URL: sim.url, AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...(process.env.STATUS_CONCURRENCY ? { STATUS_CONCURRENCY: process.env.STATUS_CONCURRENCY } : {}) };
-    const startup = await measureCommand(['bin/eks-upgrade.js', '--help'], env);
+    // Twice, the faster counting: the first start after `npm run build` also writes the bundle's V8 code cache.
+    const help = [await measureCommand(['bin/eks-upgrade.js', '--help'], env), await measureCommand(['bin/eks-upgrade.js', '--help'], env)];
+    const startup = help[0].ms <= help[1].ms ? help[0] : help[1];
     await resetSimRequests(sim.url);
     const all = await measureCommand(['bin/eks-upgrade.js', 'status', '--all', '--clusters-file', file, '--output', 'json'], env);
     const counts = await simRequests(sim.url);
