@@ -1,7 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Figure, ms } from './figures.js';
+import { writeFleetClustersFile } from './fleet-clusters-file.js';
 import { startSimProcess, timeCommand } from './processes.js';
 
 /**
@@ -15,9 +13,8 @@ const CLUSTERS = Number(process.env.BENCH_P2_CLUSTERS ?? 100);
 export async function p2FleetStatus(): Promise<Figure[]> {
   const sim = await startSimProcess(['--scenario', 'fleet', '--clusters', String(CLUSTERS), '--speed', '60', '--latency-ms', '100']);
   try {
-    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { clusters: Array<{ name: string; region: string }> };
-    const file = join(mkdtempSync(join(tmpdir(), 'bench-p2-')), 'clusters.yaml');
-    writeFileSync(file, `clusters:\n${state.clusters.map((c) => `  - { name: ${c.name}, region: ${c.region}, channels: [C0BENCH], requesters: [U0REQ], approvers: [U0APP] }`).join('\n')}\n`);
+    const { file, clusters } = await writeFleetClustersFile(sim.url, 'bench-p2-');
+    const state = { clusters };
     const env = { AWS_ENDPOINT_URL: sim.url, AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...(process.env.STATUS_CONCURRENCY ? { STATUS_CONCURRENCY: process.env.STATUS_CONCURRENCY } : {}) };
     const first = state.clusters[0].name;
     const one = await timeCommand(['bin/eks-upgrade.js', 'status', first, '--clusters-file', file], env);

@@ -6,6 +6,7 @@ import { type BenchContext, type Figure, notMeasured } from './figures.js';
 import { p0Startup } from './p0-startup.js';
 import { p1Ack } from './p1-ack.js';
 import { p2FleetStatus } from './p2-fleet-status.js';
+import { p2kFleetStatus } from './p2k-fleet-status.js';
 import { p3ApiEconomy } from './p3-api-economy.js';
 import { p4EventThread } from './p4-event-thread.js';
 import { p5Posts } from './p5-posts.js';
@@ -23,6 +24,7 @@ const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: Bench
   { id: 'P0', name: 'start-up', goal: 'CLI ≤ 1 s, /healthz ≤ 2 s', run: p0Startup },
   { id: 'P1', name: 'ack latency', goal: 'p99 ≤ 1.5 × bare Bolt', run: p1Ack },
   { id: 'P2', name: 'status --all, 100 clusters, +100 ms', goal: '≤ 2 s cold', run: () => p2FleetStatus() },
+  { id: 'P2K', name: `status --all, ${process.env.BENCH_P2K_CLUSTERS ?? 1000} clusters, +100 ms`, goal: '≤ 5 s beyond start-up, RSS ≤ 400 MB', run: () => p2kFleetStatus() },
   { id: 'P3', name: 'API economy, 500-node drift / 200-node MNG', goal: '≤ 10 list+watch per kind', run: p3ApiEconomy },
   { id: 'P7', name: '50 upgrades, one worker', goal: 'RSS ≤ 300 MB, loop p99 ≤ 100 ms', run: p7OneWorker },
   { id: 'P5', name: 'posts per upgrade', goal: '≤ 30 + 1 per 50 nodes', run: p5Posts },
@@ -33,7 +35,8 @@ const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: Bench
 
 /** Scripts that print their own rows (run after the table; BENCH=REHEARSE or SIMIDLE picks one). */
 const SCRIPTS = [
-  { id: 'REHEARSE', file: 'bench/rehearse-accuracy.ts', what: 'rehearsal accuracy: predicted vs actual step durations (about 3 min)' },
+  { id: 'REHEARSE', file: 'bench/rehearse-accuracy.ts', what: 'rehearsal accuracy: predicted vs actual step durations (about 3–6 min)' },
+  { id: 'SCALE', file: 'bench/scale-cost.ts', what: 'cost against the work: status --all at 10/100/1,000 clusters, status and plan at 50/500/2,000 nodes (BENCH_SCALE_FLEET, BENCH_SCALE_NODE_COUNTS; about 3–6 min)' },
   { id: 'SIMIDLE', file: 'bench/sim-karpenter-idle.ts', what: "the simulator's idle CPU at high speed" },
   { id: 'GUARDS', file: 'bench/guard-breach.ts', what: 'guards (issue 29): breach to stop, terminations after the stop, reads per interval (about 1 min)' },
 ];

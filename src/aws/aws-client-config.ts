@@ -35,6 +35,12 @@ export interface SdkClientConfig {
   credentials?: AwsCredentialIdentityProvider | AwsCredentialIdentity;
   maxAttempts?: number;
   retryMode?: string;
+  /**
+   * Resolve each command's middleware stack once per client instead of at every call (the SDK's own option, default
+   * off). Nothing here changes a client's middleware after its first call (`instrumented` adds the only one at
+   * construction), so every call runs the same stack; bench P2k: `resolveMiddleware` was a tenth of the CLI's CPU.
+   */
+  cacheMiddleware: true;
   /** Keep-alive sockets per client (the SDK's own default caps them at 50, queueing a fleet's reads behind them). */
   requestHandler: { httpAgent: { keepAlive: true; maxSockets: number }; httpsAgent: { keepAlive: true; maxSockets: number } };
 }
@@ -118,7 +124,7 @@ export function credentialProviderFor(target: ClusterAwsTarget, options: AwsAdap
 
 export function sdkClientConfig(target: ClusterAwsTarget, options: AwsAdapterOptions = {}): SdkClientConfig {
   const agent = { keepAlive: true as const, maxSockets: SDK_MAX_SOCKETS };
-  const config: SdkClientConfig = { region: target.region, requestHandler: { httpAgent: agent, httpsAgent: agent } };
+  const config: SdkClientConfig = { region: target.region, cacheMiddleware: true, requestHandler: { httpAgent: agent, httpsAgent: agent } };
   if (options.endpoint) config.endpoint = options.endpoint;
   const credentials = credentialsFor(target, options);
   if (credentials) config.credentials = credentials;

@@ -38,8 +38,17 @@ export function createEksPortFactory(opts: AwsAdapterOptions = {}): EksPortFacto
   return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig(target, opts)), 'eks', opts.metrics)));
 }
 
+/**
+ * Every EKS list asks for the largest page the API allows (maxResults 1–100, e.g. "This value can be between 1 and
+ * 100", EKS API reference ListInsights/ListUpdates/ListAddons). AWS answers up to 100 when it is unset, but promises
+ * no page size either way, so every page is still followed to the last nextToken; asking for the maximum only keeps a
+ * service that answers small pages by default from costing one more round trip per list (bench P2k: ListInsights
+ * twice per cluster).
+ */
+export const EKS_MAX_PAGE = 100;
+
 function eksPort(client: EKSClient): EksPort {
-  const pages = { client };
+  const pages = { client, pageSize: EKS_MAX_PAGE };
   // Concurrent DescribeClusters of one cluster (a status read and its Kubernetes connection start together) share
   // one call: they would get the same answer. Nothing is kept once it has answered.
   const describing = new Map<string, ReturnType<EksPort['describeCluster']>>();

@@ -40,6 +40,9 @@ export class DeadlineExceeded extends Error {
   }
 }
 
+/** Why a deadline's timer is cancelled: made once, since abort() without a reason builds a DOMException (with its stack) per call — a cost per cluster of `status --all`. */
+const SETTLED = Object.freeze({ name: 'Settled', message: 'the work settled before its deadline' });
+
 /** Resolves like `work`, or rejects with DeadlineExceeded after `ms` (the work itself is left to finish on its own). */
 export async function withDeadline<T>(work: Promise<T>, ms: number, what: string, clock: Clock): Promise<T> {
   const controller = new AbortController();
@@ -52,6 +55,6 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: string
   try {
     return await Promise.race([work, timer]);
   } finally {
-    controller.abort();
+    controller.abort(SETTLED);
   }
 }

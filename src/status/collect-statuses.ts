@@ -10,6 +10,7 @@ import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '..
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
 import { describeReadError } from './read-error.js';
 import { readClusterUpdates } from './rollback-reads.js';
+import { shareClusterUpdates } from './share-cluster-updates.js';
 import { shareRegionReads } from './shared-region-reads.js';
 import { checkRollbackPreflight, formatUtc, rollbackLine, rollbackWindowOf } from '../planning/rollback-preflight.js';
 import { valueOr, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
@@ -31,7 +32,9 @@ export interface CollectStatusesOptions {
 export { DEFAULT_STATUS_CONCURRENCY };
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 20_000;
 
-export async function collectStatus(sources: SnapshotSources, target: StatusTarget, options: CollectStatusesOptions = {}): Promise<ClusterStatus> {
+export async function collectStatus(fleetSources: SnapshotSources, target: StatusTarget, options: CollectStatusesOptions = {}): Promise<ClusterStatus> {
+  // The rollback line and a non-ACTIVE card both read the cluster's updates: once, for both.
+  const sources = shareClusterUpdates(fleetSources, target.name);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLUSTER_TIMEOUT_MS;
   const job = options.findActive ? options.findActive(target.name).catch(() => undefined) : Promise.resolve(undefined);
   try {

@@ -48,6 +48,19 @@ describe('status --all over a fleet', () => {
     for (const message of messages) expect(message.blocks!.length).toBeLessThanOrEqual(50);
   });
 
+  it('reads a FAILED cluster\'s updates once and every list in one call where one page holds it', async () => {
+    sim.requests.reset();
+    await collectStatuses(simSources(sim), targets.slice(0, 13), { concurrency: 4, timeoutMs: 15_000 });
+    // dev-013 is FAILED: its card shows the latest updates and its rollback line reads them too — one ListUpdates.
+    const failed = sim.requests.counts('dev-013').aws;
+    expect(failed['eks ListUpdates']).toBe(1);
+    // The strict simulator answers 3 items a page unless asked for more; the bot asks for EKS's maximum (100).
+    for (const target of targets.slice(0, 13)) {
+      const counts = sim.requests.counts(target.name).aws;
+      expect([target.name, counts['eks ListInsights'], counts['eks ListAddons'], counts['eks ListUpdates']]).toEqual([target.name, 1, 1, 1]);
+    }
+  });
+
   it('a cluster that does not answer becomes an error row at its deadline; the others are unaffected', async () => {
     const sources = simSources(sim);
     const realEks = sources.eks;
