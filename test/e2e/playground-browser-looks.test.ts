@@ -7,7 +7,8 @@ import { openPlayground, type PlaygroundInBrowser } from '../support/playground-
  * into view, Force and Abort look different (Slack's danger and default button styles), and the 🏁 summary's step
  * table fits the thread without being cut off at the right.
  */
-const STEP_MS = 30_000;
+// A safety net for a busy machine (the page answers in a second or two when it is quiet), not a pace.
+const STEP_MS = 60_000;
 let opened: PlaygroundInBrowser;
 let page: Page;
 

@@ -8,7 +8,8 @@ import { ARTIFACTS, openPlayground, type PlaygroundInBrowser } from '../support/
  * preflight; the approver forces past it through Slack's confirm dialog and the bot's reason modal. Its own
  * playground (and so its own channel pacing) keeps it from queueing behind the other file's thread.
  */
-const STEP_MS = 30_000;
+// A safety net for a busy machine (the page answers in a second or two when it is quiet), not a pace.
+const STEP_MS = 60_000;
 
 let opened: PlaygroundInBrowser;
 let page: Page;
