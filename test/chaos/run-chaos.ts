@@ -92,13 +92,14 @@ const TEST_FILES: Array<[string, string]> = [
   ['secrets in logs', 'test/e2e/secrets-in-logs.test.ts'],
   ['Slack 429/5xx outage', 'test/e2e/upgrade-slack-outage.test.ts'],
   ['audit trail', 'test/integration/audit-trail.test.ts'],
+  ['Redis Cluster: master failed over, master killed', 'test/e2e/redis-cluster-failover.test.ts'],
 ];
 
 function testRows(): void {
   const dir = mkdtempSync(join(tmpdir(), 'chaos-'));
   for (const [name, files] of TEST_FILES) {
     const out = join(dir, `${rows.length}.json`);
-    const run = spawnSync('npx', ['vitest', 'run', ...files.split(' '), '--reporter=json', `--outputFile=${out}`], { encoding: 'utf8', env: process.env });
+    const run = spawnSync('npx', ['vitest', 'run', ...files.split(' '), '--reporter=json', `--outputFile=${out}`], { encoding: 'utf8', env: { ...process.env, REDIS_CLUSTER_KILL_MASTER: '1' } });
     let passed = 0;
     let failed = 0;
     try {
