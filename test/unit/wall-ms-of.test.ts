@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock, wallMsOf } from '../../src/ports/clock.js';
-import { createSimClock } from '../../src/sim/sim-clock.js';
+import { createSimClock } from '@eks-upgrade-bot/sim';
 
 describe('wallMsOf: a delay on the bot\'s clock, in the wall time BullMQ parks a job for', () => {
   it('is the delay itself on real time', () => {
