@@ -82,6 +82,10 @@ export async function startEngineHarness(opts: {
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
   let queue: Queue | undefined;
   const clock: Clock = opts.clock === 'sim' ? sim.world.clock : systemClock;
+  // Polls 50 wall ms apart either way. On the simulator's clock a poll interval is simulated time: 50 ms of it would
+  // pass in a tenth of a real millisecond and the job would poll AWS in a loop (at 1,200× every throttled call of
+  // demo-throttled then waits out the SDK's real-time retry delay, about half a second each).
+  const pollIntervalMs = opts.clock === 'sim' ? 50 * sim.world.clock.speed : 50;
   const sources: SnapshotSources = { eks, ssm, ec2, kube, autoScaling, clock };
   const plan = (request: StartRequest, from: string): Promise<UpgradePlan> => {
     const cluster = findCluster(opts.config ?? demoConfig, request.cluster);
@@ -96,7 +100,7 @@ export async function startEngineHarness(opts: {
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
         connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
-        clock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
+        clock, logger, pollIntervalMs, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);
       return engine;

@@ -8,6 +8,11 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import { decide } from '../../jobs/rehearse-upgrade.js';
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
+import { redisUrl } from '../support/redis-url.js';
+import { until } from '../support/until.js';
 import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**
@@ -70,7 +75,9 @@ const TABLE: Record<string, Row & { world?: keyof typeof WORLDS }> = {
 
 let h: EngineHarness | undefined;
 let child: ChildProcess | undefined;
+const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
   if (child && child.exitCode === null) child.kill('SIGKILL');
   child = undefined;
   await h?.close();
@@ -80,7 +87,9 @@ afterEach(async () => {
 /** Runs the world's upgrade with the answer of each of `actions` lost once; answers gates as a rehearsal would. */
 async function upgradeLosingAnswers(world: keyof typeof WORLDS, actions: string[], sdkAttempts: number) {
   const w = WORLDS[world];
-  h = await startEngineHarness({ scenario: w.scenario, speed: 600, config: w.config });
+  // On the simulator's clock: a step re-run after a lost answer waits its transient backoff (2 s, 4 s, 8 s… of the
+  // bot's clock) at the simulator's speed, as the control-plane update it waits on does.
+  h = await startEngineHarness({ scenario: w.scenario, speed: 600, config: w.config, clock: 'sim' });
   h.sim.world.faults.dropAnswers = Object.fromEntries(actions.map((a) => [a, 1]));
   const options = { endpoint: h.sim.url, credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' }, maxAttempts: sdkAttempts };
   const eks = createEksPortFactory(options);
@@ -142,6 +151,11 @@ describe('every mutating action of the IAM policy, its answer lost', () => {
     child = await startEngineWorkerProcess(h, env);
     // This engine starts no worker: it only starts the job and answers its gate, as the web process does.
     const control = h.engine().control;
+    const queue = new Queue(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix: h.prefix });
+    const redis = new Redis(redisUrl);
+    closers.push(() => queue.close(), async () => void (await redis.quit()));
+    // The token of the worker holding the job (BullMQ's lock key `<prefix>:<queue>:<job>:lock`), null while nobody does.
+    const lockOf = (jobId: string) => redis.get(`${h!.prefix}:${UPGRADE_QUEUE}:${jobId}:lock`);
     const { job } = await control.start(h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
     let killed = 0;
     const deadline = Date.now() + 200_000;
@@ -151,8 +165,21 @@ describe('every mutating action of the IAM policy, its answer lost', () => {
       if (Date.now() > deadline) throw new Error(`the upgrade did not end; it is ${now?.state} at ${now?.currentStep}`);
       if (h.sim.world.faults.injected.droppedAnswers.length > killed) {
         killed = h.sim.world.faults.injected.droppedAnswers.length;
+        const lockOfKilled = await lockOf(job.jobId);
         child.kill('SIGKILL');
+        // A worker pod restarts in seconds of the cluster's time. At 600× the few real seconds a new worker process
+        // takes to boot (and BullMQ takes to see the old lock lapse) would be an hour of it, past the drain hook's
+        // 30-minute heartbeat: Auto Scaling would go on without the bot and CompleteLifecycleAction never be made (the
+        // test failed so under load). The world runs at real speed until the new worker has taken the job back.
+        h.sim.world.clock.setSpeed!(1);
         child = await startEngineWorkerProcess(h, env);
+        let state: string | undefined;
+        await until(async () => {
+          state = await (await queue.getJob(job.jobId))?.getState();
+          const lock = await lockOf(job.jobId);
+          return (state === 'active' && lock !== null && lock !== lockOfKilled) || state === 'delayed' || state === 'completed' || state === 'failed';
+        }, () => `the new worker to take the job back (BullMQ has it ${state})`, 60_000);
+        h.sim.world.clock.setSpeed!(600);
       }
       if (now?.openGate) await control.answerGate({ jobId: job.jobId, gateId: now.openGate.gateId, revision: now.openGate.revision, action: 'continue', userId: 'U0APP' });
       await new Promise((resolve) => setTimeout(resolve, 10));
