@@ -186,15 +186,44 @@ export async function answerGatesUntilEnded(
  * prefix, for the crash tests to SIGKILL; resolves once it takes jobs. `env` adds ENGINE_CLUSTERS_JSON and the like.
  */
 export function startEngineWorkerProcess(h: EngineHarness, env: Record<string, string> = {}): Promise<ChildProcess> {
+  return spawnWorker(h, env, 'ready');
+}
+
+/**
+ * A worker process booted but not yet taking jobs (a second replica), so a crash test's replacement is up the moment
+ * it kills the current one: `takeJobs` lets it start and resolves once it listens.
+ */
+export async function startStandbyWorkerProcess(h: EngineHarness, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; takeJobs(): Promise<ChildProcess> }> {
+  const proc = await spawnWorker(h, { ...env, ENGINE_STANDBY: '1' }, 'standing by');
+  return {
+    proc,
+    takeJobs: () => {
+      const listening = outputOf(proc, 'ready');
+      proc.stdin!.write('go\n');
+      return listening;
+    },
+  };
+}
+
+function spawnWorker(h: EngineHarness, env: Record<string, string>, announced: string): Promise<ChildProcess> {
   const script = fileURLToPath(new URL('./engine-worker-process.ts', import.meta.url));
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, SIM_URL: h.sim.url, REDIS_URL: redisUrl, ENGINE_PREFIX: h.prefix, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [env.ENGINE_STANDBY === '1' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
+  return outputOf(proc, announced);
+}
+
+/** Resolves with the process once it has printed `line`; rejects with its stderr if it exits first. */
+function outputOf(proc: ChildProcess, line: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     let err = '';
+    let out = '';
     proc.stderr!.on('data', (chunk) => (err += chunk));
-    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
-    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready: ${err}`)));
+    proc.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.split('\n').includes(line)) resolve(proc);
+    });
+    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it printed "${line}": ${err}`)));
   });
 }
