@@ -8,6 +8,7 @@ import { readPlan } from '../../src/status/read-and-plan.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
 import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from './engine-harness.js';
+import { simSources } from './read-path-harness.js';
 
 /**
  * The plan an approver reads is the job that runs. For each shipped scenario: build the plan the way `plan` and
@@ -25,7 +26,12 @@ import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from '.
  * Every Auto Scaling call is on a group the plan rolls (EC2 launch template calls carry no cluster in the
  * simulator's log and are not held here).
  */
-const SPEED = 1200;
+// On the simulator's clock the job's own timeouts pass at this speed too (a remedy's 10 minutes for a deployment
+// to scale: 2 s of wall time at 300×, half a second at 1,200×, which a busy machine overran).
+const SPEED = 300;
+// The plan read as the on-call would retry it: demo-throttled answers 30% of calls with a throttle, and a read that
+// gave up after the harness's 2 attempts failed the test ("AWS is throttling these calls") before any job ran.
+const PLAN_READ_ATTEMPTS = 10;
 const approvers = { requesters: ['U0REQ'], approvers: ['U0APP'] };
 export const demo = parseClustersConfig({ clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], ...approvers }] });
 export const workshop = parseClustersConfig({
@@ -72,7 +78,7 @@ export async function planAndRun(opts: {
   if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
   // Read as `plan` reads (with its insights refresh), on the simulator's clock, which the insights' age is told on.
   // The one read-and-plan `plan` and `start` use (src/status/read-and-plan.ts).
-  const { plan } = await readPlan({ ...h.sources, clock }, { name: opts.cluster, region: 'us-west-2', config: clusterConfig, from: opts.from, to: opts.to, timeoutMs: 120_000 * SPEED });
+  const { plan } = await readPlan({ ...simSources(h.sim, PLAN_READ_ATTEMPTS), clock }, { name: opts.cluster, region: 'us-west-2', config: clusterConfig, from: opts.from, to: opts.to, timeoutMs: 120_000 * SPEED });
   await opts.meanwhile?.(h, plan);
   const engine = h.engine();
   await engine.startWorker();
