@@ -19,9 +19,9 @@ afterEach(async () => {
 async function upgradeLosingAnswers(world: keyof typeof WORLDS, actions: string[], sdkAttempts: number) {
   const w = WORLDS[world];
   // On the simulator's clock: a step re-run after a lost answer waits its transient backoff (2 s, 4 s, 8 s… of the
-  // bot's clock) at the simulator's speed, as the control-plane update it waits on does. At 300×, not 600×: the job's
-  // own timeouts pass at that speed too, and the remedy's 10 minutes for orders to scale must outlast a busy machine.
-  h = await startEngineHarness({ scenario: w.scenario, speed: 300, config: w.config, clock: 'sim' });
+  // bot's clock) at the simulator's speed, as the control-plane update it waits on does. The job's own timeouts pass
+  // at that speed too: at 600× the remedy's 10 minutes for orders to scale are 1 s of wall time (passed at load 16).
+  h = await startEngineHarness({ scenario: w.scenario, speed: 600, config: w.config, clock: 'sim' });
   h.sim.world.faults.dropAnswers = Object.fromEntries(actions.map((a) => [a, 1]));
   const options = { endpoint: h.sim.url, credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' }, maxAttempts: sdkAttempts };
   const eks = createEksPortFactory(options);
