@@ -62,8 +62,8 @@ async function planRollback(context: Parameters<CommandHandler>[0], cluster: Clu
   let reading;
   try {
     reading = await withDeadline(
-      readRollback(deps, cluster, { policy: policyFromConfig(cluster, slack.waivers, slack.note), maxInsightsWaitMs: PLAN_READ_TIMEOUT_MS / 2 }),
-      PLAN_READ_TIMEOUT_MS,
+      readRollback(deps, cluster, { policy: policyFromConfig(cluster, slack.waivers, slack.note), maxInsightsWaitMs: planReadTimeoutMs(cluster) / 2 }),
+      planReadTimeoutMs(cluster),
       `Reading ${cluster.name}`,
       deps.clock,
     );

@@ -10,7 +10,7 @@ import { attempt } from './command-failure.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandRejected } from './command-rejected.js';
 import { readArgs } from './parse-command.js';
-import { PLAN_READ_TIMEOUT_MS } from './plan.js';
+import { planReadTimeoutMs } from './plan.js';
 import { alreadyRunning } from './start.js';
 import { threadLink } from './thread-link.js';
 import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
@@ -34,8 +34,8 @@ export const rollbackCommand: CommandHandler = async (context) => {
   const reading = await attempt(`Reading ${cluster.name} for the rollback`, async () => {
     try {
       return await withDeadline(
-        readRollback(deps, cluster, { policy: policyFromConfig(cluster, slack.waivers, slack.note), target: command.to, maxInsightsWaitMs: PLAN_READ_TIMEOUT_MS / 2 }),
-        PLAN_READ_TIMEOUT_MS,
+        readRollback(deps, cluster, { policy: policyFromConfig(cluster, slack.waivers, slack.note), target: command.to, maxInsightsWaitMs: planReadTimeoutMs(cluster) / 2 }),
+        planReadTimeoutMs(cluster),
         `Reading ${cluster.name}`,
         deps.clock,
       );

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import { noMetrics, type Metrics } from '../src/ports/metrics.js';
 import type { ClustersConfig } from '../src/config/clusters-config.js';
 import { DEFAULT_WORKER_CONCURRENCY } from '../src/config/env-config.js';
@@ -29,13 +28,14 @@ import { createTimelineLog } from '../src/store/timeline-log.js';
 import type { UpgradeControl } from '../src/ports/upgrade-control.js';
 import { isTerminal, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { StepKind } from '../src/ports/upgrade-plan.js';
+import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../src/store/redis-connection.js';
 
 /**
  * The upgrade engine: one BullMQ queue of upgrade jobs, the control the Slack surface drives, and (in worker
  * processes) the worker that runs them. Web-only processes use `control` and never call startWorker.
  */
 export interface UpgradeEngineOptions {
-  connection: { url: string };
+  connection: RedisTarget;
   prefix: string;
   config: ClustersConfig;
   eks: EksPortFactory;
@@ -89,15 +89,16 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   // Redis restarted); the control side, which answers people, gives a command up after one failed reconnect, so a
   // command gets a sentence ("the job queue is unavailable") within seconds instead of hanging until Slack gives up.
   // Before the first connection, commands still wait for it (the offline queue stays on).
-  const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const redis = connectRedis(opts.connection, { maxRetriesPerRequest: null });
   // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
   // would print a stack trace to stderr for each retry of a client without a listener.
   redis.on('error', () => undefined);
   const failFast = { maxRetriesPerRequest: 1, connectTimeout: 2_000 };
-  const controlRedis = new Redis(opts.connection.url, failFast);
+  const controlRedis = connectRedis(opts.connection, failFast);
   controlRedis.on('error', () => undefined); // reported where a command uses it; ioredis reconnects by itself
   const keys = engineKeys(opts.prefix);
-  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: { url: opts.connection.url, ...failFast }, prefix: opts.prefix });
+  const queueConnection = bullConnection(opts.connection, failFast);
+  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: queueConnection.connection, prefix: opts.prefix });
   queue.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'upgrade-engine' });
   const deps: EngineDeps = {
@@ -136,6 +137,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
 
   const draining = new AbortController();
   let worker: Worker<UpgradeJobData> | undefined;
+  let workerConnection: BullConnection | undefined;
 
   // BullMQ can fail a job without our processor finishing it (started too many times): finish it here, so the
   // thread says so and the cluster lock is released.
@@ -152,8 +154,9 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     audit: createRedisAuditLog(controlRedis, { prefix: opts.prefix, clock: opts.clock, retentionDays: opts.auditRetentionDays }),
     async startWorker(workerOpts = {}) {
       if (worker) return;
+      workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
       worker = new Worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), {
-        connection: { url: opts.connection.url, maxRetriesPerRequest: null },
+        connection: workerConnection.connection,
         prefix: opts.prefix,
         concurrency: workerOpts.concurrency ?? DEFAULT_WORKER_CONCURRENCY,
         lockDuration: opts.worker?.lockDurationMs ?? 30_000,
@@ -172,6 +175,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
       draining.abort(new Error('upgrade worker shutting down'));
       await worker?.close();
       await queue.close();
+      await Promise.all([queueConnection.release(), workerConnection?.release()]);
       await Promise.all([redis.quit().catch(() => redis.disconnect()), controlRedis.quit().catch(() => controlRedis.disconnect())]);
     },
   };

@@ -8,7 +8,6 @@
  */
 
 import { Queue, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { ClusterConfig, ClustersConfig, DigestConfig } from '../src/config/clusters-config.js';
 import { findCluster } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
@@ -20,6 +19,7 @@ import type { SlackMessage } from '../src/ports/slack-message.js';
 import { collectDigestRows } from '../src/status/collect-digest.js';
 import type { SnapshotSources } from '../src/status/collect-snapshot.js';
 import { clockRepeatStrategy } from './clock-repeat-strategy.js';
+import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../src/store/redis-connection.js';
 
 export const FLEET_QUEUE = 'fleet';
 /** Reminders are checked at the top of every hour (UTC); each threshold is posted once per cluster and version. */
@@ -29,7 +29,7 @@ const CLAIM_TTL_SECONDS = 400 * 24 * 3600;
 type FleetJobData = { kind: 'digest'; channel: string; schedule: string; timezone: string } | { kind: 'reminders' };
 
 export interface FleetSchedulerOptions {
-  connection: { url: string };
+  connection: RedisTarget;
   prefix: string;
   config: ClustersConfig;
   sources: SnapshotSources;
@@ -56,14 +56,16 @@ function threadUrlOf(job: { thread: { channel: string; ts: string } }): string {
 export function createFleetScheduler(opts: FleetSchedulerOptions): FleetScheduler {
   const clock = opts.sources.clock;
   const settings = { repeatStrategy: clockRepeatStrategy(clock) };
-  const queue = new Queue<FleetJobData>(FLEET_QUEUE, { connection: { url: opts.connection.url, maxRetriesPerRequest: null }, prefix: opts.prefix, settings });
+  const queueConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
+  const queue = new Queue<FleetJobData>(FLEET_QUEUE, { connection: queueConnection.connection, prefix: opts.prefix, settings });
   queue.on('error', () => undefined);
-  const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const redis = connectRedis(opts.connection, { maxRetriesPerRequest: null });
   // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
   // would print a stack trace to stderr for each retry of a client without a listener.
   redis.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'fleet' });
   let worker: Worker<FleetJobData> | undefined;
+  let workerConnection: BullConnection | undefined;
 
   const findActive = async (cluster: string) => {
     const job = await opts.control.findActive(cluster);
@@ -139,13 +141,14 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
       for (const scheduler of await queue.getJobSchedulers()) {
         if (!wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
       }
+      workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
       worker = new Worker<FleetJobData>(
         FLEET_QUEUE,
         async (job) => {
           if (job.data.kind === 'digest') await runDigest(job, job.data);
           else await runReminders();
         },
-        { connection: { url: opts.connection.url, maxRetriesPerRequest: null }, prefix: opts.prefix, concurrency: 2, settings },
+        { connection: workerConnection.connection, prefix: opts.prefix, concurrency: 2, settings },
       );
       worker.on('error', (err) => logger.error({ err }, 'fleet worker error'));
       worker.on('failed', (job, err) => logger.warn({ err, job: job?.id }, 'fleet job failed'));
@@ -154,6 +157,7 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
     async close() {
       await worker?.close();
       await queue.close();
+      await Promise.all([queueConnection.release(), workerConnection?.release()]);
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -14,11 +14,13 @@ import type { ThreadPort, ThreadRef } from '../src/ports/thread-port.js';
 import type { SnapshotSources } from '../src/status/collect-snapshot.js';
 import type { StepMessageModel } from '../src/ports/timeline-event.js';
 import { dropKeys, rehearseUpgrade } from './rehearse-upgrade.js';
+import { bullConnection, type RedisTarget } from '../src/store/redis-connection.js';
 
 const QUEUE = 'rehearsal';
 
-export function createRehearsalQueue(connection: { url: string }, prefix: string): RehearsalQueue & { close(): Promise<void> } {
-  const queue = new Queue<RehearsalRequest>(QUEUE, { connection: { ...connection, maxRetriesPerRequest: 1 }, prefix });
+export function createRehearsalQueue(target: RedisTarget, prefix: string): RehearsalQueue & { close(): Promise<void> } {
+  const connection = bullConnection(target, { maxRetriesPerRequest: 1 });
+  const queue = new Queue<RehearsalRequest>(QUEUE, { connection: connection.connection, prefix });
   queue.on('error', () => undefined);
   return {
     async enqueue(request) {
@@ -26,12 +28,15 @@ export function createRehearsalQueue(connection: { url: string }, prefix: string
       await queue.add('rehearse', request, { jobId: id, removeOnComplete: 100, removeOnFail: 100 });
       return id;
     },
-    close: () => queue.close(),
+    close: async () => {
+      await queue.close();
+      await connection.release();
+    },
   };
 }
 
 export interface RehearsalWorkerOptions {
-  connection: { url: string };
+  connection: RedisTarget;
   prefix: string;
   config: ClustersConfig;
   sources: SnapshotSources;
@@ -60,6 +65,7 @@ interface RehearsalAttempt {
 type RehearsalJobData = RehearsalRequest & RehearsalAttempt;
 
 export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promise<{ close(): Promise<void> }> {
+  const workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
   const worker = new Worker<RehearsalJobData>(
     QUEUE,
     async (job) => {
@@ -72,7 +78,7 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
       const save = (patch: RehearsalAttempt) => job.updateData({ ...job.data, ...patch }).catch((err: Error) => opts.logger.warn({ err, rehearsal: job.id }, 'rehearsal attempt not saved'));
       await save({ enginePrefix, attempts: attempt, step: undefined });
       // The dead attempt's engine (queue, job, gates) is of no use: its twin simulator died with its worker.
-      if (previous.enginePrefix) await dropKeys(opts.connection.url, previous.enginePrefix).catch(() => undefined);
+      if (previous.enginePrefix) await dropKeys(opts.connection, previous.enginePrefix).catch(() => undefined);
       let thread: ThreadRef | undefined = previous.thread;
       let savedAt = 0;
       const restartNote = async (ref: ThreadRef, at: number) => {
@@ -122,6 +128,7 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
         to: request.to,
         answers: request.answers,
         redisUrl: opts.connection.url,
+        redis: opts.connection,
         prefix: opts.prefix,
         enginePrefix,
         logger: opts.logger,
@@ -137,7 +144,7 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
       return report.state;
     },
     {
-      connection: { ...opts.connection, maxRetriesPerRequest: null },
+      connection: workerConnection.connection,
       prefix: opts.prefix,
       concurrency: 1,
       lockDuration: opts.worker?.lockDurationMs ?? 30_000,
@@ -148,5 +155,10 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
   worker.on('error', (err) => opts.logger.error({ err }, 'rehearsal worker error'));
   worker.on('failed', (job, err) => opts.logger.warn({ err, rehearsal: job?.id }, 'rehearsal failed'));
   await worker.waitUntilReady();
-  return { close: () => worker.close() };
+  return {
+    close: async () => {
+      await worker.close();
+      await workerConnection.release();
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { readAndPlan } from '../src/status/read-and-plan.js';
 import { PlanRequestError } from '../src/planning/build-plan.js';
 import type { WaiverStore } from '../src/ports/waiver-store.js';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { connectRedis, deleteMatching, type RedisTarget } from '../src/store/redis-connection.js';
 import { planHash } from '../src/planning/plan-hash.js';
 import type { RehearsalStore } from '../src/ports/rehearsal-store.js';
 // The simulator is loaded only when a rehearsal runs (the web process never pays for it).
@@ -128,6 +128,8 @@ export interface RehearseOptions {
   to: string;
   answers: RehearsalAnswers;
   redisUrl: string;
+  /** Where the rehearsal's engine keeps its queue when that is not the single node at redisUrl (a Redis Cluster). */
+  redis?: RedisTarget;
   /** Prefix under which the rehearsal's own engine keeps its queue (a fresh one per rehearsal is derived from it). */
   prefix: string;
   logger: Logger;
@@ -209,7 +211,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     : parseClustersConfig({ clusters: [{ name: cluster, region: opts.cluster.region, channels: ['C0REHEARSAL'], requesters: ['U0REHEARSAL'], approvers: ['U0REHEARSAL'] }] }, 'rehearsal');
   const enginePrefix = opts.enginePrefix ?? `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
   const engine = createUpgradeEngine({
-    connection: { url: opts.redisUrl },
+    connection: opts.redis ?? { url: opts.redisUrl },
     prefix: enginePrefix,
     config,
     eks,
@@ -297,7 +299,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   } finally {
     await engine.close().catch(() => undefined);
     await twin.stop();
-    await dropKeys(opts.redisUrl, enginePrefix).catch(() => undefined);
+    await dropKeys(opts.redis ?? opts.redisUrl, enginePrefix).catch(() => undefined);
   }
 }
 
@@ -337,15 +339,11 @@ export function blockedLine(gate: GateModel, times: number, answers: RehearsalAn
 }
 
 /** The rehearsal's own queue and engine state are of no use once its report is out. */
-export async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+export async function dropKeys(where: string | RedisTarget, prefix: string): Promise<void> {
+  const redis = connectRedis(typeof where === 'string' ? { url: where } : where, { maxRetriesPerRequest: 1 });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    // Every master of a cluster (SCAN's MATCH treats a hash tag's braces as plain characters).
+    await deleteMatching(redis, `${prefix}:*`);
   } finally {
     redis.disconnect();
   }

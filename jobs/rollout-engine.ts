@@ -13,7 +13,6 @@ import { readPlan } from '../src/status/read-and-plan.js';
 import type { WaiverStore } from '../src/ports/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { DelayedError, FlowProducer, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import { findCluster, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import { isTerminal } from '../src/planning/upgrade-job-data.js';
@@ -30,6 +29,7 @@ import { describeDuration, renderRolloutGate, renderRolloutParent, type GatePlan
 import { withDeadline } from '../src/status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
 import { mention } from '../src/report/format-text.js';
+import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../src/store/redis-connection.js';
 
 export const ROLLOUT_QUEUE = 'rollout';
 const READ_TIMEOUT_MS = 60_000;
@@ -40,7 +40,7 @@ type RolloutJobData = { id: string; wave: number; clusters?: string[] };
 class Parked extends Error {}
 
 export interface RolloutEngineOptions {
-  connection: { url: string };
+  connection: RedisTarget;
   prefix: string;
   config: ClustersConfig;
   sources: SnapshotSources;
@@ -73,17 +73,19 @@ export { describeDuration };
 
 export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const clock = opts.sources.clock;
-  const redis = new Redis(opts.connection.url, { maxRetriesPerRequest: null });
+  const redis = connectRedis(opts.connection, { maxRetriesPerRequest: null });
   // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
   // would print a stack trace to stderr for each retry of a client without a listener.
   redis.on('error', () => undefined);
-  const flows = new FlowProducer({ connection: { url: opts.connection.url, maxRetriesPerRequest: null }, prefix: opts.prefix });
+  const flowConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
+  const flows = new FlowProducer({ connection: flowConnection.connection, prefix: opts.prefix });
   flows.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'rollout' });
   // Polls are on the Clock (so a soak is simulated time) but never hotter than every 250 real ms.
   const pollMs = Math.max(opts.pollMs ?? 5_000, 250 * (clock.speed !== undefined && Number.isFinite(clock.speed) ? clock.speed : 1));
   const key = (id: string, part = '') => `${opts.prefix}:rollout:${id}${part}`;
   let worker: Worker<RolloutJobData> | undefined;
+  let workerConnection: BullConnection | undefined;
   const draining = new AbortController();
   /** Waits on the Clock; a shutdown ends the wait by parking the job (a lane or a soak resumes on another worker). */
   const wait = (ms: number) =>
@@ -416,8 +418,9 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
           throw new DelayedError();
         }
       };
+      workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
       worker = new Worker<RolloutJobData>(ROLLOUT_QUEUE, processor, {
-        connection: { url: opts.connection.url, maxRetriesPerRequest: null },
+        connection: workerConnection.connection,
         prefix: opts.prefix,
         // Lanes wait on their cluster's job: enough slots for several rollouts' lanes and their wave parents.
         concurrency: 20,
@@ -434,6 +437,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       draining.abort(new Error('rollout worker shutting down'));
       await worker?.close();
       await flows.close();
+      await Promise.all([flowConnection.release(), workerConnection?.release()]);
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -13,6 +13,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Logger } from '../src/log/logger.js';
 import type { Metrics } from '../src/ports/metrics.js';
 import type { CommandHandOff, CommandOutcome, HandedOffCommand, SlashCommandReply, SlashCommandRouter } from '../src/ports/slash-command.js';
+import { bullConnection, type RedisTarget } from '../src/store/redis-connection.js';
 
 const QUEUE = 'slash-command';
 
@@ -28,8 +29,9 @@ export const COMMAND_WORKER_CONCURRENCY = 16;
  */
 export const ENQUEUE_TIMEOUT_MS = 2_000;
 
-export function createCommandQueue(connection: { url: string }, prefix: string): CommandHandOff & { close(): Promise<void> } {
-  const queue = new Queue<HandedOffCommand>(QUEUE, { connection: { ...connection, maxRetriesPerRequest: 1 }, prefix });
+export function createCommandQueue(target: RedisTarget, prefix: string): CommandHandOff & { close(): Promise<void> } {
+  const connection = bullConnection(target, { maxRetriesPerRequest: 1 });
+  const queue = new Queue<HandedOffCommand>(QUEUE, { connection: connection.connection, prefix });
   queue.on('error', () => undefined);
   return {
     async enqueue(command) {
@@ -46,7 +48,10 @@ export function createCommandQueue(connection: { url: string }, prefix: string):
         clearTimeout(timer);
       }
     },
-    close: () => queue.close(),
+    close: async () => {
+      await queue.close();
+      await connection.release();
+    },
   };
 }
 
@@ -61,7 +66,7 @@ export async function postToResponseUrl(responseUrl: string, reply: SlashCommand
 }
 
 export interface CommandWorkerOptions {
-  connection: { url: string };
+  connection: RedisTarget;
   prefix: string;
   commands: SlashCommandRouter;
   logger: Logger;
@@ -70,6 +75,7 @@ export interface CommandWorkerOptions {
 }
 
 export async function startCommandWorker(opts: CommandWorkerOptions): Promise<{ close(): Promise<void> }> {
+  const connection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
   const worker = new Worker<HandedOffCommand>(
     QUEUE,
     async (job) => {
@@ -85,9 +91,14 @@ export async function startCommandWorker(opts: CommandWorkerOptions): Promise<{ 
         opts.metrics?.countCommand(prepared.subcommand, outcome);
       }
     },
-    { connection: { ...opts.connection, maxRetriesPerRequest: null }, prefix: opts.prefix, concurrency: opts.concurrency ?? COMMAND_WORKER_CONCURRENCY },
+    { connection: connection.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? COMMAND_WORKER_CONCURRENCY },
   );
   worker.on('error', (error) => opts.logger.warn({ err: error }, 'slash command worker: Redis error'));
   await worker.waitUntilReady();
-  return { close: () => worker.close() };
+  return {
+    close: async () => {
+      await worker.close();
+      await connection.release();
+    },
+  };
 }

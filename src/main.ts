@@ -6,6 +6,7 @@ import { createRedisOutage } from './log/redis-outage.js';
 import { startBot } from './start-bot.js';
 import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
 import { startupChecks, startupLine } from './doctor/startup-checks.js';
+import { redisTargetOf } from './store/redis-connection.js';
 
 /**
  * Entry point: `npm start`. Configuration problems stop start-up with one line naming the bad field; SIGTERM and
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const webIdentityTokenFile = process.env.AWS_WEB_IDENTITY_TOKEN_FILE || undefined;
   const problems = await startupChecks({
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || undefined,
-    redisUrl: env.REDIS_URL,
+    redisUrl: redisTargetOf(env),
     slackToken: env.SLACK_BOT_TOKEN,
     slackApiUrl: env.SLACK_API_URL,
     aws: createAwsProbePort({ maxAttempts: 1, webIdentityTokenFile }),

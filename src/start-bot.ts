@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { createSlashCommandRouter } from '../commands/slash-command-router.js';
 import { WebClient } from '@slack/web-api';
-import { Redis } from 'ioredis';
+import { connectRedis, keyPrefixFor, redisTargetOf, type RedisClient } from './store/redis-connection.js';
 import { createRehearsalStore } from './store/rehearsal-store.js';
 import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
@@ -81,11 +81,14 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}),
     retryConfig: { retries: 0 },
   });
-  const connection = { url: env.REDIS_URL };
-  const thread = createSlackThreadPort({ client, connection, prefix: env.QUEUE_PREFIX, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
+  // Where Redis is (one node, or a Redis Cluster's seeds) and the prefix every queue and key lives under: unchanged
+  // on one node, hash-tagged on a cluster so each queue's keys share a slot (src/store/redis-connection.ts).
+  const connection = redisTargetOf(env);
+  const prefix = keyPrefixFor(connection, env.QUEUE_PREFIX);
+  const thread = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
   const engine = createUpgradeEngine({
     connection,
-    prefix: env.QUEUE_PREFIX,
+    prefix,
     config,
     eks,
     kube,
@@ -106,7 +109,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   // Rollouts in waves: the control for the Slack side, the worker (wave and lane jobs) for worker processes.
   const rollouts = createRolloutEngine({
     connection,
-    prefix: env.QUEUE_PREFIX,
+    prefix,
     config,
     sources: fleetSources,
     control: engine.control,
@@ -119,8 +122,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   let port: number | undefined;
   // The bot's own Redis clients: their errors go to the log (once per outage, see redis-outage.ts), never to
   // ioredis's "Unhandled error event" on stderr; the first to reconnect says the outage is over.
-  const ownRedis = (): Redis => {
-    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+  const ownRedis = (): RedisClient => {
+    const redis = connectRedis(connection, { maxRetriesPerRequest: 3 });
     redis.on('error', (err: Error) => logger.warn({ err }, 'Redis connection failed'));
     redis.on('ready', () => {
       const lasted = options.redisOutage?.recovered();
@@ -131,7 +134,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   // What slash commands run with: in web processes, and in workers for the read-only commands web hands them.
   const commandDeps = (): BotDeps => {
     const waiverRedis = ownRedis();
-    const rehearsalQueue = createRehearsalQueue(connection, env.QUEUE_PREFIX);
+    const rehearsalQueue = createRehearsalQueue(connection, prefix);
     stops.push(() => rehearsalQueue.close(), async () => void (await waiverRedis.quit().catch(() => undefined)));
     return {
       config,
@@ -146,12 +149,12 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       clock,
       logger,
       statusConcurrency: env.STATUS_CONCURRENCY,
-      waivers: createWaiverStore(waiverRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+      waivers: createWaiverStore(waiverRedis, prefix, () => `w${randomUUID().slice(0, 7)}`),
       rollouts: rollouts.control,
-      rehearsals: createRehearsalStore(waiverRedis, env.QUEUE_PREFIX),
+      rehearsals: createRehearsalStore(waiverRedis, prefix),
       rehearsalQueue,
       // `/eks-upgrade doctor`: the CLI's checks with this process's own credentials, token and Redis.
-      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: env.REDIS_URL }),
+      doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: connection }),
     };
   };
   try {
@@ -162,13 +165,13 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       const fleetRedis = ownRedis();
       const fleet = createFleetScheduler({
         connection,
-        prefix: env.QUEUE_PREFIX,
+        prefix,
         config,
         sources: fleetSources,
         control: engine.control,
         poster,
         logger,
-        waivers: createWaiverStore(fleetRedis, env.QUEUE_PREFIX, () => `w${randomUUID().slice(0, 7)}`),
+        waivers: createWaiverStore(fleetRedis, prefix, () => `w${randomUUID().slice(0, 7)}`),
       });
       await fleet.start();
       await rollouts.startWorker();
@@ -176,23 +179,23 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       const rehearsalRedis = ownRedis();
       const rehearsals = await startRehearsalWorker({
         connection,
-        prefix: env.QUEUE_PREFIX,
+        prefix,
         config,
         sources: { eks, ssm, ec2, autoScaling, kube, clock },
         thread,
-        store: createRehearsalStore(rehearsalRedis, env.QUEUE_PREFIX),
+        store: createRehearsalStore(rehearsalRedis, prefix),
         logger: logger.child({ part: 'rehearsal' }),
       });
       stops.push(() => rehearsals.close(), async () => void (await rehearsalRedis.quit().catch(() => undefined)));
       if (env.ROLE === 'worker') {
-        const commands = await startCommandWorker({ connection, prefix: env.QUEUE_PREFIX, commands: createSlashCommandRouter(commandDeps()), logger: logger.child({ part: 'commands' }), metrics });
+        const commands = await startCommandWorker({ connection, prefix, commands: createSlashCommandRouter(commandDeps()), logger: logger.child({ part: 'commands' }), metrics });
         stops.unshift(() => commands.close());
       }
     }
     if (env.ROLE !== 'worker') {
       const deps = commandDeps();
       // ROLE=web: status, plan and digest read AWS in the workers; ROLE=all runs them here (one process either way).
-      const commandQueue = env.ROLE === 'web' ? createCommandQueue(connection, env.QUEUE_PREFIX) : undefined;
+      const commandQueue = env.ROLE === 'web' ? createCommandQueue(connection, prefix) : undefined;
       if (commandQueue) stops.push(() => commandQueue.close());
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics, handOff: commandQueue });
       await slack.start();

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis-connection.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditEntry, AuditLog } from '../ports/audit-port.js';
 
@@ -11,7 +11,7 @@ import type { AuditEntry, AuditLog } from '../ports/audit-port.js';
 export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 const DAY_MS = 86_400_000;
 
-export function createRedisAuditLog(redis: Redis, opts: { prefix: string; clock: Clock; retentionDays?: number }): AuditLog {
+export function createRedisAuditLog(redis: RedisClient, opts: { prefix: string; clock: Clock; retentionDays?: number }): AuditLog {
   const key = (cluster: string) => `${opts.prefix}:audit:${cluster}`;
   const retentionMs = (opts.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS) * DAY_MS;
   return {

@@ -8,6 +8,7 @@ import { toJsonText } from '../report/json-output.js';
 import { EXIT, type CliDeps } from './cli-deps.js';
 import { CliUsageError, type CliCommand } from './parse-cli-args.js';
 import { loadCliConfig } from './resolve-targets.js';
+import { cliRedis } from './cli-redis.js';
 
 /**
  * `eks-upgrade doctor`: every check of run-doctor.ts with the real adapters (AWS through --endpoint-url or the
@@ -37,7 +38,7 @@ export async function doctorCli(command: CliCommand, deps: CliDeps): Promise<num
     kube: sources.kube,
     rules: clusterRole(command.clusterRoleFile ?? defaultClusterRoleFile()),
     slack: token ? { client: new WebClient(token, { ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}), retryConfig: { retries: 0 } }), apiUrl: env.SLACK_API_URL } : undefined,
-    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisUrl: cliRedis(env).target,
   });
   deps.stdout(command.output === 'json' ? toJsonText(checks) : renderDoctorText(checks));
   return doctorFailed(checks) ? EXIT.error : EXIT.ok;

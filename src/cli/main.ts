@@ -33,15 +33,20 @@ export async function main(argv: string[]): Promise<number> {
     sources: realSources,
     // Redis (ioredis) loads only for the commands that read it: `status` starts without it.
     auditLog: async (env) => {
-      const [{ Redis }, { createRedisAuditLog }] = await Promise.all([import('ioredis'), import('../audit/redis-audit-log.js')]);
-      const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
+      const [{ connectRedis }, { createRedisAuditLog }, { cliRedis }] = await Promise.all([import('../store/redis-connection.js'), import('../audit/redis-audit-log.js'), import('./cli-redis.js')]);
+      const { target, prefix } = cliRedis(env);
+      const redis = connectRedis(target, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200) });
       redis.on('error', () => undefined);
       return {
-        audit: createRedisAuditLog(redis, { prefix: env.QUEUE_PREFIX ?? 'eks-upgrade', clock: systemClock }),
+        audit: createRedisAuditLog(redis, { prefix, clock: systemClock }),
         close: async () => redis.disconnect(),
       };
     },
-    waiverStore: async (env) => (await import('../waivers/connect-waiver-store.js')).connectWaiverStore(env.REDIS_URL ?? 'redis://127.0.0.1:6379', env.QUEUE_PREFIX ?? 'eks-upgrade'),
+    waiverStore: async (env) => {
+      const [{ connectWaiverStore }, { cliRedis }] = await Promise.all([import('../waivers/connect-waiver-store.js'), import('./cli-redis.js')]);
+      const { target, prefix } = cliRedis(env);
+      return connectWaiverStore(target, prefix);
+    },
   });
 }
 

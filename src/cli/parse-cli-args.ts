@@ -40,7 +40,7 @@ export const CLI_USAGE = `Usage:
   eks-upgrade audit <cluster> [--limit <n>] [--output text|json]   (reads REDIS_URL, QUEUE_PREFIX)
   eks-upgrade snapshot <cluster> --file <twin.yaml> [--anonymize]   (a simulator scenario of the cluster; reads only)
   eks-upgrade rehearse <cluster> [--to <minor>] [--answers continue|remedy|stop] [--output text|json]
-  eks-upgrade doctor [--cluster <name>] [--output text|json]   (checks every permission and setting; changes nothing)
+  eks-upgrade doctor [--cluster <name>] [--cluster-role <file>] [--output text|json]   (checks every permission and setting; changes nothing)
 
 Options:
   --output text|json|markdown   output format (default text; markdown is a change-ticket playbook)

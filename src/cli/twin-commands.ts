@@ -5,7 +5,9 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisTarget } from '../store/redis-connection.js';
+import { redisTarget as describeRedis } from '../doctor/redis-checks.js';
+import { cliRedis } from './cli-redis.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { decide, readTwinOf, rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
 import { createLogger } from '../log/logger.js';
@@ -60,12 +62,12 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
   const current = described.version ?? '';
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
-  const redisUrl = deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = deps.env.QUEUE_PREFIX ?? 'eks-upgrade';
-  const running = await runningUpgradeOf(redisUrl, prefix, target.name);
+  const { target: redisTarget, prefix } = cliRedis(deps.env);
+  const redisUrl = redisTarget.url;
+  const running = await runningUpgradeOf(redisTarget, prefix, target.name);
   if (running) throw new PlanRequestError(`an upgrade of ${target.name} is running (job ${running}); rehearse it once that upgrade has ended.`);
   const answers = command.answers ?? 'continue';
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = connectRedis(redisTarget, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   // Ctrl-C stops the rehearsal where it is; its engine's keys go with it (only the result records stay, and an
   // interrupted rehearsal records none).
@@ -81,6 +83,7 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
     to,
     answers,
     redisUrl,
+    redis: redisTarget,
     prefix,
     logger: createLogger({ level: 'silent' }),
     onEvent: (event) => {
@@ -102,14 +105,14 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
 }
 
 /** The job holding the cluster's lock in the bot's queue (a real upgrade in progress), if any. */
-async function runningUpgradeOf(redisUrl: string, prefix: string, cluster: string): Promise<string | undefined> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200), lazyConnect: true });
+async function runningUpgradeOf(where: RedisTarget, prefix: string, cluster: string): Promise<string | undefined> {
+  const redis = connectRedis(where, { maxRetriesPerRequest: 1, connectTimeout: 3_000, retryStrategy: (times) => (times > 2 ? null : 200), lazyConnect: true });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
     return await createClusterLock(redis, engineKeys(prefix)).holder(cluster);
   } catch (error) {
-    throw new CliUsageError(`rehearse needs Redis for its engine, and ${redisUrl} did not answer (${(error as Error).message}); set REDIS_URL to a Redis it may use.`);
+    throw new CliUsageError(`rehearse needs Redis for its engine, and ${describeRedis(where)} did not answer (${(error as Error).message}); set REDIS_URL to a Redis it may use.`);
   } finally {
     redis.disconnect();
   }

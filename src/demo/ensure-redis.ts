@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { connectRedis, deleteMatching, type RedisTarget } from '../store/redis-connection.js';
 
 export interface RedisHandle {
   url: string;
@@ -88,23 +89,17 @@ export async function ensureRedis(url = process.env.REDIS_URL ?? 'redis://127.0.
 
 /**
  * Deletes every key under `prefix:` and under the prefixes of its rehearsals (`prefix-rehearsal-…:`, SCAN + UNLINK a
- * page at a time): what the demo and the playground left in a Redis they did not start (queues, engine state,
- * outbox, audit, some without expiry). Best effort: an unreachable Redis is left as it is.
+ * page at a time, on every master of a Redis Cluster): what the demo and the playground left in a Redis they did not
+ * start (queues, engine state, outbox, audit, some without expiry). `prefix` is the bot's key prefix as it runs
+ * (hash-tagged on a cluster: keyPrefixFor). Best effort: an unreachable Redis is left as it is.
  */
-export async function deleteKeysUnder(url: string, prefix: string): Promise<number> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: () => null });
+export async function deleteKeysUnder(where: string | RedisTarget, prefix: string): Promise<number> {
+  const client = connectRedis(typeof where === 'string' ? { url: where } : where, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: () => null });
   client.on('error', () => undefined);
   let deleted = 0;
   try {
     await client.connect();
-    for (const pattern of [`${prefix}:*`, `${prefix}-rehearsal-*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) deleted += await client.unlink(...keys);
-      } while (cursor !== '0');
-    }
+    for (const pattern of [`${prefix}:*`, `${prefix}-rehearsal-*`]) deleted += await deleteMatching(client, pattern);
   } catch {
     // Redis gone: nothing more to remove from it.
   } finally {

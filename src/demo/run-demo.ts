@@ -12,7 +12,7 @@ import { parseEnv } from '../config/env-config.js';
 import { createLogger } from '../log/logger.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../start-bot.js';
-import { deleteKeysUnder, ensureRedis, type RedisHandle } from './ensure-redis.js';
+import { demoRedis, type DemoRedis } from './demo-redis.js';
 
 const CHANNEL = 'C0DEMO';
 const REQUESTER = 'U0REQ';
@@ -43,10 +43,10 @@ async function run(): Promise<number> {
   const prefix = `eks-upgrade-demo-${randomBytes(4).toString('hex')}`;
   try {
     say('Starting Redis, the EKS simulator (scenario "demo"), a local Slack and the bot…');
-    const redis: RedisHandle = await ensureRedis();
+    const redis: DemoRedis = await demoRedis();
     cleanups.push(() => redis.stop());
     // After the bot has stopped (cleanups run in reverse): nothing of the demo stays in a Redis it did not start.
-    cleanups.push(async () => void (await deleteKeysUnder(redis.url, prefix)));
+    cleanups.push(async () => void (await redis.removeKeys(prefix)));
     const sim = await startSimulator({ scenario: 'demo', port: 0, speed: SPEED });
     cleanups.push(() => sim.close());
     const signingSecret = randomBytes(16).toString('hex');
@@ -61,7 +61,7 @@ async function run(): Promise<number> {
       SLACK_BOT_TOKEN: 'xoxb-demo-token',
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: fake.apiUrl,
-      REDIS_URL: redis.url,
+      ...redis.env,
       PORT: '0',
       ROLE: 'all',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisClient, type RedisTarget } from '../store/redis-connection.js';
 import semver from 'semver';
 import { failed, notChecked, passed, type DoctorCheck } from '../ports/doctor-check.js';
 
@@ -11,8 +11,10 @@ import { failed, notChecked, passed, type DoctorCheck } from '../ports/doctor-ch
 export const BULLMQ_MINIMUM_REDIS = '5.0.0';
 export const BULLMQ_RECOMMENDED_REDIS = '6.2.0';
 
-/** Where REDIS_URL points, without its password. */
-export function redisTarget(url: string): string {
+/** Where REDIS_URL (or REDIS_CLUSTER_NODES) points, without its password. */
+export function redisTarget(where: string | RedisTarget): string {
+  if (typeof where !== 'string' && where.cluster) return `the Redis Cluster seeded by ${where.cluster.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
+  const url = typeof where === 'string' ? where : where.url;
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}`;
@@ -22,7 +24,7 @@ export function redisTarget(url: string): string {
 }
 
 /** The sentence for a Redis that cannot be used, from the connection error. */
-export function redisUnusable(url: string, error: unknown): DoctorCheck {
+export function redisUnusable(url: string | RedisTarget, error: unknown): DoctorCheck {
   const message = (error as Error | null)?.message ?? String(error);
   const target = redisTarget(url);
   if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message)) {
@@ -33,8 +35,8 @@ export function redisUnusable(url: string, error: unknown): DoctorCheck {
 }
 
 /** One connection attempt, no retries: a connected client, or the error that stopped it. */
-export async function connectOnce(url: string, timeoutMs = 5_000): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+export async function connectOnce(url: string | RedisTarget, timeoutMs = 5_000): Promise<RedisClient> {
+  const redis = connectRedis(typeof url === 'string' ? { url } : url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
   // connect() rejects with "Connection is closed."; the cause (ECONNREFUSED, a TLS or AUTH error) comes as 'error'.
   let cause: unknown;
   redis.on('error', (error) => void (cause ??= error));
@@ -48,13 +50,13 @@ export async function connectOnce(url: string, timeoutMs = 5_000): Promise<Redis
   }
 }
 
-async function configValue(redis: Redis, name: string): Promise<string | undefined> {
+async function configValue(redis: RedisClient, name: string): Promise<string | undefined> {
   const answer = (await redis.call('CONFIG', 'GET', name)) as string[];
   return answer[1];
 }
 
-export async function redisChecks(url: string): Promise<DoctorCheck[]> {
-  let redis: Redis;
+export async function redisChecks(url: string | RedisTarget): Promise<DoctorCheck[]> {
+  let redis: RedisClient;
   try {
     redis = await connectOnce(url);
   } catch (error) {

@@ -8,6 +8,7 @@ import { clusterFoundChecks, identityCheck, permissionChecks, principalOf, roleC
 import { clusterChecks, type RbacRule } from './cluster-checks.js';
 import { redisChecks } from './redis-checks.js';
 import { slackChecks } from './slack-checks.js';
+import type { RedisTarget } from '../store/redis-connection.js';
 
 /**
  * `doctor`: every check, in the order an operator fixes things (config, AWS, each cluster, Slack, Redis). Never
@@ -26,7 +27,8 @@ export interface DoctorInput {
   rules: RbacRule[];
   /** undefined when SLACK_BOT_TOKEN is not set. */
   slack?: { client: WebClient; apiUrl?: string };
-  redisUrl: string;
+  /** REDIS_URL, or the whole target when REDIS_CLUSTER_NODES names a cluster. */
+  redisUrl: string | RedisTarget;
 }
 
 export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {

@@ -3,6 +3,7 @@ import { failed, type AwsProbePort, type DoctorCheck } from '../ports/doctor-che
 import { identityCheck } from './aws-checks.js';
 import { connectOnce, redisUnusable } from './redis-checks.js';
 import { slackAuthCheck } from './slack-checks.js';
+import type { RedisTarget } from '../store/redis-connection.js';
 
 /**
  * What must hold before the bot starts, as doctor words it: a region, a Redis that answers and accepts AUTH, a
@@ -12,7 +13,8 @@ import { slackAuthCheck } from './slack-checks.js';
  */
 export interface StartupInput {
   region?: string;
-  redisUrl: string;
+  /** REDIS_URL, or the whole target when REDIS_CLUSTER_NODES names a cluster. */
+  redisUrl: string | RedisTarget;
   slackToken: string;
   slackApiUrl?: string;
   aws: AwsProbePort;

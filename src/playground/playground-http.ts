@@ -55,7 +55,11 @@ function loadAssets(): Map<string, { body: Buffer; type: string }> {
 
 /** Streams the request to `target` and the answer back, so server-sent events pass through as they come. */
 function passThrough(req: IncomingMessage, res: ServerResponse, target: URL): void {
-  const upstream = request(target, { method: req.method, headers: { 'content-type': req.headers['content-type'] ?? 'application/json', accept: req.headers.accept ?? '*/*' } }, (answer) => {
+  // The body's length goes along: Node sends a DELETE's body neither chunked nor sized unless told its length, and the
+  // upstream would read none (DELETE /_sim/workloads/fail carries the workload in its body).
+  const length = req.headers['content-length'];
+  const headers = { 'content-type': req.headers['content-type'] ?? 'application/json', accept: req.headers.accept ?? '*/*', ...(length ? { 'content-length': length } : {}) };
+  const upstream = request(target, { method: req.method, headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...SECURITY_HEADERS });
     answer.pipe(res);
   });

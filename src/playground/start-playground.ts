@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { parseEnv } from '../config/env-config.js';
-import { deleteKeysUnder, ensureRedis } from '../demo/ensure-redis.js';
+import { demoRedis } from '../demo/demo-redis.js';
 import { createLogger } from '../log/logger.js';
 import { startBot } from '../start-bot.js';
 import { startPlaygroundHttp } from './playground-http.js';
@@ -47,10 +47,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
   };
   try {
-    const redis = await ensureRedis(options.redisUrl);
+    const redis = await demoRedis(process.env, options.redisUrl);
     cleanups.push(() => redis.stop());
     // After the bot has stopped (cleanups run in reverse): the playground leaves nothing in a Redis it did not start.
-    cleanups.push(async () => void (await deleteKeysUnder(redis.url, queuePrefix)));
+    cleanups.push(async () => void (await redis.removeKeys(queuePrefix)));
     const sim = await startSimulator({ scenario: options.scenario, port: 0, speed: options.speed });
     cleanups.push(() => sim.close());
     const signingSecret = randomBytes(16).toString('hex');
@@ -66,7 +66,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       SLACK_BOT_TOKEN: 'xoxb-playground-token',
       ...(options.socketMode ? { SLACK_APP_TOKEN: 'xapp-1-A0FAKEAPP-1-playground' } : { SLACK_SIGNING_SECRET: signingSecret }),
       SLACK_API_URL: fake.apiUrl,
-      REDIS_URL: redis.url,
+      ...redis.env,
       PORT: '0',
       ROLE: 'all',
       LOG_LEVEL: options.logLevel ?? 'silent',

@@ -26,7 +26,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --mng-nodes   nodes of an extra managed node group for --scenario scale (default 0: none)
   --latency-ms  added to every AWS and Kubernetes API answer, in real milliseconds
   --throttle-rate  share (0..1) of AWS calls answered as throttled (429 ThrottlingException; EC2 RequestLimitExceeded),
-                for all services or per service: eks=0.2,ssm=0.05,ec2=0.1
+                for all services or per service: eks=0.2,ssm=0.05,ec2=0.1 (also autoscaling, sts, monitoring = CloudWatch)
   --error-rate  share (0..1) of AWS calls answered 500/503, for all services or per service like --throttle-rate
   --drop-answers  UpdateClusterVersion=1,…: that many calls of each operation are carried out, then their answer is lost
   --iam-policy  enforce this IAM policy JSON on every signed AWS call (e.g. deploy/iam/permissions-policy.json)

@@ -71,3 +71,5 @@ export * from './slack/fake-slack.js';
 export { checkMessageBlocks, checkModalView } from './slack/block-kit-rules.js';
 export { signSlackRequest, computeSlackSignature, type SlackSignatureHeaders } from './slack/sign-slack-request.js';
 export { buildSlashCommandBody, buildBlockActionsPayload, encodePayload, type SlashCommandFields } from './slack/interaction-payloads.js';
+/** How long an on-demand insights refresh takes on the simulator's clock (EKS: about a minute). */
+export { INSIGHTS_REFRESH_MS } from './aws/insights.js';

@@ -3,6 +3,8 @@ import { recordInPlaceUpgrade } from './aws/rollback-window.js';
 import { nextMinor } from './aws/version-catalog.js';
 import type { InsightOverride, SimWorld } from './aws/world-types.js';
 import { setPdbStuck, worldState } from './world-state.js';
+import { METRICS_CONTENT_TYPE, renderWorkloadMetrics } from './workload-metrics.js';
+import { handleWorkloadFail } from './workload-faults.js';
 
 export { worldState } from './world-state.js';
 
@@ -36,10 +38,18 @@ export { worldState } from './world-state.js';
  *                                                cleared ({name, category?, clear: true}) or DELETE /_sim/clusters/<name>/insights;
  *                                                either counts as what the last scan found (same lastRefreshTime)
  *   POST   /_sim/clusters/<name>/pdbs/<namespace>/<pdb> {stuck: boolean} → the PDB allows no disruption (or is restored)
+ *   GET    /_sim/disruptions[?cluster=&since=] → {disruptions: [{at, cluster, kind, target}]}: the callers' disruptive AWS calls
+ *                                                and Kubernetes writes (evictions, pod/node/NodeClaim deletions) in simulated
+ *                                                time (bot-disruptions.ts; served by sim-server.ts, which keeps the writes)
+ *   GET    /_sim/metrics                      → the workloads in kube-state-metrics' names, Prometheus text format (workload-metrics.ts)
+ *   POST   /_sim/workloads/fail {cluster?, namespace, name, onVersion} → that Deployment's pods fail readiness on nodes whose
+ *                                                kubelet runs that minor; DELETE (same body) clears it (workload-faults.ts)
  */
 export interface ControlResult {
   status: number;
   body: unknown;
+  /** A non-JSON answer (the metrics text): sent as is with this content type instead of body. */
+  text?: { contentType: string; body: string };
 }
 
 export async function handleControl(world: SimWorld, method: string, url: URL, body: Record<string, any>, logLines: Array<Record<string, unknown>>): Promise<ControlResult> {
@@ -67,6 +77,8 @@ export async function handleControl(world: SimWorld, method: string, url: URL, b
     return { status: 200, body: describeFaults(world.faults) };
   }
   if (route === 'GET /_sim/state') return { status: 200, body: worldState(world) };
+  if (route === 'GET /_sim/metrics') return { status: 200, body: undefined, text: { contentType: METRICS_CONTENT_TYPE, body: renderWorkloadMetrics(world) } };
+  if (path === '/_sim/workloads/fail' && (method === 'POST' || method === 'DELETE')) return handleWorkloadFail(world, method, body);
   if (route === 'GET /_sim/timeline') {
     const want = (key: 'cluster' | 'kind' | 'reason') => url.searchParams.get(key);
     const events = world.timeline.filter((e) => (!want('cluster') || e.cluster === want('cluster')) && (!want('kind') || e.kind === want('kind')) && (!want('reason') || e.reason === want('reason')));

@@ -9,6 +9,8 @@ import { handleEksRequest, matchEksRoute } from './aws/eks-routes.js';
 import { applyFaults, pickFault, takeDroppedAnswer } from './aws/faults.js';
 import type { ScenarioFaults } from './scenario/scenario-schema.js';
 import { handleSsm } from './aws/ssm-service.js';
+import { CLOUDWATCH_TARGET_PREFIX, handleCloudWatch } from './aws/cloudwatch-service.js';
+import { cloudWatchErrorHeaders } from './aws/cloudwatch-errors.js';
 import type { SimWorld } from './aws/world-types.js';
 import { closeWatches, handleKubeRequest } from './kube/index.js';
 import { loadScenario } from './scenario/load-scenario.js';
@@ -23,10 +25,12 @@ import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam
 import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
 import { parseTrustPolicies, type TrustPolicy } from './iam/trust-policy.js';
 import { createRequestCounter, type RequestCounter } from './request-counts.js';
+import { listDisruptions, parseSince, type KubeWrite } from './bot-disruptions.js';
 import { resolveStrictness, type StrictnessOptions } from './strictness.js';
 
 /**
- * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), EC2 and Auto Scaling
+ * The simulator's one HTTP port: EKS (restJson1 routes), SSM (awsJson1_1, X-Amz-Target), CloudWatch (awsJson1_0,
+ * X-Amz-Target GraniteServiceVersion20100801.*), EC2 and Auto Scaling
  * (query protocol, Action=…, told apart by Version), each cluster's Kubernetes API under /k8s/<cluster>, and the control API under /_sim. SigV4 headers
  * are accepted and not checked; the region of a call is read from its credential scope.
  */
@@ -83,8 +87,8 @@ export interface SimServer {
   world: SimWorld;
   /** kubeconfig YAML: one context per cluster, server `${url}/k8s/<cluster>`, token "sim". */
   kubeconfig(): string;
-  /** Kubernetes writes the simulated apiservers accepted or refused (access reviews excluded), in order. */
-  kubeWrites: Array<{ cluster: string; method: string; path: string }>;
+  /** Kubernetes writes the simulated apiservers accepted or refused (access reviews excluded), in order, at simulated `at`. */
+  kubeWrites: KubeWrite[];
   /** Requests answered so far, by AWS operation and by Kubernetes verb and resource (also GET /_sim/requests). */
   requests: RequestCounter;
   close(): Promise<void>;
@@ -113,7 +117,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
  * service of the SigV4 credential scope (unsigned web-identity calls by their Action), everything else is EKS.
  */
 function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams | undefined): AwsService {
-  if (typeof target === 'string') return 'ssm';
+  if (typeof target === 'string') return target.startsWith(CLOUDWATCH_TARGET_PREFIX) ? 'monitoring' : 'ssm';
   const action = form?.get('Action');
   if (!action) return 'eks';
   const signed = signedServiceOf(req.headers.authorization);
@@ -127,7 +131,7 @@ function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams 
 
 /** The operation a request asks for, as the request counter keys it (SSM by target, query protocols by Action). */
 function awsOperationOf(service: AwsService, target: unknown, form: URLSearchParams | undefined, method: string, pathname: string): string {
-  if (service === 'ssm') return String(target).split('.').pop() ?? '';
+  if (service === 'ssm' || service === 'monitoring') return String(target).split('.').pop() ?? '';
   if (form?.get('Action')) return form.get('Action')!;
   return matchEksRoute(method, pathname)?.route.operation ?? `${method} ${pathname}`;
 }
@@ -141,7 +145,7 @@ function eksClusterOf(pathname: string): string | undefined {
 function invalidToken(service: AwsService): AwsApiError {
   const message = 'The security token included in the request is invalid.';
   if (service === 'ec2') return new AwsApiError(401, 'AuthFailure', 'AWS was not able to validate the provided access credentials');
-  if (service === 'sts' || service === 'autoscaling' || service === 'iam') return new AwsApiError(403, 'InvalidClientTokenId', message);
+  if (service === 'sts' || service === 'autoscaling' || service === 'iam' || service === 'monitoring') return new AwsApiError(403, 'InvalidClientTokenId', message);
   return new AwsApiError(403, 'UnrecognizedClientException', message);
 }
 
@@ -211,11 +215,11 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         try {
           body = raw ? JSON.parse(raw) : {};
         } catch {
-          throw new AwsApiError(400, service === 'ssm' ? 'SerializationException' : 'InvalidRequestException', 'The request body is not valid JSON.');
+          throw new AwsApiError(400, service === 'ssm' || service === 'monitoring' ? 'SerializationException' : 'InvalidRequestException', 'The request body is not valid JSON.');
         }
       }
       const operation =
-        service === 'ssm' ? String(target).split('.').pop() ?? ''
+        service === 'ssm' || service === 'monitoring' ? String(target).split('.').pop() ?? ''
         : isQuery ? form?.get('Action') ?? ''
         : matchEksRoute(method, url.pathname)?.route.operation ?? '';
       // A session key the simulator never issued (or that expired): what each service says of a bad token.
@@ -227,6 +231,11 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
 
       if (service === 'ssm') {
         return sendJson(res, 200, handleSsm(String(target), body, region ?? 'us-west-2', world.ssmParameters, world.strictness), { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
+      }
+      if (service === 'monitoring') {
+        const answer = handleCloudWatch(world.cloudWatchAlarms, String(target), body, region ?? 'us-west-2', world.accountId, clock.now(), world.strictness);
+        if (operation === 'PutMetricAlarm' || operation === 'SetAlarmState') world.record({ service: 'monitoring', operation, target: String(body.AlarmName) });
+        return sendJson(res, 200, answer, { 'Content-Type': 'application/x-amz-json-1.0', 'x-amzn-RequestId': id });
       }
       if (service === 'iam') {
         const xml = handleIam(iamPolicy, world.accountId, form!, id);
@@ -299,6 +308,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       if (service === 'ssm') {
         return sendJson(res, awsError.status, { __type: awsError.type, message: awsError.message }, { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': id });
       }
+      if (service === 'monitoring') {
+        const { body: errorBody, headers } = cloudWatchErrorHeaders(awsError);
+        return sendJson(res, awsError.status, errorBody, { ...headers, 'x-amzn-RequestId': id });
+      }
       return sendJson(res, awsError.status, { message: awsError.message, ...awsError.fields }, { 'x-amzn-errortype': awsError.type, 'x-amzn-RequestId': id });
     }
   };
@@ -318,7 +331,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     if (world.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, world.faults.latencyMs));
     // An unreachable API server: the connection drops, as when its endpoint is firewalled off.
     if (cluster.unreachable) return void req.socket.destroy();
-    if (req.method !== 'GET' && !/accessreviews|tokenreviews/.test(path)) kubeWrites.push({ cluster: name, method: req.method ?? 'POST', path: path.split('?')[0] });
+    if (req.method !== 'GET' && !/accessreviews|tokenreviews/.test(path)) kubeWrites.push({ cluster: name, method: req.method ?? 'POST', path: path.split('?')[0], at: clock.now() });
     await handleKubeRequest(cluster.store, req, res, path.startsWith('/') ? path : `/${path}`, {
       ...kubeAccess.userOf(req, name),
       onForbidden: (message) => world.record({ service: 'kubernetes', operation: `${req.method ?? 'GET'} ${path.split('?')[0]}`, cluster: name, error: 'Forbidden', denied: message }),
@@ -334,6 +347,11 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
         if (req.method === 'DELETE') requests.reset();
         return sendJson(res, 200, requests.counts(url.searchParams.get('cluster') ?? undefined));
       }
+      if (url.pathname === '/_sim/disruptions' && req.method === 'GET') {
+        const since = parseSince(url.searchParams.get('since'));
+        if (typeof since === 'string') return sendJson(res, 400, { message: since });
+        return sendJson(res, 200, { disruptions: listDisruptions(world.calls, kubeWrites, { cluster: url.searchParams.get('cluster') ?? undefined, since }) });
+      }
       if (url.pathname === '/_sim' || url.pathname.startsWith('/_sim/')) {
         const raw = await readBody(req);
         let body: Record<string, any> = {};
@@ -343,6 +361,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
           return sendJson(res, 400, { message: 'The control request body is not valid JSON.' });
         }
         const result = await handleControl(world, req.method ?? 'GET', url, body, logLines);
+        if (result.text) {
+          res.writeHead(result.status, { 'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body) });
+          return void res.end(result.text.body);
+        }
         return sendJson(res, result.status, result.body);
       }
       return handleAws(req, res, url);

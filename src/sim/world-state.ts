@@ -3,11 +3,13 @@ import { isNodeReady } from './aws/node-factory.js';
 import { rollbackWindowOf } from './aws/rollback-window.js';
 import type { SimCluster, SimWorld } from './aws/world-types.js';
 import { pdbMatchesPod } from './kube/pdb-status.js';
+import { FAILS_READINESS_ANNOTATION } from './kube/readiness-failures.js';
 import type { KubeObject } from '../kube-types/kube-object.js';
 
 /**
  * GET /_sim/state: a summary of the simulated world for tests, the demo and the playground's cluster panel: the
- * control plane and its updates, node groups, add-ons, nodes with their kubelets, Karpenter NodeClaims, and the
+ * control plane and its updates, node groups, add-ons, nodes with their kubelets, Karpenter NodeClaims, the
+ * Deployments (available of desired, and the kubelet minor a workload fault breaks them on) and the
  * PodDisruptionBudgets with the pods each one currently protects from eviction.
  */
 export const STUCK_PDB_ANNOTATION = 'sim.eks-upgrade.dev/stuck-from';
@@ -90,6 +92,13 @@ function clusterState(world: SimWorld, cluster: SimCluster) {
       ready: conditionTrue(claim, 'Ready'),
       drifted: conditionTrue(claim, 'Drifted'),
       deleting: Boolean(claim.metadata.deletionTimestamp),
+    })),
+    workloads: safeList(cluster, 'deployments').map((d) => ({
+      namespace: d.metadata.namespace,
+      name: d.metadata.name,
+      replicas: d.spec?.replicas ?? 1,
+      available: d.status?.availableReplicas ?? 0,
+      failsReadinessOn: d.metadata.annotations?.[FAILS_READINESS_ANNOTATION] ?? null,
     })),
     pdbs: pdbSummary(cluster, pods),
   };

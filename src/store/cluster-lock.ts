@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { EngineKeys } from './engine-keys.js';
 import type { StartIntent, ClusterLock } from '../ports/cluster-lock.js';
 
@@ -23,7 +23,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
-export function createClusterLock(redis: Redis, keys: EngineKeys): ClusterLock {
+export function createClusterLock(redis: RedisClient, keys: EngineKeys): ClusterLock {
   async function run(intent: StartIntent, expected: string): Promise<string> {
     const result = await redis.eval(
       ACQUIRE,

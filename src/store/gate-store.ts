@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { EngineKeys } from './engine-keys.js';
 import type { GateAction, GateModel } from '../ports/timeline-event.js';
 import type { GateState, GateRecord, GateAnswerOutcome, GateStore } from '../ports/gate-store.js';
@@ -33,7 +33,7 @@ redis.call('HSET', KEYS[1], 'state', 'answered', 'action', ARGV[2], 'by', ARGV[3
 return {'accepted'}
 `;
 
-export function createGateStore(redis: Redis, keys: EngineKeys): GateStore {
+export function createGateStore(redis: RedisClient, keys: EngineKeys): GateStore {
   return {
     async open(gate, openedAt) {
       const opened = await redis.eval(OPEN, 1, keys.gate(gate.jobId, gate.gateId), gate.revision, JSON.stringify(gate), openedAt);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { EngineKeys } from './engine-keys.js';
 import type { JobControls, JobControlsStore } from '../ports/job-controls.js';
 
@@ -27,7 +27,7 @@ redis.call('HSET', KEYS[1], 'abortAt', ARGV[2])
 return 1
 `;
 
-export function createJobControlsStore(redis: Redis, keys: EngineKeys): JobControlsStore {
+export function createJobControlsStore(redis: RedisClient, keys: EngineKeys): JobControlsStore {
   const ttlSeconds = 30 * 24 * 3600;
   async function run(script: string, jobId: string, by: string, at: number): Promise<number> {
     const key = keys.controls(jobId);

@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { RehearsalRecord, RehearsalStore } from '../ports/rehearsal-store.js';
 
 /** Newest rehearsal per cluster and target, as JSON under `<prefix>:rehearsal:<cluster>:<to>`, kept 14 days. */
 const KEEP_SECONDS = 14 * 24 * 3600;
 
-export function createRehearsalStore(redis: Redis, prefix: string): RehearsalStore {
+export function createRehearsalStore(redis: RedisClient, prefix: string): RehearsalStore {
   const key = (cluster: string, to: string) => `${prefix}:rehearsal:${cluster}:${to}`;
   return {
     async record(result) {

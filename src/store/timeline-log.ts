@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { EngineKeys } from './engine-keys.js';
 import type { TimelineEvent } from '../ports/timeline-event.js';
 import type { TimelineEntry, TimelineLog } from '../ports/timeline-log.js';
@@ -18,7 +18,7 @@ redis.call('EXPIRE', KEYS[2], ARGV[3])
 return 1
 `;
 
-export function createTimelineLog(redis: Redis, keys: EngineKeys, ttlSeconds = 90 * 24 * 3600): TimelineLog {
+export function createTimelineLog(redis: RedisClient, keys: EngineKeys, ttlSeconds = 90 * 24 * 3600): TimelineLog {
   return {
     async append(jobId, key, event) {
       const entry: TimelineEntry = { key, event };

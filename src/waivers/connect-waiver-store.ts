@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisTarget } from '../store/redis-connection.js';
 import type { WaiverStore } from '../ports/waiver-store.js';
 import { createWaiverStore } from './waiver-store.js';
 
@@ -12,8 +12,8 @@ export interface WaiverConnection {
   close(): Promise<void>;
 }
 
-export async function connectWaiverStore(url: string, prefix: string, timeoutMs = 1_500): Promise<WaiverConnection> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+export async function connectWaiverStore(where: string | RedisTarget, prefix: string, timeoutMs = 1_500): Promise<WaiverConnection> {
+  const redis = connectRedis(typeof where === 'string' ? { url: where } : where, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
   redis.on('error', () => undefined); // reported through connect()'s rejection; ioredis would log it otherwise
   const close = async () => {
     redis.disconnect();

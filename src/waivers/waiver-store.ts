@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis-connection.js';
 import type { Waiver, WaiverState } from '../domain/waiver.js';
 import type { WaiverAuditEntry, WaiverRequest, WaiverStore, WaiverTransition } from '../ports/waiver-store.js';
 
@@ -30,7 +30,7 @@ export function waiverKeys(prefix: string) {
   };
 }
 
-export function createWaiverStore(redis: Redis, prefix: string, ids: () => string): WaiverStore {
+export function createWaiverStore(redis: RedisClient, prefix: string, ids: () => string): WaiverStore {
   const keys = waiverKeys(prefix);
 
   async function read(id: string): Promise<Waiver | undefined> {

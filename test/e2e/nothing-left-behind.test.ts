@@ -1,17 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { simEnv, startSim } from '../support/start-sim.js';
+import { ROOT, startTsx, type StartedTsx } from '../support/spawn-tsx.js';
 
 /**
  * Issue 25 item 4: `npm run demo`, `npm run playground` and `eks-upgrade rehearse` run as a user runs them (child
  * processes against the shared Redis, which they did not start) and stopped with Ctrl-C: none of them leaves a key
  * under its prefix.
  */
-const ROOT = join(import.meta.dirname, '../..');
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
 const children: ChildProcess[] = [];
 
@@ -31,25 +31,10 @@ async function keysMatching(pattern: string): Promise<string[]> {
   return found;
 }
 
-interface Started {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
+type Started = StartedTsx;
 
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, REDIS_URL: redisUrl, LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => void (output += chunk));
-  child.stderr!.on('data', (chunk) => void (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
+const start = (args: string[], env: NodeJS.ProcessEnv = {}): Started =>
+  startTsx(args, { ...process.env, REDIS_URL: redisUrl, LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env }, children);
 
 async function prefixOf(started: Started): Promise<string> {
   await expect.poll(() => /keys under ([\w-]+):/.exec(started.output())?.[1], { timeout: 120_000, interval: 100 }).toBeTruthy();

@@ -136,4 +136,17 @@ describe('playground in Chromium', () => {
     await page.locator('#sim-speed').selectOption('300');
     await expect.poll(async () => (await (await fetch(`${playground.sim.url}/_sim/state`)).json()).speed).toBe(300);
   });
+
+  it('breaks a workload on the kubelet version the nodes move to next, and heals it, from the side panel', async () => {
+    const web = page.locator('#cluster-panel li', { hasText: 'shop/web' });
+    const breakButton = web.getByRole('button', { name: /^Break on 1\.\d+$/ });
+    const version = (await breakButton.innerText()).replace('Break on ', '');
+    await breakButton.click();
+    await expect.poll(() => web.innerText(), { timeout: STEP_MS }).toContain(`fails on ${version}`);
+    const workloads = async () => (await (await fetch(`${playground.sim.url}/_sim/state`)).json()).clusters[0].workloads;
+    expect((await workloads()).find((w: any) => w.name === 'web')).toMatchObject({ namespace: 'shop', failsReadinessOn: version });
+    await web.getByRole('button', { name: 'Heal' }).click();
+    await expect.poll(() => web.innerText(), { timeout: STEP_MS }).not.toContain('fails on');
+    expect((await workloads()).find((w: any) => w.name === 'web').failsReadinessOn).toBeNull();
+  });
 });

@@ -65,6 +65,11 @@ export async function startEngineHarness(opts: {
   stepKinds?: UpgradeEngineOptions['stepKinds'];
   /** 'sim': the engine runs on the simulator's clock, so its waits and backoffs pass at the simulator's speed. */
   clock?: 'system' | 'sim';
+  /**
+   * The SDK attempts of the harness's own reads (`sources`, the plan read), which have no engine retrying them
+   * (default 2, as the engine's). demo-throttled throttles 30% of calls: a read of dozens of calls needs more.
+   */
+  readAttempts?: number;
 } = {}): Promise<EngineHarness> {
   // The engine runs under the IAM policy deploy/ ships, as in the end-to-end stacks: an AWS call the job makes that
   // the policy does not allow fails the test with the service's AccessDenied sentence.
@@ -86,7 +91,14 @@ export async function startEngineHarness(opts: {
   // pass in a tenth of a real millisecond and the job would poll AWS in a loop (at 1,200× every throttled call of
   // demo-throttled then waits out the SDK's real-time retry delay, about half a second each).
   const pollIntervalMs = opts.clock === 'sim' ? 50 * sim.world.clock.speed : 50;
-  const sources: SnapshotSources = { eks, ssm, ec2, kube, autoScaling, clock };
+  const reads = opts.readAttempts
+    ? (() => {
+        const attempts = { endpoint: sim.url, credentials, maxAttempts: opts.readAttempts };
+        const readEks = createEksPortFactory(attempts);
+        return { eks: readEks, ssm: createSsmPortFactory(attempts), ec2: createEc2PortFactory(attempts), autoScaling: createAutoScalingPortFactory(attempts), kube: createKubePortFactory({ eks: readEks, tokenSourceFor: () => ({ token: async () => 'sim' }) }) };
+      })()
+    : { eks, ssm, ec2, autoScaling, kube };
+  const sources: SnapshotSources = { ...reads, clock };
   const plan = (request: StartRequest, from: string): Promise<UpgradePlan> => {
     const cluster = findCluster(opts.config ?? demoConfig, request.cluster);
     if (!cluster) throw new Error(`the harness's clusters.yaml has no cluster ${request.cluster}`);

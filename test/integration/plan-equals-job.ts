@@ -8,7 +8,6 @@ import { readPlan } from '../../src/status/read-and-plan.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
 import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from './engine-harness.js';
-import { simSources } from './read-path-harness.js';
 
 /**
  * The plan an approver reads is the job that runs. For each shipped scenario: build the plan the way `plan` and
@@ -30,9 +29,6 @@ import { simSources } from './read-path-harness.js';
 // scale are 1 s of wall time at 600×, half a second at 1,200×, which a machine at load 16 overran (at 600× the
 // lost-answers workshop runs, remedy included, passed at that load).
 const SPEED = 600;
-// The plan read as the on-call would retry it: demo-throttled answers 30% of calls with a throttle, and a read that
-// gave up after the harness's 2 attempts failed the test ("AWS is throttling these calls") before any job ran.
-const PLAN_READ_ATTEMPTS = 10;
 const approvers = { requesters: ['U0REQ'], approvers: ['U0APP'] };
 export const demo = parseClustersConfig({ clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0DEMO'], ...approvers }] });
 export const workshop = parseClustersConfig({
@@ -73,13 +69,14 @@ export async function planAndRun(opts: {
   meanwhile?: (h: EngineHarness, plan: UpgradePlan) => Promise<void>;
 }) {
   // On the simulator's clock: the job's backoffs after throttles (demo-throttled) pass at the simulator's speed.
-  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config, clock: 'sim' });
+  // The plan read retries as the CLI's reads do under demo-throttled (ATTEMPTS in plan-announces-gates.test.ts).
+  h = await startEngineHarness({ scenario: opts.scenario, speed: SPEED, config: opts.config, clock: 'sim', readAttempts: 10 });
   const clusterConfig = findCluster(opts.config, opts.cluster)!;
   const clock = h.sim.world.clock;
   if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
   // Read as `plan` reads (with its insights refresh), on the simulator's clock, which the insights' age is told on.
   // The one read-and-plan `plan` and `start` use (src/status/read-and-plan.ts).
-  const { plan } = await readPlan({ ...simSources(h.sim, PLAN_READ_ATTEMPTS), clock }, { name: opts.cluster, region: 'us-west-2', config: clusterConfig, from: opts.from, to: opts.to, timeoutMs: 120_000 * SPEED });
+  const { plan } = await readPlan({ ...h.sources, clock }, { name: opts.cluster, region: 'us-west-2', config: clusterConfig, from: opts.from, to: opts.to, timeoutMs: 120_000 * SPEED });
   await opts.meanwhile?.(h, plan);
   const engine = h.engine();
   await engine.startWorker();

@@ -37,7 +37,7 @@ describe('simulator fault flags', () => {
       latencyMs: 100,
       services: { eks: { errorRate: 0.05 }, ssm: { errorRate: 0.1 } },
     });
-    expect(() => parseFaultFlags({ 'throttle-rate': 'lambda=0.2' })).toThrow('--throttle-rate: "lambda" is not one of eks, ssm, ec2, autoscaling, sts');
+    expect(() => parseFaultFlags({ 'throttle-rate': 'lambda=0.2' })).toThrow('--throttle-rate: "lambda" is not one of eks, ssm, ec2, autoscaling, sts, monitoring');
     expect(() => parseFaultFlags({ 'error-rate': '5%' })).toThrow('--error-rate takes a share from 0 to 1 (e.g. 0.2), got "5%"');
   });
 

@@ -78,6 +78,26 @@ describe('Karpenter custom resources validated as their CRDs do', () => {
     expect((await kubectl(s, nodeClass([{ alias: 'al2023@latest' }]), 'apply', '-f', '-')).ok).toBe(true);
   });
 
+  it('an EC2NodeClass names exactly one of role and instanceProfile, and an amiFamily unless an alias gives it (kubectl)', async () => {
+    const s = await sim('workshop');
+    const spec = (over: Record<string, unknown>) =>
+      JSON.stringify({ apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'strict' }, spec: { amiSelectorTerms: [{ id: 'ami-0123456789abcdef0' }], subnetSelectorTerms: [{ id: 'subnet-1' }], securityGroupSelectorTerms: [{ id: 'sg-1' }], ...over } });
+    const neither = await kubectl(s, spec({ amiFamily: 'AL2023' }), 'apply', '-f', '-');
+    expect(neither.ok).toBe(false);
+    expect(neither.out).toContain("must specify exactly one of ['role', 'instanceProfile']");
+    const both = await kubectl(s, spec({ amiFamily: 'AL2023', role: 'r', instanceProfile: 'p' }), 'apply', '-f', '-');
+    expect(both.out).toContain("must specify exactly one of ['role', 'instanceProfile']");
+    const noFamily = await kubectl(s, spec({ role: 'r' }), 'apply', '-f', '-');
+    expect(noFamily.out).toContain('must specify amiFamily if amiSelectorTerms does not contain an alias');
+    const wrongFamily = await kubectl(s, spec({ role: 'r', amiFamily: 'Bottlerocket', amiSelectorTerms: [{ alias: 'al2023@latest' }] }), 'apply', '-f', '-');
+    expect(wrongFamily.out).toContain("if set, amiFamily must be 'AL2023' or 'Custom' when using an AL2023 alias");
+    const res = await api(s, '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: spec({ role: '' }) });
+    expect(res.status).toBe(422);
+    const fields = ((await res.json()) as { details: { causes: Array<{ field: string }> } }).details.causes.map((c) => c.field);
+    expect(fields).toEqual(['spec', 'spec.role']);
+    expect((await kubectl(s, spec({ instanceProfile: 'p', amiSelectorTerms: [{ alias: 'al2023@latest' }] }), 'apply', '-f', '-')).ok).toBe(true);
+  });
+
   it('refuses a strategic-merge patch on a custom resource with 415, and takes a merge patch', async () => {
     const s = await sim('workshop');
     const patch = (type: string) => api(s, '/apis/karpenter.sh/v1/nodepools/default', { method: 'PATCH', headers: { 'content-type': type }, body: JSON.stringify({ metadata: { labels: { strict: 'yes' } } }) });

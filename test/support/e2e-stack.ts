@@ -7,6 +7,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { createSimClock, type FakeSlack, loadIamPolicyFile, loadRbacFile, type PolicyDocument, type SimServer, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
+import { keyPrefixFor, type RedisTarget } from '../../src/store/redis-connection.js';
 import { deleteKeys, freshPrefix, redisUrl } from './redis-url.js';
 
 /**
@@ -42,6 +43,8 @@ export interface E2eStackOptions {
   logLines?: string[];
   /** A Redis of the test's own (e.g. one it restarts); default the shared REDIS_URL. */
   redisUrl?: string;
+  /** A Redis Cluster (test/support/redis-cluster.ts): the bot gets its seeds as REDIS_CLUSTER_NODES; its keys are removed from every master on close. */
+  redisCluster?: { target: RedisTarget };
   /** AWS credentials the bot signs with (default E2E_CREDENTIALS; the simulator accepts any). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** 'sim': the bot runs on the simulator's clock (its Clock port), so POST /_sim/jump moves the bot's time too. */
@@ -128,6 +131,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     ...(opts.socketMode ? { SLACK_APP_TOKEN: E2E_APP_TOKEN } : { SLACK_SIGNING_SECRET: E2E_SECRET }),
     SLACK_API_URL: fake.apiUrl,
     REDIS_URL: opts.redisUrl ?? redisUrl,
+    ...(opts.redisCluster ? { REDIS_CLUSTER_NODES: opts.redisCluster.target.cluster?.nodes } : {}),
     PORT: 0,
     CLUSTERS_FILE: 'unused.yaml',
     LOG_LEVEL: 'silent',
@@ -190,7 +194,8 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       await bot.stop().catch(() => undefined);
       await fake.close().catch(() => undefined);
       await sim.close().catch(() => undefined);
-      if (!opts.redisUrl) await deleteKeys(`${prefix}:*`).catch(() => undefined);
+      if (opts.redisCluster) await deleteKeys(`${keyPrefixFor(opts.redisCluster.target, prefix)}:*`, opts.redisCluster.target).catch(() => undefined);
+      else if (!opts.redisUrl) await deleteKeys(`${prefix}:*`).catch(() => undefined);
     },
   };
 }

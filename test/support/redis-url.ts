@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { connectRedis, deleteMatching, type RedisTarget } from '../../src/store/redis-connection.js';
 
 /** The Redis every integration test uses (.ci/run exports REDIS_URL when it had to start one). */
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -9,16 +9,11 @@ export function freshPrefix(topic: string): string {
   return `test-${topic}-${randomUUID().slice(0, 8)}`;
 }
 
-/** Removes a test's Redis keys (queue, engine state, outbox) so runs do not pile up in the shared Redis. */
-export async function deleteKeys(pattern: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+/** Removes a test's Redis keys (queue, engine state, outbox) so runs do not pile up in the shared Redis; on a cluster, from every master. */
+export async function deleteKeys(pattern: string, where: RedisTarget = { url: redisUrl }): Promise<void> {
+  const redis = connectRedis(where, { maxRetriesPerRequest: null });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteMatching(redis, pattern);
   } finally {
     await redis.quit();
   }

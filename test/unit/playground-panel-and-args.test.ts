@@ -16,6 +16,11 @@ const state = {
     ],
     nodeclaims: [{ name: 'default-abc', nodepool: 'default', ready: true, drifted: true, deleting: false }],
     pdbs: [{ namespace: 'shop', name: 'api-pdb', disruptionsAllowed: 0, stuck: true, blockedPods: [{ name: 'api-7d9', node: 'ip-1' }] }],
+    workloads: [
+      { namespace: 'kube-system', name: 'coredns', replicas: 2, available: 2, failsReadinessOn: null },
+      { namespace: 'shop', name: 'web', replicas: 3, available: 3, failsReadinessOn: null },
+      { namespace: 'shop', name: 'api', replicas: 2, available: 0, failsReadinessOn: '1.31' },
+    ],
   }],
 };
 
@@ -37,6 +42,16 @@ describe('cluster panel', () => {
     expect(html).toContain('data-pdb-namespace="shop" data-pdb-name="api-pdb" data-pdb-stuck="false"');
     expect(html).toContain('>Unstick</button>');
     expect(html).toContain('blocks eviction of <span class="node-name">api-7d9</span>');
+  });
+
+  it('lists the workloads with a control to break one on the version the nodes move to next, or heal it', () => {
+    const html = renderClusterPanel(state, 'demo');
+    expect(html).not.toContain('kube-system/coredns');
+    // The nodes run 1.30 and 1.31: the oldest kubelet moves to 1.31 next.
+    expect(html).toContain('shop/web</span> <span class="badge badge-ok">3/3 available</span> <button type="button" class="small-button" data-workload-namespace="shop" data-workload-name="web" data-workload-fail="1.31"');
+    expect(html).toContain('>Break on 1.31</button>');
+    expect(html).toContain('shop/api</span> <span class="badge badge-bad">0/2 available</span> <span class="badge badge-bad">fails on 1.31</span>');
+    expect(html).toContain('data-workload-name="api" data-workload-fail="" data-focus-key="workload:shop/api">Heal</button>');
   });
 
   it('groups nodes as the status card does', () => {

@@ -68,6 +68,13 @@ document.addEventListener('click', (event) => {
     const path = `clusters/${cluster}/pdbs/${encodeURIComponent(target.dataset.pdbNamespace)}/${encodeURIComponent(target.dataset.pdbName)}`;
     return void simControl(path, { stuck: target.dataset.pdbStuck === 'true' }, 'Changing the PDB');
   }
+  if (target.dataset.workloadName) {
+    const workload = { cluster: currentCluster()?.name, namespace: target.dataset.workloadNamespace, name: target.dataset.workloadName };
+    const onVersion = target.dataset.workloadFail;
+    return void (onVersion
+      ? simControl('workloads/fail', { ...workload, onVersion }, 'Breaking the workload')
+      : simControl('workloads/fail', workload, 'Healing the workload', 'DELETE'));
+  }
   if (target.hasAttribute('data-modal-close')) return void closeView();
 });
 

@@ -1,5 +1,5 @@
 // The side panel's content: one simulated cluster as GET /_sim/state describes it (control plane and its updates,
-// nodes by group with their kubelets, NodeClaims, PDBs with the pods they block), as an HTML string. Pure; every
+// nodes by group with their kubelets, NodeClaims, Deployments, PDBs with the pods they block), as an HTML string. Pure; every
 // name from the simulator is escaped. Toggles carry data- attributes the page turns into /_sim control calls.
 import { escapeHtml } from './mrkdwn-html.js';
 
@@ -64,6 +64,30 @@ function renderNodeClaims(cluster) {
   return `<section aria-labelledby="claims-title"><h3 id="claims-title">NodeClaims</h3><p class="panel-line">${claims.length} NodeClaims, ${drifted} drifted</p><ul class="node-list">${rows}</ul></section>`;
 }
 
+/** The minor the nodes move to next: one above the oldest kubelet (the control plane's when the nodes lag it). */
+function nextNodeMinor(cluster) {
+  const minors = asArray(cluster.nodes).map((n) => minorOf(n.kubeletVersion)).filter((m) => m !== '?');
+  const [major, minor] = (minors.sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]))[0] ?? cluster.version ?? '1.0').split('.').map(Number);
+  return `${major}.${minor + 1}`;
+}
+
+// Each Deployment with its available replicas, and the workload fault (POST /_sim/workloads/fail): break it on the
+// kubelet minor the nodes move to next, as an incompatible new version would, or make it healthy again.
+function renderWorkloads(cluster) {
+  const workloads = asArray(cluster.workloads).filter((w) => w.namespace !== 'kube-system');
+  if (workloads.length === 0) return '<section aria-labelledby="workloads-title"><h3 id="workloads-title">Workloads</h3><p class="panel-line muted">No Deployments outside kube-system.</p></section>';
+  const target = nextNodeMinor(cluster);
+  const rows = workloads.map((w) => {
+    const key = `${w.namespace}/${w.name}`;
+    const toggle = w.failsReadinessOn
+      ? `<button type="button" class="small-button" data-workload-namespace="${escapeHtml(w.namespace)}" data-workload-name="${escapeHtml(w.name)}" data-workload-fail="" data-focus-key="workload:${escapeHtml(key)}">Heal</button>`
+      : `<button type="button" class="small-button" data-workload-namespace="${escapeHtml(w.namespace)}" data-workload-name="${escapeHtml(w.name)}" data-workload-fail="${escapeHtml(target)}" data-focus-key="workload:${escapeHtml(key)}">Break on ${escapeHtml(target)}</button>`;
+    const tone = w.available >= w.replicas ? 'ok' : w.available > 0 ? 'busy' : 'bad';
+    return `<li><span class="node-name">${escapeHtml(key)}</span> ${badge(`${w.available}/${w.replicas} available`, tone)}${w.failsReadinessOn ? ` ${badge(`fails on ${w.failsReadinessOn}`, 'bad')}` : ''} ${toggle}</li>`;
+  }).join('');
+  return `<section aria-labelledby="workloads-title"><h3 id="workloads-title">Workloads</h3><ul class="pdb-list">${rows}</ul></section>`;
+}
+
 function renderPdbs(cluster) {
   const pdbs = asArray(cluster.pdbs);
   if (pdbs.length === 0) return '<section aria-labelledby="pdb-title"><h3 id="pdb-title">PodDisruptionBudgets</h3><p class="panel-line muted">None.</p></section>';
@@ -89,6 +113,7 @@ export function renderClusterPanel(state, name) {
     + renderControlPlane(cluster)
     + renderNodes(cluster)
     + renderNodeClaims(cluster)
+    + renderWorkloads(cluster)
     + renderPdbs(cluster)
     + `<section aria-labelledby="addons-title"><h3 id="addons-title">Add-ons</h3><ul class="node-list">${addons || '<li class="muted">none</li>'}</ul></section>`;
 }

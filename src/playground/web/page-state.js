@@ -20,8 +20,8 @@ export const state = {
 
 export const names = () => ({ users: state.workspace.users, channels: state.workspace.channels });
 
-export async function postJson(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export async function postJson(path, body, method = 'POST') {
+  const response = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const answer = await response.json().catch(() => ({ ok: false, message: `${path} answered ${response.status}` }));
   if (!response.ok || answer.ok === false) throw new Error(answer.message ?? `${path} answered ${response.status}`);
   return answer;

@@ -1,14 +1,14 @@
 // The side panel: GET /sim/state every second, drawn by cluster-panel-html.js (only when it changed, keeping
-// focus and the open/closed node groups), and the simulator controls (speed, faults, stuck PDBs).
+// focus and the open/closed node groups), and the simulator controls (speed, faults, stuck PDBs, broken workloads).
 import { renderClusterPanel } from './cluster-panel-html.js';
 import { $, postJson, state, toast } from './page-state.js';
 
 const SIM_POLL_MS = 1000;
 const SPEEDS = [1, 5, 10, 30, 60, 120, 300, 600];
 
-export async function simControl(path, body, what) {
+export async function simControl(path, body, what, method = 'POST') {
   try {
-    await postJson(`/sim/${path}`, body);
+    await postJson(`/sim/${path}`, body, method);
     await pollSim();
   } catch (error) {
     toast(`${what}: ${error.message}`);

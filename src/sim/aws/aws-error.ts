@@ -38,7 +38,7 @@ export const serverError = (status: 500 | 503) =>
  */
 export function injectedThrottle(service: string): AwsApiError {
   if (service === 'ec2') return new AwsApiError(503, 'RequestLimitExceeded', 'Request limit exceeded.');
-  if (service === 'autoscaling' || service === 'sts') return new AwsApiError(400, 'Throttling', 'Rate exceeded');
+  if (service === 'autoscaling' || service === 'sts' || service === 'monitoring') return new AwsApiError(400, 'Throttling', 'Rate exceeded');
   if (service === 'ssm') return new AwsApiError(400, 'ThrottlingException', 'Rate exceeded');
   return throttling();
 }
@@ -52,6 +52,6 @@ export function injectedServerError(service: string, status: 500 | 503): AwsApiE
   const message = status === 500 ? 'An internal error occurred. Try again later.' : 'The service is unavailable. Try again later.';
   if (service === 'ec2') return new AwsApiError(status, status === 500 ? 'InternalError' : 'Unavailable', status === 500 ? 'An internal error has occurred.' : 'The server is overloaded and can\'t handle the request.');
   if (service === 'ssm') return new AwsApiError(status, status === 500 ? 'InternalServerError' : 'ServiceUnavailable', message);
-  if (service === 'autoscaling' || service === 'sts') return new AwsApiError(status, status === 500 ? 'InternalFailure' : 'ServiceUnavailable', message);
+  if (service === 'autoscaling' || service === 'sts' || service === 'monitoring') return new AwsApiError(status, status === 500 ? 'InternalFailure' : 'ServiceUnavailable', message);
   return serverError(status);
 }

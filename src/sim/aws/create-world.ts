@@ -72,6 +72,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
     images: new Map((scenario.images ?? []).map((image) => [image.id, { ...image, name: image.name ?? `${image.id}-${image.minor}` }])),
     ssmParameters: new Map((scenario.images ?? []).filter((image) => image.parameter).map((image) => [image.parameter!, image.id])),
     pdbMinimums: new Map(),
+    cloudWatchAlarms: new Map(),
     timeline: [],
     calls,
     rejectedCalls,

@@ -5,7 +5,7 @@ import type { ScenarioFaults } from '../scenario/scenario-schema.js';
  * `--throttle-rate eks=0.2,ssm=0.05` (per service), `--error-rate` likewise, `--drop-answers Op=1,…`. Pure; a malformed value throws a
  * sentence naming the flag.
  */
-const SERVICES = ['eks', 'ssm', 'ec2', 'autoscaling', 'sts'] as const;
+const SERVICES = ['eks', 'ssm', 'ec2', 'autoscaling', 'sts', 'monitoring'] as const;
 type Service = (typeof SERVICES)[number];
 
 export function parseFaultFlags(flags: { 'latency-ms'?: string; 'throttle-rate'?: string; 'error-rate'?: string; 'drop-answers'?: string }): ScenarioFaults {

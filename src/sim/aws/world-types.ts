@@ -1,3 +1,4 @@
+import type { AlarmStore } from './cloudwatch-alarms.js';
 import type { SimStrictness } from '../strictness.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import type { SimClock } from '../sim-clock.js';
@@ -240,7 +241,7 @@ export interface SimSubnet {
 }
 
 export interface SimCall {
-  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling' | 'iam' | 'kubernetes';
+  service: 'eks' | 'ssm' | 'ec2' | 'sts' | 'autoscaling' | 'iam' | 'monitoring' | 'kubernetes';
   operation: string;
   cluster?: string;
   target?: string;
@@ -275,6 +276,8 @@ export interface SimWorld {
   readonly images: Map<string, SimImage>;
   /** The scenario's own SSM parameters (custom AMI ids), served beside the public ones. */
   readonly ssmParameters: Map<string, string>;
+  /** CloudWatch metric alarms, by region and name (PutMetricAlarm, SetAlarmState; cloudwatch-alarms.ts). */
+  readonly cloudWatchAlarms: AlarmStore;
   /**
    * Per PodDisruptionBudget (namespace/name), the fewest healthy pods it ever saw while the cluster ran: tests
    * assert a budget was honoured at every moment, not only at the end.

@@ -73,6 +73,15 @@ export function authorizationRequests(world: SimWorld, call: AwsCall): Authoriza
     case 'iam':
       // SimulatePrincipalPolicy is authorized on the principal it simulates (Service Authorization Reference, IAM).
       return [{ action: `iam:${call.operation}`, resource: call.form?.get('PolicySourceArn') ?? '*' }];
+    case 'monitoring': {
+      // CloudWatch's actions are cloudwatch:*, though SigV4 signs for "monitoring" (Service Authorization Reference,
+      // Amazon CloudWatch): PutMetricAlarm and SetAlarmState on the alarm, DescribeAlarms on alarms (alarm*),
+      // GetMetricData on no resource (*).
+      const alarms = `arn:aws:cloudwatch:${call.region}:${world.accountId}:alarm:`;
+      const name = typeof call.body?.AlarmName === 'string' ? call.body.AlarmName : undefined;
+      const resource = call.operation === 'GetMetricData' ? '*' : name && call.operation !== 'DescribeAlarms' ? `${alarms}${name}` : `${alarms}*`;
+      return [{ action: `cloudwatch:${call.operation}`, resource }];
+    }
     case 'autoscaling': {
       const group = call.form?.get('AutoScalingGroupName');
       const resource = group ? `arn:aws:autoscaling:${call.region}:${world.accountId}:autoScalingGroup:*:autoScalingGroupName/${group}` : '*';
@@ -100,6 +109,8 @@ export function accessDenied(service: AwsService, caller: CallerIdentity, reques
     case 'sts':
     case 'autoscaling':
     case 'iam':
+    // CloudWatch (JSON 1.0, query-compatible) keeps its query-protocol code: x-amzn-query-error AccessDenied;Sender.
+    case 'monitoring':
       return new AwsApiError(403, 'AccessDenied', sentence);
     case 'ssm':
       return new AwsApiError(400, 'AccessDeniedException', sentence);

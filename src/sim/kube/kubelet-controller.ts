@@ -1,7 +1,8 @@
 /**
  * What the kubelets and the node lifecycle controller do to pods: a pod bound to a Ready node shows
  * ContainerCreating, then runs and turns Ready a few sim-seconds later (pod IP from the node's subnet); pods on a
- * NotReady node lose Ready; pods whose node is gone are deleted (pod garbage collection).
+ * NotReady node lose Ready; pods whose node is gone are deleted (pod garbage collection). A Deployment marked to fail
+ * on its node's kubelet minor (readiness-failures.ts) runs there with its readiness probe failing: Running, not Ready.
  */
 
 import type { KubeObject } from '../../kube-types/kube-object.js';
@@ -10,6 +11,7 @@ import { isoSeconds, type SimKubeStoreImpl } from './create-sim-kube-store.js';
 import { randomHex } from './kube-names.js';
 import { startReconcileLoop, type ReconcileLoop } from './reconcile-loop.js';
 import { isNodeReady } from './scheduler-fit.js';
+import { readinessFailureCheck } from './readiness-failures.js';
 
 export const POD_STARTUP_MS = 3000;
 
@@ -21,18 +23,29 @@ function podIpFor(node: KubeObject, random: () => number): string {
   return `${a}.${b}.${Math.floor(random() * 64)}.${2 + Math.floor(random() * 250)}`;
 }
 
-function setCondition(pod: KubeObject, type: string, status: string, now: string, reason?: string): void {
+function setCondition(pod: KubeObject, type: string, status: string, now: string, reason?: string, message?: string): void {
   const conditions: any[] = (pod.status.conditions ??= []);
   const index = conditions.findIndex((c) => c.type === type);
   const old = conditions[index];
   if (old && old.status === status && old.reason === reason) return;
-  const next = { type, status, lastProbeTime: null, lastTransitionTime: now, ...(reason ? { reason } : {}) };
+  const next = { type, status, lastProbeTime: null, lastTransitionTime: now, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
   if (index >= 0) conditions[index] = next;
   else conditions.push(next);
   conditions.sort((x, y) => CONDITION_TYPES.indexOf(x.type) - CONDITION_TYPES.indexOf(y.type));
 }
 
-function startContainers(pod: KubeObject, node: KubeObject, store: SimKubeStoreImpl, now: number): void {
+/** What the kubelet sets while a container's readiness probe fails (pkg/kubelet/status/generate.go). */
+function probeFailing(pod: KubeObject): { reason: string; message: string } {
+  const names = (pod.spec?.containers ?? []).map((c: any) => c.name).join(' ');
+  return { reason: 'ContainersNotReady', message: `containers with unready status: [${names}]` };
+}
+
+function setReadiness(pod: KubeObject, ready: boolean, at: string, why?: { reason: string; message?: string }): void {
+  for (const type of ['Ready', 'ContainersReady']) setCondition(pod, type, ready ? 'True' : 'False', at, why?.reason, why?.message);
+  for (const c of pod.status.containerStatuses ?? []) c.ready = ready;
+}
+
+function startContainers(pod: KubeObject, node: KubeObject, store: SimKubeStoreImpl, now: number, failsReadiness: boolean): void {
   const at = isoSeconds(now);
   const ip = pod.status.podIP ?? podIpFor(node, store.random);
   const hostIP = (node.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address;
@@ -56,6 +69,13 @@ function startContainers(pod: KubeObject, node: KubeObject, store: SimKubeStoreI
     state: { running: { startedAt: at } },
     lastState: {},
   }));
+  if (failsReadiness) setReadiness(pod, false, at, probeFailing(pod));
+}
+
+function recordProbeFailure(store: SimKubeStoreImpl, pod: KubeObject): void {
+  const { name, namespace, uid } = pod.metadata;
+  const container = pod.spec?.containers?.[0]?.name ?? 'app';
+  store.recordEvent({ namespace, involvedObject: { kind: 'Pod', name, namespace, uid, fieldPath: `spec.containers{${container}}` } as any, reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 503', type: 'Warning', component: 'kubelet' });
 }
 
 export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock): () => void {
@@ -65,6 +85,7 @@ export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock)
   const run = () => {
     // Read-only, uncopied: every change goes through mutate or delete.
     const nodes = new Map(store.read('nodes').map((n) => [n.metadata.name, n]));
+    const failsReadiness = readinessFailureCheck(store);
     const live = new Set<string>();
     for (const pod of store.read('pods')) {
       const { name, namespace, uid } = pod.metadata;
@@ -102,7 +123,9 @@ export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock)
           const host = store.get('nodes', nodeName);
           if (!current || current.metadata.uid !== uid || current.metadata.deletionTimestamp) return;
           if (!host || !isNodeReady(host)) return loop.trigger();
-          store.mutate('pods', name, namespace, (p) => startContainers(p, host, store, clock.now()));
+          const failing = readinessFailureCheck(store)(current, host);
+          store.mutate('pods', name, namespace, (p) => startContainers(p, host, store, clock.now(), failing));
+          if (failing) recordProbeFailure(store, current);
           for (const c of current.spec?.containers ?? []) {
             const involved = { kind: 'Pod', name, namespace, uid };
             store.recordEvent({ namespace, involvedObject: { ...involved, fieldPath: `spec.containers{${c.name}}` } as any, reason: 'Pulled', message: `Container image "${c.image}" already present on machine`, component: 'kubelet' });
@@ -114,15 +137,19 @@ export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock)
         continue;
       }
       if (phase === 'Running') {
-        // The node lifecycle controller marks pods on a NotReady node not ready; they come back with the node.
+        // The node lifecycle controller marks pods on a NotReady node not ready; they come back with the node. A pod
+        // failing its readiness probe on this node's kubelet is not ready either, and recovers once the fault clears.
         const podReady = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
-        const want = ready ? 'True' : 'False';
-        if (podReady && podReady.status !== want && (ready ? podReady.reason === 'NodeNotReady' : true)) {
-          store.mutate('pods', name, namespace, (p) => {
-            setCondition(p, 'Ready', want, isoSeconds(clock.now()), ready ? undefined : 'NodeNotReady');
-            setCondition(p, 'ContainersReady', want, isoSeconds(clock.now()), ready ? undefined : 'NodeNotReady');
-            for (const c of p.status.containerStatuses ?? []) c.ready = ready;
-          });
+        const probe = ready && failsReadiness(pod, node);
+        const want = ready && !probe;
+        const why = !ready ? { reason: 'NodeNotReady' } : probe ? probeFailing(pod) : undefined;
+        const ours = podReady?.reason === 'NodeNotReady' || podReady?.reason === 'ContainersNotReady';
+        if (podReady && (podReady.status === 'True') !== want && (want ? ours : true)) {
+          store.mutate('pods', name, namespace, (p) => setReadiness(p, want, isoSeconds(clock.now()), why));
+          if (probe) recordProbeFailure(store, pod);
+        } else if (podReady && !want && podReady.reason !== why?.reason && ours && why) {
+          // Not ready for the other reason now (the node came back but the probe fails, or the reverse).
+          store.mutate('pods', name, namespace, (p) => setReadiness(p, false, isoSeconds(clock.now()), why));
         }
       }
     }
@@ -133,7 +160,8 @@ export function startKubeletController(store: SimKubeStoreImpl, clock: SimClock)
       }
     }
   };
-  loop = startReconcileLoop(store, clock, ['pods', 'nodes'], run, 'kubelet');
+  // Deployments too: marking one to fail readiness (or clearing it) changes its pods on the next pass.
+  loop = startReconcileLoop(store, clock, ['pods', 'nodes', 'deployments'], run, 'kubelet');
   return () => {
     loop.stop();
     for (const cancel of starting.values()) cancel();

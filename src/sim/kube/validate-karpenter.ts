@@ -65,7 +65,7 @@ export function validateNodePool(object: KubeObject): FieldCause[] {
 
 const AMI_FAMILIES = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022', 'Windows2025'];
 
-/** EC2NodeClass (karpenter.k8s.aws/v1): amiSelectorTerms and amiFamily. */
+/** EC2NodeClass (karpenter.k8s.aws/v1): amiSelectorTerms, amiFamily, role / instanceProfile. */
 export function validateEc2NodeClass(object: KubeObject): FieldCause[] {
   const causes: FieldCause[] = [];
   const spec = object.spec ?? {};
@@ -90,5 +90,36 @@ export function validateEc2NodeClass(object: KubeObject): FieldCause[] {
   if (terms.some((t) => has(t, 'alias')) && terms.length !== 1) {
     causes.push(cel(field, "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms"));
   }
+  return [...causes, ...validateEc2NodeClassSpec(spec, terms)];
+}
+
+const ALIAS_FAMILIES: Record<string, string> = { al2: 'AL2', al2023: 'AL2023', bottlerocket: 'Bottlerocket', windows2019: 'Windows2019', windows2022: 'Windows2022' };
+
+/**
+ * The rules karpenter-provider-aws puts on the whole spec (pkg/apis/v1/ec2nodeclass.go, the XValidation markers on
+ * type EC2NodeClass, so the apiserver names the field `spec` and the value `"object"`), and the two on role and
+ * instanceProfile themselves:
+ * - `(has(self.role) && !has(self.instanceProfile)) || (!has(self.role) && has(self.instanceProfile))`:
+ *   "must specify exactly one of ['role', 'instanceProfile']";
+ * - `self.amiSelectorTerms.exists(x, has(x.alias)) ? true : has(self.amiFamily)`:
+ *   "must specify amiFamily if amiSelectorTerms does not contain an alias";
+ * - with an alias of family F, a set amiFamily must be F or Custom: "if set, amiFamily must be 'AL2023' or 'Custom'
+ *   when using an AL2023 alias" (one rule per family; "a Bottlerocket alias", "an AL2… alias" as written there);
+ * - role and instanceProfile, when present: `self != ''`, "role cannot be empty" / "instanceProfile cannot be empty".
+ */
+function validateEc2NodeClassSpec(spec: any, terms: any[]): FieldCause[] {
+  const causes: FieldCause[] = [];
+  const object = (message: string): FieldCause => ({ reason: 'FieldValueInvalid', field: 'spec', message: `Invalid value: "object": ${message}` });
+  const present = (key: string) => spec[key] !== undefined && spec[key] !== null;
+  if (present('role') === present('instanceProfile')) causes.push(object("must specify exactly one of ['role', 'instanceProfile']"));
+  const alias = terms.find((t) => t !== null && typeof t === 'object' && typeof t.alias === 'string')?.alias as string | undefined;
+  const family = alias ? ALIAS_FAMILIES[alias.split('@')[0]!] : undefined;
+  if (present('amiFamily') && family && spec.amiFamily !== family && spec.amiFamily !== 'Custom') {
+    const article = family === 'AL2' || family === 'AL2023' ? 'an' : 'a';
+    causes.push(object(`if set, amiFamily must be '${family}' or 'Custom' when using ${article} ${family} alias`));
+  }
+  if (!alias && !present('amiFamily')) causes.push(object('must specify amiFamily if amiSelectorTerms does not contain an alias'));
+  if (spec.role === '') causes.push({ reason: 'FieldValueInvalid', field: 'spec.role', message: 'Invalid value: "string": role cannot be empty' });
+  if (spec.instanceProfile === '') causes.push({ reason: 'FieldValueInvalid', field: 'spec.instanceProfile', message: 'Invalid value: "string": instanceProfile cannot be empty' });
   return causes;
 }

@@ -216,9 +216,9 @@ export const faultsSchema = z
     nodesNeverReady: z.boolean().optional(),
     /** Answers lost after the action is done, per mutating operation: { UpdateClusterVersion: 1 } (the connection closes). */
     dropAnswers: z.record(z.string(), z.number().int().nonnegative()).optional(),
-    /** Rates for one service (eks, ssm, ec2, autoscaling, sts) instead of the ones above, e.g. { eks: { throttleRate: 0.2 } }. */
+    /** Rates for one service (eks, ssm, ec2, autoscaling, sts, monitoring = CloudWatch) instead of the ones above, e.g. { eks: { throttleRate: 0.2 } }. */
     services: z
-      .partialRecord(z.enum(['eks', 'ssm', 'ec2', 'autoscaling', 'sts']), z.object({ throttleRate: z.number().min(0).max(1).optional(), errorRate: z.number().min(0).max(1).optional() }).strict())
+      .partialRecord(z.enum(['eks', 'ssm', 'ec2', 'autoscaling', 'sts', 'monitoring']), z.object({ throttleRate: z.number().min(0).max(1).optional(), errorRate: z.number().min(0).max(1).optional() }).strict())
       .optional(),
   })
   .strict();

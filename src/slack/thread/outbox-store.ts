@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../store/redis-connection.js';
 import type { StatusCardModel } from '../../ports/timeline-event.js';
 import type { OutboxEntry } from './outbox-entry.js';
 
@@ -147,7 +147,7 @@ export interface OutboxStore {
   depth(): Promise<number>;
 }
 
-export function createOutboxStore(redis: Redis, prefix: string): OutboxStore {
+export function createOutboxStore(redis: RedisClient, prefix: string): OutboxStore {
   const base = `${prefix}:thread`;
   const k = {
     channels: `${base}:channels`,

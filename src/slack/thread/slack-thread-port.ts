@@ -35,7 +35,7 @@
  * those scopes the outbox falls back to posting again (at least once). Markdown uploads are not looked up.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisTarget } from '../../store/redis-connection.js';
 import { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
 import type { Metrics } from '../../ports/metrics.js';
@@ -50,7 +50,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './slack-error-verdict.js
 
 export interface SlackThreadPortOptions {
   client: WebClient;
-  connection: { url: string };
+  connection: RedisTarget;
   /** Redis key prefix; the outbox lives under `<prefix>:thread:*`. */
   prefix: string;
   logger: Logger;
@@ -100,7 +100,7 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const log = opts.logger.child({ component: 'slack-thread' });
   const client = deliveryClientFrom(opts.client, opts.logger, opts.requestTimeoutMs ?? 15_000);
-  const redis = new Redis(opts.connection.url, { connectionName: 'slack-thread-outbox' });
+  const redis = connectRedis(opts.connection, { connectionName: 'slack-thread-outbox' });
   redis.on('error', (error: Error) => log.warn({ err: error }, 'Redis connection of the Slack outbox failed; reconnecting'));
   const store = createOutboxStore(redis, opts.prefix);
   const worker = createOutboxWorker({
