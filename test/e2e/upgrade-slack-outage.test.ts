@@ -101,7 +101,8 @@ describe('Slack answering 429, then 500, during the upgrade of demo', () => {
     expect(t.cpIssued! - t.outageStart).toBeLessThan(2_000);
     expect(t.cpActive! - t.cpIssued!).toBeLessThan(UPDATE_MS + 1_500);
     // The bot followed the update to its end and issued the next steps' calls while every post still failed.
-    // (≤: the outage is lifted in the millisecond the watcher saw the node group update issued, on a busy machine.)
+    // At or before the outage's end: it ends the moment the node group update is seen issued, often in the same
+    // millisecond on a busy machine (strictly less failed so under load).
     expect(t.addonIssued).toBeLessThanOrEqual(t.outageEnd);
     expect(t.ngIssued).toBeLessThanOrEqual(t.outageEnd);
     expect(stack.sim.world.calls.filter((c) => c.operation === 'UpdateClusterVersion')).toHaveLength(1);

@@ -89,6 +89,10 @@ export async function startEngineHarness(opts: {
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
   let queue: Queue | undefined;
   const clock: Clock = opts.clock === 'sim' ? sim.world.clock : systemClock;
+  // Polls 50 wall ms apart either way. On the simulator's clock a poll interval is simulated time: 50 ms of it would
+  // pass in a tenth of a real millisecond and the job would poll AWS in a loop (at 1,200× every throttled call of
+  // demo-throttled then waits out the SDK's real-time retry delay, about half a second each).
+  const pollIntervalMs = opts.clock === 'sim' ? 50 * sim.world.clock.speed : 50;
   const reads = opts.readAttempts
     ? (() => {
         const attempts = { endpoint: sim.url, credentials, maxAttempts: opts.readAttempts };
@@ -110,7 +114,7 @@ export async function startEngineHarness(opts: {
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
         connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
-        clock, logger, pollIntervalMs: 50, stepKinds: opts.stepKinds, ...overrides,
+        clock, logger, pollIntervalMs, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);
       return engine;
@@ -196,15 +200,44 @@ export async function answerGatesUntilEnded(
  * prefix, for the crash tests to SIGKILL; resolves once it takes jobs. `env` adds ENGINE_CLUSTERS_JSON and the like.
  */
 export function startEngineWorkerProcess(h: EngineHarness, env: Record<string, string> = {}): Promise<ChildProcess> {
+  return spawnWorker(h, env, 'ready');
+}
+
+/**
+ * A worker process booted but not yet taking jobs (a second replica), so a crash test's replacement is up the moment
+ * it kills the current one: `takeJobs` lets it start and resolves once it listens.
+ */
+export async function startStandbyWorkerProcess(h: EngineHarness, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; takeJobs(): Promise<ChildProcess> }> {
+  const proc = await spawnWorker(h, { ...env, ENGINE_STANDBY: '1' }, 'standing by');
+  return {
+    proc,
+    takeJobs: () => {
+      const listening = outputOf(proc, 'ready');
+      proc.stdin!.write('go\n');
+      return listening;
+    },
+  };
+}
+
+function spawnWorker(h: EngineHarness, env: Record<string, string>, announced: string): Promise<ChildProcess> {
   const script = fileURLToPath(new URL('./engine-worker-process.ts', import.meta.url));
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, SIM_URL: h.sim.url, REDIS_URL: redisUrl, ENGINE_PREFIX: h.prefix, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [env.ENGINE_STANDBY === '1' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
+  return outputOf(proc, announced);
+}
+
+/** Resolves with the process once it has printed `line`; rejects with its stderr if it exits first. */
+function outputOf(proc: ChildProcess, line: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     let err = '';
+    let out = '';
     proc.stderr!.on('data', (chunk) => (err += chunk));
-    proc.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve(proc));
-    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready: ${err}`)));
+    proc.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.split('\n').includes(line)) resolve(proc);
+    });
+    proc.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it printed "${line}": ${err}`)));
   });
 }

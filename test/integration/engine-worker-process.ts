@@ -36,5 +36,11 @@ const engine = createUpgradeEngine({
   stepKinds: (process.env.ENGINE_STEP_KINDS?.split(',') as StepKind[] | undefined) ?? ['preflight', 'gate', 'control-plane', 'verify'],
   worker: { lockDurationMs: 2_000, stalledIntervalMs: 1_000 },
 });
+// A standby (ENGINE_STANDBY=1) boots, says so, and takes jobs only once told to on stdin: a test has the next worker
+// process booted before it kills the current one, as a second replica would be.
+if (process.env.ENGINE_STANDBY === '1') {
+  process.stdout.write('standing by\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+}
 await engine.startWorker();
 process.stdout.write('ready\n');

@@ -1,78 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
-import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
 import { decide } from '../../jobs/rehearse-upgrade.js';
-import type { ChildProcess } from 'node:child_process';
-import { startEngineHarness, startEngineWorkerProcess, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
+import { MUTATING, TABLE, WORLDS } from './lost-answers-table.js';
 
-/**
- * Issue 23 item 1: a step that finds its own earlier action already under way adopts it. Every mutating action of
- * deploy/iam/permissions-policy.json that an upgrade makes has its answer lost once (the simulator's `dropAnswers` fault: the
- * action is done, then the connection closes unanswered), through the real SDK:
- * - "the answer was lost": the SDK retries the call itself (maxAttempts 2) and gets "already under way" back;
- * - "a retry": the SDK gives up (maxAttempts 1), the step fails with a network error and the job runs it again.
- * - "a worker restart": the worker process is SIGKILLed as the answer is lost and another one takes the job over
- *   (the instance-refresh actions and UpdateClusterVersion here; the workshop's termination is
- *   engine-crash-self-managed.test.ts, its UpdateClusterVersion test/e2e/chaos-kill-points-short.test.ts).
- * Either way the upgrade ends Succeeded, each action taken once.
- */
-interface Row {
-  action: string;
-  /** Why the upgrade does not make it, when it does not (an abort path only). */
-  notMade?: string;
-}
-
-const IAM_POLICY = JSON.parse(readFileSync('deploy/iam/permissions-policy.json', 'utf8')) as { Statement: Array<{ Action: string[] }> };
-// iam:SimulatePrincipalPolicy (doctor's optional statement) evaluates the policy and changes nothing.
-const READS = /^(eks|ec2|autoscaling|ssm|sts|iam):(Describe|List|Get|AssumeRole|PassRole|Simulate)/;
-const MUTATING = IAM_POLICY.Statement.flatMap((s) => s.Action).filter((action) => !READS.test(action));
-
-const WORKSHOP = parseClustersConfig({ clusters: [{
-  name: 'eksworkshop-eksctl', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'],
-  karpenter: { upgradeBudget: '1' },
-  nodegroups: { 'blue-mng*': { strategy: 'blue-green' }, 'custom*': { strategy: 'in-place', amiParameter: '/eks-upgrade-bot/amis/workshop/{minor}/image_id' }, '*': { strategy: 'in-place' } },
-}] });
-const REFRESH_CLUSTERS = [{
-  name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'],
-  selfManaged: { 'gpu-batch*': { strategy: 'instance-refresh', minHealthyPercentage: 66 } },
-}];
-const REFRESH = parseClustersConfig({ clusters: REFRESH_CLUSTERS });
-
-const WORLDS = {
-  workshop: { scenario: 'workshop', config: WORKSHOP, cluster: 'eksworkshop-eksctl', from: '1.25', to: '1.26' },
-  refresh: { scenario: 'self-managed-refresh', config: REFRESH, cluster: 'batch', from: '1.30', to: '1.31' },
-} as const;
-
-/** Which upgrade makes each mutating action; the table covers every one the IAM policy grants. */
-const TABLE: Record<string, Row & { world?: keyof typeof WORLDS }> = {
-  'eks:UpdateClusterVersion': { action: 'UpdateClusterVersion', world: 'workshop' },
-  'eks:UpdateAddon': { action: 'UpdateAddon', world: 'workshop' },
-  'eks:UpdateNodegroupVersion': { action: 'UpdateNodegroupVersion', world: 'workshop' },
-  'eks:CreateNodegroup': { action: 'CreateNodegroup', world: 'workshop' },
-  'eks:DeleteNodegroup': { action: 'DeleteNodegroup', world: 'workshop' },
-  'ec2:CreateLaunchTemplateVersion': { action: 'CreateLaunchTemplateVersion', world: 'workshop' },
-  'ec2:ModifyLaunchTemplate': { action: 'ModifyLaunchTemplate', world: 'workshop' },
-  'autoscaling:UpdateAutoScalingGroup': { action: 'UpdateAutoScalingGroup', world: 'workshop' },
-  'autoscaling:TerminateInstanceInAutoScalingGroup': { action: 'TerminateInstanceInAutoScalingGroup', world: 'workshop' },
-  'autoscaling:PutLifecycleHook': { action: 'PutLifecycleHook', world: 'refresh' },
-  'autoscaling:StartInstanceRefresh': { action: 'StartInstanceRefresh', world: 'refresh' },
-  'autoscaling:CompleteLifecycleAction': { action: 'CompleteLifecycleAction', world: 'refresh' },
-  'autoscaling:DeleteLifecycleHook': { action: 'DeleteLifecycleHook', world: 'refresh' },
-  'eks:StartInsightsRefresh': { action: 'StartInsightsRefresh', notMade: 'made by plan/status reads, never by a step' },
-  'eks:CancelUpdate': { action: 'CancelUpdate', notMade: 'made only when a rollback on Auto Mode is aborted' },
-  'autoscaling:CancelInstanceRefresh': { action: 'CancelInstanceRefresh', notMade: 'made only when an instance refresh is aborted' },
-};
-
+/** Every mutating action's answer lost once, the SDK retrying it or the job re-running its step (the table and its rules: lost-answers-table.ts). */
 let h: EngineHarness | undefined;
-let child: ChildProcess | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
   await h?.close();
   h = undefined;
 });
@@ -80,7 +18,10 @@ afterEach(async () => {
 /** Runs the world's upgrade with the answer of each of `actions` lost once; answers gates as a rehearsal would. */
 async function upgradeLosingAnswers(world: keyof typeof WORLDS, actions: string[], sdkAttempts: number) {
   const w = WORLDS[world];
-  h = await startEngineHarness({ scenario: w.scenario, speed: 600, config: w.config });
+  // On the simulator's clock: a step re-run after a lost answer waits its transient backoff (2 s, 4 s, 8 s… of the
+  // bot's clock) at the simulator's speed, as the control-plane update it waits on does. The job's own timeouts pass
+  // at that speed too: at 600× the remedy's 10 minutes for orders to scale are 1 s of wall time (passed at load 16).
+  h = await startEngineHarness({ scenario: w.scenario, speed: 600, config: w.config, clock: 'sim' });
   h.sim.world.faults.dropAnswers = Object.fromEntries(actions.map((a) => [a, 1]));
   const options = { endpoint: h.sim.url, credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' }, maxAttempts: sdkAttempts };
   const eks = createEksPortFactory(options);
@@ -109,6 +50,7 @@ async function upgradeLosingAnswers(world: keyof typeof WORLDS, actions: string[
   return { done, dropped: [...h.sim.world.faults.injected.droppedAnswers], failures: h.thread.events('step-failed'), harness: h };
 }
 
+
 describe('every mutating action of the IAM policy, its answer lost', () => {
   it('the table names every mutating action deploy/iam/permissions-policy.json grants', () => {
     expect(Object.keys(TABLE).sort()).toEqual([...MUTATING].sort());
@@ -132,36 +74,4 @@ describe('every mutating action of the IAM policy, its answer lost', () => {
       }, 240_000);
     }
   }
-
-  it('a worker restart (the worker killed as the answer is lost): eks:UpdateClusterVersion and the instance-refresh actions', async () => {
-    const rows = Object.entries(TABLE).filter(([, row]) => row.world === 'refresh');
-    const actions = ['UpdateClusterVersion', ...rows.map(([, row]) => row.action)];
-    h = await startEngineHarness({ scenario: 'self-managed-refresh', speed: 600, config: REFRESH });
-    h.sim.world.faults.dropAnswers = Object.fromEntries(actions.map((a) => [a, 1]));
-    const env = { ENGINE_CLUSTERS_JSON: JSON.stringify(REFRESH_CLUSTERS), ENGINE_STEP_KINDS: 'preflight,gate,control-plane,self-managed,verify' };
-    child = await startEngineWorkerProcess(h, env);
-    // This engine starts no worker: it only starts the job and answers its gate, as the web process does.
-    const control = h.engine().control;
-    const { job } = await control.start(h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
-    let killed = 0;
-    const deadline = Date.now() + 200_000;
-    for (;;) {
-      const now = await control.getJob(job.jobId);
-      if (now && ['succeeded', 'failed', 'aborted'].includes(now.state)) break;
-      if (Date.now() > deadline) throw new Error(`the upgrade did not end; it is ${now?.state} at ${now?.currentStep}`);
-      if (h.sim.world.faults.injected.droppedAnswers.length > killed) {
-        killed = h.sim.world.faults.injected.droppedAnswers.length;
-        child.kill('SIGKILL');
-        child = await startEngineWorkerProcess(h, env);
-      }
-      if (now?.openGate) await control.answerGate({ jobId: job.jobId, gateId: now.openGate.gateId, revision: now.openGate.revision, action: 'continue', userId: 'U0APP' });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const done = await control.getJob(job.jobId);
-    expect(done?.state).toBe('succeeded');
-    expect([...h.sim.world.faults.injected.droppedAnswers].sort()).toEqual([...actions].sort());
-    expect(h.calls('UpdateClusterVersion').filter((c) => !c.error)).toHaveLength(1);
-    expect(h.calls('StartInstanceRefresh').filter((c) => !c.error)).toHaveLength(1);
-    expect(h.sim.world.autoScalingGroups.get('gpu-batch-asg')!.lifecycleHooks).toEqual([]);
-  }, 300_000);
 });

@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCommand } from '../../commands/start.js';
 import { runCli } from '../../src/cli/run-cli.js';
-import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { planHash } from '../../src/planning/plan-hash.js';
 import { nextMinorOf } from '../../src/planning/upgrade-path.js';
@@ -18,7 +17,8 @@ import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSim } from '../support/start-sim.js';
 import { createTestAuditLog } from '../support/test-audit-log.js';
 import { settled, simSources } from './read-path-harness.js';
-import { askedAlways, planAndRun, plannedGates, usePlanHarness, workshop } from './plan-equals-job.js';
+import { plannedGates } from './plan-equals-job.js';
+import { SCENARIOS, clustersOf, configFor, people } from './plan-announces-gates-scenarios.js';
 
 /**
  * Issue 23, item 4: the plan announces exactly the gates the job asks. For every shipped scenario:
@@ -27,9 +27,9 @@ import { askedAlways, planAndRun, plannedGates, usePlanHarness, workshop } from 
  *   counted by both;
  * - a job run on that plan asks the plan's always-asked gates, same questions, same order; the gates asked only
  *   when something blocks (a drain held by a PDB, a custom AMI without a source, a forced preflight) are the ones
- *   the plan lists apart.
+ *   the plan lists apart (plan-announces-gates-job.test.ts: a file of its own, so the suite's two workers run the
+ *   halves side by side).
  */
-const SCENARIOS = readdirSync(new URL('../../src/sim/scenarios/', import.meta.url)).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
 // demo-throttled answers 30% of AWS calls with a throttle: retried as the bot's SDKs retry, both reads see it all.
 const ATTEMPTS = 10;
 /**
@@ -43,16 +43,6 @@ function slackWaivers(cluster: string): WaiverStore {
   }));
   const refuse = async (): Promise<never> => { throw new Error('read-only waiver store'); };
   return { list: async (name) => waivers.filter((w) => !name || w.cluster === name), get: async (id) => waivers.find((w) => w.id === id), request: refuse, approve: refuse, reject: refuse, revoke: refuse, withdraw: refuse, audit: async () => [] };
-}
-
-const people = { channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] };
-
-function configFor(clusters: string[]): ClustersConfig {
-  return parseClustersConfig({ clusters: clusters.map((name) => ({ name, region: 'us-west-2', ...people })) });
-}
-
-function clustersOf(sim: SimServer): Array<{ name: string; version: string }> {
-  return [...sim.world.clusters.entries()].map(([name, cluster]) => ({ name, version: (cluster as unknown as { version: string }).version }));
 }
 
 describe('plan and start plan alike (issue 23)', () => {
@@ -112,30 +102,5 @@ describe('plan and start plan alike (issue 23)', () => {
       expect(codes(stored!)).toEqual(codes(printed));
       expect(stored!.blocking).toBe(printed.blocking);
     }
-  });
-});
-
-describe('the job asks the gates the plan announces (issue 23)', () => {
-  usePlanHarness();
-  // Two scenarios are made to block: demo-update-fails fails at the control plane (it never reaches the data-plane
-  // gates) and karpenter-do-not-disrupt holds its drift until someone moves the pod (no answer ends it).
-  const RUNS = SCENARIOS.filter((s) => s !== 'demo-update-fails' && s !== 'karpenter-do-not-disrupt');
-
-  it.each(RUNS)('%s: the gates asked, less those asked only on a block, are the plan\'s always-asked gates', async (scenario) => {
-    const probe = await startSim(scenario, { speed: 1 });
-    const [{ name, version }] = clustersOf(probe);
-    await probe.close();
-    // The workshop's blue-mng holds orders under a PDB that no in-place drain can pass (issue 23 item 2): its run with
-    // no block is the blue/green one the workshop teaches.
-    const config = scenario === 'workshop' ? workshop : configFor([name]);
-    const run = await planAndRun({ scenario, cluster: name, channel: 'C0OPS', from: version, to: nextMinorOf(version)!, config });
-    expect(run.data.state, JSON.stringify(run.failure)).toBe('succeeded');
-    const always = plannedGates(run.plan);
-    expect(always.length).toBeGreaterThan(0);
-    expect(askedAlways(run.asked)).toEqual(always);
-    // Every other gate asked is one the plan lists as asked only when something blocks.
-    const conditional = run.plan.hops.flatMap((hop) => hop.steps.flatMap((step) => step.conditionalGates ?? []));
-    const others = run.asked.filter((gate) => !always.includes(gate.title));
-    if (others.length) expect(conditional.length, others.map((g) => g.title).join('; ')).toBeGreaterThan(0);
   });
 });

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { freePort } from '../../src/demo/ensure-redis.js';
 import { redisUrl } from '../support/redis-url.js';
+import { until } from '../support/until.js';
 
 /**
  * The real entry point (`src/main.ts`) in a process of its own, started with one thing wrong at a time: it prints
@@ -63,6 +65,18 @@ function run(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: str
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr, stdout })));
 }
 
+/** Whether a Redis listens on `port` and answers a PING (with PONG or NOAUTH alike). */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.once('data', (reply) => {
+      socket.destroy();
+      resolve(/^(\+PONG|-NOAUTH)/.test(String(reply)));
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 describe('start-up failures: one line and exit 1', () => {
   it('Redis unreachable', async () => {
     const port = await freePort();
@@ -77,17 +91,13 @@ describe('start-up failures: one line and exit 1', () => {
     const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--requirepass', 'right-password'], { stdio: 'ignore' });
     children.push(server);
     try {
-      // Wait until it answers (NOAUTH is an answer).
-      for (let i = 0; ; i++) {
-        const probe = await run({ ...healthyEnv(), REDIS_URL: `redis://:wrong-password@127.0.0.1:${port}` });
-        if (probe.stderr.some((line) => line.includes('refused AUTH')) || i > 20) {
-          expect(probe.code).toBe(1);
-          expect(probe.stderr).toHaveLength(1);
-          expect(probe.stderr[0]).toMatch(new RegExp(`^eks-upgrade-bot: cannot start: Redis at redis://127\\.0\\.0\\.1:${port} refused AUTH \\(WRONGPASS[^)]*\\); put the right password in REDIS_URL`));
-          expect(probe.stderr[0]).not.toContain('wrong-password');
-          break;
-        }
-      }
+      // Wait until it answers (NOAUTH is an answer), with a bare PING rather than a bot process per try.
+      await until(() => answersPing(port), `redis-server on port ${port} to answer`, 30_000);
+      const probe = await run({ ...healthyEnv(), REDIS_URL: `redis://:wrong-password@127.0.0.1:${port}` });
+      expect(probe.code).toBe(1);
+      expect(probe.stderr).toHaveLength(1);
+      expect(probe.stderr[0]).toMatch(new RegExp(`^eks-upgrade-bot: cannot start: Redis at redis://127\\.0\\.0\\.1:${port} refused AUTH \\(WRONGPASS[^)]*\\); put the right password in REDIS_URL`));
+      expect(probe.stderr[0]).not.toContain('wrong-password');
     } finally {
       server.kill('SIGKILL');
     }

@@ -41,9 +41,20 @@ export interface SlackHarness {
 }
 
 export async function startSlackHarness(
-  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2' | 'doctor' | 'waivers'>> & { config?: ClustersConfig; userGroups?: Record<string, string[]>; handOff?: CommandHandOff } = {},
+  overrides: Partial<Pick<BotDeps, 'eks' | 'kube' | 'ssm' | 'ec2' | 'doctor' | 'waivers'>> & {
+    config?: ClustersConfig;
+    userGroups?: Record<string, string[]>;
+    handOff?: CommandHandOff;
+    /**
+     * The fake Slack's rate limits (default 'on'). 'off' for a test that posts its own setup messages into one channel
+     * by the hundred (the authorization matrix: two per cell), which Slack's one post per second per channel would
+     * hold for a minute without the test asking anything of them; Slack's limits are held in
+     * test/integration/fake-slack-rate-limits.test.ts and test/e2e/slack-upgrade-flow.test.ts.
+     */
+    slackRateLimits?: 'on' | 'off';
+  } = {},
 ): Promise<SlackHarness> {
-  const fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, userGroups: overrides.userGroups ?? { S0ONCALL: ['U0ONCALL'] } });
+  const fake = await startFakeSlack({ signingSecret: SIGNING_SECRET, userGroups: overrides.userGroups ?? { S0ONCALL: ['U0ONCALL'] }, rateLimits: overrides.slackRateLimits ?? 'on' });
   const logLines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk, _encoding, callback) {
