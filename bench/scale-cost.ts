@@ -1,7 +1,7 @@
 import '../src/log/quiet-node-version-warning.js';
 import { printRow } from './figures.js';
 import { writeFleetClustersFile } from './fleet-clusters-file.js';
-import { curveShape, growthExponents, marginalCosts, type GrowthPoint } from './growth-shape.js';
+import { curveShape, growthExponents, marginalCosts, type GrowthPoint } from '../test/support/growth-shape.js';
 import { measureCommand, resetSimRequests, simRequests, sumCounts, type CommandCost } from './measure-command.js';
 import { startSimProcess } from './processes.js';
 
@@ -9,7 +9,7 @@ import { startSimProcess } from './processes.js';
  * Cost grows with the work (issue 30): requests, CPU (user + system) and peak RSS of the built CLI
  * (bin/eks-upgrade.js, GNU time) for `status --all` against fleet size (`fleet --clusters N`) and for one cluster's
  * `status` and `plan` against its node count (`scale --nodes N`), no added latency (the cost, not the wait). Each
- * curve's shape (bench/growth-shape.ts) is the log-log slope k between neighbouring sizes (≤ 1: linear or better) and
+ * curve's shape (test/support/growth-shape.ts) is the log-log slope k between neighbouring sizes (≤ 1: linear or better) and
  * the cost of one more unit between them (steady: linear; rising: super-linear, even when a fixed start-up cost keeps
  * k under 1). CPU is also shown beyond the CLI's `--help` (same run), the part of start-up every command pays. Sizes: BENCH_SCALE_FLEET (default 10,100,1000) and BENCH_SCALE_NODE_COUNTS (default
  * 50,500,2000; 0 skips a curve); 3–6 minutes on a 2-core machine, depending on its load. Run alone: `npx tsx bench/scale-cost.ts`, or

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curveShape, growthExponents, marginalCosts } from '../../bench/growth-shape.js';
+import { curveShape, growthExponents, marginalCosts } from '../support/growth-shape.js';
 
 describe('growth shape of a cost curve (bench/scale-cost.ts)', () => {
   it('reads the exponent between neighbouring sizes', () => {
