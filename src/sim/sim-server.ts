@@ -65,6 +65,12 @@ export interface StartSimulatorOptions {
    */
   trustPolicies?: Record<string, object> | ReadonlyMap<string, TrustPolicy>;
   /**
+   * Static access keys (id → secret) whose signatures the simulator can check, e.g. an EKS token signed for another
+   * cluster (default: the test credentials, AKIDSIMULATOR/simulator and test/test). Other static keys are accepted
+   * unchecked, as the simulator cannot know their secrets.
+   */
+  staticKeys?: Readonly<Record<string, string>>;
+  /**
    * Kubernetes RBAC for the identities in EKS tokens (the bot's): the ClusterRole(s) and ClusterRoleBinding(s) of
    * e.g. deploy/kubernetes/rbac/cluster-role.yaml. Unset: every request is allowed, as before.
    */
@@ -170,7 +176,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     },
   });
   if (opts.faults) applyFaults(world.faults, opts.faults);
-  const identities = createCallerIdentities({ accountId: world.accountId, now: () => clock.now() });
+  const identities = createCallerIdentities({ accountId: world.accountId, now: () => clock.now(), staticKeys: opts.staticKeys });
   const iamPolicy = opts.iamPolicy ? parsePolicyDocument(opts.iamPolicy, 'iamPolicy') : undefined;
   const kubeAccess = createKubeAccess(identities, opts.rbac, strictness);
   const trustPolicies =

@@ -43,6 +43,18 @@ describe('EKS bearer tokens', () => {
     await expect((await kubeWithToken(s, b, tokenForA)).list('nodes')).rejects.toMatchObject({ code: 401 });
   });
 
+  it('a token signed with a static key the simulator knows is refused by another cluster too; an unknown key is not checked', async () => {
+    const s = await sim('fleet', { clusters: 2 });
+    const [a, b] = [...s.world.clusters.keys()];
+    const tokenForA = await createEksTokenSource({ clusterName: a, region: 'us-west-2', credentials: async () => SIM_CREDENTIALS }).token();
+    expect((await (await kubeWithToken(s, a, tokenForA)).list('nodes')).items.length).toBeGreaterThan(0);
+    await expect((await kubeWithToken(s, b, tokenForA)).list('nodes')).rejects.toMatchObject({ code: 401 });
+    // A key whose secret the simulator cannot know: the signed header is there, the binding cannot be checked.
+    const unknown = { accessKeyId: 'AKIAUNKNOWNKEY000000', secretAccessKey: 'unknown-to-the-simulator' };
+    const tokenWithUnknownKey = await createEksTokenSource({ clusterName: a, region: 'us-west-2', credentials: async () => unknown }).token();
+    expect((await (await kubeWithToken(s, b, tokenWithUnknownKey)).list('nodes')).items.length).toBeGreaterThan(0);
+  });
+
   it('the bot signs a new token before the old one lapses, so reads go on past the lifetime; a reused one is refused', async () => {
     // The lifetime shortened to 2.5 s of wall-clock time (named option), the bot's reuse to 1 s to match (X-Amz-Date
     // has whole seconds, so a token can look up to a second older than the bot thinks).

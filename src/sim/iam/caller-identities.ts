@@ -28,7 +28,10 @@ export interface CallerIdentities {
   /** True for a session key (ASIA…) the simulator never issued or that has expired. */
   isUnknownSessionKey(accessKeyId: string): boolean;
   startSession(input: { roleArn: string; sessionName: string; durationSeconds: number }): RoleSession;
-  /** The secret of a session key the simulator issued (to check signatures it can check); undefined otherwise. */
+  /**
+   * The secret behind an access key, where the simulator knows it: the sessions it issued, and the static keys it
+   * was given (`staticKeys`, by default the test credentials docs/simulator.md names). Undefined otherwise.
+   */
   secretOf?(accessKeyId: string): string | undefined;
 }
 
@@ -46,8 +49,15 @@ function idFor(prefix: string, seed: string): string {
   return prefix + hash.toString(36).toUpperCase().padStart(17, 'X').slice(0, 17);
 }
 
-export function createCallerIdentities(opts: { accountId: string; now: () => number }): CallerIdentities {
+/**
+ * The static keys whose secrets the simulator knows unless told otherwise: the credentials the tests, the demo and
+ * the docs sign with (any other static key is still accepted, but a signature made with it cannot be checked).
+ */
+export const KNOWN_STATIC_KEYS: Readonly<Record<string, string>> = { AKIDSIMULATOR: 'simulator', test: 'test' };
+
+export function createCallerIdentities(opts: { accountId: string; now: () => number; staticKeys?: Readonly<Record<string, string>> }): CallerIdentities {
   const sessions = new Map<string, RoleSession>();
+  const staticKeys = opts.staticKeys ?? KNOWN_STATIC_KEYS;
   return {
     identityOf(accessKeyId) {
       const session = sessions.get(accessKeyId);
@@ -55,7 +65,7 @@ export function createCallerIdentities(opts: { accountId: string; now: () => num
       return { arn: `arn:aws:iam::${opts.accountId}:user/${accessKeyId}`, userId: idFor('AIDA', accessKeyId), account: opts.accountId };
     },
     secretOf(accessKeyId) {
-      return sessions.get(accessKeyId)?.secretAccessKey;
+      return sessions.get(accessKeyId)?.secretAccessKey ?? (Object.hasOwn(staticKeys, accessKeyId) ? staticKeys[accessKeyId] : undefined);
     },
     isUnknownSessionKey(accessKeyId) {
       if (!accessKeyId.startsWith('ASIA')) return false;

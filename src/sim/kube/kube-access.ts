@@ -80,9 +80,10 @@ function rulesFor(objects: KubeObject[], user: KubeUser): PolicyRule[] {
  * The identity in an EKS token, or undefined when the apiserver would answer 401: not a presigned
  * GetCallerIdentity, not bound to a cluster by the signed `x-k8s-aws-id` header, signed more than the token lifetime
  * ago in wall-clock time (aws-iam-authenticator accepts a token for 15 minutes from X-Amz-Date, whatever
- * X-Amz-Expires says: pkg/token/token.go), or — where the simulator knows the signer's secret, i.e. for the
- * sessions it issued — signed for another cluster. A static key's secret is unknown to the simulator, so for those
- * the cluster binding cannot be checked beyond the signed header's presence.
+ * X-Amz-Expires says: pkg/token/token.go), or — where the simulator knows the signer's secret: the sessions it
+ * issued and the static keys it was given (KNOWN_STATIC_KEYS by default) — signed for another cluster. Any other
+ * static key's secret is unknown to the simulator, so for those the cluster binding cannot be checked beyond the
+ * signed header's presence.
  */
 export function eksTokenIdentity(
   token: string,
