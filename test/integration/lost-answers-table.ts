@@ -21,7 +21,7 @@ export interface Row {
 
 const IAM_POLICY = JSON.parse(readFileSync('deploy/iam/permissions-policy.json', 'utf8')) as { Statement: Array<{ Action: string[] }> };
 // iam:SimulatePrincipalPolicy (doctor's optional statement) evaluates the policy and changes nothing.
-const READS = /^(eks|ec2|autoscaling|ssm|sts|iam):(Describe|List|Get|AssumeRole|PassRole|Simulate)/;
+const READS = /^(eks|ec2|autoscaling|ssm|sts|iam|cloudwatch):(Describe|List|Get|AssumeRole|PassRole|Simulate)/;
 export const MUTATING = IAM_POLICY.Statement.flatMap((s) => s.Action).filter((action) => !READS.test(action));
 
 const WORKSHOP = parseClustersConfig({ clusters: [{
