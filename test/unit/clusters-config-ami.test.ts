@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, nodegroupPolicyFor, parseClustersYaml, selfManagedPolicyFor } from '../../src/config/clusters-config.js';
+import { nodegroupPolicyFor, parseClustersYaml, selfManagedPolicyFor } from '../../src/config/clusters-config.js';
+import { clustersYamlErrorOf } from '../support/clusters-yaml-error.js';
 
 /** clusters.yaml for custom-AMI node groups and self-managed groups (issue 13), validated like the rest. */
 const withGroups = (groups: string) => `
@@ -12,15 +13,7 @@ clusters:
 ${groups}
 `;
 
-function errorOf(text: string): string {
-  try {
-    parseClustersYaml(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the file to be refused');
-}
+const errorOf = clustersYamlErrorOf;
 
 describe('clusters.yaml AMI sources and self-managed groups', () => {
   it('reads the docs/configuration.md example: AMI sources per node group and strategies per Auto Scaling group', () => {

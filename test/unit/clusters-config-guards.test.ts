@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseClustersYaml } from '../../src/config/clusters-config.js';
+import { parseClustersYaml } from '../../src/config/clusters-config.js';
+import { clustersYamlErrorOf } from '../support/clusters-yaml-error.js';
 
 const head = `
 defaults:
@@ -9,15 +10,7 @@ defaults:
   approvers: [U0APP]
 `;
 
-function errorOf(text: string): string {
-  try {
-    parseClustersYaml(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the file to be refused');
-}
+const errorOf = clustersYamlErrorOf;
 
 /** A file whose one cluster has the given guard (indented YAML under "guards:"). */
 function withGuard(guard: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, nodegroupPolicyFor, parseClustersYaml } from '../../src/config/clusters-config.js';
+import { nodegroupPolicyFor, parseClustersYaml } from '../../src/config/clusters-config.js';
+import { clustersYamlErrorOf } from '../support/clusters-yaml-error.js';
 
 const minimal = `
 clusters:
@@ -10,15 +11,7 @@ clusters:
     approvers: [U0APP]
 `;
 
-function errorOf(text: string): string {
-  try {
-    parseClustersYaml(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the file to be refused');
-}
+const errorOf = clustersYamlErrorOf;
 
 describe('clusters.yaml', () => {
   it('accepts the minimal shape from docs/configuration.md and fills in safe defaults', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseClustersYaml } from '../../src/config/clusters-config.js';
+import { parseClustersYaml } from '../../src/config/clusters-config.js';
 import { clockRepeatStrategy } from '../../jobs/clock-repeat-strategy.js';
 import {
   EXTENDED_SUPPORT_PER_MONTH,
@@ -13,6 +13,7 @@ import {
 } from '../../src/report/digest.js';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { parseCommand } from '../../commands/parse-command.js';
+import { clustersYamlErrorOf } from '../support/clusters-yaml-error.js';
 
 const base = `
 defaults: { region: us-west-2, requesters: [U0REQ], approvers: [U0APP] }
@@ -22,15 +23,7 @@ clusters:
   - { name: prod-002, channels: [C0OPS], reminders: { daysBefore: [14, 90] } }
 `;
 
-function errorOf(text: string): string {
-  try {
-    parseClustersYaml(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the file to be refused');
-}
+const errorOf = clustersYamlErrorOf;
 
 describe('clusters.yaml digests: and reminders:', () => {
   it('resolves globs, defaults clusters to those listing the channel, and defaults reminders to 60, 30, 7', () => {
