@@ -16,6 +16,8 @@ export interface JobPosition {
   atGate: boolean;
   /** A rollback job (issue 10) rather than an upgrade. */
   rollback?: boolean;
+  /** The guards holding the job (issue 29): it waits on its breach card, not on the pause controls. */
+  heldBy?: string[];
 }
 
 const IN_FLIGHT_NAMES: Record<string, string> = {
@@ -37,6 +39,7 @@ export function positionOf(data: UpgradeJobData, state: UpgradeState, atGate: bo
     inFlight: latest && (step?.kind === 'control-plane' || step?.kind === 'addons' || step?.kind === 'managed-nodegroups') ? { operation: latest.operation, updateId: latest.updateId } : undefined,
     atGate,
     ...(data.rollback ? { rollback: true } : {}),
+    ...(data.guards?.hold ? { heldBy: data.guards.hold.guards } : {}),
   };
 }
 
@@ -70,6 +73,10 @@ export function resumeMessage(position: JobPosition): string {
 }
 
 export function notPausedMessage(position: JobPosition): string {
+  if (position.heldBy?.length) {
+    const guards = position.heldBy.map((name) => `"${name}"`).join(', ');
+    return `${position.cluster}'s upgrade is held by guard ${guards}, not by Pause: answer its breach card in the thread (Continue once the guard has recovered, or Force with a reason).`;
+  }
   return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is not paused (it is ${position.state}); there is nothing to resume.`;
 }
 

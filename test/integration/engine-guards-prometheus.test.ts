@@ -76,6 +76,9 @@ describe('upgrade engine: a guard stops the bot replacing nodes', () => {
     await until(async () => (await dataOf(job.jobId)).guards!.tracks['trainer available'].at > parkedAt, 'the guard to be evaluated again while the job waits', 60_000);
     expect(sim.calls('TerminateInstanceInAutoScalingGroup').length).toBe(terminatedAtBreach);
     expect((await engine.control.getJob(job.jobId))!.state).toBe('paused');
+    // The status card shows it paused; its Resume says where the job really waits instead of "not paused".
+    const resume = await engine.control.resume(job.jobId, 'U0APP');
+    expect(resume).toMatchObject({ ok: false, message: 'batch\'s upgrade is held by guard "trainer available", not by Pause: answer its breach card in the thread (Continue once the guard has recovered, or Force with a reason).' });
 
     // Continue while still breached is refused, and the card is asked again.
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'guard-1', revision: breach.revision, action: 'continue', userId: 'U0APP' });
