@@ -65,7 +65,9 @@ describe('plan and start plan alike (issue 23)', () => {
     for (const { name, version } of clusters) {
       const to = nextMinorOf(version)!;
       let stdout = '';
-      const code = await runCli(['plan', name, '--to', to, '--output', 'json'], {
+      // --timeout 120: demo-throttled's reads retry with the SDK's real-time backoff, which on a busy machine outlasts
+      // the CLI's default 20 s deadline; the hash is what is compared here, not the deadline.
+      const code = await runCli(['plan', name, '--to', to, '--output', 'json', '--timeout', '120'], {
         env: { AWS_REGION: 'us-west-2', CLUSTERS_FILE: join(dir, 'clusters.yaml') },
         stdout: (text) => void (stdout += text),
         stderr: () => undefined,
