@@ -498,8 +498,14 @@ function buildReport(input: {
       if (planned.length) step.estimateMinutes = planned.reduce((sum, p) => sum + (p.estimateMinutes ?? 0), 0);
     }
   });
+  // A gate asked again (a new revision: the drain still blocked after a remedy) is one gate an on-call faces, with what
+  // every revision said: a later card that no longer names the PDB must not drop the block the first one found.
   const opened = new Map<string, GateModel>();
-  for (const event of recorded) if (event.kind === 'gate-opened') opened.set(event.gate.gateId, event.gate);
+  for (const event of recorded) {
+    if (event.kind !== 'gate-opened') continue;
+    const earlier = opened.get(event.gate.gateId);
+    opened.set(event.gate.gateId, earlier ? { ...event.gate, details: [...new Set([...earlier.details, ...event.gate.details])] } : event.gate);
+  }
   const gates = [...opened.values()].map((g) => ({ gateId: g.gateId, title: g.title, answer: input.gateAnswers.get(g.gateId) ?? ('none' as const), details: g.details }));
   const blocks = [...opened.values()].flatMap((g) =>
     g.details.filter((d) => /PDB|PodDisruptionBudget|Pending|no node|do-not-disrupt|budget|error:/i.test(d)).map((d) => `${g.gateId}: ${d.replace(/\s+/g, ' ').trim()}`),
