@@ -18,14 +18,14 @@
 
 import { Cron } from 'croner';
 import type { RepeatOptions } from 'bullmq';
-import type { Clock } from '../src/ports/clock.js';
+import { speedOf, type Clock } from '../src/ports/clock.js';
 
 const GUARD_REAL_MS = 50;
 
 export function clockRepeatStrategy(clock: Clock): (millis: number, opts: RepeatOptions) => number | undefined {
   return (millis, opts) => {
     if (!opts.pattern) return undefined;
-    const speed = clock.speed !== undefined && Number.isFinite(clock.speed) && clock.speed > 0 ? clock.speed : 1;
+    const speed = speedOf(clock);
     const wallNow = Date.now();
     const clockNow = clock.now();
     const realTime = speed === 1 && Math.abs(clockNow - wallNow) < 1_000;

@@ -34,6 +34,11 @@ export const systemClock: Clock = {
  * a job parked for 8 s of the bot's clock on the simulator at speed 600 comes back after 13 real ms, not 8 s.
  */
 export function wallMsOf(clock: Clock, clockMs: number): number {
+  return clockMs / speedOf(clock);
+}
+
+/** The clock's speed against wall time: its `speed` when that is a positive finite number, else 1 (real time). */
+export function speedOf(clock: Clock): number {
   const speed = clock.speed;
-  return speed !== undefined && Number.isFinite(speed) && speed > 0 ? clockMs / speed : clockMs;
+  return speed !== undefined && Number.isFinite(speed) && speed > 0 ? speed : 1;
 }

@@ -77,11 +77,13 @@ export async function startEngineHarness(opts: {
   // the policy does not allow fails the test with the service's AccessDenied sentence.
   const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600, iamPolicy: opts.iamPolicy ?? DEPLOY_IAM_POLICY });
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
-  const eks = createEksPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
-  const ssm = createSsmPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
-  const ec2 = createEc2PortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
-  const autoScaling = createAutoScalingPortFactory({ endpoint: sim.url, credentials, maxAttempts: 2 });
-  const kube = createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) });
+  /** The AWS and Kubernetes ports on the simulator, their SDK clients making `maxAttempts` attempts. */
+  const portsWith = (maxAttempts: number) => {
+    const aws = { endpoint: sim.url, credentials, maxAttempts };
+    const eks = createEksPortFactory(aws);
+    return { eks, ssm: createSsmPortFactory(aws), ec2: createEc2PortFactory(aws), autoScaling: createAutoScalingPortFactory(aws), kube: createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) }) };
+  };
+  const { eks, ssm, ec2, autoScaling, kube } = portsWith(2);
   const thread = createRecordingThreadPort();
   latestThread = thread;
   const prefix = freshPrefix('engine');
@@ -93,13 +95,7 @@ export async function startEngineHarness(opts: {
   // pass in a tenth of a real millisecond and the job would poll AWS in a loop (at 1,200× every throttled call of
   // demo-throttled then waits out the SDK's real-time retry delay, about half a second each).
   const pollIntervalMs = opts.clock === 'sim' ? 50 * sim.world.clock.speed : 50;
-  const reads = opts.readAttempts
-    ? (() => {
-        const attempts = { endpoint: sim.url, credentials, maxAttempts: opts.readAttempts };
-        const readEks = createEksPortFactory(attempts);
-        return { eks: readEks, ssm: createSsmPortFactory(attempts), ec2: createEc2PortFactory(attempts), autoScaling: createAutoScalingPortFactory(attempts), kube: createKubePortFactory({ eks: readEks, tokenSourceFor: () => ({ token: async () => 'sim' }) }) };
-      })()
-    : { eks, ssm, ec2, autoScaling, kube };
+  const reads = opts.readAttempts ? portsWith(opts.readAttempts) : { eks, ssm, ec2, autoScaling, kube };
   const sources: SnapshotSources = { ...reads, clock };
   const plan = (request: StartRequest, from: string): Promise<UpgradePlan> => {
     const cluster = findCluster(opts.config ?? demoConfig, request.cluster);
