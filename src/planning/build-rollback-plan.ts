@@ -77,7 +77,8 @@ export function buildRollbackPlan(
 
   const target = parseMinor(to);
   for (const unit of dataPlaneUnits(snapshot)) {
-    const minor = unit.minor ? parseMinor(unit.minor) : undefined;
+    // Newest, not oldest: a group an upgrade left half-replaced (a guard stopped it) goes back while any node is newer.
+    const minor = (unit.newest ?? unit.minor) ? parseMinor((unit.newest ?? unit.minor)!) : undefined;
     // A Karpenter class without nodes still goes back: pinned to N, its next node would be newer than the control plane.
     const emptyClass = unit.type === 'karpenter' && !minor;
     if (!emptyClass && (!minor || !target || compareMinor(minor, target) <= 0)) continue;

@@ -18,6 +18,11 @@ export interface DataPlaneUnit {
   ref: string;
   /** Oldest kubelet minor of its nodes (a node group without nodes: its version). */
   minor?: string;
+  /**
+   * Newest kubelet minor of its nodes, when its nodes run more than one (an upgrade stopped half-way, e.g. by a
+   * guard's breach): a rollback brings the unit back while any node is newer than the target.
+   */
+  newest?: string;
   nodes: number;
   nodegroup?: NodegroupInfo;
   customAmi?: boolean;
@@ -27,6 +32,12 @@ export interface DataPlaneUnit {
   amiAction?: (target: string) => AmiAction;
   nodePools?: KubeObject[];
   sampleNode?: KubeObject;
+}
+
+function newestMinor(nodes: KubeObject[]): { newest?: string } {
+  const minors = nodes.map((node) => kubeletMinor(kubeletOf(node))).filter((m): m is string => !!m);
+  const sorted = [...new Set(minors)].sort((a, b) => compareMinor(parseMinor(a)!, parseMinor(b)!));
+  return sorted.length > 1 ? { newest: sorted.at(-1)! } : {};
 }
 
 function oldestMinor(nodes: KubeObject[]): string | undefined {
@@ -45,6 +56,7 @@ export function dataPlaneUnits(snapshot: ClusterSnapshot): DataPlaneUnit[] {
       name: group.name,
       ref: `nodegroup/${group.name}`,
       minor: oldestMinor(group.nodes) ?? ng?.version,
+      ...newestMinor(group.nodes),
       nodes: group.nodes.length || ng?.scaling.desired || 0,
       nodegroup: ng,
       customAmi: ng ? isCustomAmiNodegroup(ng) : false,
@@ -61,6 +73,7 @@ export function dataPlaneUnits(snapshot: ClusterSnapshot): DataPlaneUnit[] {
         name: nodeClass.metadata.name,
         ref: `ec2nodeclass/${nodeClass.metadata.name}`,
         minor: oldestMinor(nodes),
+        ...newestMinor(nodes),
         nodes: nodes.length,
         nodeClass,
         ami: nodeClassAmi(nodeClass),
@@ -71,7 +84,7 @@ export function dataPlaneUnits(snapshot: ClusterSnapshot): DataPlaneUnit[] {
     }
   }
   for (const group of groups.filter((g) => g.type === 'self-managed' && g.nodes.length > 0)) {
-    units.push({ type: 'self-managed', name: group.name, ref: `selfmanaged/${group.name}`, minor: oldestMinor(group.nodes), nodes: group.nodes.length, sampleNode: group.nodes[0] });
+    units.push({ type: 'self-managed', name: group.name, ref: `selfmanaged/${group.name}`, minor: oldestMinor(group.nodes), ...newestMinor(group.nodes), nodes: group.nodes.length, sampleNode: group.nodes[0] });
   }
   const fargateNodes = groups.filter((g) => g.type === 'fargate').flatMap((g) => g.nodes);
   if (fargateNodes.length > 0) {
