@@ -1,6 +1,7 @@
 import type { BotDeps } from '../src/ports/bot-deps.js';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import type { SlackMessage } from '../src/ports/slack-message.js';
+import type { ReplacedJob } from '../src/ports/slash-command.js';
 
 /**
  * What every subcommand handler gets. The router (commands/route-command.ts) has already acked the slash command
@@ -14,6 +15,8 @@ export interface CommandContext {
   channelId: string;
   deps: BotDeps;
   respond(message: SlackMessage & { response_type?: 'ephemeral' | 'in_channel'; replace_original?: boolean }): Promise<void>;
+  /** The held upgrade a breach card's Roll back replaces (only `rollback` reads it): see SlashCommandRequest. */
+  replacing?: ReplacedJob;
 }
 
 export type CommandHandler = (context: CommandContext) => Promise<void>;

@@ -29,7 +29,10 @@ export const rollbackCommand: CommandHandler = async (context) => {
   const cluster = findCluster(deps.config, command.target!)!;
 
   const running = await deps.control.findActive(cluster.name);
-  if (running) throw new CommandRejected(alreadyRunning(running));
+  // The breach card's Roll back replaces the held upgrade, once everything below says the rollback can start.
+  const replacing = running && context.replacing?.jobId === running.jobId ? context.replacing : undefined;
+  if (running && !replacing) throw new CommandRejected(alreadyRunning(running));
+  const held = replacing ? ' The upgrade stays held.' : '';
   const slack = await readWaiversForPlan(deps.waivers, cluster.name);
   const reading = await attempt(`Reading ${cluster.name} for the rollback`, async () => {
     try {
@@ -40,7 +43,7 @@ export const rollbackCommand: CommandHandler = async (context) => {
         deps.clock,
       );
     } catch (error) {
-      if (error instanceof RollbackReadError) throw new CommandRejected(error.message);
+      if (error instanceof RollbackReadError) throw new CommandRejected(`${error.message}${held}`);
       throw error;
     }
   });
@@ -50,8 +53,12 @@ export const rollbackCommand: CommandHandler = async (context) => {
     const first = refusals[0];
     const rest = refusals.slice(1).map((finding) => `${finding.code}: ${finding.title}.`);
     throw new CommandRejected(
-      `${cluster.name} cannot be rolled back to ${reading.to}: ${first.title} (${first.code}). ${rest.join(' ')}${first.remedy ? ` What to do: ${first.remedy}.` : ''} Nothing was started.`.replace(/\s+/g, ' '),
+      `${cluster.name} cannot be rolled back to ${reading.to}: ${first.title} (${first.code}). ${rest.join(' ')}${first.remedy ? ` What to do: ${first.remedy}.` : ''} Nothing was started.${held}`.replace(/\s+/g, ' '),
     );
+  }
+  if (replacing) {
+    const problem = await replacing.clear();
+    if (problem) throw new CommandRejected(problem);
   }
   const timeoutMinutes = cluster.rollbackTimeoutMinutes ?? DEFAULT_ROLLBACK_TIMEOUT_MINUTES;
   const result = await deps.control.start(
@@ -62,7 +69,7 @@ export const rollbackCommand: CommandHandler = async (context) => {
       requestedBy: context.userId,
       channel: context.channelId,
       dryRun: command.dryRun,
-      rollback: { timeoutMinutes, ...(preflight.window ? { until: preflight.window.until } : {}) },
+      rollback: { timeoutMinutes, ...(preflight.window ? { until: preflight.window.until } : {}), ...(replacing ? { fromJob: replacing.jobId } : {}) },
     },
     plan.from,
     plan,

@@ -23,6 +23,7 @@ export interface CommandRequest {
   userId: string;
   channelId: string;
   respond: CommandContext['respond'];
+  replacing?: CommandContext['replacing'];
 }
 
 export async function routeCommand(request: CommandRequest, deps: BotDeps, handlers: CommandHandlers): Promise<CommandOutcome> {
@@ -50,6 +51,7 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
       channelId,
       deps,
       respond: (message) => request.respond({ response_type: 'ephemeral', ...message }),
+      ...(request.replacing ? { replacing: request.replacing } : {}),
     });
     log.info({ subcommand: command.subcommand, target: command.target }, 'slash command handled');
     return 'ok';

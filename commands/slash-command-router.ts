@@ -16,12 +16,12 @@ const READ_ONLY = new Set(['status', 'plan', 'digest']);
 export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandlers = COMMAND_HANDLERS): SlashCommandRouter {
   return {
     command: COMMAND,
-    prepare({ text, userId, channelId, respond }) {
+    prepare({ text, userId, channelId, respond, replacing }) {
       const parsed = parseCommand(text);
       return {
         subcommand: parsed.ok ? parsed.command.subcommand : (parsed.subcommand ?? 'unknown'),
         readOnly: parsed.ok && READ_ONLY.has(parsed.command.subcommand),
-        run: () => routeCommand({ parsed, userId, channelId, respond }, deps, handlers),
+        run: () => routeCommand({ parsed, userId, channelId, respond, ...(replacing ? { replacing } : {}) }, deps, handlers),
       };
     },
   };

@@ -1,8 +1,6 @@
 import { exportTimeline } from '../src/store/export-timeline.js';
 import type { TimelineEvent, UpgradeState } from '../src/ports/timeline-event.js';
-import { rollbackUntilOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
-import type { RollbackOffer } from '../src/ports/timeline-event.js';
-import { previousMinor } from '../src/planning/rollback-preflight.js';
+import { rollbackOfferOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { JobRuntime } from './job-runtime.js';
 import { planVersusJobLines } from '../src/report/plan-vs-job.js';
 
@@ -111,15 +109,4 @@ async function uploadTimeline(runtime: JobRuntime): Promise<void> {
   }
 }
 
-/**
- * The Roll back offer of an upgrade job (issue 10): one minor back from where the job left the control plane, until
- * 7 days after EKS dated that control-plane update. None for dry runs, rollbacks, or jobs that moved no control plane.
- */
-export function rollbackOfferOf(data: UpgradeJobData): RollbackOffer | undefined {
-  if (data.dryRun || data.rollback) return undefined;
-  const until = rollbackUntilOf(data);
-  const reached = [...data.steps].reverse().find((step) => step.kind === 'control-plane' && data.stepRuns[step.id]?.outcome === 'done');
-  const to = reached ? previousMinor(reached.to) : undefined;
-  if (until === undefined || !to || !reached) return undefined;
-  return { jobId: data.jobId, cluster: data.cluster, to, until };
-}
+export { rollbackOfferOf } from '../src/planning/upgrade-job-data.js';

@@ -18,6 +18,9 @@ export interface GateSpec {
   waivable?: GateModel['waivable'];
   /** The breach card itself: its Continue is judged by the hold (jobs/guard-hold.ts), not here. */
   guardHold?: boolean;
+  /** The breach card's Resume label and Roll back offer (jobs/guard-hold.ts). */
+  continueLabel?: string;
+  rollback?: GateModel['rollback'];
 }
 
 export type GateOutcome =
@@ -55,6 +58,8 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
     actions: guarded ? [...spec.actions.filter((action) => action !== 'abort'), 'force', ...spec.actions.filter((action) => action === 'abort')] : spec.actions,
     remedyLabel: spec.remedyLabel,
     ...(spec.waivable?.length ? { waivable: spec.waivable } : {}),
+    ...(spec.continueLabel ? { continueLabel: spec.continueLabel } : {}),
+    ...(spec.rollback ? { rollback: spec.rollback } : {}),
   };
   const threadKey = `${data.jobId}:${spec.gateId}:${revision}`;
   await gates.open(gate, openedAt);

@@ -1,8 +1,11 @@
 import type { JobControls } from '../src/ports/job-controls.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
-import { mention } from '../src/report/format-text.js';
+import type { GateModel } from '../src/ports/timeline-event.js';
+import { formatUtcTime, mention } from '../src/report/format-text.js';
+import { guardHalts } from '../src/planning/guards/evaluate-guard.js';
 import { awaitGate } from './gate-step.js';
-import { autoResumeDue, breachCard, haltingGuards, holdGateId, nextGuardDueInMs, watchGuards } from './guard-watch.js';
+import type { StepContext } from './step-context.js';
+import { autoResumeDue, breachCard, type BreachCard, haltingGuards, holdGateId, nextGuardDueInMs, watchGuards } from './guard-watch.js';
 import type { JobRuntime } from './job-runtime.js';
 import { controlHookFor } from './step-registry.js';
 
@@ -10,10 +13,14 @@ import { controlHookFor } from './step-registry.js';
  * The processor's side of a guard's hold (issue 29): at the safe point, with the hold open, the current step's
  * control hook runs as for a pause (Karpenter budgets to nodes "0"), and the breach card — a gate of the current
  * step, `guard-<seq>` — asks the approvers. The answers:
- * - Continue: the guards are read again; the job resumes when none halts, else the refusal is said and the card asked
+ * - Resume (the gate's Continue, `gate:continue`, under another label): the guards are read again; the job resumes when none halts, else the refusal is said and the card asked
  *   again (a new revision).
  * - Force (a reason): the job resumes, and the guards that halt are ignored until they have recovered once.
  * - Abort: the job ends here, as an Abort at any gate does.
+ * - Roll back (src/slack/actions/breach-rollback-action.ts): an Abort of this card once the rollback's checks have
+ *   passed, then the rollback starts; the job itself sees an Abort.
+ * While the hold lasts the card is edited in place (the same gate revision) when every guard that stopped the job has
+ * recovered, and, when AWS carries on with an update of this step by itself, with the nodes it replaced since.
  * - autoResume: when every held guard has it and has held healthy for its `for`, the bot answers Continue itself.
  * While it waits the job is parked, woken by an answer, and comes back at each guard interval to evaluate again.
  */
@@ -34,8 +41,8 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
   const gateId = holdGateId(hold.seq);
   const saved = ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined;
   // The card is built once per revision (it would be posted once per key anyway): its sparkline is a query.
-  const card = saved?.revision !== undefined && ctx.stepState()[`gate:${gateId}:card`] ? (ctx.stepState()[`gate:${gateId}:card`] as { title: string; details: string[] }) : await breachCard(runtime);
-  await ctx.saveStepState({ [`gate:${gateId}:card`]: card });
+  const kept = saved?.revision !== undefined ? (ctx.stepState()[`gate:${gateId}:card`] as KeptCard | undefined) : undefined;
+  const card = await currentCard(runtime, ctx, step, gateId, saved?.revision ?? 1, kept);
 
   const due = autoResumeDue(runtime);
   if (due) {
@@ -43,7 +50,10 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
     await deps.gates.answer(data.jobId, gateId, revision, { action: 'continue', by: `${AUTO_RESUME_BY} of guard ${due.map((guard) => `"${guard.name}"`).join(', ')}`, at: deps.clock.now() });
   }
 
-  const outcome = await awaitGate(ctx, { gateId, title: card.title, details: card.details, actions: ['continue', 'force', 'abort'], guardHold: true });
+  const outcome = await awaitGate(ctx, {
+    gateId, title: card.title, details: card.details, actions: ['continue', 'force', 'abort'], guardHold: true, continueLabel: 'Resume',
+    ...(card.rollback ? { rollback: card.rollback } : {}),
+  });
   if (outcome.kind === 'result') {
     const result = outcome.result;
     if (result.outcome === 'abort') return { kind: 'abort', reason: result.reason };
@@ -75,7 +85,7 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
     const revision = (saved?.revision ?? 1);
     await ctx.emitKeyed(`${data.jobId}:${gateId}:${revision}:refused`, `${data.jobId}:${gateId}:${revision}:refused`, {
       kind: 'note', at: deps.clock.now(), level: 'warning',
-      text: `Continue by ${mention(outcome.by)} refused: guard ${halting.map((guard) => `"${guard.name}"`).join(', ')} still ${halting.length === 1 ? 'halts' : 'halt'} the upgrade. Force (with a reason) resumes anyway.`,
+      text: `Resume by ${mention(outcome.by)} refused: guard ${halting.map((guard) => `"${guard.name}"`).join(', ')} still ${halting.length === 1 ? 'halts' : 'halt'} the upgrade. Force (with a reason) resumes anyway.`,
     });
     await ctx.saveStepState({ [`gate:${gateId}`]: { revision: revision + 1 }, [`gate:${gateId}:card`]: undefined });
     return { kind: 'park', delayMs: 1_000 };
@@ -86,4 +96,97 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
     kind: 'note', at: deps.clock.now(), level: 'info', text: `Resumed by ${mention(outcome.by)}: every guard is healthy again.`,
   });
   return { kind: 'resumed' };
+}
+
+/** What the card showed besides the guards, to tell when it must be edited. */
+interface HoldStatus {
+  /** When every guard that stopped the job was seen healthy again (cleared if one halts again). */
+  recoveredAt?: number;
+  /** Nodes AWS replaced on its own since the breach, of those seen then; `at`: when the count last changed. */
+  replaced?: { count: number; seen: number; at: number };
+}
+
+type KeptCard = BreachCard & { status?: HoldStatus };
+
+/** The nodes of what AWS updates on its own in this step (a managed node group update), as seen at the breach. */
+interface NodesAtBreach {
+  /** The managed node groups AWS was updating. */
+  groups: string[];
+  names: string[];
+}
+
+/** The label EKS puts on every node of a managed node group. */
+const NODE_GROUP_LABEL = 'eks.amazonaws.com/nodegroup';
+
+const NODE_GROUP_OPERATIONS = new Set(['UpdateNodegroupVersion']);
+
+/**
+ * The breach card for this revision, edited in place (same gate, same revision: its buttons stay valid) when what it
+ * says besides the guards changes: every held guard recovered (or breached again), or AWS replaced more nodes.
+ */
+async function currentCard(runtime: JobRuntime, ctx: StepContext, step: PlannedStep, gateId: string, revision: number, kept: KeptCard | undefined): Promise<KeptCard> {
+  const { data, deps } = runtime;
+  const now = deps.clock.now();
+  const hold = data.guards!.hold!;
+  const held = (runtime.clusterConfig.guards ?? []).filter((guard) => hold.guards.includes(guard.name));
+  const recovered = held.length > 0 && held.every((guard) => {
+    const track = data.guards!.tracks[guard.name];
+    return track !== undefined && track.at > hold.since && !guardHalts(guard, track.status);
+  });
+  const status: HoldStatus = {
+    ...(recovered ? { recoveredAt: kept?.status?.recoveredAt ?? now } : {}),
+    ...(await replacedSinceBreach(ctx, step, gateId, kept?.status?.replaced, now)),
+  };
+  if (kept && kept.status?.recoveredAt === status.recoveredAt && kept.status?.replaced?.count === status.replaced?.count) return kept;
+  const card: KeptCard = {
+    ...(await breachCard(runtime, {
+      ...(status.recoveredAt !== undefined ? { recoveredAt: formatUtcTime(status.recoveredAt) } : {}),
+      ...(status.replaced ? { replacedByAws: { replaced: status.replaced.count, seen: status.replaced.seen, at: formatUtcTime(status.replaced.at) } } : {}),
+    })),
+    status,
+  };
+  await ctx.saveStepState({ [`gate:${gateId}:card`]: card });
+  if (kept) {
+    // The card already posted at this revision is edited in place: a 'gate-opened' of the same gate under a new key
+    // is delivered as a chat.update of that card (src/slack/thread/deliver-entry.ts).
+    const gate: GateModel = {
+      jobId: data.jobId, gateId, revision, title: card.title, details: card.details, actions: ['continue', 'force', 'abort'], continueLabel: 'Resume',
+      ...(card.rollback ? { rollback: card.rollback } : {}),
+    };
+    const key = `${data.jobId}:${gateId}:${revision}:edit:${status.recoveredAt ?? 'held'}:${status.replaced?.count ?? 0}`;
+    await deps.thread.postEvent(data.thread, key, { kind: 'gate-opened', at: now, gate });
+  }
+  return card;
+}
+
+/**
+ * How many of the nodes seen at the breach AWS has replaced since, where it carries on by itself with an update of
+ * this step (a managed node group update: the bot cannot pause it). The nodes seen are read once, at the breach;
+ * every later read counts those gone. Nothing when AWS runs nothing for this step, or the nodes cannot be read.
+ */
+async function replacedSinceBreach(ctx: StepContext, step: PlannedStep, gateId: string, last: HoldStatus['replaced'], now: number): Promise<Pick<HoldStatus, 'replaced'>> {
+  const stateKey = `gate:${gateId}:nodes`;
+  const groups = Object.values(ctx.data.updates[step.id] ?? {})
+    .filter((update) => NODE_GROUP_OPERATIONS.has(update.operation) && !ctx.data.stepRuns[step.id]?.outcome)
+    .map((update) => update.target.split(' ')[0]);
+  let seen = ctx.stepState()[stateKey] as NodesAtBreach | undefined;
+  if (!seen && groups.length === 0) return {};
+  try {
+    const kube = await ctx.kube();
+    const inGroups = new Set(seen?.groups ?? groups);
+    const nodes = (await kube.list('nodes')).items;
+    const names = nodes.filter((node) => inGroups.has(node.metadata.labels?.[NODE_GROUP_LABEL] ?? '')).map((node) => node.metadata.name);
+    if (!seen) {
+      seen = { groups, names };
+      await ctx.saveStepState({ [stateKey]: seen });
+      return {};
+    }
+    const present = new Set(names);
+    const count = seen.names.filter((name) => !present.has(name)).length;
+    if (count === 0) return {};
+    return { replaced: { count, seen: seen.names.length, at: last?.count === count ? last.at : now } };
+  } catch (error) {
+    ctx.logger.warn({ err: error }, 'could not read the nodes to count those AWS replaced since the breach; the card keeps its last count');
+    return last ? { replaced: last } : {};
+  }
 }

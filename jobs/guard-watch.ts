@@ -1,14 +1,15 @@
 import type { GuardConfig } from '../src/config/guards-config.js';
 import { evaluateGuard, guardDue, guardHalts, guardRecovered } from '../src/planning/guards/evaluate-guard.js';
 import { renderSparkline, SPARKLINE_STEP_MS, SPARKLINE_WINDOW_MS } from '../src/planning/guards/sparkline.js';
-import type { GuardJobState, UpgradeJobData } from '../src/planning/upgrade-job-data.js';
+import { rollbackOfferOf, type GuardJobState, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import { breachCardLines, guardStateLine, valueText } from '../src/report/render-guard-lines.js';
 import { mention } from '../src/report/format-text.js';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import type { Clock } from '../src/ports/clock.js';
 import type { GuardReader } from '../src/ports/guard-port.js';
 import type { Logger } from '../src/log/logger.js';
-import type { TimelineEvent } from '../src/ports/timeline-event.js';
+import type { RollbackOffer, TimelineEvent } from '../src/ports/timeline-event.js';
+import { formatUtc } from '../src/planning/rollback-preflight.js';
 
 /** What the guard watch needs of the job's runtime (jobs/job-runtime.ts builds it; a narrower type keeps them apart). */
 export interface GuardRuntime {
@@ -81,7 +82,7 @@ export async function watchGuards(runtime: GuardRuntime, options: { all?: boolea
       delete state.overridden[guard.name];
       await runtime.emitKeyed(`${data.jobId}:guard:${guard.name}:recovered:${previous.troubleSince ?? previous.since}`, `${data.jobId}:guard:${guard.name}:recovered:${previous.troubleSince ?? previous.since}`, {
         kind: 'note', at: now, level: 'info',
-        text: `${data.rollback ? '(For information: guards never stop a rollback.) ' : ''}Guard "${guard.name}" recovered at ${new Date(now).toISOString().slice(11, 19)} UTC: ${valueText(guard, track)}.${state.hold ? (guard.autoResume ? ` The upgrade resumes by itself once it has held healthy for ${guard.forMs / 1000} s (autoResume).` : ' Continue on the breach card resumes the upgrade.') : ''}`,
+        text: `${data.rollback ? '(For information: guards never stop a rollback.) ' : ''}Guard "${guard.name}" recovered at ${new Date(now).toISOString().slice(11, 19)} UTC: ${valueText(guard, track)}.${state.hold ? (guard.autoResume ? ` The upgrade resumes by itself once it has held healthy for ${guard.forMs / 1000} s (autoResume).` : ' Resume on the breach card carries on.') : ''}`,
       });
     }
   }
@@ -128,8 +129,25 @@ export function guardGateLines(runtime: Pick<GuardRuntime, 'data' | 'clusterConf
   return [heading, ...guards.map((guard) => guardStateLine(guard, state?.tracks[guard.name], state?.overridden[guard.name] ? { by: mention(state.overridden[guard.name].by) } : undefined))];
 }
 
+/** The breach card as the hold keeps it: built once per revision, edited in place when a guard recovers. */
+export interface BreachCard {
+  title: string;
+  details: string[];
+  /** Roll back, when EKS's window is open and the job moved the control plane (issue 29). */
+  rollback?: RollbackOffer;
+}
+
+/**
+ * The breach card's Roll back: the finished-job offer's rule (rollbackOfferOf in src/planning/upgrade-job-data.ts: the job moved the
+ * control plane and EKS dated that update), while EKS's 7-day window is still open.
+ */
+export function breachRollbackOffer(data: UpgradeJobData, now: number): RollbackOffer | undefined {
+  const offer = rollbackOfferOf(data);
+  return offer && now <= offer.until ? offer : undefined;
+}
+
 /** The breach card's lines: the guards, their sparklines, the step, what is in motion and what AWS does on its own. */
-export async function breachCard(runtime: GuardRuntime): Promise<{ title: string; details: string[] }> {
+export async function breachCard(runtime: GuardRuntime, extra: Pick<Parameters<typeof breachCardLines>[0], 'recoveredAt' | 'replacedByAws'> = {}): Promise<BreachCard> {
   const { data, deps, clusterConfig } = runtime;
   const hold = data.guards!.hold!;
   const now = deps.clock.now();
@@ -147,8 +165,13 @@ export async function breachCard(runtime: GuardRuntime): Promise<{ title: string
         .filter((update) => !data.stepRuns[step.id]?.outcome)
         .map((update) => `${update.operation} of ${update.target} (${update.updateId})`)
     : [];
+  const rollback = breachRollbackOffer(data, now);
   return {
     title: `Guard ${hold.guards.map((name) => `"${name}"`).join(', ')} stopped the upgrade of ${data.cluster}`,
-    details: breachCardLines({ guards, step: hold.step, inMotion: data.progress, awsOnItsOwn, approvers: clusterConfig.approvers.map(mention) }),
+    details: breachCardLines({
+      guards, step: hold.step, inMotion: data.progress, awsOnItsOwn, approvers: clusterConfig.approvers.map(mention), ...extra,
+      ...(rollback ? { rollback: { to: rollback.to, until: formatUtc(rollback.until) } } : {}),
+    }),
+    ...(rollback ? { rollback } : {}),
   };
 }

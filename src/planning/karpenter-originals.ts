@@ -26,12 +26,13 @@ function recordedIn(data: UpgradeJobData, version: string): RecordedKarpenterCla
 
 /**
  * The originals recorded by the upgrade of `cluster` to `version` that the rollback undoes: the job the Roll back
- * button came from when given, else the latest successful (not dry-run, not rollback) job of the cluster that ended
+ * button came from when given (also when it ended aborted: the breach card's Roll back), else the latest successful (not dry-run, not rollback) job of the cluster that ended
  * at `version`. Undefined when no such job recorded a class (the rollback then uses the N-1 AMI from SSM).
  */
 export function recordedKarpenterOriginals(jobs: UpgradeJobData[], cluster: string, version: string, preferJob?: string): RecordedKarpenterClasses | undefined {
   const candidates = jobs
-    .filter((job) => job.cluster === cluster && job.state === 'succeeded' && !job.dryRun && !job.rollback && job.to === version)
+    // The job a Roll back came from counts although it did not succeed: the breach card's Roll back aborts it first (issue 29).
+    .filter((job) => job.cluster === cluster && (job.state === 'succeeded' || (job.jobId === preferJob && job.state === 'aborted')) && !job.dryRun && !job.rollback && job.to === version)
     .sort((a, b) => (a.jobId === preferJob ? -1 : b.jobId === preferJob ? 1 : (b.finishedAt ?? b.startedAt) - (a.finishedAt ?? a.startedAt)));
   for (const job of candidates) {
     const classes = recordedIn(job, version);

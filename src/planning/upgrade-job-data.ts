@@ -1,6 +1,7 @@
 import type { ActionKind, PlannedStep } from '../ports/upgrade-plan.js';
 import type { ThreadRef } from '../ports/thread-port.js';
-import type { StatusCardModel, UpgradeState } from '../ports/timeline-event.js';
+import type { RollbackOffer, StatusCardModel, UpgradeState } from '../ports/timeline-event.js';
+import { previousMinor } from './rollback-preflight.js';
 import type { GuardTrack } from './guards/evaluate-guard.js';
 
 /**
@@ -158,4 +159,17 @@ export function statusCardOf(data: UpgradeJobData, now: number): StatusCardModel
       ? { guards: Object.entries(data.guards.tracks).map(([name, track]) => ({ name, status: track.status, at: track.at })) }
       : {}),
   };
+}
+
+/**
+ * The Roll back offer of an upgrade job (issue 10): one minor back from where the job left the control plane, until
+ * 7 days after EKS dated that control-plane update. None for dry runs, rollbacks, or jobs that moved no control plane.
+ */
+export function rollbackOfferOf(data: UpgradeJobData): RollbackOffer | undefined {
+  if (data.dryRun || data.rollback) return undefined;
+  const until = rollbackUntilOf(data);
+  const reached = [...data.steps].reverse().find((step) => step.kind === 'control-plane' && data.stepRuns[step.id]?.outcome === 'done');
+  const to = reached ? previousMinor(reached.to) : undefined;
+  if (until === undefined || !to || !reached) return undefined;
+  return { jobId: data.jobId, cluster: data.cluster, to, until };
 }

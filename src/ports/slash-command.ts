@@ -17,6 +17,17 @@ export interface SlashCommandRequest {
   userId: string;
   channelId: string;
   respond(reply: SlashCommandReply): Promise<void>;
+  /**
+   * The breach card's Roll back (issue 29): `rollback` may start although this job holds the cluster. Once the
+   * rollback's own checks have passed, `clear()` aborts the job at its safe point and resolves when it has let go of
+   * the cluster, or with the sentence saying why it could not (then nothing starts).
+   */
+  replacing?: ReplacedJob;
+}
+
+export interface ReplacedJob {
+  jobId: string;
+  clear(): Promise<string | undefined>;
 }
 
 export interface PreparedCommand {

@@ -32,6 +32,13 @@ export interface GateModel {
    * Waive…, and its answer line says the answer was automatic (a rehearsal's gates, issue 23).
    */
   automatic?: string;
+  /** The Continue button's label when it means something else here: "Resume" on a guard's breach card (issue 29). */
+  continueLabel?: string;
+  /**
+   * The breach card's Roll back (issue 29): abort the held upgrade at its safe point and start rolling back to
+   * `rollback.to` in one click (src/slack/actions/breach-rollback-action.ts).
+   */
+  rollback?: RollbackOffer;
 }
 
 export interface StatusCardModel {

@@ -75,7 +75,7 @@ export function resumeMessage(position: JobPosition): string {
 export function notPausedMessage(position: JobPosition): string {
   if (position.heldBy?.length) {
     const guards = position.heldBy.map((name) => `"${name}"`).join(', ');
-    return `${position.cluster}'s upgrade is held by guard ${guards}, not by Pause: answer its breach card in the thread (Continue once the guard has recovered, or Force with a reason).`;
+    return `${position.cluster}'s upgrade is held by guard ${guards}, not by Pause: answer its breach card in the thread (Resume once the guard has recovered, Force with a reason, Roll back or Abort).`;
   }
   return `${position.cluster}'s ${position.rollback ? 'rollback' : 'upgrade'} is not paused (it is ${position.state}); there is nothing to resume.`;
 }

@@ -78,11 +78,11 @@ describe('upgrade engine: a guard stops the bot replacing nodes', () => {
     expect((await engine.control.getJob(job.jobId))!.state).toBe('paused');
     // The status card shows it paused; its Resume says where the job really waits instead of "not paused".
     const resume = await engine.control.resume(job.jobId, 'U0APP');
-    expect(resume).toMatchObject({ ok: false, message: 'batch\'s upgrade is held by guard "trainer available", not by Pause: answer its breach card in the thread (Continue once the guard has recovered, or Force with a reason).' });
+    expect(resume).toMatchObject({ ok: false, message: 'batch\'s upgrade is held by guard "trainer available", not by Pause: answer its breach card in the thread (Resume once the guard has recovered, Force with a reason, Roll back or Abort).' });
 
     // Continue while still breached is refused, and the card is asked again.
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'guard-1', revision: breach.revision, action: 'continue', userId: 'U0APP' });
-    await until(() => sim.thread.events('note').some((event) => event.kind === 'note' && event.text.startsWith('Continue by <@U0APP> refused: guard "trainer available" still halts')), 'the refusal');
+    await until(() => sim.thread.events('note').some((event) => event.kind === 'note' && event.text.startsWith('Resume by <@U0APP> refused: guard "trainer available" still halts')), 'the refusal');
     const again = await until(() => sim.thread.events('gate-opened').map((event) => (event as { gate: GateModel }).gate).find((gate) => gate.gateId === 'guard-1' && gate.revision === breach.revision + 1), 'the breach card asked again');
 
     // The workload is fixed: the guard recovers, the thread says so, and Continue finishes the upgrade.

@@ -5,6 +5,7 @@ import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-act
 import { registerWaiverActions } from './waiver-actions.js';
 import { registerFleetActions } from './fleet-actions.js';
 import { registerRollbackAction } from './rollback-action.js';
+import { registerBreachRollbackAction } from './breach-rollback-action.js';
 
 /**
  * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls, waivers;
@@ -19,5 +20,6 @@ export function registerActions(app: App, deps: ActionDeps): void {
   registerWaiverActions(ids.app, deps);
   if (deps.commands) registerFleetActions(ids.app, deps, deps.commands);
   if (deps.commands) registerRollbackAction(ids.app, deps, deps.commands);
+  if (deps.commands) registerBreachRollbackAction(ids.app, deps, deps.commands);
   registerUnknownActionFallbacks(ids, app, deps);
 }

@@ -1,7 +1,7 @@
 import { WAIVE_ACTION_ID, waiveValue } from '../../report/render-plan-blocks.js';
 import type { ActionsBlock, Button, ConfirmationDialog, KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../../ports/slack-message.js';
-import type { GateAction, GateModel } from '../../ports/timeline-event.js';
+import type { GateAction, GateModel, RollbackOffer } from '../../ports/timeline-event.js';
 import { BLOCK_LIMITS, contextLine, fallbackText, fitBlocks, linesToSections, truncate, truncateLine } from '../../report/block-kit-limits.js';
 import { escapeMrkdwn, formatUtcTime, mention } from '../../report/format-text.js';
 
@@ -50,7 +50,7 @@ function button(gate: GateModel, action: GateAction): Button {
   const base = { type: 'button' as const, action_id: `gate:${action}`, value: JSON.stringify(value) };
   switch (action) {
     case 'continue':
-      return { ...base, text: plain('Continue', BLOCK_LIMITS.buttonText), style: 'primary' };
+      return { ...base, text: plain(gate.continueLabel ?? 'Continue', BLOCK_LIMITS.buttonText), style: 'primary' };
     case 'remedy':
       return { ...base, text: plain(gate.remedyLabel || 'Apply the remedy', BLOCK_LIMITS.buttonText) };
     case 'force':
@@ -82,6 +82,34 @@ function button(gate: GateModel, action: GateAction): Button {
   }
 }
 
+/** The action id of the breach card's Roll back (src/slack/actions/breach-rollback-action.ts answers it). */
+export const BREACH_ROLLBACK_ACTION_ID = 'guard:rollback';
+
+/** What the breach card's Roll back carries: the gate it answers (Abort) and the rollback it starts. */
+export interface BreachRollbackValue extends GateButtonValue {
+  cluster: string;
+  to: string;
+  until: number;
+}
+
+function rollbackButton(gate: GateModel, offer: RollbackOffer): Button {
+  const value: BreachRollbackValue = { jobId: gate.jobId, gateId: gate.gateId, revision: gate.revision, cluster: offer.cluster, to: offer.to, until: offer.until };
+  return {
+    type: 'button',
+    action_id: BREACH_ROLLBACK_ACTION_ID,
+    text: plain(`Roll back to ${offer.to}`, BLOCK_LIMITS.buttonText),
+    style: 'danger',
+    value: JSON.stringify(value),
+    confirm: confirmDialog(
+      'Abort and roll back?',
+      `Aborts this upgrade of ${offer.cluster} where it stopped and starts rolling it back to ${offer.to}: node groups and add-ons first, ` +
+        'then after an approval the control plane. If the rollback cannot start, the upgrade stays held.',
+      'Roll back',
+      'Cancel',
+    ),
+  };
+}
+
 /** "✅ Approved by <@U> at 14:03:07 UTC" and its siblings: the line that replaces the buttons once answered. */
 export function answerLine(gate: GateModel, answered: GateAnsweredInfo): string {
   const who = mention(answered.by);
@@ -90,7 +118,7 @@ export function answerLine(gate: GateModel, answered: GateAnsweredInfo): string 
   if (gate.automatic) return `🤖 ${answerLabel(gate, answered.action)}, answered automatically by ${escapeMrkdwn(gate.automatic)} at ${at}; no one was asked`;
   switch (answered.action) {
     case 'continue':
-      return `✅ Approved by ${who} at ${at}${reason}`;
+      return gate.continueLabel ? `✅ ${escapeMrkdwn(gate.continueLabel)} chosen by ${who} at ${at}${reason}` : `✅ Approved by ${who} at ${at}${reason}`;
     case 'abort':
       return `⛔ Aborted by ${who} at ${at}${reason}`;
     case 'force':
@@ -103,6 +131,7 @@ export function answerLine(gate: GateModel, answered: GateAnsweredInfo): string 
 }
 
 function answerLabel(gate: GateModel, action: GateAnsweredInfo['action']): string {
+  if (action === 'continue' && gate.continueLabel) return escapeMrkdwn(gate.continueLabel);
   if (action === 'remedy') return `"${escapeMrkdwn(gate.remedyLabel || 'Remedy')}"`;
   return action === 'timeout' ? 'No answer' : action.charAt(0).toUpperCase() + action.slice(1);
 }
@@ -135,7 +164,8 @@ export function renderGateCard(gate: GateModel, answered?: GateAnsweredInfo): Sl
       const block: ActionsBlock = {
         type: 'actions',
         block_id: gateBlockId(gate),
-        elements: actions.map((action) => button(gate, action)),
+        // The breach card's Roll back sits after Resume: the way out, beside the way on (issue 29).
+        elements: actions.flatMap((action) => (action === 'continue' && gate.rollback ? [button(gate, action), rollbackButton(gate, gate.rollback)] : [button(gate, action)])),
       };
       tail.push(block);
     }

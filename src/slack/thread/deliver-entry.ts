@@ -88,7 +88,9 @@ export async function deliverEntry(
     case 'event': {
       const { event } = entry;
       const message = renderTimelineEvent(event);
-      if (event.kind === 'gate-answered' && !mode.postInsteadOfUpdate) {
+      // A gate card already posted is edited in place: by its answer, or by a newer version of the open card (a
+      // guard's breach card saying the guard recovered, issue 29), found by the gate's identity.
+      if ((event.kind === 'gate-answered' || event.kind === 'gate-opened') && !mode.postInsteadOfUpdate) {
         const ts = await store.findGateTs(channel, threadTs, gateTsNames(entry.key, event.gate));
         if (ts) {
           await client.chat.update({ channel, ts, ...payload(message, mode) });
