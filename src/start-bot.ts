@@ -128,6 +128,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     poster,
     logger,
     pollMs: Math.max(200, env.AWS_POLL_SECONDS * 1000),
+    guards: guardReader,
   });
 
   const stops: Array<() => Promise<void>> = [];
