@@ -9,6 +9,10 @@ import { createGuardReader } from '../../src/guards/create-guard-reader.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { ChannelPoster } from '../../src/ports/channel-poster.js';
 import type { GuardReader } from '../../src/ports/guard-port.js';
+import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
+import { statusCommand } from '../../commands/status.js';
+import type { BotDeps } from '../../src/ports/bot-deps.js';
+import type { SlackMessage } from '../../src/ports/slack-message.js';
 import { createGuardEvaluationStore } from '../../src/store/guard-evaluation-store.js';
 import type { LocalDaemon } from '../support/local-daemon.js';
 import { startPrometheus } from '../support/prometheus-server.js';
@@ -78,7 +82,7 @@ async function startRollout(soakMs: number) {
   expect(await rollouts.control.continue(rollout.id, 'U0APP')).toMatchObject({ ok: true });
   const post = (pattern: RegExp, what: string, timeoutMs = 120_000) => until(() => posts.find((p) => pattern.test(p.text)), () => `${what}; the rollout's thread so far:\n${posts.map((p) => p.text).join('\n')}`, timeoutMs);
   const version = async (name: string) => (await h.sources.eks({ region: 'us-west-2' }).describeCluster(name)).version;
-  return { h, id: rollout.id, posts, post, soakReads, version };
+  return { h: { ...h, config, control: engine.control }, id: rollout.id, posts, post, soakReads, version };
 }
 
 describe('rollout soak with guards on a real Prometheus', () => {
@@ -100,11 +104,25 @@ describe('rollout soak with guards on a real Prometheus', () => {
     expect(posts.filter((p) => /is healthy after its soak/.test(p.text))).toEqual([]);
     expect(h.calls('UpdateClusterVersion').map((call) => call.cluster).sort()).toEqual(['dev-a', 'dev-b']);
     expect(await version('prod-c')).toBe('1.30');
-    // What `status dev-b` shows: the soak's last evaluation, breached.
+    // `/eks-upgrade status dev-b` shows the soak's last evaluation (it reads no guard itself: it has no reader);
+    // prod-c's guard was never evaluated, and its card says so.
     const redis = new Redis(redisUrl);
     try {
-      const last = await createGuardEvaluationStore(redis, h.prefix).last('dev-b');
-      expect(last['web available']).toMatchObject({ status: 'breached', value: 0, by: `the soak of wave 1 of rollout \`${id}\`` });
+      const readsBefore = soakReads.length;
+      const deps: BotDeps = {
+        config: h.config, eks: h.sources.eks, ec2: h.sources.ec2, ssm: h.sources.ssm, kube: h.sources.kube, control: h.control, audit: undefined as never,
+        usergroups: { members: async () => [] }, clock: h.sources.clock, logger: createLogger({ level: 'silent' }), guardEvaluations: createGuardEvaluationStore(redis, h.prefix),
+      };
+      const card = async (cluster: string) => {
+        const replies: SlackMessage[] = [];
+        await statusCommand({ args: [cluster], userId: 'U0REQ', channelId: 'C0OPS', deps, respond: async (message) => void replies.push(message) });
+        for (const reply of replies) expect(checkMessageBlocks(reply.blocks)).toEqual([]);
+        return replies.flatMap((reply) => (reply.blocks ?? []).map((block) => JSON.stringify(block))).join('\n');
+      };
+      expect(await card('dev-b')).toMatch(new RegExp(`🔴 \\*web available\\*: breached, 0 \\(breached when &lt; 1\\); read \\d\\d:\\d\\d:\\d\\d UTC \\(\\d{4}-\\d\\d-\\d\\d\\) by the soak of wave 1 of rollout \`${id}\``));
+      expect(await card('dev-a')).toMatch(/🟢 \*web available\*: healthy, 1 \(breached when &lt; 1\); read .* by the soak of wave 1/);
+      expect(await card('prod-c')).toContain('⏳ *web available*: not evaluated since no job ran, watches min(kube_deployment_status_replicas_available');
+      expect(soakReads.length).toBe(readsBefore);
     } finally {
       await redis.quit();
     }
