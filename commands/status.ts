@@ -11,6 +11,7 @@ import { BLOCK_LIMITS, fallbackText, listNames, mrkdwnSection } from '../src/rep
 import { renderStatusMessages } from '../src/report/render-status-blocks.js';
 import type { BotDeps } from '../src/ports/bot-deps.js';
 import type { ActiveJobStatus } from '../src/report/cluster-status.js';
+import { readGuardStatus } from '../src/status/read-guard-status.js';
 import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/status/collect-statuses.js';
 import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
 import { attempt } from './command-failure.js';
@@ -31,6 +32,11 @@ export const statusCommand: CommandHandler = async (context) => {
     clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),
     { concurrency: deps.statusConcurrency ?? DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
   );
+  // One cluster's card shows its guards' last evaluations, as the jobs and soaks recorded them (never read here).
+  if (command.target && !statuses[0].error) {
+    const guards = await readGuardStatus(clusters[0], deps.guardEvaluations, 'This bot keeps no record of guard evaluations (no Redis for them), so the guards\' last states cannot be shown.');
+    if (guards) statuses[0].guards = guards;
+  }
   // response_url takes 5 posts per command; a fleet too big for 4 messages ends with a line saying what is left.
   for (const message of renderStatusMessages(statuses, { maxMessages: 4 })) await context.respond(message);
   // The fifth response_url post: which of these clusters belong to a running rollout (docs/fleet.md).

@@ -6,6 +6,7 @@ import { DEFAULT_WORKER_CONCURRENCY } from '../src/config/env-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { AuditLog } from '../src/ports/audit-port.js';
 import type { Clock } from '../src/ports/clock.js';
+import { createGuardEvaluationStore } from '../src/store/guard-evaluation-store.js';
 import { createRedisAuditLog } from '../src/audit/redis-audit-log.js';
 import type { AutoScalingPortFactory } from '../src/ports/autoscaling-port.js';
 import type { Ec2PortFactory } from '../src/ports/ec2-port.js';
@@ -122,7 +123,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),
     metrics: opts.metrics ?? noMetrics,
-    ...(opts.guards ? { guards: opts.guards } : {}),
+    ...(opts.guards ? { guards: opts.guards, guardEvaluations: createGuardEvaluationStore(redis, opts.prefix) } : {}),
   };
   const control = createQueueUpgradeControl({
     queue,

@@ -7,6 +7,7 @@ import { mention } from '../src/report/format-text.js';
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import type { Clock } from '../src/ports/clock.js';
 import type { GuardReader } from '../src/ports/guard-port.js';
+import { evaluationOf, type GuardEvaluationStore } from '../src/ports/guard-evaluations.js';
 import type { Logger } from '../src/log/logger.js';
 import type { RollbackOffer, TimelineEvent } from '../src/ports/timeline-event.js';
 import { formatUtc } from '../src/planning/rollback-preflight.js';
@@ -15,7 +16,7 @@ import { formatUtc } from '../src/planning/rollback-preflight.js';
 export interface GuardRuntime {
   data: UpgradeJobData;
   clusterConfig: ClusterConfig;
-  deps: { clock: Clock; logger: Logger; guards?: GuardReader };
+  deps: { clock: Clock; logger: Logger; guards?: GuardReader; guardEvaluations?: GuardEvaluationStore };
   save(): Promise<void>;
   /** Updates the status card (which shows each guard's state). */
   card?(): Promise<void>;
@@ -86,6 +87,10 @@ export async function watchGuards(runtime: GuardRuntime, options: { all?: boolea
       });
     }
   }
+  // What `status <cluster>` shows as each guard's last evaluation (status never reads the guards itself).
+  const by = `${data.rollback ? 'rollback' : 'upgrade'} job \`${data.jobId}\``;
+  await deps.guardEvaluations?.record(data.cluster, Object.fromEntries(due.map((guard) => [guard.name, evaluationOf(state.tracks[guard.name], by)])))
+    .catch((err) => deps.logger.warn({ err, jobId: data.jobId }, 'could not record the guards\' last evaluations for status'));
   const halting = guardsApply(runtime) ? haltingGuards(runtime) : [];
   if (halting.length > 0 && !state.hold) {
     state.holdSeq += 1;

@@ -21,6 +21,7 @@ import { guardGateLines, guardsApply, haltingGuards, watchGuards } from './guard
 import { statusCardOf, type UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 import type { GuardReader } from '../src/ports/guard-port.js';
+import type { GuardEvaluationStore } from '../src/ports/guard-evaluations.js';
 import type { JobControls } from '../src/ports/job-controls.js';
 
 /**
@@ -47,6 +48,8 @@ export interface EngineDeps {
   metrics: Metrics;
   /** Reads the guards of clusters.yaml (issue 29); without it no guard is evaluated. */
   guards?: GuardReader;
+  /** Where each guard's last evaluation is recorded for `status` (jobs/guard-watch.ts). */
+  guardEvaluations?: GuardEvaluationStore;
 }
 
 export interface JobRuntime {

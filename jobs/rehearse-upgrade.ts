@@ -25,6 +25,7 @@ import { createEksPortFactory } from '../src/aws/eks-sdk-adapter.js';
 import { createSsmPortFactory } from '../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../src/kube/client-node-adapter.js';
 import { parseClustersConfig, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
+import { guardWatches, type GuardConfig } from '../src/config/guards-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { ClusterSnapshot } from '../src/planning/cluster-snapshot.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
@@ -116,6 +117,12 @@ export interface RehearsalReport {
   blocks: string[];
   podsRestarted: number;
   pendingPods: string[];
+  /**
+   * The cluster's guards (clusters.yaml `guards:`) and the rehearsed steps a real run would have evaluated them at
+   * (before each step that acts and at its safe points) and the gates whose cards show them. Never read: a rehearsal
+   * never reads the real guards.
+   */
+  guards: Array<{ name: string; watches: string; intervalSeconds: number; steps: string[]; gates: string[] }>;
   /** Mutating calls the real cluster received during the rehearsal (always 0: it is only read). */
   restarted?: boolean;
   lines: string[];
@@ -293,7 +300,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     else if (stalled) state = `stalled (${state})`;
     const rehearsedMs = engineClock.now() - startedAt;
     const podsAfter = (await kubePort.list('pods')).items;
-    const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs });
+    const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs, guards: config.clusters[0].guards ?? [] });
     if (state !== 'interrupted') await opts.store?.record({ cluster, from: read.from, to: opts.to, planHash: report.planHash, state, answers: opts.answers, at: Date.now() });
     return report;
   } finally {
@@ -460,6 +467,9 @@ function rehearsalThread(inner: ThreadPort | undefined, answers: RehearsalAnswer
   };
 }
 
+/** The kinds of step during which a real run reads the guards at their interval: every one that changes the cluster. */
+const GUARDED_KINDS = new Set(['karpenter-budget', 'control-plane', 'addons', 'managed-nodegroups', 'karpenter', 'self-managed', 'fargate']);
+
 function fmt(ms: number | undefined): string {
   if (ms === undefined) return '—';
   const s = Math.round(ms / 1000);
@@ -478,6 +488,7 @@ function buildReport(input: {
   podsBefore: KubeObject[];
   podsAfter: KubeObject[];
   rehearsedMs: number;
+  guards: GuardConfig[];
 }): RehearsalReport {
   const { recorded, plan } = input;
   const steps: RehearsalStep[] = [];
@@ -528,6 +539,10 @@ function buildReport(input: {
   const onlyIfBlocked = plan.hops.flatMap((hop) => hop.steps).reduce((sum, step) => sum + (step.conditionalGates?.length ?? 0), 0);
   const planEstimateMinutes = plan.hops.reduce((sum, hop) => sum + (hop.estimateMinutes ?? 0), 0);
   const hash = planHash(plan);
+  // The steps that act, where a real run reads the guards at every interval (jobs/guard-watch.ts); not the gates,
+  // preflight or verify, whose cards and checks only show them.
+  const acting = steps.filter((s) => GUARDED_KINDS.has(s.step.replace(/^h\d+-/, ''))).map((s) => s.title);
+  const guards = input.guards.map((guard) => ({ name: guard.name, watches: guardWatches(guard), intervalSeconds: guard.intervalMs / 1000, steps: acting, gates: gates.map((g) => g.title) }));
   const lines = [
     `REHEARSAL of ${input.cluster} ${input.from} → ${input.to} on a simulated twin (gates answered: ${input.answers}): ${input.state}.`,
     `Predicted at real speed: ${fmt(input.rehearsedMs)} in all (the plan estimates ${planEstimateMinutes} min).`,
@@ -542,8 +557,15 @@ function buildReport(input: {
     `Gates an on-call would face (${gates.length}; the plan announces ${plannedGates}, and ${onlyIfBlocked} more only if something blocks):`,
     ...gates.map((g) => `  ${g.title} → ${g.answer}`),
     '',
+    ...(guards.length > 0
+      ? [
+          `Guards a real run would have evaluated (${guards.length}; not read here: a rehearsal never reads the real guards):`,
+          ...guards.map((g) => `  ${g.name} (${g.watches}), every ${g.intervalSeconds} s ${g.steps.length > 0 ? `during: ${g.steps.join('; ')}` : 'during no step (none that acts was reached)'}${g.gates.length > 0 ? `; shown on ${g.gates.length} gate card${g.gates.length === 1 ? '' : 's'}, where Continue is refused while it halts` : ''}.`),
+          '',
+        ]
+      : []),
     `Pods restarted: ${podsRestarted}.${pendingPods.length ? ` Pods left Pending (no node fits them): ${pendingPods.join(', ')}.` : ' No pod left Pending.'}`,
     `Plan hash ${hash}: a real start of the same plan counts this rehearsal.`,
   ];
-  return { cluster: input.cluster, from: input.from, to: input.to, answers: input.answers, state: input.state, planHash: hash, planEstimateMinutes, rehearsedMs: input.rehearsedMs, steps, gates, blocks, podsRestarted, pendingPods, lines };
+  return { cluster: input.cluster, from: input.from, to: input.to, answers: input.answers, state: input.state, planHash: hash, planEstimateMinutes, rehearsedMs: input.rehearsedMs, steps, gates, blocks, podsRestarted, pendingPods, guards, lines };
 }

@@ -30,6 +30,10 @@ import { withDeadline } from '../src/status/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../src/status/collect-snapshot.js';
 import { mention } from '../src/report/format-text.js';
 import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../src/store/redis-connection.js';
+import type { GuardReader } from '../src/ports/guard-port.js';
+import type { GuardEvaluationStore } from '../src/ports/guard-evaluations.js';
+import { createGuardEvaluationStore } from '../src/store/guard-evaluation-store.js';
+import { checkSoakGuards, soakHaltClauses } from './rollout-soak-guards.js';
 
 export const ROLLOUT_QUEUE = 'rollout';
 const READ_TIMEOUT_MS = 60_000;
@@ -53,6 +57,10 @@ export interface RolloutEngineOptions {
   worker?: { lockDurationMs?: number; stalledIntervalMs?: number };
   /** The Slack waivers a wave's plans count, as `plan` does. */
   waivers?: WaiverStore;
+  /** Reads clusters.yaml's guards during a soak (issue 29); without it a soak watches no guard. */
+  guards?: GuardReader;
+  /** Where the soak records each guard's last evaluation, for `status` (default: in Redis, src/store/guard-evaluation-store.ts). */
+  guardEvaluations?: GuardEvaluationStore;
 }
 
 export interface RolloutEngine {
@@ -81,8 +89,10 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const flows = new FlowProducer({ connection: flowConnection.connection, prefix: opts.prefix });
   flows.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'rollout' });
+  const guardEvaluations = opts.guardEvaluations ?? createGuardEvaluationStore(redis, opts.prefix);
   // Polls are on the Clock (so a soak is simulated time) but never hotter than every 250 real ms.
-  const pollMs = Math.max(opts.pollMs ?? 5_000, 250 * (clock.speed !== undefined && Number.isFinite(clock.speed) ? clock.speed : 1));
+  const pollFloorMs = 250 * (clock.speed !== undefined && Number.isFinite(clock.speed) ? clock.speed : 1);
+  const pollMs = Math.max(opts.pollMs ?? 5_000, pollFloorMs);
   const key = (id: string, part = '') => `${opts.prefix}:rollout:${id}${part}`;
   let worker: Worker<RolloutJobData> | undefined;
   let workerConnection: BullConnection | undefined;
@@ -255,11 +265,25 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         r.state = 'soaking';
         (r as RolloutSummary & { soakUntil?: number }).soakUntil = clock.now() + r.soakMs;
       });
-      await say(rollout, `:hourglass_flowing_sand: *Wave ${wave + 1} upgraded* (${listNames(rollout.waves[wave].clusters, { where: 'listed in its gate above' })}); soaking ${describeDuration(rollout.soakMs)} before the next gate.`);
+      const watched = opts.guards ? guardCount(rollout.waves[wave].clusters) : 0;
+      await say(rollout, `:hourglass_flowing_sand: *Wave ${wave + 1} upgraded* (${listNames(rollout.waves[wave].clusters, { where: 'listed in its gate above' })}); soaking ${describeDuration(rollout.soakMs)} before the next gate${watched > 0 ? `, watching ${watched} guard${watched === 1 ? '' : 's'} (a breach stops the rollout)` : ''}.`);
     }
     const soakUntil = (rollout as RolloutSummary & { soakUntil?: number }).soakUntil ?? clock.now();
-    while (clock.now() < soakUntil) {
-      await wait(Math.min(pollMs, soakUntil - clock.now()));
+    // Every guard of every cluster of the wave, at its interval, for as long as the soak runs (jobs/rollout-soak-guards.ts).
+    const guardsDeps = opts.guards && { config: opts.config, reader: opts.guards, now: () => clock.now(), redis, tracksKey: key(id, `:soak-guards:${wave}`), evaluations: guardEvaluations, by: `the soak of wave ${wave + 1} of rollout \`${id}\``, logger };
+    for (;;) {
+      const guards = guardsDeps ? await checkSoakGuards(guardsDeps, rollout.waves[wave].clusters) : { halting: [] };
+      if (guards.halting.length > 0) {
+        const clauses = soakHaltClauses(guards.halting);
+        rollout = await update(id, (r) => {
+          r.state = 'failed';
+          r.reason = `during the soak of wave ${wave + 1}, ${clauses.join('; ')}`;
+        });
+        await say(rollout, `:octagonal_sign: *The soak of wave ${wave + 1} failed and the rollout stops*: ${clauses.join('; ')}. No later wave starts; the clusters of this wave stay at ${rollout.to} (\`/eks-upgrade rollback <cluster>\` takes one back).`);
+        return;
+      }
+      if (clock.now() >= soakUntil) break;
+      await wait(Math.max(pollFloorMs, Math.min(pollMs, soakUntil - clock.now(), guards.nextDueInMs ?? Infinity)));
       const fresh = await load(id);
       if (fresh?.state !== 'soaking') return;
     }
@@ -281,13 +305,17 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       r.state = 'gate';
       r.wave = wave + 1;
     });
-    await say(rollout, `:white_check_mark: *Wave ${wave + 1} is healthy after its soak* (nodes at ${rollout.to}, no job running).`);
+    const watched = opts.guards ? guardCount(rollout.waves[wave].clusters) : 0;
+    await say(rollout, `:white_check_mark: *Wave ${wave + 1} is healthy after its soak* (nodes at ${rollout.to}, no job running${watched > 0 ? `, ${watched} guard${watched === 1 ? '' : 's'} healthy throughout` : ''}).`);
     await openGate(rollout).catch(async (error: unknown) => {
       // The rollout waits at this gate either way; without its card, the command is the way through.
       logger.error({ err: error, rollout: id }, 'posting a rollout gate card failed');
       await say(rollout, `:warning: Posting the gate card of wave ${wave + 2} failed (${(error as Error).message}); the rollout waits at that gate: \`/eks-upgrade rollout continue ${id}\` starts the wave, \`/eks-upgrade rollout abort ${id}\` ends the rollout.`);
     });
   }
+
+  /** How many guards the soak of these clusters watches (clusters.yaml `guards:`). */
+  const guardCount = (clusters: string[]) => clusters.reduce((sum, name) => sum + (findCluster(opts.config, name)?.guards?.length ?? 0), 0);
 
   /** Why a wave's clusters are not healthy after the soak (version, nodes at the target, a job still running). */
   async function healthProblems(rollout: RolloutSummary, clusters: string[]): Promise<string[]> {

@@ -30,6 +30,7 @@ import { createCommandQueue, startCommandWorker } from '../jobs/slash-command-qu
 import { createWaiverStore } from './waivers/waiver-store.js';
 import { createFleetScheduler } from '../jobs/fleet-scheduler.js';
 import { createChannelPoster } from './slack/channel-poster.js';
+import { createGuardEvaluationStore } from './store/guard-evaluation-store.js';
 import { createRolloutEngine } from '../jobs/rollout-engine.js';
 import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
 import { defaultClusterRoleFile, readClusterRoleRules } from './doctor/cluster-role-file.js';
@@ -128,6 +129,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     poster,
     logger,
     pollMs: Math.max(200, env.AWS_POLL_SECONDS * 1000),
+    guards: guardReader,
   });
 
   const stops: Array<() => Promise<void>> = [];
@@ -164,6 +166,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       waivers: createWaiverStore(waiverRedis, prefix, () => `w${randomUUID().slice(0, 7)}`),
       rollouts: rollouts.control,
       rehearsals: createRehearsalStore(waiverRedis, prefix),
+      guardEvaluations: createGuardEvaluationStore(waiverRedis, prefix),
       rehearsalQueue,
       // `/eks-upgrade doctor`: the CLI's checks with this process's own credentials, token and Redis.
       doctor: () => runDoctor({ config, aws: createAwsProbePort(sdkOptions), eks, ssm, kube, rules: readClusterRoleRules(defaultClusterRoleFile()), slack: { client, apiUrl: env.SLACK_API_URL }, redisUrl: connection, guards: guardReader, now: clock.now() }),

@@ -5,6 +5,7 @@
 
 import type { AuditLog } from '../ports/audit-port.js';
 import type { AwsProbePort } from '../ports/doctor-check.js';
+import type { GuardEvaluationStore } from '../ports/guard-evaluations.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
 import type { WaiverConnection } from '../waivers/connect-waiver-store.js';
 
@@ -21,6 +22,8 @@ export interface CliDeps {
   auditLog?: (env: NodeJS.ProcessEnv) => { audit: AuditLog; close(): Promise<void> } | Promise<{ audit: AuditLog; close(): Promise<void> }>;
   /** Slack waivers from Redis (REDIS_URL); absent or unreachable: clusters.yaml waivers alone, and the plan says so. */
   waiverStore?: (env: NodeJS.ProcessEnv) => Promise<WaiverConnection>;
+  /** Each guard's last evaluation from the bot's Redis (REDIS_URL), for `status <cluster>`; absent or unreachable: status says so. */
+  guardEvaluations?: (env: NodeJS.ProcessEnv) => Promise<{ store?: GuardEvaluationStore; close(): Promise<void> }>;
   /** doctor's STS/IAM/EC2-DryRun probes (default: the SDK adapter with the standard chain). */
   awsProbes?: (endpointUrl?: string) => AwsProbePort;
 }

@@ -5,6 +5,7 @@ import { systemClock } from '../ports/clock.js';
 import type { SnapshotSources } from '../status/collect-snapshot.js';
 import { lazyPortFactory } from './lazy-port-factory.js';
 import { runCli } from './run-cli.js';
+import type { CliDeps } from './cli-deps.js';
 
 /**
  * `npx eks-upgrade …`: the terminal entry point (bin/eks-upgrade.js loads its build, dist/cli.js). Real SDK adapters with
@@ -24,6 +25,14 @@ export function realSources(endpointUrl?: string): SnapshotSources {
     clock: systemClock,
   };
 }
+
+/** `status <cluster>`'s guards: the last evaluations the bot recorded, from its Redis if it answers within 1.5 s. */
+export const cliGuardEvaluations: NonNullable<CliDeps['guardEvaluations']> = async (env) => {
+  const [{ connectFastRedis }, { createGuardEvaluationStore }, { cliRedis }] = await Promise.all([import('../store/connect-fast-redis.js'), import('../store/guard-evaluation-store.js'), import('./cli-redis.js')]);
+  const { target, prefix } = cliRedis(env);
+  const { redis, close } = await connectFastRedis(target);
+  return { ...(redis ? { store: createGuardEvaluationStore(redis, prefix) } : {}), close };
+};
 
 export async function main(argv: string[]): Promise<number> {
   return runCli(argv, {
@@ -47,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       const { target, prefix } = cliRedis(env);
       return connectWaiverStore(target, prefix);
     },
+    guardEvaluations: cliGuardEvaluations,
   });
 }
 

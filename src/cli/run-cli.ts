@@ -14,6 +14,7 @@ import { readRollback, RollbackReadError } from '../status/rollback-reads.js';
 import { describeReadError } from '../status/read-error.js';
 import { withDeadline } from '../status/bounded.js';
 import { collectStatuses, DEFAULT_STATUS_CONCURRENCY } from '../status/collect-statuses.js';
+import { readGuardStatus } from '../status/read-guard-status.js';
 import { planJson, statusJson, toJsonText } from '../report/json-output.js';
 import { renderPlanMarkdown } from '../report/render-plan-markdown.js';
 import { renderPlanText } from '../report/render-plan-text.js';
@@ -74,6 +75,17 @@ async function status(command: CliCommand, deps: CliDeps): Promise<number> {
     targets = [resolveNamedTarget(command, config, deps.env)];
   }
   const statuses = await collectStatuses(sources, targets, { timeoutMs: command.timeoutSeconds * 1000, concurrency: statusConcurrencyOf(deps.env) });
+  // One cluster of the clusters file with guards: their last evaluations by the bot's jobs and soaks (Redis), never a read of the guards.
+  const guarded = !command.all ? targets[0].config : undefined;
+  if (guarded?.guards?.length && !statuses[0].error) {
+    const connection = await deps.guardEvaluations?.(deps.env);
+    try {
+      const guards = await readGuardStatus(guarded, connection?.store, `The bot's Redis (${deps.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}) did not answer, so the guards' last evaluations cannot be shown; set REDIS_URL (and QUEUE_PREFIX) to the bot's Redis.`);
+      if (guards) statuses[0].guards = guards;
+    } finally {
+      await connection?.close();
+    }
+  }
   if (command.output === 'json') deps.stdout(toJsonText(statusJson(statuses, sources.clock.now())));
   else deps.stdout(renderStatusText(statuses, { table: command.all }));
   if (command.output === 'markdown') deps.stderr('eks-upgrade: status has no markdown form; printed text.\n');

@@ -44,6 +44,8 @@ export interface BotDeps {
   rehearsalQueue?: import('./rehearsal-store.js').RehearsalQueue;
   /** `doctor`'s checks (src/doctor/run-doctor.ts, wired in src/start-bot.ts); without it `doctor` says it is not available. */
   doctor?: () => Promise<import('./doctor-check.js').DoctorCheck[]>;
+  /** Each guard's last evaluation by a job or a soak (Redis), for `status <cluster>`; without it status says it has none. */
+  guardEvaluations?: import('./guard-evaluations.js').GuardEvaluationStore;
   /** Clusters `status --all` reads at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
   statusConcurrency?: number;
 }

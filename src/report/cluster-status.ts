@@ -5,6 +5,7 @@
  * at all, `problems` names the areas that failed.
  */
 
+import type { GuardStatus } from './guard-status.js';
 import { maxKubeletLag } from '../planning/kubelet-skew.js';
 import { compareAddonVersions, defaultAddonVersion, isCompatible } from '../planning/addon-version.js';
 import { unreadAreas, type AddonInfo, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
@@ -78,6 +79,8 @@ export interface ClusterStatus {
    * ROLLBACK_READINESS insights that would block it now (each with its resources).
    */
   rollback?: { to: string; until: string; text: string; blocking: string[] };
+  /** `status <cluster>`: each guard's last evaluation by a job or a soak (src/report/guard-status.ts); absent without guards. */
+  guards?: GuardStatus;
   /** The cluster could not be read at all. */
   error?: string;
   /** Areas that could not be read ("nodes: …"). */

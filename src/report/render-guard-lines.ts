@@ -23,16 +23,21 @@ export function guardStateLine(guard: GuardConfig, track: GuardTrack | undefined
   return `${icon} ${name}: ${track.status}${since}, ${valueText(guard, track)}${forced}`;
 }
 
-/** The value against the threshold: "0.5 {deployment="checkout"} (breached when < 0.99)", "2 alerts firing: A, B". */
-export function valueText(guard: GuardConfig, track: GuardTrack): string {
+/** The value against the threshold, in mrkdwn: "0.5 {deployment="checkout"} (breached when &lt; 0.99)", "2 alerts firing: A, B". */
+export function valueText(guard: GuardConfig, track: Pick<GuardTrack, 'value' | 'subject'>): string {
+  return escapeMrkdwn(plainValueText(guard, track));
+}
+
+/** valueText as plain text (a terminal, JSON): "0.5 {deployment="checkout"} (breached when < 0.99)". */
+export function plainValueText(guard: GuardConfig, track: Pick<GuardTrack, 'value' | 'subject'>): string {
   const source = guard.source;
   if (source.kind === 'prometheus') {
     const value = track.value === undefined ? 'no value' : formatNumber(track.value);
-    return escapeMrkdwn(`${value}${track.subject ? ` ${track.subject}` : ''} (breached when ${source.breachWhenText})`);
+    return `${value}${track.subject ? ` ${track.subject}` : ''} (breached when ${source.breachWhenText})`;
   }
   const count = track.value ?? 0;
-  if (source.kind === 'alertmanager') return count === 0 ? 'no matching alert firing' : escapeMrkdwn(`${count} alert${count === 1 ? '' : 's'} firing: ${track.subject ?? ''}`);
-  return count === 0 ? 'no alarm in ALARM' : escapeMrkdwn(`${count} alarm${count === 1 ? '' : 's'} in ALARM: ${track.subject ?? ''}`);
+  if (source.kind === 'alertmanager') return count === 0 ? 'no matching alert firing' : `${count} alert${count === 1 ? '' : 's'} firing: ${track.subject ?? ''}`;
+  return count === 0 ? 'no alarm in ALARM' : `${count} alarm${count === 1 ? '' : 's'} in ALARM: ${track.subject ?? ''}`;
 }
 
 function formatNumber(value: number): string {

@@ -4,6 +4,7 @@
  * messages when a fleet does not fit in one.
  */
 
+import { GUARDS_HEADING, guardStatusMrkdwn } from './guard-status.js';
 import type { KnownBlock } from '@slack/types';
 import { BLOCK_LIMITS, fallbackText, truncate } from './block-kit-limits.js';
 import { escapeMrkdwn } from './format-text.js';
@@ -82,6 +83,10 @@ export function renderClusterCard(status: ClusterStatus): BlockItem[] {
       `• \`${e(a.name)}\` ${e(a.version)} — default ${status.version}: ${e(a.defaultForCurrent ?? '?')}, ${next ?? 'next'}: ${e(a.defaultForNext ?? '?')} — ${e(addonUpdateText(a, next))}`,
   );
   items.push(...packLines(addonLines.length > 0 ? addonLines : ['• none read'], 'clusters', '*Add-ons*').map((item) => ({ blocks: item.blocks })));
+  if (status.guards) {
+    const lines = status.guards.unread ? [`• ${e(status.guards.unread)}`] : status.guards.rows.map((row) => `• ${guardStatusMrkdwn(row)}`);
+    items.push(...packLines(lines, 'clusters', `*${GUARDS_HEADING}*`).map((item) => ({ blocks: item.blocks })));
+  }
   if (status.rollback) {
     const blocking = status.rollback.blocking.length > 0 ? ` — blocking now: ${status.rollback.blocking.map(e).join('; ')}` : ' — no blocking rollback insight';
     items.push({ blocks: [context(`:rewind: ${e(status.rollback.text)}${blocking} (\`/eks-upgrade rollback ${e(status.name)}\`)`)] });

@@ -1,3 +1,4 @@
+import { GUARDS_HEADING, guardStatusText } from './guard-status.js';
 import type { ClusterStatus } from './cluster-status.js';
 import { textTable } from './text-table.js';
 import {
@@ -57,6 +58,7 @@ function renderOne(status: ClusterStatus): string {
         )
       : ['  none read']),
   ];
+  if (status.guards) lines.push('', `GUARDS — ${GUARDS_HEADING.replace(/^Guards \(|\)$/g, '')}`, ...(status.guards.unread ? [`  ${status.guards.unread}`] : status.guards.rows.map((row) => `  ${guardStatusText(row)}`)));
   if (status.problems.length > 0) lines.push('', 'NOT READ', ...status.problems.map((p) => `  ${p}`));
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
-import { connectRedis, type RedisTarget } from '../store/redis-connection.js';
+import type { RedisTarget } from '../store/redis-connection.js';
+import { connectFastRedis } from '../store/connect-fast-redis.js';
 import type { WaiverStore } from '../ports/waiver-store.js';
 import { createWaiverStore } from './waiver-store.js';
 
@@ -13,18 +14,8 @@ export interface WaiverConnection {
 }
 
 export async function connectWaiverStore(where: string | RedisTarget, prefix: string, timeoutMs = 1_500): Promise<WaiverConnection> {
-  const redis = connectRedis(typeof where === 'string' ? { url: where } : where, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  redis.on('error', () => undefined); // reported through connect()'s rejection; ioredis would log it otherwise
-  const close = async () => {
-    redis.disconnect();
-  };
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch {
-    await close();
-    return { close };
-  }
+  const { redis, close } = await connectFastRedis(where, timeoutMs);
+  if (!redis) return { close };
   // Read-only use: ids are never minted by the CLI.
   return { store: createWaiverStore(redis, prefix, () => { throw new Error('the CLI does not create waivers'); }), close };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClustersYaml } from '../../src/config/clusters-config.js';
 import { guardGateLines, guardsApply, haltingGuards, watchGuards, type GuardRuntime } from '../../jobs/guard-watch.js';
 import type { GuardReading } from '../../src/ports/guard-port.js';
+import type { GuardEvaluation } from '../../src/ports/guard-evaluations.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { TimelineEvent } from '../../src/ports/timeline-event.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -62,6 +63,16 @@ describe('the guard watch', () => {
       'Guards (for information: guards never stop a rollback):',
       expect.stringMatching(/^🔴 \*critical alerts\*: breached since \d\d:\d\d:\d\d UTC, 1 alert firing: CheckoutDown$/),
     ]);
+  });
+
+  it('records each evaluation for `status` as the job\'s, the value and when it was read', async () => {
+    const { runtime, tick } = runtimeOf({ cluster: 'demo' }, () => firing);
+    const recorded: Array<[string, Record<string, GuardEvaluation>]> = [];
+    runtime.deps.guardEvaluations = { record: async (name, evaluations) => void recorded.push([name, evaluations]), last: async () => ({}) };
+    await watchGuards(runtime);
+    tick(1_000);
+    await watchGuards(runtime); // not due: nothing read, nothing recorded
+    expect(recorded).toEqual([['demo', { 'critical alerts': { status: 'breached', value: 1, subject: 'CheckoutDown', at: 1_000_000, since: 1_000_000, troubleSince: 1_000_000, by: 'upgrade job `u1234567`' } }]]);
   });
 
   it('reads nothing for a dry run', async () => {
