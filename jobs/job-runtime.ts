@@ -1,6 +1,6 @@
 import type { Metrics } from '../src/ports/metrics.js';
 import type { Job } from 'bullmq';
-import { findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
+import { defaultClusterConfig, findCluster, type ClusterConfig, type ClustersConfig } from '../src/config/clusters-config.js';
 import type { Logger } from '../src/log/logger.js';
 import type { Clock } from '../src/ports/clock.js';
 import type { AutoScalingPortFactory } from '../src/ports/autoscaling-port.js';
@@ -118,21 +118,7 @@ async function abortableSleep(clock: Clock, ms: number, signal: AbortSignal): Pr
 
 /** A cluster removed from clusters.yaml while its job runs keeps going with safe defaults (no gate timeout). */
 function clusterConfigFor(config: ClustersConfig, data: UpgradeJobData): ClusterConfig {
-  return (
-    findCluster(config, data.cluster) ?? {
-      name: data.cluster,
-      region: data.region,
-      roleArn: data.roleArn,
-      channels: [data.channel],
-      requesters: [],
-      approvers: [],
-      twoPersonRule: false,
-      karpenter: { upgradeBudget: '1' },
-      nodegroups: {},
-      addons: { resolveConflicts: 'PRESERVE' },
-      abortOnGateTimeout: false,
-    }
-  );
+  return findCluster(config, data.cluster) ?? defaultClusterConfig({ name: data.cluster, region: data.region, roleArn: data.roleArn, channels: [data.channel] });
 }
 
 /** The thread key of a step's one message. */

@@ -11,6 +11,34 @@ import { CLUSTER_GLOB, matchGlobs } from './cluster-glob.js';
 import { plainIssueMessage, valueAt } from './plain-issues.js';
 import { guardConfigOf, guardsSchema, type GuardConfig } from './guards-config.js';
 
+/**
+ * Every built-in default of clusters.yaml, stated once: the schema's `.default()`s, the merge of `defaults:` into
+ * each cluster, the policy lookups, the planner's DEFAULT_POLICY and a job whose cluster left clusters.yaml read it.
+ */
+export const CLUSTER_DEFAULTS = {
+  twoPersonRule: false,
+  abortOnGateTimeout: false,
+  karpenter: { upgradeBudget: '1' },
+  addons: { resolveConflicts: 'PRESERVE' as const },
+  /** A node group no `nodegroups:` key matches. */
+  nodegroupPolicy: { strategy: 'in-place' as const },
+  /** A self-managed group no `selfManaged:` key matches. */
+  selfManagedPolicy: { strategy: 'rolling' as const, minHealthyPercentage: 90 },
+  checks: {
+    replicaMinimum: 2,
+    ignoreNamespaces: ['kube-system'],
+    helmReleases: false,
+    insightsMaxAgeHours: 12,
+    insightsRefreshWaitSeconds: 120,
+  },
+  /** Every kind of step asks an approver first unless `gates:` turns it off. */
+  gates: { controlPlane: true, nodegroups: true, karpenter: true, selfManaged: true, fargate: true },
+  reminderDays: [60, 30, 7],
+  /** EKS's own default for rollbackConfig.timeoutMinutes (12 hours). */
+  rollbackTimeoutMinutes: 720,
+  digestTimezone: 'UTC',
+};
+
 const slackIds = z.array(
   z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'must be a Slack user ID (U…/W…) or user-group ID (S…)'),
 );
@@ -32,7 +60,7 @@ const amiByMinor = z.record(
 
 const nodegroupPolicy = z
   .object({
-    strategy: z.enum(['in-place', 'blue-green']).default('in-place'),
+    strategy: z.enum(['in-place', 'blue-green']).default(CLUSTER_DEFAULTS.nodegroupPolicy.strategy),
     /** For node groups pinned to a custom AMI: the launch template version to roll to. */
     launchTemplateVersion: z.string().optional(),
     /** For node groups pinned to a custom AMI: where the AMI of each target minor comes from. */
@@ -45,9 +73,9 @@ const nodegroupPolicy = z
 /** Self-managed node groups (Auto Scaling groups), keyed by group name like `nodegroups`. */
 const selfManagedPolicy = z
   .object({
-    strategy: z.enum(['rolling', 'instance-refresh']).default('rolling'),
+    strategy: z.enum(['rolling', 'instance-refresh']).default(CLUSTER_DEFAULTS.selfManagedPolicy.strategy),
     /** Instance refresh only: the share of the group kept InService while it replaces instances. */
-    minHealthyPercentage: z.number().int().min(0).max(100).default(90),
+    minHealthyPercentage: z.number().int().min(0).max(100).default(CLUSTER_DEFAULTS.selfManagedPolicy.minHealthyPercentage),
     amiParameter: amiParameterField.optional(),
     ami: amiByMinor.optional(),
   })
@@ -62,7 +90,7 @@ const maintenanceWindow = z
   .strict();
 
 /** Per-check settings (docs/finding-codes.md). */
-const checkSettings = z
+const checkSettingsFields = z
   .object({
     /** AVL001: workloads with fewer replicas than this on nodes the plan replaces. */
     replicaMinimum: z.number().int().min(1).max(100),
@@ -74,9 +102,8 @@ const checkSettings = z
     insightsMaxAgeHours: z.number().min(0).max(168),
     /** How long a plan waits for that refresh. */
     insightsRefreshWaitSeconds: z.number().int().min(0).max(900),
-  })
-  .partial()
-  .strict();
+  });
+const checkSettings = checkSettingsFields.partial().strict();
 
 const isoInstant = z
   .string()
@@ -112,13 +139,16 @@ const digestSchema = z
   .object({
     channel: z.string().regex(/^[CGD][A-Z0-9]{2,}$/, 'must be a Slack channel ID like C0123ABCD'),
     schedule: cronSchedule,
-    timezone: timeZone.default('UTC'),
+    timezone: timeZone.default(CLUSTER_DEFAULTS.digestTimezone),
     clusters: z.array(z.string().regex(CLUSTER_GLOB, 'must be a cluster name or a glob like "prod-*" (letters, digits, -, _, * and ?)')).min(1).optional(),
   })
   .strict();
 const remindersSchema = z
   .object({ daysBefore: z.array(z.number().int().min(1, 'must be whole days of at least 1').max(400, 'must be at most 400 days')).max(10) })
   .strict();
+
+/** Which kinds of step ask an approver before they act (clusters.yaml `gates:`, per key over `defaults:`). */
+const gateSwitches = z.object({ controlPlane: z.boolean(), nodegroups: z.boolean(), karpenter: z.boolean(), selfManaged: z.boolean(), fargate: z.boolean() });
 
 const clusterFields = {
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2'),
@@ -127,10 +157,10 @@ const clusterFields = {
   requesters: slackIds,
   approvers: slackIds,
   twoPersonRule: z.boolean(),
-  karpenter: z.object({ upgradeBudget: budget.default('1') }).strict(),
+  karpenter: z.object({ upgradeBudget: budget.default(CLUSTER_DEFAULTS.karpenter.upgradeBudget) }).strict(),
   nodegroups: z.record(z.string(), nodegroupPolicy),
   selfManaged: z.record(z.string(), selfManagedPolicy),
-  addons: z.object({ resolveConflicts: z.enum(['NONE', 'OVERWRITE', 'PRESERVE']).default('PRESERVE') }).strict(),
+  addons: z.object({ resolveConflicts: z.enum(['NONE', 'OVERWRITE', 'PRESERVE']).default(CLUSTER_DEFAULTS.addons.resolveConflicts) }).strict(),
   maintenanceWindow,
   gateTimeoutMinutes: z.number().int().positive(),
   abortOnGateTimeout: z.boolean(),
@@ -142,7 +172,7 @@ const clusterFields = {
   /** A real start needs a successful rehearsal of the same plan at most this old, e.g. "24h" (issue 15). */
   requireRehearsal: z.string().regex(/^[1-9]\d{0,3}h$/, 'must be a number of hours like "24h"'),
   /** Which kinds of step ask an approver first (issue 23); every kind does unless set to false here. */
-  gates: z.object({ controlPlane: z.boolean(), nodegroups: z.boolean(), karpenter: z.boolean(), selfManaged: z.boolean(), fargate: z.boolean() }).partial().strict(),
+  gates: gateSwitches.partial().strict(),
   /** Health signals watched while an upgrade acts (issue 29, docs/guards.md); a cluster's list replaces defaults:'. */
   guards: guardsSchema,
 };
@@ -160,68 +190,36 @@ const fileSchema = z
   })
   .strict();
 
-export interface NodegroupPolicy {
-  strategy: 'in-place' | 'blue-green';
-  launchTemplateVersion?: string;
-  amiParameter?: string;
-  ami?: Record<string, string>;
-  force?: boolean;
-}
-
-export interface CheckSettings {
-  replicaMinimum: number;
-  ignoreNamespaces: string[];
-  helmReleases: boolean;
-  insightsMaxAgeHours: number;
-  insightsRefreshWaitSeconds: number;
-}
-
-export const DEFAULT_CHECK_SETTINGS: CheckSettings = {
-  replicaMinimum: 2,
-  ignoreNamespaces: ['kube-system'],
-  helmReleases: false,
-  insightsMaxAgeHours: 12,
-  insightsRefreshWaitSeconds: 120,
-};
-
+// The types are the schema's output (z.output), so a field is declared once: in the schema above.
+export type NodegroupPolicy = z.output<typeof nodegroupPolicy>;
+export type SelfManagedPolicy = z.output<typeof selfManagedPolicy>;
+/** Every check setting, as a cluster has them after the merge (the file may set any of them). */
+export type CheckSettings = z.output<typeof checkSettingsFields>;
 /** A waiver as clusters.yaml writes it (expires: ISO date or time, UTC). */
-export interface ConfigWaiver {
-  code: string;
-  resource: string;
-  reason: string;
-  expires: string;
-  approvedBy: string;
-}
+export type ConfigWaiver = z.output<typeof waiverSchema>;
+/** Which kinds of step ask an approver before they act (clusters.yaml `gates:`, per key over `defaults:`). */
+export type GateSwitches = z.output<typeof gateSwitches>;
+type ClusterFields = z.output<z.ZodObject<typeof clusterFields>>;
 
-export interface SelfManagedPolicy {
-  strategy: 'rolling' | 'instance-refresh';
-  minHealthyPercentage: number;
-  amiParameter?: string;
-  ami?: Record<string, string>;
-}
+// CLUSTER_DEFAULTS' parts under the schema's types (it cannot name them itself: the schemas read it).
+export const DEFAULT_NODEGROUP_POLICY: NodegroupPolicy = CLUSTER_DEFAULTS.nodegroupPolicy;
+export const DEFAULT_SELF_MANAGED_POLICY: SelfManagedPolicy = CLUSTER_DEFAULTS.selfManagedPolicy;
+export const DEFAULT_CHECK_SETTINGS: CheckSettings = CLUSTER_DEFAULTS.checks;
+export const GATES_ON: GateSwitches = CLUSTER_DEFAULTS.gates;
+export const DEFAULT_REMINDER_DAYS = CLUSTER_DEFAULTS.reminderDays;
+/** EKS's own default for rollbackConfig.timeoutMinutes (12 hours). */
+export const DEFAULT_ROLLBACK_TIMEOUT_MINUTES = CLUSTER_DEFAULTS.rollbackTimeoutMinutes;
 
-export interface ClusterConfig {
+/**
+ * One cluster after the merge of `defaults:` (parseClustersConfig), or as code builds it. The fields the merge
+ * always sets are required; the rest may be absent in configs built in code, and then CLUSTER_DEFAULTS apply.
+ */
+export interface ClusterConfig
+  extends Pick<ClusterFields, 'region' | 'channels' | 'requesters' | 'approvers' | 'twoPersonRule' | 'karpenter' | 'nodegroups' | 'addons' | 'abortOnGateTimeout'>,
+    Partial<Pick<ClusterFields, 'roleArn' | 'selfManaged' | 'maintenanceWindow' | 'gateTimeoutMinutes' | 'rollbackTimeoutMinutes' | 'waivers' | 'reminders'>> {
   name: string;
-  region: string;
-  roleArn?: string;
-  channels: string[];
-  requesters: string[];
-  approvers: string[];
-  twoPersonRule: boolean;
-  karpenter: { upgradeBudget: string };
-  nodegroups: Record<string, NodegroupPolicy>;
-  selfManaged?: Record<string, SelfManagedPolicy>;
-  addons: { resolveConflicts: 'NONE' | 'OVERWRITE' | 'PRESERVE' };
-  maintenanceWindow?: { days: string[]; start: string; end: string };
-  gateTimeoutMinutes?: number;
-  abortOnGateTimeout: boolean;
-  /** rollbackConfig.timeoutMinutes for a control-plane rollback; absent: DEFAULT_ROLLBACK_TIMEOUT_MINUTES. */
-  rollbackTimeoutMinutes?: number;
   /** Absent in configs built in code before checks existed: DEFAULT_CHECK_SETTINGS apply. */
   checks?: CheckSettings;
-  waivers?: ConfigWaiver[];
-  /** Days before the end of standard support when the cluster's channels get a reminder (default 60, 30, 7). */
-  reminders?: { daysBefore: number[] };
   /** requireRehearsal in hours (absent: no rehearsal needed). */
   requireRehearsalHours?: number;
   /** clusters.yaml `gates:` (absent: every kind is gated, GATES_ON). */
@@ -230,32 +228,20 @@ export interface ClusterConfig {
   guards?: GuardConfig[];
 }
 
-/** Which kinds of step ask an approver before they act (clusters.yaml `gates:`, per key over `defaults:`). */
-export interface GateSwitches {
-  controlPlane: boolean;
-  nodegroups: boolean;
-  karpenter: boolean;
-  selfManaged: boolean;
-  fargate: boolean;
-}
-
-export const GATES_ON: GateSwitches = { controlPlane: true, nodegroups: true, karpenter: true, selfManaged: true, fargate: true };
-
 /** A scheduled digest: one message per tick to `channel` about `clusters` (names, resolved from the globs). */
-export interface DigestConfig {
-  channel: string;
-  schedule: string;
-  timezone: string;
+export interface DigestConfig extends Omit<z.output<typeof digestSchema>, 'clusters'> {
   clusters: string[];
 }
-
-export const DEFAULT_REMINDER_DAYS = [60, 30, 7];
-/** EKS's own default for rollbackConfig.timeoutMinutes (12 hours). */
-export const DEFAULT_ROLLBACK_TIMEOUT_MINUTES = 720;
 
 export interface ClustersConfig {
   clusters: ClusterConfig[];
   digests?: DigestConfig[];
+}
+
+/** A cluster no clusters file lists (a job whose cluster was removed while it ran): every default, no gate timeout. */
+export function defaultClusterConfig(cluster: Pick<ClusterConfig, 'name' | 'region' | 'roleArn' | 'channels'>): ClusterConfig {
+  const { twoPersonRule, abortOnGateTimeout, karpenter, addons } = CLUSTER_DEFAULTS;
+  return { requesters: [], approvers: [], nodegroups: {}, twoPersonRule, abortOnGateTimeout, karpenter: { ...karpenter }, addons: { ...addons }, ...cluster };
 }
 
 export class ConfigError extends Error {
@@ -299,36 +285,35 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
   const clusters = result.data.clusters.map((entry, index): ClusterConfig => {
     if (seen.has(entry.name)) problems.push(`${source}: clusters[${index}].name: "${entry.name}" is listed twice`);
     seen.add(entry.name);
-    const merged = { ...defaults, ...entry };
+    const { requireRehearsal, ...merged } = { ...defaults, ...entry };
     for (const required of ['region', 'channels', 'requesters', 'approvers'] as const) {
       if (merged[required] === undefined) {
         problems.push(`${source}: clusters[${index}] (${entry.name}).${required}: is required (here or under defaults:)`);
       }
     }
+    const { twoPersonRule, abortOnGateTimeout, karpenter, addons } = CLUSTER_DEFAULTS;
+    // A field the cluster sets replaces the one under defaults:, which replaces the built-in default; the fields
+    // below are merged otherwise. A missing required field was reported above (and the file is refused).
     return {
-      name: entry.name,
+      twoPersonRule,
+      abortOnGateTimeout,
+      karpenter: { ...karpenter },
+      addons: { ...addons },
+      ...merged,
       region: merged.region!,
-      roleArn: merged.roleArn,
       channels: merged.channels!,
       requesters: merged.requesters!,
       approvers: merged.approvers!,
-      twoPersonRule: merged.twoPersonRule ?? false,
-      karpenter: { upgradeBudget: merged.karpenter?.upgradeBudget ?? '1' },
+      // Per key: a cluster's own entries win over defaults:, which win over the built-in defaults.
       nodegroups: { ...(defaults.nodegroups ?? {}), ...(entry.nodegroups ?? {}) },
       selfManaged: { ...(defaults.selfManaged ?? {}), ...(entry.selfManaged ?? {}) },
-      addons: { resolveConflicts: merged.addons?.resolveConflicts ?? 'PRESERVE' },
-      maintenanceWindow: merged.maintenanceWindow,
-      gateTimeoutMinutes: merged.gateTimeoutMinutes,
-      abortOnGateTimeout: merged.abortOnGateTimeout ?? false,
-      rollbackTimeoutMinutes: merged.rollbackTimeoutMinutes,
-      // Per key: a cluster's own check settings win over defaults:, which win over the built-in defaults.
       checks: { ...DEFAULT_CHECK_SETTINGS, ...(defaults.checks ?? {}), ...(entry.checks ?? {}) },
+      gates: { ...GATES_ON, ...(defaults.gates ?? {}), ...(entry.gates ?? {}) },
       waivers: [...(defaults.waivers ?? []), ...(entry.waivers ?? [])],
       reminders: { daysBefore: [...new Set(merged.reminders?.daysBefore ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => b - a) },
-      gates: { ...GATES_ON, ...(defaults.gates ?? {}), ...(entry.gates ?? {}) },
       // A cluster's guards replace the default list (a production cluster may watch other things than staging).
       guards: (entry.guards ?? defaults.guards ?? []).map(guardConfigOf),
-      ...(merged.requireRehearsal ? { requireRehearsalHours: Number(merged.requireRehearsal.slice(0, -1)) } : {}),
+      ...(requireRehearsal ? { requireRehearsalHours: Number(requireRehearsal.slice(0, -1)) } : {}),
     };
   });
   const digests = (result.data.digests ?? []).map((digest, index): DigestConfig => {
@@ -393,12 +378,12 @@ export async function loadClustersConfig(path: string, setBy = 'set CLUSTERS_FIL
  * Node-group policy by name: an exact key wins, then the longest `prefix*` key, then "*", then in-place.
  */
 export function nodegroupPolicyFor(cluster: ClusterConfig, nodegroup: string): NodegroupPolicy {
-  return policyByName(cluster.nodegroups, nodegroup) ?? { strategy: 'in-place' };
+  return policyByName(cluster.nodegroups, nodegroup) ?? { ...DEFAULT_NODEGROUP_POLICY };
 }
 
-/** Self-managed group policy by Auto Scaling group name, with the same matching; default rolling, 90 %. */
+/** Self-managed group policy by Auto Scaling group name, with the same matching; else CLUSTER_DEFAULTS' (rolling, 90 %). */
 export function selfManagedPolicyFor(cluster: ClusterConfig, group: string): SelfManagedPolicy {
-  return policyByName(cluster.selfManaged ?? {}, group) ?? { strategy: 'rolling', minHealthyPercentage: 90 };
+  return policyByName(cluster.selfManaged ?? {}, group) ?? { ...DEFAULT_SELF_MANAGED_POLICY };
 }
 
 function policyByName<T>(policies: Record<string, T>, name: string): T | undefined {

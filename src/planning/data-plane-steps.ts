@@ -1,5 +1,6 @@
 import { archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, variantOfNode } from './ami-parameters.js';
 import { configuredAmiSource } from './configured-ami-source.js';
+import { DEFAULT_SELF_MANAGED_POLICY } from '../config/clusters-config.js';
 import { valueOr, type ClusterSnapshot } from './cluster-snapshot.js';
 import { computeOfNode, instanceIdOfNode } from './compute-groups.js';
 import { kubeletMinorOf } from '../domain/node-status.js';
@@ -206,7 +207,7 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
       // Issue 13: the job rolls self-managed groups itself, through their Auto Scaling groups — the ones holding this
       // group's nodes (by the instance id in the node's providerID), named per Auto Scaling group as the step acts.
       const asgs = selfManagedAsgsOf(snapshot, unit.name, to);
-      const rules = policy.selfManaged?.(asgs[0] ?? unit.name) ?? { strategy: 'rolling' as const, minHealthyPercentage: 90 };
+      const rules = policy.selfManaged?.(asgs[0] ?? unit.name) ?? DEFAULT_SELF_MANAGED_POLICY;
       const configured = configuredAmiSource(rules, to);
       const actions: PlannedAction[] = asgs.length
         ? asgs.map((asg) => ({ resource: `asg/${asg}`, action: 'roll-self-managed' as const, from, to, reason: `Auto Scaling group ${asg} of self-managed group ${unit.name}: a launch template version with the ${to} AMI, then its nodes replaced` }))

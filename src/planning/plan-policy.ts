@@ -1,4 +1,4 @@
-import { DEFAULT_CHECK_SETTINGS, GATES_ON, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type GateSwitches, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
+import { CLUSTER_DEFAULTS, DEFAULT_CHECK_SETTINGS, DEFAULT_NODEGROUP_POLICY, DEFAULT_SELF_MANAGED_POLICY, GATES_ON, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type GateSwitches, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
 import { guardWatches } from '../config/guards-config.js';
 import type { MaintenanceWindow } from '../domain/maintenance-window.js';
 import type { Waiver } from '../domain/waiver.js';
@@ -35,10 +35,10 @@ export interface PlanPolicy {
 }
 
 export const DEFAULT_POLICY: PlanPolicy = {
-  nodegroup: () => ({ strategy: 'in-place' }),
-  selfManaged: () => ({ strategy: 'rolling', minHealthyPercentage: 90 }),
-  upgradeBudget: '1',
-  resolveConflicts: 'PRESERVE',
+  nodegroup: () => ({ ...DEFAULT_NODEGROUP_POLICY }),
+  selfManaged: () => ({ ...DEFAULT_SELF_MANAGED_POLICY }),
+  upgradeBudget: CLUSTER_DEFAULTS.karpenter.upgradeBudget,
+  resolveConflicts: CLUSTER_DEFAULTS.addons.resolveConflicts,
   source: 'defaults',
 };
 

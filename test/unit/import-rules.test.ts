@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +41,24 @@ describe('import rules', () => {
     // Each says what to do, not only what is wrong.
     expect(stderr).toContain('import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there');
     expect(stderr).toContain('7 import rule violations (the rules: .dependency-cruiser.cjs)');
+  });
+
+  it('fail the check on a source folder holding more than 20 files directly, and leave test folders alone', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'folder-size-'));
+    try {
+      for (const [dir, count] of [['src/planning', 21], ['src/report', 20], ['test/unit', 25]] as const) {
+        mkdirSync(join(root, dir), { recursive: true });
+        for (let n = 1; n <= count; n += 1) writeFileSync(join(root, dir, `planted-${n}.ts`), `export const n${n} = ${n};\n`);
+      }
+      const { code, stderr } = await checkImports(root);
+      expect(code).toBe(1);
+      expect(stderr).toContain('folder too full: src/planning/ holds 21 files directly (at most 20)');
+      expect(stderr).toContain('split it into folders named for what each part holds');
+      expect(stderr).not.toContain('src/report/ holds');
+      expect(stderr).not.toContain('test/unit/ holds');
+      expect(stderr).toContain('1 folder holds more than 20 files directly');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

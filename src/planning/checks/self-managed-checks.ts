@@ -1,4 +1,5 @@
 import { configuredAmiSource } from '../configured-ami-source.js';
+import { DEFAULT_SELF_MANAGED_POLICY } from '../../config/clusters-config.js';
 import type { AsgSnapshot, ClusterSnapshot } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
@@ -19,7 +20,7 @@ export function checkSelfManaged(snapshot: ClusterSnapshot, target: string, poli
 
 function checkGroup(group: AsgSnapshot, to: string, policy: PlanPolicy): Finding[] {
   const ref = `autoscalinggroup/${group.name}`;
-  const rules = policy.selfManaged?.(group.name) ?? { strategy: 'rolling' as const, minHealthyPercentage: 90 };
+  const rules = policy.selfManaged?.(group.name) ?? DEFAULT_SELF_MANAGED_POLICY;
   const findings: Finding[] = [];
   const lt = group.launchTemplate;
   const used = lt && /^\d+$/.test(lt.groupVersion) ? Number(lt.groupVersion) : lt?.groupVersion === '$Default' ? lt.defaultVersion : lt?.latestVersion;
