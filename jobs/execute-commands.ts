@@ -22,6 +22,8 @@ interface Results {
   'restart-workload': Done;
   'restart-workloads': Done;
   'verify-hop': Done;
+  'ask-gate': Done;
+  'stop-at-findings': Done;
   'save-state': Done;
   'record-acted': Done;
   'safe-point': Done | { kind: 'stop'; result: StepResult };
@@ -71,6 +73,10 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     }
     case 'restart-workloads':
     case 'verify-hop':
+    case 'stop-at-findings':
+    // A gate is carried out by awaitGate (jobs/gate-step.ts, which the steps call after `preview`): the executor
+    // cannot import it, as gate-step's own step previews through here.
+    case 'ask-gate':
       // Plans a step carries out itself, command by command; only a dry run has something to say about them.
       return { kind: 'done' };
   }

@@ -1,3 +1,4 @@
+import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
@@ -14,6 +15,8 @@ export type Command =
   | RestartWorkloadCommand
   | RestartWorkloadsCommand
   | VerifyHopCommand
+  | AskGateCommand
+  | StopAtFindingsCommand
   | SaveStateCommand
   | RecordActedCommand
   | SafePointCommand;
@@ -89,6 +92,22 @@ export interface VerifyHopCommand {
   to: string;
 }
 
+/**
+ * An approval card (jobs/gate-step.ts awaitGate posts it and parks the job until it is answered). `before` is what
+ * the step reads again first, for the dry run to say so.
+ */
+export interface AskGateCommand {
+  kind: 'ask-gate';
+  gate: { gateId: string; title: string; details: string[]; actions: GateAction[] };
+  before?: string;
+}
+
+/** Blocking findings: the job stops here (at a Force card when all may be forced, else it fails). */
+export interface StopAtFindingsCommand {
+  kind: 'stop-at-findings';
+  findings: string[];
+}
+
 /** A patch of the step's state in job.data (a dry run saves nothing: a later hop must not read it as done). */
 export interface SaveStateCommand {
   kind: 'save-state';
@@ -106,6 +125,8 @@ export interface SafePointCommand {
   kind: 'safe-point';
   before: string;
 }
+
+const ACTION_LABELS: Record<GateAction, string> = { continue: 'Continue', abort: 'Abort', force: 'Force', remedy: 'Remedy' };
 
 /** What a dry run says instead of carrying the command out: one sentence, in the words the thread has always used. */
 export function describeCommand(command: Command): string {
@@ -127,6 +148,12 @@ export function describeCommand(command: Command): string {
     }
     case 'verify-hop':
       return `would check that ${command.cluster} is at ${command.to} and ACTIVE, nodes within skew, deployments available, PDBs healthy`;
+    case 'ask-gate': {
+      if (command.before) return `would ${command.before} and ask the approvers "${command.gate.title.replace(/\?$/, '')}"`;
+      return `would ask the approvers "${command.gate.title}" (${command.gate.actions.map((action) => ACTION_LABELS[action]).join(' / ')}) and wait for an answer`;
+    }
+    case 'stop-at-findings':
+      return `would stop here: ${command.findings.join('; ')}`;
     case 'save-state':
       return 'would save the step state';
     case 'record-acted':
