@@ -6,11 +6,11 @@ import type { Step, StepContext, StepResult } from './step-context.js';
 import { remedyForUpdate } from '../src/planning/update-error-remedies.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { followUpdate } from './follow-update.js';
-import { safePoint } from './safe-point.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
-import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
+import type { AdoptUpdateCommand, UpdateAddonCommand } from './engine/commands.js';
+import { completed, execute } from './execute-commands.js';
 
 /**
  * Add-ons of one hop: every installed EKS add-on to the target minor's default version, one at a time (VPC CNI one
@@ -42,14 +42,14 @@ export const addonsStep: Step = async (ctx) => {
   const lines: string[] = [];
   for (const name of names) {
     const final = (ctx.stepState()[`addon:${name}`] as AddonState | undefined)?.final;
-    const stop = final || data.dryRun ? undefined : await safePoint(ctx, `add-on ${name}`);
-    if (stop) return stop;
+    const stop = final ? undefined : await execute(ctx, { kind: 'safe-point', before: `add-on ${name}` });
+    if (stop?.kind === 'stop') return stop.result;
     const result = await upgradeAddon(ctx, name, lines, catalog);
     if (result) return result;
   }
   if (installed.length === 0) return { outcome: 'skipped', summary: `${data.cluster} has no EKS-managed add-ons` };
   if (names.length === 0) return { outcome: 'skipped', summary: 'no add-on needs an update (see the note above for what changed since the plan)' };
-  return { outcome: data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
+  return completed(ctx, lines.join('; '));
 };
 
 /** The add-on decider over the add-on as it is now (the planner runs the same one over the snapshot). */
@@ -64,8 +64,9 @@ function decideFor(ctx: StepContext): typeof planAddonUpdate {
   return ctx.data.rollback ? planAddonRollback : planAddonUpdate;
 }
 
+/** Saved under `addon:<name>` (the key jobs of the current schema resume from); a dry run saves nothing. */
 async function save(ctx: StepContext, name: string, state: AddonState): Promise<void> {
-  await ctx.saveStepState({ [`addon:${name}`]: state });
+  await execute(ctx, { kind: 'save-state', patch: { [`addon:${name}`]: state } });
 }
 
 type Catalog = (name: string) => Promise<AddonInfo[]>;
@@ -106,30 +107,19 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[], cat
     const plan = decideFor(ctx)(name, current, step.to, await catalog(name));
     if (!plan.next) {
       Object.assign(state, { final: state.from ? 'updated' : 'unchanged', note: plan.reason });
-      if (!data.dryRun) await save(ctx, name, state);
+      await save(ctx, name, state);
       lines.push(describeOutcome(name, state));
-      return undefined;
-    }
-    if (data.dryRun) {
-      lines.push(`would call UpdateAddon ${name} ${current} → ${plan.next}${plan.goal !== plan.next ? ` (then on to ${plan.goal})` : ''}`);
       return undefined;
     }
 
     const recordKey = `${name}@${plan.next}#${state.attempt ?? 0}`;
-    let updateId = ctx.recordedUpdate(recordKey)?.updateId;
-    if (!updateId) {
-      const running = inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { addonName: name } }));
-      if (running?.id) {
-        updateId = running.id;
-        await ctx.recordUpdate(recordKey, { updateId, operation: 'UpdateAddon', target: `${name} ${plan.next}`, at: ctx.clock.now(), adopted: true });
-      } else {
-        updateId = await issue(ctx, name, plan.next, state, recordKey);
-        if (!updateId) continue;
-        await ctx.emit(`addon:${name}:${plan.next}:issued`, {
-          kind: 'progress', at: ctx.clock.now(), step: step.id, text: `UpdateAddon ${name} ${current} → ${plan.next} issued (update ${updateId}).`,
-        });
-      }
+    const started = await execute(ctx, await updateCommand(ctx, { name, current, next: plan.next, goal: plan.goal, state, recordKey }));
+    if (started.kind === 'described') {
+      lines.push(started.text);
+      return undefined;
     }
+    if (started.kind === 'retry') continue;
+    const updateId = started.updateId;
     const final = await followUpdate(ctx, { cluster: data.cluster, updateId, scope: { addonName: name }, label: `add-on ${name} update to ${plan.next}` });
     if (final.status === 'Successful') {
       Object.assign(state, { from: state.from ?? current, to: plan.next });
@@ -144,22 +134,27 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[], cat
   }
 }
 
-async function issue(ctx: StepContext, name: string, version: string, state: AddonState, recordKey: string): Promise<string | undefined> {
+/**
+ * What to do about one add-on update: follow the one this job recorded, adopt one already running on the add-on
+ * (EKS refuses a second), or issue UpdateAddon with a token per attempt (a Remedy's retry is a new request).
+ */
+async function updateCommand(
+  ctx: StepContext,
+  about: { name: string; current: string; next: string; goal?: string; state: AddonState; recordKey: string },
+): Promise<AdoptUpdateCommand | UpdateAddonCommand> {
   const { data, step } = ctx;
-  try {
-    const update = await ctx.eks.updateAddon(data.cluster, name, {
-      addonVersion: version,
-      resolveConflicts: state.overwrite ? 'OVERWRITE' : ctx.clusterConfig.addons.resolveConflicts,
-      clientRequestToken: requestToken(data.jobId, step.id, name, state.attempt ?? 0),
-    });
-    if (!update.id) throw new Error(`UpdateAddon ${name} → ${version} returned no update id`);
-    await ctx.recordUpdate(recordKey, { updateId: update.id, operation: 'UpdateAddon', target: `${name} ${version}`, at: ctx.clock.now(), adopted: false });
-    return update.id;
-  } catch (error) {
-    // An update of this add-on started between our read and the call (our own, whose answer was lost): follow it.
-    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, { addonName: name }, 'AddonUpdate', { key: recordKey, operation: 'UpdateAddon', target: `${name} ${version}` });
-    throw error;
-  }
+  const { name, next, recordKey } = about;
+  const adopt = (updateId: string, ours: boolean): AdoptUpdateCommand => ({ kind: 'adopt-update', updateId, operation: 'UpdateAddon', target: `${name} ${next}`, record: recordKey, ours });
+  const recorded = ctx.recordedUpdate(recordKey)?.updateId;
+  if (recorded) return adopt(recorded, true);
+  const running = inProgressUpdate(await readRecentUpdates(ctx.eks, data.cluster, { scope: { addonName: name } }));
+  if (running?.id) return adopt(running.id, false);
+  return {
+    kind: 'update-addon', cluster: data.cluster, addon: name, from: about.current, to: next, goal: about.goal,
+    resolveConflicts: about.state.overwrite ? 'OVERWRITE' : ctx.clusterConfig.addons.resolveConflicts,
+    token: requestToken(data.jobId, step.id, name, about.state.attempt ?? 0),
+    record: recordKey, event: `addon:${name}:${next}:issued`,
+  };
 }
 
 function describeOutcome(name: string, state: AddonState): string {

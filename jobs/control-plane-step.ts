@@ -8,12 +8,14 @@ import { ROLLBACK_WINDOW_MS } from '../src/planning/rollback-preflight.js';
 import { describeUpdateErrors, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
-import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
+import type { UpdateClusterVersionCommand } from './engine/commands.js';
+import { execute, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * Control plane N → N+1. Reads the world first (DescribeCluster, the update this job recorded, the cluster's recent
- * updates) and decides: already done, adopt the update in progress, or issue UpdateClusterVersion — whose id is
- * stored in job.data before it is followed, so a worker that dies anywhere in here never issues a second one.
+ * updates) and decides: already done, adopt the update in progress, or issue UpdateClusterVersion. The executor
+ * (jobs/execute-commands.ts) carries the decision out — the update's id is stored in job.data before it is followed,
+ * so a worker that dies anywhere in here never issues a second one — or, in a dry run, describes it.
  */
 const RECORD = 'cluster';
 
@@ -23,7 +25,7 @@ async function decide(ctx: StepContext): Promise<ControlPlaneAction> {
   const recordedId = ctx.recordedUpdate(RECORD)?.updateId;
   const recorded = recordedId ? await eks.describeUpdate(data.cluster, recordedId) : undefined;
   // A dry run of a later hop reads the cluster as if the earlier hops had been done.
-  const assumed = data.dryRun && step.hop > 1;
+  const assumed = readsEarlierHopsAsDone(ctx);
   const updates = assumed ? [] : await readRecentUpdates(eks, data.cluster);
   return decideControlPlaneAction({
     clusterName: data.cluster,
@@ -43,22 +45,32 @@ function failedUpdate(ctx: StepContext, update: Update): StepFailure {
   );
 }
 
-async function issue(ctx: StepContext): Promise<string | undefined> {
-  const { data, step, eks } = ctx;
-  try {
-    // A deterministic idempotency token: if AWS received a first call whose answer we lost, it returns that update.
-    // A rollback is forced at its gate (the readiness insights are read there, after the node steps).
-    const forced = !!data.stepState[`h${step.hop}-preflight`]?.forced || (!!data.rollback && !!data.stepState[`h${step.hop}-gate-control-plane`]?.forced);
-    const rollback = data.rollback ? { timeoutMinutes: data.rollback.timeoutMinutes } : undefined;
-    const update = await eks.updateClusterVersion(data.cluster, step.to, requestToken(data.jobId, step.id), forced || undefined, rollback);
-    if (!update.id) throw new StepFailure(`UpdateClusterVersion ${data.cluster} → ${step.to} returned no update id`);
-    await ctx.recordUpdate(RECORD, { updateId: update.id, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: false });
-    return update.id;
-  } catch (error) {
-    // Someone (or our own lost first call) started an update between our read and this call: adopt it, or wait.
-    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, undefined, 'VersionUpdate', { key: RECORD, operation: 'UpdateClusterVersion', target: step.to });
-    throw error;
-  }
+/**
+ * The UpdateClusterVersion this hop would issue. The token is deterministic: if AWS received a first call whose
+ * answer was lost, it returns that update. A rollback is forced at its gate (the readiness insights are read there,
+ * after the node steps).
+ */
+function updateCommand(ctx: StepContext): UpdateClusterVersionCommand {
+  const { data, step } = ctx;
+  const preflightForced = !!data.stepState[`h${step.hop}-preflight`]?.forced;
+  const gateForced = !!data.rollback && !!data.stepState[`h${step.hop}-gate-control-plane`]?.forced;
+  return {
+    kind: 'update-cluster-version',
+    cluster: data.cluster,
+    to: step.to,
+    token: requestToken(data.jobId, step.id),
+    force: preflightForced || gateForced,
+    rollback: data.rollback ? { timeoutMinutes: data.rollback.timeoutMinutes } : undefined,
+    record: RECORD,
+    event: 'issued',
+    notes: [
+      ...(preflightForced ? [' with force (the preflight was forced)'] : []),
+      ...(gateForced ? [' with force (an approver forced past the rollback-readiness insights)'] : []),
+    ],
+    after: data.rollback
+      ? 'On an Auto Mode cluster EKS rolls the nodes back first, and Abort then cancels it (CancelUpdate); once the control plane moves, AWS cannot stop it.'
+      : 'AWS cannot pause or stop it once started.',
+  };
 }
 
 export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
@@ -67,13 +79,12 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
   for (;;) {
     const decision = await decide(ctx);
     switch (decision.action) {
-      case 'done':
+      case 'done': {
         // Done by an update this job issued (recorded) or already there before the step ran.
-        if (!data.dryRun) {
-          const ours = ctx.recordedUpdate(RECORD);
-          ctx.recordActed({ resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: ours ? 'done' : 'already', note: decision.reason });
-        }
+        const ours = ctx.recordedUpdate(RECORD);
+        await execute(ctx, { kind: 'record-acted', acted: { resource: `cluster/${data.cluster}`, action: 'update-control-plane', to: step.to, outcome: ours ? 'done' : 'already', note: decision.reason } });
         return { outcome: 'done', summary: `${decision.reason}; nothing to do` };
+      }
       case 'failed':
         throw failedUpdate(ctx, decision.update);
       case 'blocked':
@@ -83,29 +94,18 @@ export const controlPlaneStep: Step = async (ctx): Promise<StepResult> => {
         await ctx.sleep(ctx.pollIntervalMs);
         continue;
       case 'issue': {
-        if (data.dryRun) {
-          const how = data.rollback ? ` with rollbackConfig.timeoutMinutes ${data.rollback.timeoutMinutes} (a VersionRollback)` : '';
-          return { outcome: 'dry-run', summary: `would call UpdateClusterVersion ${data.cluster} → ${step.to}${how}, then follow DescribeUpdate until it ends (about 10 minutes)` };
-        }
-        const updateId = await issue(ctx);
-        if (!updateId) continue;
-        await ctx.emit('issued', {
-          kind: 'progress',
-          at: ctx.clock.now(),
-          step: step.id,
-          text: `UpdateClusterVersion ${data.cluster} → ${step.to}${data.rollback ? ` (rollback, timeout ${data.rollback.timeoutMinutes} min)` : ''}${data.stepState[`h${step.hop}-preflight`]?.forced ? ' with force (the preflight was forced)' : ''}${data.rollback && data.stepState[`h${step.hop}-gate-control-plane`]?.forced ? ' with force (an approver forced past the rollback-readiness insights)' : ''} issued (update ${updateId}). ${data.rollback ? 'On an Auto Mode cluster EKS rolls the nodes back first, and Abort then cancels it (CancelUpdate); once the control plane moves, AWS cannot stop it.' : 'AWS cannot pause or stop it once started.'}`,
-        });
-        return follow(ctx, updateId, startedAt);
+        const started = await execute(ctx, updateCommand(ctx));
+        if (started.kind === 'described') return { outcome: 'dry-run', summary: started.text };
+        if (started.kind === 'retry') continue;
+        return follow(ctx, started.updateId, startedAt);
       }
       case 'adopt': {
-        if (data.dryRun) {
-          return { outcome: 'dry-run', summary: `would follow the update already in progress (${decision.updateId}) instead of starting another` };
-        }
-        if (!decision.ours) {
-          await ctx.recordUpdate(RECORD, { updateId: decision.updateId, operation: 'UpdateClusterVersion', target: step.to, at: ctx.clock.now(), adopted: true });
-          await ctx.emit('adopted', { kind: 'note', at: ctx.clock.now(), level: 'info', text: `Adopted: ${decision.reason}.` });
-        }
-        return follow(ctx, decision.updateId, startedAt);
+        const adopted = await execute(ctx, {
+          kind: 'adopt-update', updateId: decision.updateId, operation: 'UpdateClusterVersion', target: step.to, record: RECORD, ours: decision.ours,
+          note: { event: 'adopted', text: `Adopted: ${decision.reason}.` },
+        });
+        if (adopted.kind === 'described') return { outcome: 'dry-run', summary: adopted.text };
+        return follow(ctx, adopted.updateId, startedAt);
       }
     }
   }

@@ -1,11 +1,12 @@
 import { PAUSE_RECHECK_MS } from '../src/domain/pause-recheck.js';
 import type { KubePort } from '../src/ports/kube-port.js';
-import { describeWorkload, planFargateRestarts, RESTARTED_AT, workloadKey } from '../src/planning/fargate-workloads.js';
+import { describeWorkload, planFargateRestarts, workloadKey } from '../src/planning/fargate-workloads.js';
 import { followFargateRollout, type FargateStepState, type RestartRecord, type RolloutFollowOptions } from './follow-fargate-rollout.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
 import { resourcesToAct } from './plan-check.js';
 import { safePoint } from './safe-point.js';
 import { mention } from '../src/report/format-text.js';
+import { execute, preview } from './execute-commands.js';
 
 /**
  * Fargate workloads of one hop. A Fargate pod keeps its node's kubelet for life, so the workloads whose pods sit
@@ -41,12 +42,9 @@ async function plan(ctx: StepContext, kube: KubePort): Promise<StepResult | Farg
   if (found.workloads.length === 0 && found.manual.length === 0) {
     return { outcome: 'skipped', summary: `all ${found.fargateNodes} Fargate node(s) already at ${ctx.step.to}` };
   }
-  if (ctx.data.dryRun) {
-    const restarts = found.workloads.map((w) => `${describeWorkload(w)} (${w.pods.length} pod(s))`);
-    const lines = [restarts.length ? `would restart ${restarts.join(', ')} one at a time (as kubectl rollout restart) so their pods move to ${ctx.step.to} Fargate nodes` : 'no workload to restart'];
-    if (found.manual.length) lines.push(`for the operator: ${found.manual.join('; ')}`);
-    return { outcome: 'dry-run', summary: lines.join('; ') };
-  }
+  const restarts = found.workloads.map((w) => `${describeWorkload(w)} (${w.pods.length} pod(s))`);
+  const dry = preview(ctx, [{ kind: 'restart-workloads', workloads: restarts, to: ctx.step.to, manual: found.manual }]);
+  if (dry) return dry;
   return {
     startedAt: ctx.clock.now(),
     workloads: found.workloads.map((w) => ({ resource: w.resource, namespace: w.namespace, name: w.name, pods: w.pods.length })),
@@ -55,15 +53,12 @@ async function plan(ctx: StepContext, kube: KubePort): Promise<StepResult | Farg
 }
 
 /** Writes the restartedAt annotation chosen (and saved) before the first attempt; a re-run writes the same value. */
-async function restart(ctx: StepContext, kube: KubePort, state: FargateStepState, record: RestartRecord): Promise<void> {
+async function restart(ctx: StepContext, state: FargateStepState, record: RestartRecord): Promise<void> {
   if (!record.restartedAt) {
     record.restartedAt = new Date(ctx.clock.now()).toISOString();
     await saveState(ctx, state);
   }
-  const current = await kube.get(record.resource, record.name, record.namespace);
-  if (current && current.spec?.template?.metadata?.annotations?.[RESTARTED_AT] !== record.restartedAt) {
-    await kube.patch(record.resource, record.name, { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: record.restartedAt } } } } }, { namespace: record.namespace, type: 'strategic' });
-  }
+  await execute(ctx, { kind: 'restart-workload', resource: record.resource, namespace: record.namespace, name: record.name, restartedAt: record.restartedAt });
   record.patched = true;
   await saveState(ctx, state);
   await ctx.emit(`restart:${workloadKey(record)}:${record.restartedAt}`, {
@@ -97,7 +92,7 @@ export function createFargateStep(options: FargateStepOptions = {}): Step {
         // The shared safe point: Pause parks here (and wakes on Resume or Abort), Abort ends here.
         const stop = await safePoint(ctx, `restarting ${describeWorkload(record)}`);
         if (stop) return stop;
-        await restart(ctx, kube, state, record);
+        await restart(ctx, state, record);
       }
       const end = await followFargateRollout(ctx, kube, state, record, deadline, follow);
       await saveState(ctx, state);

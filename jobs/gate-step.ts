@@ -2,6 +2,7 @@ import type { GateAction, GateModel } from '../src/ports/timeline-event.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
 import { hopPlanLines } from '../src/report/plan-vs-job.js';
 import { mention } from '../src/report/format-text.js';
+import { preview } from './execute-commands.js';
 
 /**
  * Approval gates. The gate is recorded in Redis (gate-store.ts) and announced once (key
@@ -176,9 +177,8 @@ export const gateStep: Step = async (ctx) => {
     ],
     actions: ['continue', 'abort'],
   };
-  if (data.dryRun) {
-    return { outcome: 'dry-run', summary: `would ask the approvers "${spec.title}" (Continue / Abort) and wait for an answer` };
-  }
+  const dry = preview(ctx, [{ kind: 'ask-gate', gate: spec }]);
+  if (dry) return dry;
   const outcome = await awaitGate(ctx, spec);
   if (outcome.kind === 'result') return outcome.result;
   const verb = outcome.action === 'force' ? 'forced' : 'approved';

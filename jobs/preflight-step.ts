@@ -11,6 +11,7 @@ import { StepFailure, type Step, type StepContext } from './step-context.js';
 import { awaitGate } from './gate-step.js';
 import { inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
+import { acts, execute, preview, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * Preflight of one hop: the job's own state checks (is the cluster where this hop starts, is an update running —
@@ -36,10 +37,10 @@ async function planFindings(ctx: StepContext): Promise<{ findings: PreflightFind
  * plan's snapshot just read, listed again only when that read failed (a cluster's pods are the largest list).
  */
 async function recordImages(ctx: StepContext, read: KubeObject[] | undefined): Promise<void> {
-  if (ctx.data.dryRun || ctx.step.hop !== 1 || ctx.stepState().imagesBefore) return;
+  if (!acts(ctx) || ctx.step.hop !== 1 || ctx.stepState().imagesBefore) return;
   try {
     const pods = read ?? (await (await ctx.kube()).list('pods')).items;
-    await ctx.saveStepState({ imagesBefore: imageInventory(pods) });
+    await execute(ctx, { kind: 'save-state', patch: { imagesBefore: imageInventory(pods) } });
   } catch (error) {
     ctx.logger.warn({ err: error }, 'listing pods for the image inventory failed; verify will not diff images');
   }
@@ -48,7 +49,7 @@ async function recordImages(ctx: StepContext, read: KubeObject[] | undefined): P
 export const preflightStep: Step = async (ctx) => {
   const { data, step, eks } = ctx;
   // In a dry run of a multi-hop upgrade, later hops are checked as if the earlier ones had been done.
-  const assumed = data.dryRun && step.hop > 1;
+  const assumed = readsEarlierHopsAsDone(ctx);
   const cluster = await eks.describeCluster(data.cluster);
   const offered = await eks.describeClusterVersions();
   const updates = assumed ? [] : await readRecentUpdates(eks, data.cluster);
@@ -67,16 +68,15 @@ export const preflightStep: Step = async (ctx) => {
   await report(ctx, findings, planned.context);
   // The summary card lists the waivers that let findings stand (finish-job.ts decisionLines).
   const waived = findings.flatMap((finding) => (finding.waived ? [{ code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, by: finding.waived.by, until: finding.waived.until, reason: finding.waived.reason }] : []));
-  if (waived.length > 0 && !data.dryRun) await ctx.saveStepState({ waived });
+  if (waived.length > 0) await execute(ctx, { kind: 'save-state', patch: { waived } });
 
   const blocking = blockingFindings(findings);
   const warnings = findings.filter((finding) => finding.severity === 'warning').length;
   if (blocking.length === 0) {
     return { outcome: 'done', summary: `no blocking findings${warnings ? `, ${warnings} warning(s)` : ''}` };
   }
-  if (data.dryRun) {
-    return { outcome: 'dry-run', summary: `would stop here: ${blocking.map((finding) => `${finding.code} ${finding.title}`).join('; ')}` };
-  }
+  const dry = preview(ctx, [{ kind: 'stop-at-findings', findings: blocking.map((finding) => `${finding.code} ${finding.title}`) }]);
+  if (dry) return dry;
   if (blocking.every((finding) => finding.forceable)) {
     const outcome = await awaitGate(ctx, {
       gateId: `h${step.hop}-preflight`,

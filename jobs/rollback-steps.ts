@@ -10,6 +10,7 @@ import { DEFAULT_CHECK_SETTINGS } from '../src/config/clusters-config.js';
 import { awaitGate, type GateSpec } from './gate-step.js';
 import { StepFailure, type Step, type StepContext } from './step-context.js';
 import { mention } from '../src/report/format-text.js';
+import { acts, completed, preview } from './execute-commands.js';
 
 /**
  * The two steps a rollback job (issue 10) runs differently from an upgrade:
@@ -42,9 +43,10 @@ export const rollbackPreflightStep: Step = async (ctx) => {
   const blocking = blockingFindings(stopping);
   if (blocking.length === 0) {
     const until = reading.preflight.window ? `; window open until ${formatUtc(reading.preflight.window.until)}` : '';
-    return { outcome: data.dryRun ? 'dry-run' : 'done', summary: `no blocking findings${until}` };
+    return completed(ctx, `no blocking findings${until}`);
   }
-  if (data.dryRun) return { outcome: 'dry-run', summary: `would stop here: ${blocking.map((finding) => `${finding.code} ${finding.title}`).join('; ')}` };
+  const dry = preview(ctx, [{ kind: 'stop-at-findings', findings: blocking.map((finding) => `${finding.code} ${finding.title}`) }]);
+  if (dry) return dry;
   throw new StepFailure(
     `Rollback preflight of ${data.cluster} ${step.from} → ${step.to} found ${blocking.length} blocking problem(s): ${blocking.map((finding) => `${finding.code} ${finding.title}`).join('; ')}`,
     { remedy: blocking[0].remedy, code: blocking[0].code },
@@ -94,8 +96,9 @@ export const rollbackGateStep: Step = async (ctx) => {
   const { data, step } = ctx;
   const saved = ctx.stepState<{ blocking?: PreflightFinding[] }>();
   // Decided once and saved: a re-run after a crash shows the same card and honours an answer given meanwhile.
+  // (A dry run does not refresh the insights: that asks EKS for a rescan, and the gate says it would.)
   let blocking = saved.blocking;
-  if (!blocking && !data.dryRun) {
+  if (!blocking && acts(ctx)) {
     blocking = blockingFindings(await rollbackInsightFindings(ctx));
     await ctx.saveStepState({ blocking });
   }
@@ -121,7 +124,8 @@ export const rollbackGateStep: Step = async (ctx) => {
           ],
           actions: ['continue', 'abort'],
         };
-  if (data.dryRun) return { outcome: 'dry-run', summary: `would re-read the rollback-readiness insights and ask the approvers "${spec.title.replace(/\?$/, '')}"` };
+  const dry = preview(ctx, [{ kind: 'ask-gate', gate: spec, before: 're-read the rollback-readiness insights' }]);
+  if (dry) return dry;
   const outcome = await awaitGate(ctx, spec);
   if (outcome.kind === 'result') return outcome.result;
   if (outcome.action === 'force') {

@@ -2,6 +2,7 @@ import { describeError } from './classify-error.js';
 import { describeImageDiff, diffImages, imageInventory } from '../src/planning/image-inventory.js';
 import { checkKubeletSkew, describeKubeletMinors, kubeletMinorOf, nodeVersionsOf, SKEW_RULE_TEXT } from '../src/planning/kubelet-skew.js';
 import { StepFailure, type Step, type StepContext } from './step-context.js';
+import { preview } from './execute-commands.js';
 
 /**
  * Verify a hop: the control plane is at the target and ACTIVE, every node's kubelet is within the skew policy and,
@@ -83,9 +84,8 @@ export const AUTO_MODE_WAIT_MS = 2 * 3_600_000;
 export const verifyStep: Step = async (ctx) => {
   const { data, step, eks } = ctx;
   const cluster = await eks.describeCluster(data.cluster);
-  if (data.dryRun) {
-    return { outcome: 'dry-run', summary: `would check that ${data.cluster} is at ${step.to} and ACTIVE, nodes within skew, deployments available, PDBs healthy` };
-  }
+  const dry = preview(ctx, [{ kind: 'verify-hop', cluster: data.cluster, to: step.to }]);
+  if (dry) return dry;
   if (cluster.version !== step.to) {
     throw new StepFailure(`Verifying ${data.cluster}: the control plane is at ${cluster.version}, not ${step.to}`, {
       remedy: 'check the cluster with `aws eks describe-cluster` and its recent updates with `aws eks list-updates`',

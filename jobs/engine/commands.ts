@@ -1,0 +1,179 @@
+import type { GateAction } from '../../src/ports/timeline-event.js';
+import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
+
+/**
+ * What a step asks the executor (jobs/execute-commands.ts) to do. A step reads the world, a pure decider turns what
+ * it read into commands, and the one executor carries them out — or, in a dry run, describes them (describeCommand)
+ * instead. Commands are plain data: everything the call needs, the key its update is recorded under in job.data
+ * (`record`, the same keys the steps used before commands, so a job saved by an older worker resumes), and the
+ * words the timeline says about it.
+ */
+export type Command =
+  | UpdateClusterVersionCommand
+  | UpdateAddonCommand
+  | AdoptUpdateCommand
+  | RestartWorkloadCommand
+  | RestartWorkloadsCommand
+  | VerifyHopCommand
+  | AskGateCommand
+  | StopAtFindingsCommand
+  | SaveStateCommand
+  | RecordActedCommand
+  | SafePointCommand;
+
+/** UpdateClusterVersion, recorded under `record` before it is followed; ResourceInUseException adopts the running one. */
+export interface UpdateClusterVersionCommand {
+  kind: 'update-cluster-version';
+  cluster: string;
+  to: string;
+  /** The idempotency token (requestToken): a retried call whose answer was lost gets its first update back. */
+  token: string;
+  force?: boolean;
+  /** A rollback (EKS VersionRollback) with rollbackConfig.timeoutMinutes. */
+  rollback?: { timeoutMinutes: number };
+  record: string;
+  /** Timeline key suffix of the "issued" event. */
+  event: string;
+  /** Said after the call in the "issued" event (why it was forced, what can still stop it). */
+  notes: string[];
+  after?: string;
+}
+
+/** UpdateAddon of one add-on to one version (VPC CNI moves one minor per update). */
+export interface UpdateAddonCommand {
+  kind: 'update-addon';
+  cluster: string;
+  addon: string;
+  from: string;
+  to: string;
+  /** Where the add-on goes after this update, when `to` is one stop on the way. */
+  goal?: string;
+  resolveConflicts?: 'NONE' | 'OVERWRITE' | 'PRESERVE';
+  token: string;
+  record: string;
+  event: string;
+}
+
+/**
+ * Follow an update already under way (found by the step's read) instead of starting another: recorded as adopted
+ * under `record` unless it is this job's own (`ours`), with a note in the timeline when `note` is given.
+ */
+export interface AdoptUpdateCommand {
+  kind: 'adopt-update';
+  updateId: string;
+  operation: string;
+  target: string;
+  record: string;
+  ours: boolean;
+  note?: { event: string; text: string };
+}
+
+/** `kubectl rollout restart` of one workload: the restartedAt annotation (chosen and saved before) on its pod template. */
+export interface RestartWorkloadCommand {
+  kind: 'restart-workload';
+  resource: 'deployments' | 'statefulsets';
+  namespace: string;
+  name: string;
+  restartedAt: string;
+}
+
+/** The restarts a Fargate step starts with, and the pods it leaves to the operator (a dry run describes them). */
+export interface RestartWorkloadsCommand {
+  kind: 'restart-workloads';
+  workloads: string[];
+  to: string;
+  manual: string[];
+}
+
+/** The checks of a hop's verify step. */
+export interface VerifyHopCommand {
+  kind: 'verify-hop';
+  cluster: string;
+  to: string;
+}
+
+/**
+ * An approval card (jobs/gate-step.ts awaitGate posts it and parks the job until it is answered). `before` is what
+ * the step reads again first, for the dry run to say so.
+ */
+export interface AskGateCommand {
+  kind: 'ask-gate';
+  gate: { gateId: string; title: string; details: string[]; actions: GateAction[] };
+  before?: string;
+}
+
+/** Blocking findings: the job stops here (at a Force card when all may be forced, else it fails). */
+export interface StopAtFindingsCommand {
+  kind: 'stop-at-findings';
+  findings: string[];
+}
+
+/** A patch of the step's state in job.data (a dry run saves nothing: a later hop must not read it as done). */
+export interface SaveStateCommand {
+  kind: 'save-state';
+  patch: Record<string, unknown>;
+}
+
+/** What the step did to one resource, for the summary and audit (a dry run did nothing, so records nothing). */
+export interface RecordActedCommand {
+  kind: 'record-acted';
+  acted: ActedAction;
+}
+
+/** Between two items of a step: Pause parks here, Abort ends here (a dry run runs straight through). */
+export interface SafePointCommand {
+  kind: 'safe-point';
+  before: string;
+}
+
+const ACTION_LABELS: Record<GateAction, string> = { continue: 'Continue', abort: 'Abort', force: 'Force', remedy: 'Remedy' };
+
+/** What a dry run says instead of carrying the command out: one sentence, in the words the thread has always used. */
+export function describeCommand(command: Command): string {
+  switch (command.kind) {
+    case 'update-cluster-version': {
+      const how = command.rollback ? ` with rollbackConfig.timeoutMinutes ${command.rollback.timeoutMinutes} (a VersionRollback)` : '';
+      return `would call UpdateClusterVersion ${command.cluster} → ${command.to}${how}, then follow DescribeUpdate until it ends (about 10 minutes)`;
+    }
+    case 'update-addon':
+      return `would call UpdateAddon ${command.addon} ${command.from} → ${command.to}${command.goal && command.goal !== command.to ? ` (then on to ${command.goal})` : ''}`;
+    case 'adopt-update':
+      return `would follow the update already in progress (${command.updateId}) instead of starting another`;
+    case 'restart-workload':
+      return `would restart ${command.resource === 'statefulsets' ? 'statefulset' : 'deployment'} ${command.namespace}/${command.name} (as kubectl rollout restart)`;
+    case 'restart-workloads': {
+      const lines = [command.workloads.length ? `would restart ${command.workloads.join(', ')} one at a time (as kubectl rollout restart) so their pods move to ${command.to} Fargate nodes` : 'no workload to restart'];
+      if (command.manual.length) lines.push(`for the operator: ${command.manual.join('; ')}`);
+      return lines.join('; ');
+    }
+    case 'verify-hop':
+      return `would check that ${command.cluster} is at ${command.to} and ACTIVE, nodes within skew, deployments available, PDBs healthy`;
+    case 'ask-gate': {
+      if (command.before) return `would ${command.before} and ask the approvers "${command.gate.title.replace(/\?$/, '')}"`;
+      return `would ask the approvers "${command.gate.title}" (${command.gate.actions.map((action) => ACTION_LABELS[action]).join(' / ')}) and wait for an answer`;
+    }
+    case 'stop-at-findings':
+      return `would stop here: ${command.findings.join('; ')}`;
+    case 'save-state':
+      return 'would save the step state';
+    case 'record-acted':
+      return `would record ${command.acted.action} of ${command.acted.resource}`;
+    case 'safe-point':
+      return `would stop for a Pause or an Abort before ${command.before}`;
+  }
+}
+
+/** The commands a dry run describes: the ones a person reads in the summary (bookkeeping is left out). */
+export function describeCommands(commands: readonly Command[]): string {
+  return commands
+    .filter((command) => command.kind !== 'save-state' && command.kind !== 'record-acted' && command.kind !== 'safe-point')
+    .map(describeCommand)
+    .join('; ');
+}
+
+/** The "issued" line of the timeline for an update command, once EKS answered with the update's id. */
+export function describeIssued(command: UpdateClusterVersionCommand | UpdateAddonCommand, updateId: string): string {
+  if (command.kind === 'update-addon') return `UpdateAddon ${command.addon} ${command.from} → ${command.to} issued (update ${updateId}).`;
+  const rollback = command.rollback ? ` (rollback, timeout ${command.rollback.timeoutMinutes} min)` : '';
+  return `UpdateClusterVersion ${command.cluster} → ${command.to}${rollback}${command.notes.join('')} issued (update ${updateId}).${command.after ? ` ${command.after}` : ''}`;
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { describeCommand, describeCommands, describeIssued, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
+import { execute, preview } from '../../jobs/execute-commands.js';
+import type { EksPort } from '../../src/ports/eks-port.js';
+import { fakeStepContext } from './step-fake-context.js';
+
+/** The one executor: steps hand it commands; it acts, records and adopts — or, in a dry run, only describes. */
+const update: UpdateClusterVersionCommand = {
+  kind: 'update-cluster-version', cluster: 'demo', to: '1.31', token: 'j1-h1-control-plane', record: 'cluster', event: 'issued',
+  notes: [' with force (the preflight was forced)'], after: 'AWS cannot pause or stop it once started.', force: true,
+};
+const addon: UpdateAddonCommand = {
+  kind: 'update-addon', cluster: 'demo', addon: 'vpc-cni', from: 'v1.18.0', to: 'v1.19.0', goal: 'v1.20.0', token: 't', record: 'vpc-cni@v1.19.0#0', event: 'addon:vpc-cni:v1.19.0:issued',
+};
+
+/** An EKS whose update calls are counted; `inUse` answers ResourceInUseException with update u-running in flight. */
+function countingEks(opts: { inUse?: boolean } = {}) {
+  const calls: Array<{ op: string; args: unknown[] }> = [];
+  const eks = {
+    async updateClusterVersion(...args: unknown[]) {
+      calls.push({ op: 'UpdateClusterVersion', args });
+      if (opts.inUse) throw Object.assign(new Error('in use'), { name: 'ResourceInUseException' });
+      return { id: 'u1' };
+    },
+    async updateAddon(...args: unknown[]) {
+      calls.push({ op: 'UpdateAddon', args });
+      return { id: 'a1' };
+    },
+    async listUpdates() {
+      return ['u-running'];
+    },
+    async describeUpdate(_cluster: string, id: string) {
+      return { id, status: 'InProgress', type: 'VersionUpdate' };
+    },
+  };
+  return { eks: eks as unknown as EksPort, calls };
+}
+
+describe('describing commands (what a dry run says)', () => {
+  it('says each call in the words the thread has always used', () => {
+    expect(describeCommand(update)).toBe('would call UpdateClusterVersion demo → 1.31, then follow DescribeUpdate until it ends (about 10 minutes)');
+    expect(describeCommand({ ...update, rollback: { timeoutMinutes: 240 } })).toContain('with rollbackConfig.timeoutMinutes 240 (a VersionRollback)');
+    expect(describeCommand(addon)).toBe('would call UpdateAddon vpc-cni v1.18.0 → v1.19.0 (then on to v1.20.0)');
+    expect(describeCommand({ ...addon, goal: 'v1.19.0' })).toBe('would call UpdateAddon vpc-cni v1.18.0 → v1.19.0');
+  });
+
+  it('leaves bookkeeping out of a summary', () => {
+    expect(describeCommands([{ kind: 'safe-point', before: 'x' }, { kind: 'verify-hop', cluster: 'demo', to: '1.31' }, { kind: 'save-state', patch: {} }])).toBe(
+      'would check that demo is at 1.31 and ACTIVE, nodes within skew, deployments available, PDBs healthy',
+    );
+  });
+
+  it('names why an update was forced in its "issued" line', () => {
+    expect(describeIssued(update, 'u9')).toBe('UpdateClusterVersion demo → 1.31 with force (the preflight was forced) issued (update u9). AWS cannot pause or stop it once started.');
+  });
+});
+
+describe('execute', () => {
+  it('in a dry run describes the command and calls, records and saves nothing', async () => {
+    const { eks, calls } = countingEks();
+    const { ctx, data, events } = fakeStepContext({ eks, data: { dryRun: true } });
+    expect(await execute(ctx, update)).toEqual({ kind: 'described', text: describeCommand(update) });
+    expect(await execute(ctx, { kind: 'save-state', patch: { x: 1 } })).toEqual({ kind: 'done' });
+    await execute(ctx, { kind: 'record-acted', acted: { resource: 'cluster/demo', action: 'update-control-plane', outcome: 'done' } });
+    expect(calls).toEqual([]);
+    expect(data.updates).toEqual({});
+    expect(data.stepState).toEqual({});
+    expect(data.acted).toEqual({});
+    expect(events).toEqual([]);
+    expect(preview(ctx, [addon])).toEqual({ outcome: 'dry-run', summary: describeCommand(addon) });
+  });
+
+  it('issues the update with its token, records it before the timeline says it was issued', async () => {
+    const { eks, calls } = countingEks();
+    const { ctx, data, events } = fakeStepContext({ eks });
+    expect(await execute(ctx, update)).toEqual({ kind: 'update', updateId: 'u1' });
+    expect(calls).toEqual([{ op: 'UpdateClusterVersion', args: ['demo', '1.31', 'j1-h1-control-plane', true, undefined] }]);
+    expect(data.updates['h1-control-plane']?.cluster).toMatchObject({ updateId: 'u1', operation: 'UpdateClusterVersion', adopted: false });
+    expect(events.map((e) => e.key)).toEqual(['j1:h1-control-plane:issued']);
+    expect(preview(ctx, [update])).toBeUndefined();
+    await execute(ctx, addon);
+    expect(calls[1]).toEqual({ op: 'UpdateAddon', args: ['demo', 'vpc-cni', { addonVersion: 'v1.19.0', resolveConflicts: undefined, clientRequestToken: 't' }] });
+  });
+
+  it('adopts the update EKS says is already running (ResourceInUseException) instead of starting another', async () => {
+    const { eks, calls } = countingEks({ inUse: true });
+    const { ctx, data, events } = fakeStepContext({ eks });
+    expect(await execute(ctx, update)).toEqual({ kind: 'update', updateId: 'u-running' });
+    expect(calls).toHaveLength(1);
+    expect(data.updates['h1-control-plane']?.cluster).toMatchObject({ updateId: 'u-running', adopted: true });
+    expect(events.map((e) => e.event.kind === 'note' || e.event.kind === 'progress' ? e.event.text : '').join('\n')).toContain('following update u-running rather than starting another');
+  });
+
+  it('records an adopted update only when it is not this job\'s own', async () => {
+    const { ctx, data, events } = fakeStepContext();
+    const adopt = { kind: 'adopt-update', updateId: 'u7', operation: 'UpdateClusterVersion', target: '1.31', record: 'cluster', note: { event: 'adopted', text: 'Adopted.' } } as const;
+    await execute(ctx, { ...adopt, ours: true });
+    expect(data.updates).toEqual({});
+    await execute(ctx, { ...adopt, ours: false });
+    expect(data.updates['h1-control-plane']?.cluster).toMatchObject({ updateId: 'u7', adopted: true });
+    expect(events.map((e) => e.key)).toEqual(['j1:h1-control-plane:adopted']);
+  });
+
+  it('stops at a safe point on Abort, and runs straight through one in a dry run', async () => {
+    const real = fakeStepContext();
+    real.controls.abort = { by: 'U0APP', at: 1 };
+    expect(await execute(real.ctx, { kind: 'safe-point', before: 'add-on vpc-cni' })).toMatchObject({ kind: 'stop', result: { outcome: 'abort', by: 'U0APP' } });
+    const dry = fakeStepContext({ data: { dryRun: true } });
+    dry.controls.abort = { by: 'U0APP', at: 1 };
+    expect(await execute(dry.ctx, { kind: 'safe-point', before: 'add-on vpc-cni' })).toEqual({ kind: 'done' });
+  });
+});
