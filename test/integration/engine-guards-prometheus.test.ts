@@ -10,9 +10,9 @@ import { startPrometheus } from '../support/prometheus-server.js';
 import { redisUrl } from '../support/redis-url.js';
 import { simControl } from '../support/start-sim.js';
 import { until } from '../support/until.js';
-import { guardScenario, TRAINER_AVAILABILITY } from '../support/guard-scenario.js';
+import { TRAINER_AVAILABILITY } from '../support/guard-scenario.js';
 import { startEngineHarness, waitForJobState } from './engine-harness.js';
-import { kit, useGuardKit, NODES } from './engine-guards-kit.js';
+import { kit, useGuardKit, guardWorld, NODES } from './engine-guards-kit.js';
 
 /**
  * Guards in the engine (issue 29), one case per file so the suite's two workers run them side by side (each waits
@@ -25,7 +25,7 @@ describe('upgrade engine: a guard stops the bot replacing nodes', () => {
   it('breaches when the workload fails on the new version, stops disrupting, posts the breach card, and resumes after recovery', async () => {
     // Started first so the guard's url is known; the simulator's metrics are scraped once it runs.
     const sim = await startEngineHarness({
-      scenario: guardScenario(NODES), speed: 30,
+      scenario: guardWorld(), speed: 30,
       config: parseClustersConfig({ clusters: [{ name: 'batch', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false } }] }),
     });
     kit.h = sim;

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 
-/** The shipped scenarios and their clusters, for plan-announces-gates.test.ts and plan-announces-gates-job.test.ts. */
+/** The shipped scenarios and their clusters, for plan-announces-gates.test.ts and plan-announces-gates-job-case.ts. */
 export const SCENARIOS = readdirSync(new URL('../../src/sim/scenarios/', import.meta.url)).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
 export const people = { channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] };
 

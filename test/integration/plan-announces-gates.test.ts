@@ -27,8 +27,8 @@ import { SCENARIOS, clustersOf, configFor, people } from './plan-announces-gates
  *   counted by both;
  * - a job run on that plan asks the plan's always-asked gates, same questions, same order; the gates asked only
  *   when something blocks (a drain held by a PDB, a custom AMI without a source, a forced preflight) are the ones
- *   the plan lists apart (plan-announces-gates-job.test.ts: a file of its own, so the suite's two workers run the
- *   halves side by side).
+ *   the plan lists apart (plan-announces-gates-job.test.ts and plan-announces-gates-job-long.test.ts: files of their
+ *   own, so the suite's workers run the parts side by side).
  */
 // demo-throttled answers 30% of AWS calls with a throttle: retried as the bot's SDKs retry, both reads see it all.
 const ATTEMPTS = 10;
