@@ -12,7 +12,7 @@ import { parseRelaxations, RELAXATIONS } from './strictness.js';
 import { startSimulator } from './sim-server.js';
 import { parseFaultFlags } from './aws/parse-fault-flags.js';
 
-const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N] [--nodes N --pools P --mng-nodes M] [--throttle-rate R] [--error-rate R] [--drop-answers Op=N,…] [--latency-ms N] [--quiet]
+const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127.0.0.1] [--speed 60] [--kubeconfig <file>] [--clusters N [--fleet-version 1.32]] [--nodes N --pools P --mng-nodes M] [--throttle-rate R] [--error-rate R] [--drop-answers Op=N,…] [--latency-ms N] [--quiet]
 
   --scenario    one of: ${scenarioNames().join(', ')} (or a path to a scenario YAML file)
   --port        port to listen on (default 4566; 0 picks a free one)
@@ -21,6 +21,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --kubeconfig  write a kubeconfig with one context per cluster to this file
   --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
   --clusters    number of clusters for --scenario fleet (default 20)
+  --fleet-version  for --scenario fleet: every cluster healthy at this version (default: mixed versions, some broken)
   --nodes       Karpenter nodes in all for --scenario scale (default 500)
   --pools       Karpenter NodePools sharing them for --scenario scale (default 5)
   --mng-nodes   nodes of an extra managed node group for --scenario scale (default 0: none)
@@ -54,6 +55,7 @@ function parse() {
         kubeconfig: { type: 'string' },
         'public-url': { type: 'string' },
         clusters: { type: 'string' },
+        'fleet-version': { type: 'string' },
         nodes: { type: 'string' },
         pools: { type: 'string' },
         'mng-nodes': { type: 'string' },
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
   const clusters = args.clusters === undefined ? undefined : Number(args.clusters);
   if (clusters !== undefined && (!Number.isInteger(clusters) || clusters < 1)) fail(`--clusters must be a positive integer, got "${args.clusters}"`);
   if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
+  if (args['fleet-version'] !== undefined && args.scenario !== 'fleet') fail('--fleet-version only applies to --scenario fleet');
   const scaleFlag = (flag: 'nodes' | 'pools' | 'mng-nodes'): number | undefined => {
     const raw = args[flag];
     if (raw === undefined) return undefined;
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
       host: args.host,
       speed,
       clusters,
+      fleetVersion: args['fleet-version'],
       nodes,
       pools,
       mngNodes,

@@ -44,6 +44,8 @@ export interface StartSimulatorOptions {
   clock?: SimClock;
   /** Cluster count for the `fleet` scenario. */
   clusters?: number;
+  /** For the `fleet` scenario: every cluster healthy at this version (see fleet-scenario.ts). */
+  fleetVersion?: string;
   /** For the `scale` scenario: Karpenter nodes, NodePools, managed-node-group nodes (see scale-scenario.ts). */
   nodes?: number;
   pools?: number;
@@ -161,7 +163,7 @@ function regionOf(req: IncomingMessage): string | undefined {
 }
 
 export async function startSimulator(opts: StartSimulatorOptions): Promise<SimServer> {
-  const scenario = loadScenario(opts.scenario, { clusters: opts.clusters, nodes: opts.nodes, pools: opts.pools, mngNodes: opts.mngNodes });
+  const scenario = loadScenario(opts.scenario, { clusters: opts.clusters, fleetVersion: opts.fleetVersion, nodes: opts.nodes, pools: opts.pools, mngNodes: opts.mngNodes });
   const clock = opts.clock ?? createSimClock(opts.speed ?? 1);
   const logLines: Array<Record<string, unknown>> = [];
   const strictness = resolveStrictness(opts.strictness);

@@ -57,6 +57,8 @@ export interface E2eStackOptions {
   digests?: unknown[];
   /** For the generated `fleet` scenario: how many clusters (default 20). */
   fleetClusters?: number;
+  /** For the generated `fleet` scenario: every cluster healthy at this version (default mixed, some broken). */
+  fleetVersion?: string;
   /** For the generated `scale` scenario: Karpenter nodes, NodePools, managed-node-group nodes. */
   scale?: { nodes?: number; pools?: number; mngNodes?: number };
   /**
@@ -121,6 +123,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
     speed: opts.speed ?? 600,
     ...(opts.simStart !== undefined ? { clock: createSimClock(opts.speed ?? 600, opts.simStart) } : {}),
     ...(opts.fleetClusters !== undefined ? { clusters: opts.fleetClusters } : {}),
+    ...(opts.fleetVersion !== undefined ? { fleetVersion: opts.fleetVersion } : {}),
     ...(opts.scale ?? {}),
     iamPolicy: opts.access?.iamPolicy ?? DEPLOY_IAM_POLICY,
     rbac: { objects: opts.access?.rbac ?? DEPLOY_RBAC, accessEntryGroups: opts.access?.accessEntryGroups },

@@ -7,6 +7,9 @@
  * vary deterministically with the index, and a few clusters are broken on purpose so status code has to cope:
  * every 10th cluster's Kubernetes API is unreachable, every 13th is FAILED, every 7th still runs an AL2 node
  * group two minors behind its control plane.
+ *
+ * With `healthyAt` (`--fleet-version 1.32`, for rollouts of the whole fleet such as P8 in `npm run bench`) every
+ * cluster is at that version, ACTIVE and reachable, its node group at the same version: nothing broken on purpose.
  */
 
 import { defaultAddonVersion } from '../aws/addon-catalog.js';
@@ -20,35 +23,38 @@ export function fleetClusterName(index: number): string {
   return `${ENVIRONMENTS[index % 3]}-${String(index).padStart(3, '0')}`;
 }
 
-export function generateFleetScenario(count: number): Record<string, unknown> {
+export function generateFleetScenario(count: number, opts: { healthyAt?: string } = {}): Record<string, unknown> {
   if (!Number.isInteger(count) || count < 1 || count > 2000) {
     throw new Error(`fleet scenario: --clusters must be an integer between 1 and 2000, got ${count}`);
   }
-  const clusters = Array.from({ length: count }, (_, i) => fleetCluster(i + 1));
+  if (opts.healthyAt !== undefined && !VERSIONS.includes(opts.healthyAt)) {
+    throw new Error(`fleet scenario: --fleet-version must be one of ${VERSIONS.join(', ')} (a version with a newer one to upgrade to), got "${opts.healthyAt}"`);
+  }
+  const clusters = Array.from({ length: count }, (_, i) => fleetCluster(i + 1, opts.healthyAt));
   return {
     name: 'fleet',
-    description: `${count} generated clusters at mixed versions; some unreachable or failed`,
+    description: opts.healthyAt ? `${count} generated healthy clusters at ${opts.healthyAt}` : `${count} generated clusters at mixed versions; some unreachable or failed`,
     calendarAsOf: '2025-10-15',
     eks: { versions: ['1.29', '1.30', '1.31', '1.32', '1.33', '1.34'], controlPlaneUpdateMinutes: 10 },
     clusters,
   };
 }
 
-function fleetCluster(index: number): Record<string, unknown> {
+function fleetCluster(index: number, healthyAt?: string): Record<string, unknown> {
   const name = fleetClusterName(index);
-  const version = VERSIONS[index % VERSIONS.length];
+  const version = healthyAt ?? VERSIONS[index % VERSIONS.length];
   const region = REGIONS[index % REGIONS.length];
-  const lagging = index % 7 === 0 && Number(version.split('.')[1]) >= 31;
+  const lagging = !healthyAt && index % 7 === 0 && Number(version.split('.')[1]) >= 31;
   const ngVersion = lagging ? `1.${Number(version.split('.')[1]) - 2}` : version;
   const second = (index % 250) + 1;
   return {
     name,
     region,
     version,
-    status: index % 13 === 0 ? 'FAILED' : 'ACTIVE',
+    status: !healthyAt && index % 13 === 0 ? 'FAILED' : 'ACTIVE',
     // Upgrade policy STANDARD only where it can hold: EKS auto-upgrades such a cluster when standard support ends.
     ...(index % 4 === 0 && Number(version.split('.')[1]) >= 31 ? { supportType: 'STANDARD' } : {}),
-    unreachable: index % 10 === 0,
+    unreachable: !healthyAt && index % 10 === 0,
     tags: { team: `team-${index % 5}`, env: ENVIRONMENTS[index % 3] },
     vpc: {
       cidr: `10.${second}.0.0/16`,

@@ -26,6 +26,8 @@ export function scenarioNames(): string[] {
 export interface LoadScenarioOptions {
   /** For the `fleet` generator: how many clusters (default 20). */
   clusters?: number;
+  /** For the `fleet` generator: every cluster healthy at this version (`--fleet-version`; default mixed, some broken). */
+  fleetVersion?: string;
   /** For the `scale` generator: Karpenter nodes in all (default 500). */
   nodes?: number;
   /** For the `scale` generator: NodePools sharing them (default 5). */
@@ -41,7 +43,15 @@ export interface LoadScenarioOptions {
  */
 export function loadScenario(scenario: string | object, options: LoadScenarioOptions = {}): Scenario {
   if (typeof scenario !== 'string') return validateScenario(scenario, 'given as an object');
-  if (scenario === 'fleet') return validateScenario(generateFleetScenario(options.clusters ?? 20), 'fleet');
+  if (scenario === 'fleet') {
+    let generated: Record<string, unknown>;
+    try {
+      generated = generateFleetScenario(options.clusters ?? 20, { healthyAt: options.fleetVersion });
+    } catch (error) {
+      throw new ScenarioError((error as Error).message);
+    }
+    return validateScenario(generated, 'fleet');
+  }
   if (scenario === 'scale') {
     let generated: Record<string, unknown>;
     try {
