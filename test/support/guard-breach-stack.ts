@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify as toYaml } from 'yaml';
+import { startE2eStack, type E2eStack } from './e2e-stack.js';
+import { answerGate, openGates, type OpenGate } from './e2e-thread.js';
+import { guardScenario, TRAINER_AVAILABILITY } from './guard-scenario.js';
+import type { LocalDaemon } from './local-daemon.js';
+import { startPrometheus } from './prometheus-server.js';
+import { simControl } from './start-sim.js';
+import { until } from './until.js';
+
+/**
+ * The guards' end-to-end stage (issue 29), up to the breach card: the guards' scenario (a self-managed group the bot
+ * replaces node by node), a real Prometheus scraping the simulator's kube-state-metrics, the bot and the fake Slack,
+ * with a guard on the trainer Deployment's availability; the trainer fails on 1.31. It starts `start batch --to
+ * 1.31` as the requester U0REQ, answers every gate before the breach with Continue as the approver U0APP, and
+ * resolves with the breach card.
+ */
+export const GUARD_CLUSTER = 'batch';
+export const GUARD_CHANNEL = 'C0OPS';
+
+export interface GuardBreachStage {
+  stack: E2eStack;
+  prometheus: LocalDaemon;
+  breach: OpenGate;
+  /** The trainer's availability as Prometheus reads it now (undefined: no series). */
+  availability(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startGuardBreach(options: { nodes: number }): Promise<GuardBreachStage> {
+  const dir = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
+  const scenario = join(dir, 'scenario.yaml');
+  // The stack takes a scenario path.
+  writeFileSync(scenario, toYaml(guardScenario(options.nodes)));
+  const simPort = await freePort();
+  const prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${simPort}`], metricsPath: '/_sim/metrics' });
+  let stack: E2eStack | undefined;
+  const close = async () => {
+    if (process.env.E2E_PRINT) console.log(stack?.fake.renderConversation({ showTimes: true }));
+    await stack?.close();
+    await prometheus.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    stack = await startE2eStack({
+      scenario,
+      simPort,
+      speed: 30,
+      clusters: [{
+        name: GUARD_CLUSTER, region: 'us-west-2', channels: [GUARD_CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false },
+        guards: [{
+          name: 'trainer available',
+          prometheus: { url: prometheus.url, query: TRAINER_AVAILABILITY, breachWhen: '< 1', for: '2s' },
+          interval: '1s',
+        }],
+      }],
+    });
+    const started = stack;
+    await simControl(started.sim, 'POST', 'workloads/fail', { namespace: 'batch', name: 'trainer', onVersion: '1.31' });
+    await until(async () => ((await fetch(`${prometheus.url}/api/v1/query?query=kube_deployment_spec_replicas`).then((r) => r.json())) as { data: { result: unknown[] } }).data.result.length > 0, 'Prometheus to scrape the simulator');
+    const command = await started.fake.sendSlashCommand({ text: `start ${GUARD_CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: GUARD_CHANNEL });
+    if (command.status !== 200) throw new Error(`start ${GUARD_CLUSTER}: the bot answered ${command.status}`);
+    const answered = new Set<string>();
+    const breach = await until(async () => {
+      for (const gate of openGates(started.fake, GUARD_CHANNEL)) {
+        if (gate.gateId.startsWith('guard-')) return gate;
+        const key = `${gate.gateId}:${gate.revision}`;
+        if (answered.has(key)) continue;
+        answered.add(key);
+        await answerGate(started.fake, GUARD_CHANNEL, gate, { action: 'continue' }, 'U0APP');
+      }
+      return undefined;
+    }, 'the breach card', 200_000);
+    const availability = async () => {
+      const answer = (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(TRAINER_AVAILABILITY)}`).then((r) => r.json())) as { data: { result: Array<{ value: [number, string] }> } };
+      const value = answer.data.result[0]?.value[1];
+      return value === undefined ? undefined : Number(value);
+    };
+    return { stack: started, prometheus, breach, availability, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
