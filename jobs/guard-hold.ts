@@ -13,15 +13,15 @@ import { controlHookFor } from './step-registry.js';
  * The processor's side of a guard's hold (issue 29): at the safe point, with the hold open, the current step's
  * control hook runs as for a pause (Karpenter budgets to nodes "0"), and the breach card — a gate of the current
  * step, `guard-<seq>` — asks the approvers. The answers:
- * - Resume (the gate's Continue, `gate:continue`, under another label): the guards are read again; the job resumes when none halts, else the refusal is said and the card asked
- *   again (a new revision).
+ * - Resume (the gate's Continue, `gate:continue`, under another label): the guards are read again; the job resumes
+ *   when none halts, else the refusal is said and the card asked again (a new revision).
  * - Force (a reason): the job resumes, and the guards that halt are ignored until they have recovered once.
  * - Abort: the job ends here, as an Abort at any gate does.
  * - Roll back (src/slack/actions/breach-rollback-action.ts): an Abort of this card once the rollback's checks have
  *   passed, then the rollback starts; the job itself sees an Abort.
+ * - autoResume: when every held guard has it and has held healthy for its `for`, the bot answers Continue itself.
  * While the hold lasts the card is edited in place (the same gate revision) when every guard that stopped the job has
  * recovered.
- * - autoResume: when every held guard has it and has held healthy for its `for`, the bot answers Continue itself.
  * While it waits the job is parked, woken by an answer, and comes back at each guard interval to evaluate again.
  */
 export type HoldOutcome = { kind: 'resumed' } | { kind: 'park'; delayMs: number; wakeEarly?: () => Promise<boolean> } | { kind: 'abort'; reason: string };
