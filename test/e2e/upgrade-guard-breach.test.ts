@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
 import * as k8s from '@kubernetes/client-node';
-import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import type { E2eStack } from '../support/e2e-stack.js';
 import { answerGate, blocksJson, openGateOf, openGates, repliesOf, statusCard, summaryReply, type OpenGate } from '../support/e2e-thread.js';
-import { GUARD_CHANNEL, GUARD_CLUSTER, startGuardBreach, type GuardBreachStage } from '../support/guard-breach-stack.js';
+import { answerRollbackUntilSummary, clickRollBack, GUARD_CHANNEL, GUARD_CLUSTER, rollbackCard, startGuardBreach, type GuardBreachStage } from '../support/guard-breach-stack.js';
 import { until } from '../support/until.js';
 
 /**
@@ -61,11 +60,6 @@ describe('a Prometheus guard on a workload that breaks on the new version', () =
   });
 });
 
-/** The rollback job's parent card ("EKS rollback · batch …"). */
-function rollbackCard(): FakeMessage | undefined {
-  return stack.fake.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
-}
-
 describe('Roll back on the breach card, clicked by a requester', () => {
   let held: OpenGate;
   let confirmation: string;
@@ -73,10 +67,7 @@ describe('Roll back on the breach card, clicked by a requester', () => {
   it('aborts the held upgrade at its safe point and starts the rollback, and says both in the thread', async () => {
     held = (await until(() => openGates(stack.fake, CHANNEL).find((gate) => gate.gateId === breach.gateId), 'the open breach card', 60_000))!;
     expect(held.labels).toContain('Roll back to 1.30');
-    const seen = stack.fake.ephemerals('U0REQ').length;
-    const click = await stack.fake.clickButton({ userId: 'U0REQ', channelId: CHANNEL, messageTs: held.message.ts, actionId: 'guard:rollback' });
-    expect(click.status).toBe(200);
-    confirmation = (await until(() => stack.fake.ephemerals('U0REQ').slice(seen).find((e) => /rolling back|rolled back|did not|cannot|out of date/i.test(e.text)), 'the answer to the click', 120_000))!.text;
+    confirmation = await clickRollBack(stack, held, 'U0REQ');
     expect(confirmation).toMatch(/^Started rolling back batch from 1\.31 to 1\.30 \(job `[^`]+`\)/);
 
     // The upgrade's thread: the card answered with the abort, the job's summary Aborted, and the rollback said.
@@ -94,27 +85,9 @@ describe('Roll back on the breach card, clicked by a requester', () => {
   }, 200_000);
 
   it('brings batch back to 1.30, and the guard recovers once no trainer pod runs on a 1.31 node', async () => {
-    const answered = new Set<string>();
-    const ended = await until(async () => {
-      const replies = rollbackCard()?.replies ?? [];
-      for (const reply of replies) {
-        const gate = openGateOf(reply);
-        if (!gate || answered.has(`${gate.gateId}:${gate.revision}`)) continue;
-        answered.add(`${gate.gateId}:${gate.revision}`);
-        // The control-plane gate may still show the kubelet-skew insight EKS reported before the node step (its
-        // refresh is best effort): the approver checks the nodes are back and forces past it, as a person would.
-        if (!gate.actions.includes('gate:continue')) {
-          const nodes = (await stack.kubeConfig(CLUSTER).makeApiClient(k8s.CoreV1Api).listNode()).items;
-          expect(nodes.every((node) => node.status?.nodeInfo?.kubeletVersion?.startsWith('v1.30.'))).toBe(true);
-          await answerGate(stack.fake, CHANNEL, gate, { action: 'force', reason: 'every node is back at 1.30; the insight predates the node step' }, 'U0APP');
-          continue;
-        }
-        await answerGate(stack.fake, CHANNEL, gate, { action: 'continue' }, 'U0APP');
-      }
-      return replies.find((reply) => /^Rollback 1\.31 → 1\.30: /u.test(reply.text));
-    }, 'the rollback summary', 400_000);
+    const { summary: ended, gates } = await answerRollbackUntilSummary(stack);
     expect(ended!.text).toMatch(/^Rollback 1\.31 → 1\.30: \S* ?Succeeded/u);
-    expect([...answered].map((id) => id.split(':')[0])).toEqual(['h1-control-plane']);
+    expect(gates).toEqual(['h1-control-plane']);
 
     const cluster = (await stack.eksClient().send(new DescribeClusterCommand({ name: CLUSTER }))).cluster!;
     expect(cluster.version).toBe('1.30');
@@ -125,7 +98,7 @@ describe('Roll back on the breach card, clicked by a requester', () => {
 
     // The guard recovers: the rollback's thread says so (for information), and Prometheus reads the trainer whole.
     await until(async () => (await stage.availability()) === 1, 'the trainer available again in Prometheus', 120_000);
-    await until(() => rollbackCard()?.replies.find((reply) => /Guard "trainer available" recovered at \d\d:\d\d:\d\d UTC/.test(reply.text)), 'the recovery in the rollback thread', 120_000);
+    await until(() => rollbackCard(stack)?.replies.find((reply) => /Guard "trainer available" recovered at \d\d:\d\d:\d\d UTC/.test(reply.text)), 'the recovery in the rollback thread', 120_000);
     expect(stack.deniedCalls()).toEqual([]);
   }, 600_000);
 });

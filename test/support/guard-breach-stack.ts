@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { startE2eStack, type E2eStack } from './e2e-stack.js';
-import { answerGate, openGates, type OpenGate } from './e2e-thread.js';
+import { answerGate, openGateOf, openGates, type OpenGate } from './e2e-thread.js';
 import { guardScenario, TRAINER_AVAILABILITY } from './guard-scenario.js';
 import type { LocalDaemon } from './local-daemon.js';
 import { startPrometheus } from './prometheus-server.js';
+import { startAlertmanager } from './alertmanager-server.js';
+import type { FakeMessage } from '@eks-upgrade-bot/sim';
+import * as k8s from '@kubernetes/client-node';
 import { simControl } from './start-sim.js';
 import { until } from './until.js';
 
@@ -24,6 +27,8 @@ export const GUARD_CHANNEL = 'C0OPS';
 export interface GuardBreachStage {
   stack: E2eStack;
   prometheus: LocalDaemon;
+  /** Started when asked for (`alertmanager: true`); Prometheus sends its rules' alerts to it. */
+  alertmanager?: LocalDaemon;
   breach: OpenGate;
   /** The trainer's availability as Prometheus reads it now (undefined: no series). */
   availability(): Promise<number | undefined>;
@@ -39,18 +44,29 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startGuardBreach(options: { nodes: number }): Promise<GuardBreachStage> {
+export interface GuardStageOptions {
+  nodes: number;
+  /** The cluster's guards (default: one Prometheus guard on the trainer's availability, interval 1s, for 2s). */
+  guards?: (urls: { prometheus: string; alertmanager?: string }) => unknown[];
+  /** Alerting rules for Prometheus (its rule file's text). */
+  rules?: string;
+  alertmanager?: boolean;
+}
+
+export async function startGuardBreach(options: GuardStageOptions): Promise<GuardBreachStage> {
   const dir = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
   const scenario = join(dir, 'scenario.yaml');
   // The stack takes a scenario path.
   writeFileSync(scenario, toYaml(guardScenario(options.nodes)));
   const simPort = await freePort();
-  const prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${simPort}`], metricsPath: '/_sim/metrics' });
+  const alertmanager = options.alertmanager ? await startAlertmanager() : undefined;
+  const prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${simPort}`], metricsPath: '/_sim/metrics', rules: options.rules, alertmanagerUrl: alertmanager?.url });
   let stack: E2eStack | undefined;
   const close = async () => {
     if (process.env.E2E_PRINT) console.log(stack?.fake.renderConversation({ showTimes: true }));
     await stack?.close();
     await prometheus.stop();
+    await alertmanager?.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -60,7 +76,7 @@ export async function startGuardBreach(options: { nodes: number }): Promise<Guar
       speed: 30,
       clusters: [{
         name: GUARD_CLUSTER, region: 'us-west-2', channels: [GUARD_CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false },
-        guards: [{
+        guards: options.guards?.({ prometheus: prometheus.url, alertmanager: alertmanager?.url }) ?? [{
           name: 'trainer available',
           prometheus: { url: prometheus.url, query: TRAINER_AVAILABILITY, breachWhen: '< 1', for: '2s' },
           interval: '1s',
@@ -88,9 +104,52 @@ export async function startGuardBreach(options: { nodes: number }): Promise<Guar
       const value = answer.data.result[0]?.value[1];
       return value === undefined ? undefined : Number(value);
     };
-    return { stack: started, prometheus, breach, availability, close };
+    return { stack: started, prometheus, ...(alertmanager ? { alertmanager } : {}), breach, availability, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** The rollback job's parent card ("EKS rollback · batch …"). */
+export function rollbackCard(stack: E2eStack): FakeMessage | undefined {
+  return stack.fake.messages(GUARD_CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
+}
+
+/** Clicks Roll back on the breach card as `userId`; resolves with what the bot told them. */
+export async function clickRollBack(stack: E2eStack, card: OpenGate, userId: string): Promise<string> {
+  const seen = stack.fake.ephemerals(userId).length;
+  const click = await stack.fake.clickButton({ userId, channelId: GUARD_CHANNEL, messageTs: card.message.ts, actionId: 'guard:rollback' });
+  if (click.status !== 200) throw new Error(`clicking Roll back: the bot answered ${click.status} ${click.body}`);
+  return (await until(() => stack.fake.ephemerals(userId).slice(seen)[0], 'the answer to the Roll back click', 120_000)).text;
+}
+
+/**
+ * Answers the rollback's gates as the approver U0APP until its summary, which it resolves with, and the gates
+ * answered (`<gateId>`). The control-plane gate may still show the kubelet-skew insight EKS reported before the node
+ * step (its refresh is best effort): then the approver checks every node is back at 1.30 and forces past it, as a
+ * person would; a node still newer fails the test.
+ */
+export async function answerRollbackUntilSummary(stack: E2eStack): Promise<{ summary: FakeMessage; gates: string[] }> {
+  const answered = new Set<string>();
+  const gates: string[] = [];
+  const summary = await until(async () => {
+    const replies = rollbackCard(stack)?.replies ?? [];
+    for (const reply of replies) {
+      const gate = openGateOf(reply);
+      if (!gate || answered.has(`${gate.gateId}:${gate.revision}`)) continue;
+      answered.add(`${gate.gateId}:${gate.revision}`);
+      gates.push(gate.gateId);
+      if (!gate.actions.includes('gate:continue')) {
+        const nodes = (await stack.kubeConfig(GUARD_CLUSTER).makeApiClient(k8s.CoreV1Api).listNode()).items;
+        const newer = nodes.filter((node) => !node.status?.nodeInfo?.kubeletVersion?.startsWith('v1.30.'));
+        if (newer.length > 0) throw new Error(`the rollback asks to Force its control-plane gate while nodes are not back at 1.30: ${newer.map((node) => node.metadata?.name).join(', ')}`);
+        await answerGate(stack.fake, GUARD_CHANNEL, gate, { action: 'force', reason: 'every node is back at 1.30; the insight predates the node step' }, 'U0APP');
+        continue;
+      }
+      await answerGate(stack.fake, GUARD_CHANNEL, gate, { action: 'continue' }, 'U0APP');
+    }
+    return replies.find((reply) => /^Rollback 1\.31 → 1\.30: /u.test(reply.text));
+  }, 'the rollback summary', 400_000);
+  return { summary, gates };
 }
