@@ -9,7 +9,7 @@ import { guardScenario, TRAINER_AVAILABILITY } from './guard-scenario.js';
 import type { LocalDaemon } from './local-daemon.js';
 import { startPrometheus } from './prometheus-server.js';
 import { startAlertmanager } from './alertmanager-server.js';
-import type { FakeMessage } from '@eks-upgrade-bot/sim';
+import type { FakeMessage, PolicyDocument } from '@eks-upgrade-bot/sim';
 import * as k8s from '@kubernetes/client-node';
 import { simControl } from './start-sim.js';
 import { until } from './until.js';
@@ -51,6 +51,17 @@ export interface GuardStageOptions {
   /** Alerting rules for Prometheus (its rule file's text). */
   rules?: string;
   alertmanager?: boolean;
+  /** The simulator's IAM policy for every caller (default deploy/'s): an operator's aws CLI calls need their own. */
+  iamPolicy?: PolicyDocument;
+  /** Run once the stack is up, before `start` (e.g. create the alarm a CloudWatch guard watches). */
+  before?: (stack: E2eStack) => Promise<void>;
+  /**
+   * Polled while the upgrade runs until it answers true: what makes the guard breach (default: nothing, the trainer
+   * fails on 1.31 by itself).
+   */
+  breachWhen?: (stack: E2eStack) => Promise<boolean>;
+  /** Whether the trainer fails on 1.31 (default true). */
+  trainerFails?: boolean;
 }
 
 export async function startGuardBreach(options: GuardStageOptions): Promise<GuardBreachStage> {
@@ -74,6 +85,7 @@ export async function startGuardBreach(options: GuardStageOptions): Promise<Guar
       scenario,
       simPort,
       speed: 30,
+      ...(options.iamPolicy ? { access: { iamPolicy: options.iamPolicy } } : {}),
       clusters: [{
         name: GUARD_CLUSTER, region: 'us-west-2', channels: [GUARD_CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false },
         guards: options.guards?.({ prometheus: prometheus.url, alertmanager: alertmanager?.url }) ?? [{
@@ -84,12 +96,15 @@ export async function startGuardBreach(options: GuardStageOptions): Promise<Guar
       }],
     });
     const started = stack;
-    await simControl(started.sim, 'POST', 'workloads/fail', { namespace: 'batch', name: 'trainer', onVersion: '1.31' });
+    if (options.trainerFails !== false) await simControl(started.sim, 'POST', 'workloads/fail', { namespace: 'batch', name: 'trainer', onVersion: '1.31' });
+    await options.before?.(started);
     await until(async () => ((await fetch(`${prometheus.url}/api/v1/query?query=kube_deployment_spec_replicas`).then((r) => r.json())) as { data: { result: unknown[] } }).data.result.length > 0, 'Prometheus to scrape the simulator');
     const command = await started.fake.sendSlashCommand({ text: `start ${GUARD_CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: GUARD_CHANNEL });
     if (command.status !== 200) throw new Error(`start ${GUARD_CLUSTER}: the bot answered ${command.status}`);
     const answered = new Set<string>();
+    let triggered = !options.breachWhen;
     const breach = await until(async () => {
+      if (!triggered) triggered = await options.breachWhen!(started);
       for (const gate of openGates(started.fake, GUARD_CHANNEL)) {
         if (gate.gateId.startsWith('guard-')) return gate;
         const key = `${gate.gateId}:${gate.revision}`;
