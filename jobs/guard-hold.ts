@@ -13,15 +13,15 @@ import { controlHookFor } from './step-registry.js';
  * The processor's side of a guard's hold (issue 29): at the safe point, with the hold open, the current step's
  * control hook runs as for a pause (Karpenter budgets to nodes "0"), and the breach card — a gate of the current
  * step, `guard-<seq>` — asks the approvers. The answers:
- * - Resume (the gate's Continue, `gate:continue`, under another label): the guards are read again; the job resumes when none halts, else the refusal is said and the card asked
- *   again (a new revision).
+ * - Resume (the gate's Continue, `gate:continue`, under another label): the guards are read again; the job resumes
+ *   when none halts, else the refusal is said and the card asked again (a new revision).
  * - Force (a reason): the job resumes, and the guards that halt are ignored until they have recovered once.
  * - Abort: the job ends here, as an Abort at any gate does.
  * - Roll back (src/slack/actions/breach-rollback-action.ts): an Abort of this card once the rollback's checks have
  *   passed, then the rollback starts; the job itself sees an Abort.
- * While the hold lasts the card is edited in place (the same gate revision) when every guard that stopped the job has
- * recovered, and, when AWS carries on with an update of this step by itself, with the nodes it replaced since.
  * - autoResume: when every held guard has it and has held healthy for its `for`, the bot answers Continue itself.
+ * While the hold lasts the card is edited in place (the same gate revision) when every guard that stopped the job has
+ * recovered.
  * While it waits the job is parked, woken by an answer, and comes back at each guard interval to evaluate again.
  */
 export type HoldOutcome = { kind: 'resumed' } | { kind: 'park'; delayMs: number; wakeEarly?: () => Promise<boolean> } | { kind: 'abort'; reason: string };
@@ -42,7 +42,7 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
   const saved = ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined;
   // The card is built once per revision (it would be posted once per key anyway): its sparkline is a query.
   const kept = saved?.revision !== undefined ? (ctx.stepState()[`gate:${gateId}:card`] as KeptCard | undefined) : undefined;
-  const card = await currentCard(runtime, ctx, step, gateId, saved?.revision ?? 1, kept);
+  const card = await currentCard(runtime, ctx, gateId, saved?.revision ?? 1, kept);
 
   const due = autoResumeDue(runtime);
   if (due) {
@@ -102,29 +102,15 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
 interface HoldStatus {
   /** When every guard that stopped the job was seen healthy again (cleared if one halts again). */
   recoveredAt?: number;
-  /** Nodes AWS replaced on its own since the breach, of those seen then; `at`: when the count last changed. */
-  replaced?: { count: number; seen: number; at: number };
 }
 
 type KeptCard = BreachCard & { status?: HoldStatus };
 
-/** The nodes of what AWS updates on its own in this step (a managed node group update), as seen at the breach. */
-interface NodesAtBreach {
-  /** The managed node groups AWS was updating. */
-  groups: string[];
-  names: string[];
-}
-
-/** The label EKS puts on every node of a managed node group. */
-const NODE_GROUP_LABEL = 'eks.amazonaws.com/nodegroup';
-
-const NODE_GROUP_OPERATIONS = new Set(['UpdateNodegroupVersion']);
-
 /**
  * The breach card for this revision, edited in place (same gate, same revision: its buttons stay valid) when what it
- * says besides the guards changes: every held guard recovered (or breached again), or AWS replaced more nodes.
+ * says besides the guards changes: every held guard recovered (or one halts again).
  */
-async function currentCard(runtime: JobRuntime, ctx: StepContext, step: PlannedStep, gateId: string, revision: number, kept: KeptCard | undefined): Promise<KeptCard> {
+async function currentCard(runtime: JobRuntime, ctx: StepContext, gateId: string, revision: number, kept: KeptCard | undefined): Promise<KeptCard> {
   const { data, deps } = runtime;
   const now = deps.clock.now();
   const hold = data.guards!.hold!;
@@ -133,16 +119,10 @@ async function currentCard(runtime: JobRuntime, ctx: StepContext, step: PlannedS
     const track = data.guards!.tracks[guard.name];
     return track !== undefined && track.at > hold.since && !guardHalts(guard, track.status);
   });
-  const status: HoldStatus = {
-    ...(recovered ? { recoveredAt: kept?.status?.recoveredAt ?? now } : {}),
-    ...(await replacedSinceBreach(ctx, step, gateId, kept?.status?.replaced, now)),
-  };
-  if (kept && kept.status?.recoveredAt === status.recoveredAt && kept.status?.replaced?.count === status.replaced?.count) return kept;
+  const status: HoldStatus = recovered ? { recoveredAt: kept?.status?.recoveredAt ?? now } : {};
+  if (kept && kept.status?.recoveredAt === status.recoveredAt) return kept;
   const card: KeptCard = {
-    ...(await breachCard(runtime, {
-      ...(status.recoveredAt !== undefined ? { recoveredAt: formatUtcTime(status.recoveredAt) } : {}),
-      ...(status.replaced ? { replacedByAws: { replaced: status.replaced.count, seen: status.replaced.seen, at: formatUtcTime(status.replaced.at) } } : {}),
-    })),
+    ...(await breachCard(runtime, status.recoveredAt !== undefined ? { recoveredAt: formatUtcTime(status.recoveredAt) } : {})),
     status,
   };
   await ctx.saveStepState({ [`gate:${gateId}:card`]: card });
@@ -153,40 +133,9 @@ async function currentCard(runtime: JobRuntime, ctx: StepContext, step: PlannedS
       jobId: data.jobId, gateId, revision, title: card.title, details: card.details, actions: ['continue', 'force', 'abort'], continueLabel: 'Resume',
       ...(card.rollback ? { rollback: card.rollback } : {}),
     };
-    const key = `${data.jobId}:${gateId}:${revision}:edit:${status.recoveredAt ?? 'held'}:${status.replaced?.count ?? 0}`;
+    // One key per version: a recovery (its time), or a new halt after one (the time it was seen).
+    const key = `${data.jobId}:${gateId}:${revision}:edit:${status.recoveredAt ?? `held-${now}`}`;
     await deps.thread.postEvent(data.thread, key, { kind: 'gate-opened', at: now, gate });
   }
   return card;
-}
-
-/**
- * How many of the nodes seen at the breach AWS has replaced since, where it carries on by itself with an update of
- * this step (a managed node group update: the bot cannot pause it). The nodes seen are read once, at the breach;
- * every later read counts those gone. Nothing when AWS runs nothing for this step, or the nodes cannot be read.
- */
-async function replacedSinceBreach(ctx: StepContext, step: PlannedStep, gateId: string, last: HoldStatus['replaced'], now: number): Promise<Pick<HoldStatus, 'replaced'>> {
-  const stateKey = `gate:${gateId}:nodes`;
-  const groups = Object.values(ctx.data.updates[step.id] ?? {})
-    .filter((update) => NODE_GROUP_OPERATIONS.has(update.operation) && !ctx.data.stepRuns[step.id]?.outcome)
-    .map((update) => update.target.split(' ')[0]);
-  let seen = ctx.stepState()[stateKey] as NodesAtBreach | undefined;
-  if (!seen && groups.length === 0) return {};
-  try {
-    const kube = await ctx.kube();
-    const inGroups = new Set(seen?.groups ?? groups);
-    const nodes = (await kube.list('nodes')).items;
-    const names = nodes.filter((node) => inGroups.has(node.metadata.labels?.[NODE_GROUP_LABEL] ?? '')).map((node) => node.metadata.name);
-    if (!seen) {
-      seen = { groups, names };
-      await ctx.saveStepState({ [stateKey]: seen });
-      return {};
-    }
-    const present = new Set(names);
-    const count = seen.names.filter((name) => !present.has(name)).length;
-    if (count === 0) return {};
-    return { replaced: { count, seen: seen.names.length, at: last?.count === count ? last.at : now } };
-  } catch (error) {
-    ctx.logger.warn({ err: error }, 'could not read the nodes to count those AWS replaced since the breach; the card keeps its last count');
-    return last ? { replaced: last } : {};
-  }
 }

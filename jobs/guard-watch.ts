@@ -152,7 +152,7 @@ export function breachRollbackOffer(data: UpgradeJobData, now: number): Rollback
 }
 
 /** The breach card's lines: the guards, their sparklines, the step, what is in motion and what AWS does on its own. */
-export async function breachCard(runtime: GuardRuntime, extra: Pick<Parameters<typeof breachCardLines>[0], 'recoveredAt' | 'replacedByAws'> = {}): Promise<BreachCard> {
+export async function breachCard(runtime: GuardRuntime, extra: Pick<Parameters<typeof breachCardLines>[0], 'recoveredAt'> = {}): Promise<BreachCard> {
   const { data, deps, clusterConfig } = runtime;
   const hold = data.guards!.hold!;
   const now = deps.clock.now();

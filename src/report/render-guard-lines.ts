@@ -56,8 +56,6 @@ export function breachCardLines(input: {
   rollback?: { to: string; until: string };
   /** When every guard that stopped the job had recovered, "14:12:40 UTC" (the card is edited in place). */
   recoveredAt?: string;
-  /** Nodes AWS replaced by itself since the breach, of those seen at the breach (an update the bot cannot pause). */
-  replacedByAws?: { replaced: number; seen: number; at: string };
 }): string[] {
   const lines: string[] = [];
   for (const { guard, track, sparkline } of input.guards) {
@@ -68,10 +66,6 @@ export function breachCardLines(input: {
   lines.push(`The bot stopped${input.step ? ` at step "${escapeMrkdwn(input.step)}"` : ''}: it starts no new drain, termination, node-group or add-on update, and Karpenter's disruption budgets are held at nodes "0".`);
   if (input.inMotion) lines.push(`In motion when it stopped: ${escapeMrkdwn(input.inMotion)}.`);
   lines.push(input.awsOnItsOwn.length > 0 ? `AWS carries on with what the bot started in this step, which it cannot pause: ${input.awsOnItsOwn.map(escapeMrkdwn).join('; ')}.` : 'Nothing the bot started in this step runs on in AWS by itself.');
-  if (input.replacedByAws) {
-    const { replaced, seen, at } = input.replacedByAws;
-    lines.push(`Since the breach AWS has replaced ${replaced} of the ${seen} node${seen === 1 ? '' : 's'} seen then (last counted ${at}).`);
-  }
   if (input.recoveredAt) lines.push(`🟢 Recovered at ${input.recoveredAt}: every guard that stopped the upgrade is healthy again; Resume carries on.`);
   const rollback = input.rollback ? ` Roll back to ${input.rollback.to} (requesters too, until ${input.rollback.until}) aborts the upgrade here and starts the rollback.` : '';
   lines.push(`${input.approvers.join(' ')} Resume carries on once the guards are healthy again; Force resumes while they are not (with a reason, audited);${rollback} Abort ends the upgrade here.`.trim());

@@ -1,19 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify as toYaml } from 'yaml';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { DescribeClusterCommand } from '@aws-sdk/client-eks';
 import * as k8s from '@kubernetes/client-node';
-import type { FakeMessage } from '@eks-upgrade-bot/sim';
+import type { E2eStack } from '../support/e2e-stack.js';
 import { answerGate, blocksJson, openGateOf, openGates, repliesOf, statusCard, summaryReply, type OpenGate } from '../support/e2e-thread.js';
-import { startPrometheus } from '../support/prometheus-server.js';
-import type { LocalDaemon } from '../support/local-daemon.js';
-import { simControl } from '../support/start-sim.js';
+import { answerRollbackUntilSummary, clickRollBack, GUARD_CHANNEL, GUARD_CLUSTER, rollbackCard, startGuardBreach, type GuardBreachStage } from '../support/guard-breach-stack.js';
 import { until } from '../support/until.js';
-import { guardScenario, TRAINER_AVAILABILITY } from '../support/guard-scenario.js';
 
 /**
  * Issue 29 end to end, through Slack: the bot replaces a self-managed group node by node; a real Prometheus scrapes
@@ -23,75 +14,25 @@ import { guardScenario, TRAINER_AVAILABILITY } from '../support/guard-scenario.j
  * Then a requester clicks the card's Roll back: the upgrade ends Aborted where the guard held it, a rollback job
  * takes the cluster back to 1.30, and the guard recovers (the trainer fails only on 1.31).
  */
-const CLUSTER = 'batch';
-const CHANNEL = 'C0OPS';
+const CLUSTER = GUARD_CLUSTER;
+const CHANNEL = GUARD_CHANNEL;
 const NODES = 5;
 
+let stage: GuardBreachStage;
 let stack: E2eStack;
-let prometheus: LocalDaemon;
-let dir: string;
 let breach: OpenGate;
 let terminatedAtBreach: number;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The guards' scenario (test/support/guard-scenario.ts) as a file, since the stack takes a scenario path. */
-function scenarioFile(): string {
-  const world = guardScenario(NODES);
-  dir = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
-  const path = join(dir, 'scenario.yaml');
-  writeFileSync(path, toYaml(world));
-  return path;
-}
 
 const terminations = async () => (await stack.acceptedCalls('TerminateInstanceInAutoScalingGroup')).length;
 
 beforeAll(async () => {
-  const simPort = await freePort();
-  prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${simPort}`], metricsPath: '/_sim/metrics' });
-  stack = await startE2eStack({
-    scenario: scenarioFile(),
-    simPort,
-    speed: 30,
-    clusters: [{
-      name: CLUSTER, region: 'us-west-2', channels: [CHANNEL], requesters: ['U0REQ'], approvers: ['U0APP'], gates: { selfManaged: false },
-      guards: [{
-        name: 'trainer available',
-        prometheus: { url: prometheus.url, query: TRAINER_AVAILABILITY, breachWhen: '< 1', for: '2s' },
-        interval: '1s',
-      }],
-    }],
-  });
-  await simControl(stack.sim, 'POST', 'workloads/fail', { namespace: 'batch', name: 'trainer', onVersion: '1.31' });
-  await until(async () => ((await fetch(`${prometheus.url}/api/v1/query?query=kube_deployment_spec_replicas`).then((r) => r.json())) as { data: { result: unknown[] } }).data.result.length > 0, 'Prometheus to scrape the simulator');
-
-  expect((await stack.fake.sendSlashCommand({ text: `start ${CLUSTER} --to 1.31`, userId: 'U0REQ', channelId: CHANNEL })).status).toBe(200);
-  const answered = new Set<string>();
-  breach = await until(async () => {
-    for (const gate of openGates(stack.fake, CHANNEL)) {
-      if (gate.gateId.startsWith('guard-')) return gate;
-      const key = `${gate.gateId}:${gate.revision}`;
-      if (answered.has(key)) continue;
-      answered.add(key);
-      await answerGate(stack.fake, CHANNEL, gate, { action: 'continue' }, 'U0APP');
-    }
-    return undefined;
-  }, 'the breach card', 200_000);
+  stage = await startGuardBreach({ nodes: NODES });
+  ({ stack, breach } = stage);
   terminatedAtBreach = await terminations();
 }, 300_000);
 
 afterAll(async () => {
-  if (process.env.E2E_PRINT) console.log(stack?.fake.renderConversation({ showTimes: true }));
-  await stack?.close();
-  await prometheus?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stage?.close();
 });
 
 describe('a Prometheus guard on a workload that breaks on the new version', () => {
@@ -119,17 +60,6 @@ describe('a Prometheus guard on a workload that breaks on the new version', () =
   });
 });
 
-/** The rollback job's parent card ("EKS rollback · batch …"). */
-function rollbackCard(): FakeMessage | undefined {
-  return stack.fake.messages(CHANNEL).find((m) => m.source === 'chat.postMessage' && /EKS rollback · /.test(m.versions[0]?.text ?? m.text));
-}
-
-async function availability(): Promise<number | undefined> {
-  const answer = (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(TRAINER_AVAILABILITY)}`).then((r) => r.json())) as { data: { result: Array<{ value: [number, string] }> } };
-  const value = answer.data.result[0]?.value[1];
-  return value === undefined ? undefined : Number(value);
-}
-
 describe('Roll back on the breach card, clicked by a requester', () => {
   let held: OpenGate;
   let confirmation: string;
@@ -137,10 +67,7 @@ describe('Roll back on the breach card, clicked by a requester', () => {
   it('aborts the held upgrade at its safe point and starts the rollback, and says both in the thread', async () => {
     held = (await until(() => openGates(stack.fake, CHANNEL).find((gate) => gate.gateId === breach.gateId), 'the open breach card', 60_000))!;
     expect(held.labels).toContain('Roll back to 1.30');
-    const seen = stack.fake.ephemerals('U0REQ').length;
-    const click = await stack.fake.clickButton({ userId: 'U0REQ', channelId: CHANNEL, messageTs: held.message.ts, actionId: 'guard:rollback' });
-    expect(click.status).toBe(200);
-    confirmation = (await until(() => stack.fake.ephemerals('U0REQ').slice(seen).find((e) => /rolling back|rolled back|did not|cannot|out of date/i.test(e.text)), 'the answer to the click', 120_000))!.text;
+    confirmation = await clickRollBack(stack, held, 'U0REQ');
     expect(confirmation).toMatch(/^Started rolling back batch from 1\.31 to 1\.30 \(job `[^`]+`\)/);
 
     // The upgrade's thread: the card answered with the abort, the job's summary Aborted, and the rollback said.
@@ -158,27 +85,9 @@ describe('Roll back on the breach card, clicked by a requester', () => {
   }, 200_000);
 
   it('brings batch back to 1.30, and the guard recovers once no trainer pod runs on a 1.31 node', async () => {
-    const answered = new Set<string>();
-    const ended = await until(async () => {
-      const replies = rollbackCard()?.replies ?? [];
-      for (const reply of replies) {
-        const gate = openGateOf(reply);
-        if (!gate || answered.has(`${gate.gateId}:${gate.revision}`)) continue;
-        answered.add(`${gate.gateId}:${gate.revision}`);
-        // The control-plane gate may still show the kubelet-skew insight EKS reported before the node step (its
-        // refresh is best effort): the approver checks the nodes are back and forces past it, as a person would.
-        if (!gate.actions.includes('gate:continue')) {
-          const nodes = (await stack.kubeConfig(CLUSTER).makeApiClient(k8s.CoreV1Api).listNode()).items;
-          expect(nodes.every((node) => node.status?.nodeInfo?.kubeletVersion?.startsWith('v1.30.'))).toBe(true);
-          await answerGate(stack.fake, CHANNEL, gate, { action: 'force', reason: 'every node is back at 1.30; the insight predates the node step' }, 'U0APP');
-          continue;
-        }
-        await answerGate(stack.fake, CHANNEL, gate, { action: 'continue' }, 'U0APP');
-      }
-      return replies.find((reply) => /^Rollback 1\.31 → 1\.30: /u.test(reply.text));
-    }, 'the rollback summary', 400_000);
+    const { summary: ended, gates } = await answerRollbackUntilSummary(stack);
     expect(ended!.text).toMatch(/^Rollback 1\.31 → 1\.30: \S* ?Succeeded/u);
-    expect([...answered].map((id) => id.split(':')[0])).toEqual(['h1-control-plane']);
+    expect(gates).toEqual(['h1-control-plane']);
 
     const cluster = (await stack.eksClient().send(new DescribeClusterCommand({ name: CLUSTER }))).cluster!;
     expect(cluster.version).toBe('1.30');
@@ -188,8 +97,8 @@ describe('Roll back on the breach card, clicked by a requester', () => {
     expect((await stack.acceptedCalls('UpdateClusterVersion')).map((call) => call.target)).toEqual(['1.31', '1.30']);
 
     // The guard recovers: the rollback's thread says so (for information), and Prometheus reads the trainer whole.
-    await until(async () => (await availability()) === 1, 'the trainer available again in Prometheus', 120_000);
-    await until(() => rollbackCard()?.replies.find((reply) => /Guard "trainer available" recovered at \d\d:\d\d:\d\d UTC/.test(reply.text)), 'the recovery in the rollback thread', 120_000);
+    await until(async () => (await stage.availability()) === 1, 'the trainer available again in Prometheus', 120_000);
+    await until(() => rollbackCard(stack)?.replies.find((reply) => /Guard "trainer available" recovered at \d\d:\d\d:\d\d UTC/.test(reply.text)), 'the recovery in the rollback thread', 120_000);
     expect(stack.deniedCalls()).toEqual([]);
   }, 600_000);
 });
