@@ -14,6 +14,7 @@ import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilR
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
 import { isResourceInUse } from './update-in-flight.js';
+import { describeInstead, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -86,15 +87,12 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
     lines.push(state.note ?? `${blueName}: ${state.final}`);
     return undefined;
   }
-  if (data.dryRun) {
+  // A later hop of a dry run starts from the green group the previous hop would have created.
+  const replace = describeInstead(ctx, { kind: 'replace-nodegroup', blue: readsEarlierHopsAsDone(ctx) ? greenNameFor(blueName, step.from) : blueName, green: greenNameFor(blueName, step.to), to: step.to });
+  if (replace) {
+    // Described, not done: one read says whether there is anything to describe.
     const blue = await describeOrUndefined(ctx, blueName);
-    if (blue && blue.version === step.to) {
-      lines.push(`${blueName}: already at ${step.to}`);
-      return undefined;
-    }
-    // A later hop of a dry run starts from the green group the previous hop would have created.
-    const from = step.hop > 1 ? greenNameFor(blueName, step.from) : blueName;
-    lines.push(`would create ${greenNameFor(blueName, step.to)} as a ${step.to} clone of ${from}, wait until Ready, ask, then delete ${from}`);
+    lines.push(blue && blue.version === step.to ? `${blueName}: already at ${step.to}` : replace);
     return undefined;
   }
   const greenName = state.green ?? greenNameFor(blueName, step.to);

@@ -1,5 +1,5 @@
 import { RESTARTED_AT } from '../src/planning/fargate-workloads.js';
-import { describeCommand, describeCommands, describeIssued, type Command, type UpdateAddonCommand, type UpdateClusterVersionCommand } from './engine/commands.js';
+import { describeCommand, describeCommands, describeIssued, type Command, type UpdateCommand } from './engine/commands.js';
 import { safePoint } from './safe-point.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
 import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
@@ -18,6 +18,12 @@ type Done = { kind: 'done' };
 interface Results {
   'update-cluster-version': UpdateStarted;
   'update-addon': UpdateStarted;
+  'update-nodegroup-version': UpdateStarted;
+  'roll-launch-template': Done;
+  'replace-nodegroup': Done;
+  'roll-self-managed': Done;
+  'drive-karpenter': Done;
+  'hold-budgets': Done;
   'adopt-update': { kind: 'update'; updateId: string };
   'restart-workload': Done;
   'restart-workloads': Done;
@@ -55,6 +61,7 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
   switch (command.kind) {
     case 'update-cluster-version':
     case 'update-addon':
+    case 'update-nodegroup-version':
       return issueUpdate(ctx, command);
     case 'adopt-update':
       if (!command.ours) {
@@ -73,6 +80,11 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     }
     case 'restart-workloads':
     case 'verify-hop':
+    case 'roll-launch-template':
+    case 'replace-nodegroup':
+    case 'roll-self-managed':
+    case 'drive-karpenter':
+    case 'hold-budgets':
     case 'stop-at-findings':
     // A gate is carried out by awaitGate (jobs/gate-step.ts, which the steps call after `preview`): the executor
     // cannot import it, as gate-step's own step previews through here.
@@ -89,6 +101,11 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
  */
 export function preview(ctx: StepContext, commands: readonly Command[]): StepResult | undefined {
   return ctx.data.dryRun ? { outcome: 'dry-run', summary: describeCommands(commands) } : undefined;
+}
+
+/** One item's command as a dry run describes it (its line in the step's summary); undefined when the job acts. */
+export function describeInstead(ctx: StepContext, command: Command): string | undefined {
+  return ctx.data.dryRun ? describeCommand(command) : undefined;
 }
 
 /** The end of a step that went through its commands: 'dry-run' when they were only described. */
@@ -109,26 +126,44 @@ export function acts(ctx: StepContext): boolean {
   return !ctx.data.dryRun;
 }
 
-async function issueUpdate(ctx: StepContext, command: UpdateClusterVersionCommand | UpdateAddonCommand): Promise<UpdateStarted> {
-  const operation = command.kind === 'update-addon' ? 'UpdateAddon' : 'UpdateClusterVersion';
-  const target = command.kind === 'update-addon' ? `${command.addon} ${command.to}` : command.to;
+/** What each update command calls, and how its update is named in job.data and found again when EKS says one runs. */
+function updateCall(ctx: StepContext, command: UpdateCommand) {
+  switch (command.kind) {
+    case 'update-cluster-version':
+      return {
+        operation: 'UpdateClusterVersion', target: command.to, type: 'VersionUpdate' as const, scope: undefined,
+        call: () => ctx.eks.updateClusterVersion(command.cluster, command.to, command.token, command.force || undefined, command.rollback),
+        missingId: () => new StepFailure(`UpdateClusterVersion ${command.cluster} → ${command.to} returned no update id`),
+      };
+    case 'update-addon':
+      return {
+        operation: 'UpdateAddon', target: `${command.addon} ${command.to}`, type: 'AddonUpdate' as const, scope: { addonName: command.addon },
+        call: () => ctx.eks.updateAddon(command.cluster, command.addon, { addonVersion: command.to, resolveConflicts: command.resolveConflicts, clientRequestToken: command.token }),
+        // (as before commands: an add-on update without an id is retried, the others fail the step)
+        missingId: () => new Error(`UpdateAddon ${command.addon} → ${command.to} returned no update id`),
+      };
+    case 'update-nodegroup-version':
+      return {
+        operation: 'UpdateNodegroupVersion', target: `${command.nodegroup} ${command.to}`, type: 'VersionUpdate' as const, scope: { nodegroupName: command.nodegroup },
+        call: () => ctx.eks.updateNodegroupVersion(command.cluster, command.nodegroup, { ...command.request, force: command.force, clientRequestToken: command.token }),
+        missingId: () => new StepFailure(`UpdateNodegroupVersion ${command.nodegroup} returned no update id`),
+      };
+  }
+}
+
+async function issueUpdate(ctx: StepContext, command: UpdateCommand): Promise<UpdateStarted> {
+  const { operation, target, type, scope, call, missingId } = updateCall(ctx, command);
   let updateId: string | undefined;
   try {
-    const update =
-      command.kind === 'update-addon'
-        ? await ctx.eks.updateAddon(command.cluster, command.addon, { addonVersion: command.to, resolveConflicts: command.resolveConflicts, clientRequestToken: command.token })
-        : await ctx.eks.updateClusterVersion(command.cluster, command.to, command.token, command.force || undefined, command.rollback);
-    // (as before commands: a cluster update without an id fails the step, an add-on's is retried)
-    if (!update.id && command.kind === 'update-addon') throw new Error(`UpdateAddon ${command.addon} → ${command.to} returned no update id`);
-    if (!update.id) throw new StepFailure(`UpdateClusterVersion ${command.cluster} → ${command.to} returned no update id`);
+    const update = await call();
+    if (!update.id) throw missingId();
     await ctx.recordUpdate(command.record, { updateId: update.id, operation, target, at: ctx.clock.now(), adopted: false });
     updateId = update.id;
   } catch (error) {
     // An update of this resource started between the step's read and this call — most often this job's own first
     // call, whose answer was lost: follow it as ours, or wait one poll interval and let the step read again.
     if (!isResourceInUse(error)) throw error;
-    const scope = command.kind === 'update-addon' ? { addonName: command.addon } : undefined;
-    updateId = await adoptUpdateInFlight(ctx, scope, command.kind === 'update-addon' ? 'AddonUpdate' : 'VersionUpdate', { key: command.record, operation, target });
+    updateId = await adoptUpdateInFlight(ctx, scope, type, { key: command.record, operation, target });
     if (!updateId) return { kind: 'retry' };
   }
   // Issued by this job either way (an adopted one is most often its own first call): the timeline says so once.

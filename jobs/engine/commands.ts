@@ -11,6 +11,12 @@ import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 export type Command =
   | UpdateClusterVersionCommand
   | UpdateAddonCommand
+  | UpdateNodegroupVersionCommand
+  | RollLaunchTemplateCommand
+  | ReplaceNodegroupCommand
+  | RollSelfManagedCommand
+  | DriveKarpenterCommand
+  | HoldBudgetsCommand
   | AdoptUpdateCommand
   | RestartWorkloadCommand
   | RestartWorkloadsCommand
@@ -52,6 +58,78 @@ export interface UpdateAddonCommand {
   token: string;
   record: string;
   event: string;
+}
+
+/** UpdateNodegroupVersion of one managed node group, in place (to a version, or to a launch template version). */
+export interface UpdateNodegroupVersionCommand {
+  kind: 'update-nodegroup-version';
+  cluster: string;
+  nodegroup: string;
+  /** The group's version now (as a later hop of a dry run reads it: where the earlier hops would leave it). */
+  from?: string;
+  to: string;
+  request: { version?: string; launchTemplate?: { id?: string; name?: string; version?: string } };
+  force?: boolean;
+  token: string;
+  record: string;
+  event: string;
+}
+
+/**
+ * A custom-AMI group's roll (issue 13): the launch template version with the target AMI — `version` when one
+ * already carries it, else one is created — then UpdateNodegroupVersion to it. The step carries it out in those
+ * two parts (custom-ami-version.ts, then update-nodegroup-version); a dry run describes it whole.
+ */
+export interface RollLaunchTemplateCommand {
+  kind: 'roll-launch-template';
+  nodegroup: string;
+  version?: number | string;
+  imageId: string;
+}
+
+/**
+ * A blue/green node group (blue-green-nodegroup.ts): create `green` as a clone of `blue` at `to`, wait until its
+ * nodes are Ready, ask, then delete `blue`. The step carries it out phase by phase (each decided by
+ * decide-blue-green-phase.ts); a dry run describes it whole.
+ */
+export interface ReplaceNodegroupCommand {
+  kind: 'replace-nodegroup';
+  blue: string;
+  green: string;
+  to: string;
+}
+
+/**
+ * A self-managed group's roll (self-managed-step.ts): a launch template version with `imageId`, the group pointed at
+ * it, its instances replaced — by the bot one node at a time, or by an instance refresh. The step carries it out
+ * action by action (decide-self-managed-action.ts); a dry run describes it whole.
+ */
+export interface RollSelfManagedCommand {
+  kind: 'roll-self-managed';
+  group: string;
+  imageId: string;
+  /** Where the AMI id came from (the SSM parameter, or clusters.yaml). */
+  source: string;
+  instances: number;
+  strategy: 'rolling' | 'instance-refresh';
+  minHealthyPercentage?: number;
+}
+
+/**
+ * The Karpenter step's plan (karpenter-step.ts): the NodePool budgets and EC2NodeClass AMIs it changes (`changes`,
+ * one sentence each), and what it leaves to the operator (`reports`). The step patches and follows the drift
+ * itself; a dry run lists them.
+ */
+export interface DriveKarpenterCommand {
+  kind: 'drive-karpenter';
+  changes: string[];
+  reports: string[];
+}
+
+/** The upgrade budget set on NodePools before the control plane moves (karpenter-budget-step.ts), one line a pool. */
+export interface HoldBudgetsCommand {
+  kind: 'hold-budgets';
+  pools: string[];
 }
 
 /**
@@ -100,6 +178,8 @@ export interface AskGateCommand {
   kind: 'ask-gate';
   gate: { gateId: string; title: string; details: string[]; actions: GateAction[] };
   before?: string;
+  /** What a dry run says when the card is not the usual question (a group it would stop at, and why). */
+  said?: string;
 }
 
 /** Blocking findings: the job stops here (at a Force card when all may be forced, else it fails). */
@@ -137,6 +217,20 @@ export function describeCommand(command: Command): string {
     }
     case 'update-addon':
       return `would call UpdateAddon ${command.addon} ${command.from} → ${command.to}${command.goal && command.goal !== command.to ? ` (then on to ${command.goal})` : ''}`;
+    case 'update-nodegroup-version':
+      return `would call UpdateNodegroupVersion ${command.nodegroup} ${command.from ?? '?'} → ${command.to} (in place)`;
+    case 'roll-launch-template':
+      return `${command.nodegroup}: would ${command.version ? `use launch template version ${command.version}` : 'create a launch template version'} with ${command.imageId} and call UpdateNodegroupVersion with it`;
+    case 'replace-nodegroup':
+      return `would create ${command.green} as a ${command.to} clone of ${command.blue}, wait until Ready, ask, then delete ${command.blue}`;
+    case 'roll-self-managed': {
+      const how = command.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${command.minHealthyPercentage})` : 'the bot, one node at a time (cordon, drain, terminate, wait for the replacement)';
+      return `${command.group}: would add a launch template version with ${command.imageId} (${command.source}) and replace its ${command.instances} instance(s) by ${how}`;
+    }
+    case 'drive-karpenter':
+      return [...command.changes.map((line) => `would: ${line}`), ...command.reports.map((line) => `report: ${line}`)].join('; ') || 'no NodePool needs changes';
+    case 'hold-budgets':
+      return `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${command.pools.join('; ')}`;
     case 'adopt-update':
       return `would follow the update already in progress (${command.updateId}) instead of starting another`;
     case 'restart-workload':
@@ -149,6 +243,7 @@ export function describeCommand(command: Command): string {
     case 'verify-hop':
       return `would check that ${command.cluster} is at ${command.to} and ACTIVE, nodes within skew, deployments available, PDBs healthy`;
     case 'ask-gate': {
+      if (command.said) return command.said;
       if (command.before) return `would ${command.before} and ask the approvers "${command.gate.title.replace(/\?$/, '')}"`;
       return `would ask the approvers "${command.gate.title}" (${command.gate.actions.map((action) => ACTION_LABELS[action]).join(' / ')}) and wait for an answer`;
     }
@@ -171,8 +266,12 @@ export function describeCommands(commands: readonly Command[]): string {
     .join('; ');
 }
 
+/** The commands that start an EKS update (recorded under `record`, followed with DescribeUpdate). */
+export type UpdateCommand = UpdateClusterVersionCommand | UpdateAddonCommand | UpdateNodegroupVersionCommand;
+
 /** The "issued" line of the timeline for an update command, once EKS answered with the update's id. */
-export function describeIssued(command: UpdateClusterVersionCommand | UpdateAddonCommand, updateId: string): string {
+export function describeIssued(command: UpdateCommand, updateId: string): string {
+  if (command.kind === 'update-nodegroup-version') return `UpdateNodegroupVersion ${command.nodegroup} → ${command.to}${command.force ? ' with force' : ''} issued (update ${updateId}).`;
   if (command.kind === 'update-addon') return `UpdateAddon ${command.addon} ${command.from} → ${command.to} issued (update ${updateId}).`;
   const rollback = command.rollback ? ` (rollback, timeout ${command.rollback.timeoutMinutes} min)` : '';
   return `UpdateClusterVersion ${command.cluster} → ${command.to}${rollback}${command.notes.join('')} issued (update ${updateId}).${command.after ? ` ${command.after}` : ''}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeCommand, describeCommands, describeIssued, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
-import { execute, preview } from '../../jobs/execute-commands.js';
+import { completed, describeInstead, execute, preview } from '../../jobs/execute-commands.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import { fakeStepContext } from './step-fake-context.js';
 
@@ -68,6 +68,8 @@ describe('execute', () => {
     expect(data.acted).toEqual({});
     expect(events).toEqual([]);
     expect(preview(ctx, [addon])).toEqual({ outcome: 'dry-run', summary: describeCommand(addon) });
+    expect(describeInstead(ctx, addon)).toBe(describeCommand(addon));
+    expect(completed(ctx, 'x')).toEqual({ outcome: 'dry-run', summary: 'x' });
   });
 
   it('issues the update with its token, records it before the timeline says it was issued', async () => {
@@ -78,6 +80,8 @@ describe('execute', () => {
     expect(data.updates['h1-control-plane']?.cluster).toMatchObject({ updateId: 'u1', operation: 'UpdateClusterVersion', adopted: false });
     expect(events.map((e) => e.key)).toEqual(['j1:h1-control-plane:issued']);
     expect(preview(ctx, [update])).toBeUndefined();
+    expect(describeInstead(ctx, update)).toBeUndefined();
+    expect(completed(ctx, 'x')).toEqual({ outcome: 'done', summary: 'x' });
     await execute(ctx, addon);
     expect(calls[1]).toEqual({ op: 'UpdateAddon', args: ['demo', 'vpc-cni', { addonVersion: 'v1.19.0', resolveConflicts: undefined, clientRequestToken: 't' }] });
   });
