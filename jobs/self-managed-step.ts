@@ -14,6 +14,8 @@ import { followRefresh, removeHook, startOrAdoptRefresh } from './self-managed-r
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
 import { mention } from '../src/report/format-text.js';
+import type { AskGateCommand } from './engine/commands.js';
+import { completed, describeInstead, execute } from './execute-commands.js';
 
 /**
  * Self-managed node groups (Auto Scaling groups whose instances join the cluster), one group at a time. For each:
@@ -55,7 +57,7 @@ export const selfManagedStep: Step = async (ctx) => {
     const result = await upgradeGroup(ctx, group, nodes, lines);
     if (result) return result;
   }
-  return { outcome: ctx.data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
+  return completed(ctx, lines.join('; '));
 };
 
 async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes: KubeObject[], lines: string[]): Promise<StepResult | undefined> {
@@ -80,11 +82,14 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
       });
     }
     state.targetImageId = imageId;
-    if (!data.dryRun) await saveGroupState(ctx, name, state);
+    await execute(ctx, { kind: 'save-state', patch: { [stateKey(name)]: state } });
   }
-  if (data.dryRun) {
-    const how = policy.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${policy.minHealthyPercentage})` : 'the bot, one node at a time (cordon, drain, terminate, wait for the replacement)';
-    lines.push(`${name}: would add a launch template version with ${state.targetImageId} (${source.kind === 'none' ? '' : source.label}) and replace its ${group.instances.length} instance(s) by ${how}`);
+  const roll = describeInstead(ctx, {
+    kind: 'roll-self-managed', group: name, imageId: state.targetImageId, source: source.kind === 'none' ? '' : source.label,
+    instances: group.instances.length, strategy: policy.strategy, minHealthyPercentage: policy.minHealthyPercentage,
+  });
+  if (roll) {
+    lines.push(roll);
     return undefined;
   }
 
@@ -218,16 +223,22 @@ export async function restoreIfUnmoved(ctx: StepContext, group: string, state: G
 
 /** A group the bot has no AMI for: Force skips it (recorded), Abort stops the job. */
 async function skipGate(ctx: StepContext, name: string, state: GroupState, why: string, lines: string[]): Promise<StepResult | undefined> {
-  if (ctx.data.dryRun) {
-    lines.push(`${name}: would stop at a gate: ${why}`);
+  const ask: AskGateCommand = {
+    kind: 'ask-gate',
+    gate: {
+      gateId: `h${ctx.step.hop}-smg-${name}-ami`,
+      title: `Self-managed group ${name} has no ${ctx.step.to} AMI source. Skip it, or abort?`,
+      details: [why, `What to do: ${amiSourceHint('selfManaged', name, ctx.step.to)} and start again — or Force to skip the group for now.`],
+      actions: ['force', 'abort'],
+    },
+    said: `${name}: would stop at a gate: ${why}`,
+  };
+  const dry = describeInstead(ctx, ask);
+  if (dry) {
+    lines.push(dry);
     return undefined;
   }
-  const outcome = await awaitGate(ctx, {
-    gateId: `h${ctx.step.hop}-smg-${name}-ami`,
-    title: `Self-managed group ${name} has no ${ctx.step.to} AMI source. Skip it, or abort?`,
-    details: [why, `What to do: ${amiSourceHint('selfManaged', name, ctx.step.to)} and start again — or Force to skip the group for now.`],
-    actions: ['force', 'abort'],
-  });
+  const outcome = await awaitGate(ctx, ask.gate);
   if (outcome.kind === 'result') return outcome.result;
   Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
   ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: ctx.step.to, outcome: 'skipped', note: state.note });
