@@ -13,8 +13,7 @@ import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupSt
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
-import { isResourceInUse } from './update-in-flight.js';
-import { describeInstead, readsEarlierHopsAsDone } from './execute-commands.js';
+import { describeInstead, execute, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -81,7 +80,7 @@ export function cloneRequest(blue: Nodegroup, green: string, to: string, token: 
 }
 
 export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines: string[]): Promise<StepResult | undefined> {
-  const { data, step, eks } = ctx;
+  const { data, step } = ctx;
   const state = nodegroupStateOf(ctx, blueName) as BlueGreenState;
   if (state.final) {
     lines.push(state.note ?? `${blueName}: ${state.final}`);
@@ -114,14 +113,7 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
           // The name is in job.data before the call, so a re-run finds the clone instead of creating a second one.
           Object.assign(state, { green: greenName, greenReady: undefined });
           await saveNodegroupState(ctx, blueName, state);
-          try {
-            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, requestToken(data.jobId, greenName)));
-          } catch (error) {
-            // The clone exists already (our own call whose answer was lost): the next read finds it and waits on it.
-            if (!isResourceInUse(error)) throw error;
-          }
-          await ctx.recordUpdate(`${blueName}:create`, { updateId: greenName, operation: 'CreateNodegroup', target: `${greenName} ${step.to}`, at: ctx.clock.now(), adopted: false });
-          await ctx.emit(`bg:${blueName}:create`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `CreateNodegroup ${greenName}: a ${step.to} clone of ${blueName} (same labels, taints, subnets, instance types and sizes).` });
+          await execute(ctx, { kind: 'create-nodegroup', request: cloneRequest(blue!, greenName, step.to, requestToken(data.jobId, greenName)), blue: blueName, record: `${blueName}:create`, event: `bg:${blueName}:create` });
           continue;
         case 'wait-green':
           await waitForGreen(ctx, await watch.get(), greenName);
@@ -141,19 +133,9 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
             })
             : undefined;
           if (outcome?.kind === 'result') return outcome.result;
-          try {
-            await eks.deleteNodegroup(data.cluster, blueName);
-          } catch (error) {
-            // Already being deleted: our own call whose answer was lost (an SDK retry, the step re-run). Adopted when
-            // the group reads DELETING (or is gone); any other conflict stands.
-            // https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteNodegroup.html (ResourceInUseException)
-            const now = isResourceInUse(error) ? await describeOrUndefined(ctx, blueName) : undefined;
-            if (!isResourceInUse(error) || (now && now.status !== 'DELETING')) throw error;
-          }
+          // Already being deleted (our own call whose answer was lost) is adopted by the executor.
           state.deleteIssued = true;
-          await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
-          await saveNodegroupState(ctx, blueName, state);
-          await ctx.emit(`bg:${blueName}:delete`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `DeleteNodegroup ${blueName}: EKS cordons and drains its nodes.` });
+          await execute(ctx, { kind: 'delete-nodegroup', cluster: data.cluster, nodegroup: blueName, record: `${blueName}:delete`, event: `bg:${blueName}:delete`, save: { [`ng:${blueName}`]: state } });
           continue;
         }
         case 'follow-deletion': {

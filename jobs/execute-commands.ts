@@ -21,6 +21,8 @@ interface Results {
   'update-nodegroup-version': UpdateStarted;
   'roll-launch-template': Done;
   'replace-nodegroup': Done;
+  'create-nodegroup': Done;
+  'delete-nodegroup': Done;
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -69,6 +71,30 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
         if (command.note) await ctx.emit(command.note.event, { kind: 'note', at: ctx.clock.now(), level: 'info', text: command.note.text });
       }
       return { kind: 'update', updateId: command.updateId };
+    case 'create-nodegroup': {
+      const green = command.request.nodegroupName ?? '';
+      try {
+        await ctx.eks.createNodegroup(command.request);
+      } catch (error) {
+        // The clone exists already (our own call whose answer was lost): the step's next read finds it and waits on it.
+        if (!isResourceInUse(error)) throw error;
+      }
+      await ctx.recordUpdate(command.record, { updateId: green, operation: 'CreateNodegroup', target: `${green} ${ctx.step.to}`, at: ctx.clock.now(), adopted: false });
+      await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `CreateNodegroup ${green}: a ${ctx.step.to} clone of ${command.blue} (same labels, taints, subnets, instance types and sizes).` });
+      return { kind: 'done' };
+    }
+    case 'delete-nodegroup': {
+      try {
+        await ctx.eks.deleteNodegroup(command.cluster, command.nodegroup);
+      } catch (error) {
+        const now = isResourceInUse(error) ? await describeNodegroupOrUndefined(ctx, command.cluster, command.nodegroup) : undefined;
+        if (!isResourceInUse(error) || (now && now.status !== 'DELETING')) throw error;
+      }
+      await ctx.recordUpdate(command.record, { updateId: command.nodegroup, operation: 'DeleteNodegroup', target: command.nodegroup, at: ctx.clock.now(), adopted: false });
+      if (command.save) await ctx.saveStepState(command.save);
+      await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `DeleteNodegroup ${command.nodegroup}: EKS cordons and drains its nodes.` });
+      return { kind: 'done' };
+    }
     case 'restart-workload': {
       // Written only when the pod template does not carry this restart's annotation yet: a re-run writes nothing.
       const kube = await ctx.kube();
@@ -124,6 +150,17 @@ export function readsEarlierHopsAsDone(ctx: StepContext): boolean {
 /** Whether this job changes anything (a dry run only describes): for reads and notes only a real run needs. */
 export function acts(ctx: StepContext): boolean {
   return !ctx.data.dryRun;
+}
+
+const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
+
+async function describeNodegroupOrUndefined(ctx: StepContext, cluster: string, nodegroup: string) {
+  try {
+    return await ctx.eks.describeNodegroup(cluster, nodegroup);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }
 
 /** What each update command calls, and how its update is named in job.data and found again when EKS says one runs. */

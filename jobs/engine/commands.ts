@@ -1,3 +1,4 @@
+import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
@@ -14,6 +15,8 @@ export type Command =
   | UpdateNodegroupVersionCommand
   | RollLaunchTemplateCommand
   | ReplaceNodegroupCommand
+  | CreateNodegroupCommand
+  | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
   | HoldBudgetsCommand
@@ -133,6 +136,34 @@ export interface HoldBudgetsCommand {
 }
 
 /**
+ * CreateNodegroup of a blue group's green clone (the request carries its token). ResourceInUseException means the
+ * clone exists already — this job's own call, whose answer was lost — and the step's next read finds it.
+ * https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html (ResourceInUseException)
+ */
+export interface CreateNodegroupCommand {
+  kind: 'create-nodegroup';
+  request: CreateNodegroupRequest;
+  blue: string;
+  record: string;
+  event: string;
+}
+
+/**
+ * DeleteNodegroup of a blue group. ResourceInUseException while the group reads DELETING (or is gone) is this job's
+ * own call whose answer was lost, and is adopted; any other conflict stands. `save` is written to the step state
+ * once EKS took the call, before the timeline says so.
+ * https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteNodegroup.html (ResourceInUseException)
+ */
+export interface DeleteNodegroupCommand {
+  kind: 'delete-nodegroup';
+  cluster: string;
+  nodegroup: string;
+  record: string;
+  event: string;
+  save?: Record<string, unknown>;
+}
+
+/**
  * Follow an update already under way (found by the step's read) instead of starting another: recorded as adopted
  * under `record` unless it is this job's own (`ours`), with a note in the timeline when `note` is given.
  */
@@ -231,6 +262,10 @@ export function describeCommand(command: Command): string {
       return [...command.changes.map((line) => `would: ${line}`), ...command.reports.map((line) => `report: ${line}`)].join('; ') || 'no NodePool needs changes';
     case 'hold-budgets':
       return `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${command.pools.join('; ')}`;
+    case 'create-nodegroup':
+      return `would call CreateNodegroup ${command.request.nodegroupName}: a ${command.request.version ?? 'same-AMI'} clone of ${command.blue}`;
+    case 'delete-nodegroup':
+      return `would call DeleteNodegroup ${command.nodegroup}`;
     case 'adopt-update':
       return `would follow the update already in progress (${command.updateId}) instead of starting another`;
     case 'restart-workload':

@@ -113,4 +113,17 @@ describe('execute', () => {
     dry.controls.abort = { by: 'U0APP', at: 1 };
     expect(await execute(dry.ctx, { kind: 'safe-point', before: 'add-on vpc-cni' })).toEqual({ kind: 'done' });
   });
+
+  it('adopts a DeleteNodegroup EKS is already carrying out, and lets any other conflict stand', async () => {
+    const inUse = () => Promise.reject(Object.assign(new Error('in use'), { name: 'ResourceInUseException' }));
+    const eksReading = (status: string) => ({ deleteNodegroup: inUse, describeNodegroup: async () => ({ status }) }) as unknown as EksPort;
+    const del = { kind: 'delete-nodegroup', cluster: 'demo', nodegroup: 'blue', record: 'blue:delete', event: 'bg:blue:delete', save: { 'ng:blue': { deleteIssued: true } } } as const;
+    const deleting = fakeStepContext({ eks: eksReading('DELETING') });
+    expect(await execute(deleting.ctx, del)).toEqual({ kind: 'done' });
+    expect(deleting.data.updates['h1-control-plane']?.['blue:delete']).toMatchObject({ operation: 'DeleteNodegroup' });
+    expect(deleting.data.stepState['h1-control-plane']).toEqual({ 'ng:blue': { deleteIssued: true } });
+    const active = fakeStepContext({ eks: eksReading('ACTIVE') });
+    await expect(execute(active.ctx, del)).rejects.toThrow('in use');
+    expect(active.data.updates).toEqual({});
+  });
 });
