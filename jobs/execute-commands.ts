@@ -1,4 +1,5 @@
 import { RESTARTED_AT } from '../src/planning/fargate-workloads.js';
+import { mention } from '../src/report/format-text.js';
 import { describeCommand, describeCommands, describeIssued, type Command, type UpdateCommand } from './engine/commands.js';
 import { safePoint } from './safe-point.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
@@ -23,6 +24,7 @@ interface Results {
   'replace-nodegroup': Done;
   'create-nodegroup': Done;
   'delete-nodegroup': Done;
+  'cancel-rollback': Done | { kind: 'refused' };
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -95,6 +97,21 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `DeleteNodegroup ${command.nodegroup}: EKS cordons and drains its nodes.` });
       return { kind: 'done' };
     }
+    case 'cancel-rollback':
+      try {
+        await ctx.eks.cancelUpdate(command.cluster, command.updateId, command.token);
+      } catch (error) {
+        await ctx.emit(`cancel:${command.updateId}:refused`, {
+          kind: 'note', at: ctx.clock.now(), level: 'warning',
+          text: `Abort by ${mention(command.by)}: EKS did not cancel the rollback ${command.updateId} (${(error as Error).message}); the job waits for it to end, then stops.`,
+        });
+        return { kind: 'refused' };
+      }
+      await ctx.emit(`cancel:${command.updateId}`, {
+        kind: 'note', at: ctx.clock.now(), level: 'warning',
+        text: `Abort by ${mention(command.by)}: CancelUpdate issued for the rollback ${command.updateId} while EKS was still rolling the Auto Mode nodes back; they return to ${command.from} and the control plane stays at ${command.from}.`,
+      });
+      return { kind: 'done' };
     case 'restart-workload': {
       // Written only when the pod template does not carry this restart's annotation yet: a re-run writes nothing.
       const kube = await ctx.kube();

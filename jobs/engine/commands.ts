@@ -16,6 +16,7 @@ export type Command =
   | RollLaunchTemplateCommand
   | ReplaceNodegroupCommand
   | CreateNodegroupCommand
+  | CancelRollbackCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
@@ -164,6 +165,20 @@ export interface DeleteNodegroupCommand {
 }
 
 /**
+ * CancelUpdate of an Auto Mode cluster's rollback while EKS still rolls its nodes back (an Abort by `by`); the
+ * nodes return to `from`. EKS may refuse (the control plane already moving): the job then waits for the update.
+ * https://docs.aws.amazon.com/eks/latest/APIReference/API_CancelUpdate.html
+ */
+export interface CancelRollbackCommand {
+  kind: 'cancel-rollback';
+  cluster: string;
+  updateId: string;
+  token: string;
+  by: string;
+  from: string;
+}
+
+/**
  * Follow an update already under way (found by the step's read) instead of starting another: recorded as adopted
  * under `record` unless it is this job's own (`ours`), with a note in the timeline when `note` is given.
  */
@@ -266,6 +281,8 @@ export function describeCommand(command: Command): string {
       return `would call CreateNodegroup ${command.request.nodegroupName}: a ${command.request.version ?? 'same-AMI'} clone of ${command.blue}`;
     case 'delete-nodegroup':
       return `would call DeleteNodegroup ${command.nodegroup}`;
+    case 'cancel-rollback':
+      return `would call CancelUpdate ${command.updateId} of ${command.cluster}`;
     case 'adopt-update':
       return `would follow the update already in progress (${command.updateId}) instead of starting another`;
     case 'restart-workload':
