@@ -25,6 +25,8 @@ interface Results {
   'create-nodegroup': Done;
   'delete-nodegroup': Done;
   'cancel-rollback': Done | { kind: 'refused' };
+  'terminate-instance': Done;
+  'create-launch-template-version': { kind: 'version'; version: number };
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -97,6 +99,25 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `DeleteNodegroup ${command.nodegroup}: EKS cordons and drains its nodes.` });
       return { kind: 'done' };
     }
+    case 'create-launch-template-version': {
+      const version = await ctx.ec2.createLaunchTemplateVersion(command.launchTemplateId, { sourceVersion: command.sourceVersion, imageId: command.imageId, description: command.description });
+      return { kind: 'version', version };
+    }
+    case 'terminate-instance':
+      try {
+        await ctx.autoScaling.terminateInstance(command.instanceId);
+      } catch (error) {
+        // Already on its way out (our own call whose answer was lost, or a re-run after a crash right after it): the
+        // termination is adopted. The SDK names the wire code ScalingActivityInProgress ScalingActivityInProgressFault
+        // (@aws-sdk/client-auto-scaling models/errors); an instance already gone answers ValidationError "not found".
+        const name = (error as { name?: string }).name;
+        if (name !== 'ScalingActivityInProgressFault' && !(name === 'ValidationError' && /not found/i.test((error as Error).message))) throw error;
+      }
+      await ctx.emit(`smg:${command.group}:terminated:${command.instanceId}`, {
+        kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+        text: `${command.group}: ${command.node} drained (${command.evicted} pod(s) evicted) and instance ${command.instanceId} terminated; the group launches its replacement (desired capacity unchanged).`,
+      });
+      return { kind: 'done' };
     case 'cancel-rollback':
       try {
         await ctx.eks.cancelUpdate(command.cluster, command.updateId, command.token);

@@ -107,7 +107,9 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
     if (action.kind !== 'wait') waitingSince = undefined;
     switch (action.kind) {
       case 'create-version': {
-        const version = await ctx.ec2.createLaunchTemplateVersion(view.launchTemplateId, { sourceVersion: action.sourceVersion, imageId: action.imageId, description: `eks-upgrade-bot ${data.jobId}: ${step.to}` });
+        const created = await execute(ctx, { kind: 'create-launch-template-version', launchTemplateId: view.launchTemplateId, sourceVersion: action.sourceVersion, imageId: action.imageId, description: `eks-upgrade-bot ${data.jobId}: ${step.to}` });
+        if (created.kind !== 'version') break;
+        const version = created.version;
         state.newVersion = version;
         await saveGroupState(ctx, name, state);
         await ctx.emit(`smg:${name}:version`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `${name}: launch template ${view.launchTemplateId} version ${version} created from version ${action.sourceVersion} with ${action.imageId} (${source.kind === 'none' ? '' : source.label}).` });
@@ -183,20 +185,7 @@ async function drainAndTerminate(ctx: StepContext, group: string, state: GroupSt
   current.terminated = true;
   current.namespaces = [...new Set(drain.evicted.map((pod) => pod.split('/')[0]))];
   await saveGroupState(ctx, group, state);
-  try {
-    await ctx.autoScaling.terminateInstance(current.instanceId);
-  } catch (error) {
-    // Already on its way out (our own call whose answer was lost, or a re-run after a crash right after it): the
-    // termination is adopted. The SDK names the wire code ScalingActivityInProgress ScalingActivityInProgressFault
-    // (@aws-sdk/client-auto-scaling models/errors); an instance already gone answers ValidationError "not found".
-    // https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html
-    const name = (error as { name?: string }).name;
-    if (name !== 'ScalingActivityInProgressFault' && !(name === 'ValidationError' && /not found/i.test((error as Error).message))) throw error;
-  }
-  await ctx.emit(`smg:${group}:terminated:${current.instanceId}`, {
-    kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
-    text: `${group}: ${current.node} drained (${drain.evicted.length} pod(s) evicted) and instance ${current.instanceId} terminated; the group launches its replacement (desired capacity unchanged).`,
-  });
+  await execute(ctx, { kind: 'terminate-instance', group, instanceId: current.instanceId, node: current.node, evicted: drain.evicted.length });
   return undefined;
 }
 

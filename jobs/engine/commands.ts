@@ -17,6 +17,8 @@ export type Command =
   | ReplaceNodegroupCommand
   | CreateNodegroupCommand
   | CancelRollbackCommand
+  | TerminateInstanceCommand
+  | CreateLaunchTemplateVersionCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
@@ -179,6 +181,30 @@ export interface CancelRollbackCommand {
 }
 
 /**
+ * TerminateInstanceInAutoScalingGroup of a drained self-managed node, keeping the desired capacity (the group
+ * launches its replacement). Recorded in the step state before the call (by the step); an instance already on its
+ * way out — this job's own call whose answer was lost — is adopted.
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html
+ */
+export interface TerminateInstanceCommand {
+  kind: 'terminate-instance';
+  group: string;
+  instanceId: string;
+  node: string;
+  /** Pods the drain evicted, for the timeline line. */
+  evicted: number;
+}
+
+/** A launch template version that differs from `sourceVersion` only in its image id. */
+export interface CreateLaunchTemplateVersionCommand {
+  kind: 'create-launch-template-version';
+  launchTemplateId: string;
+  sourceVersion: string;
+  imageId: string;
+  description: string;
+}
+
+/**
  * Follow an update already under way (found by the step's read) instead of starting another: recorded as adopted
  * under `record` unless it is this job's own (`ours`), with a note in the timeline when `note` is given.
  */
@@ -281,6 +307,10 @@ export function describeCommand(command: Command): string {
       return `would call CreateNodegroup ${command.request.nodegroupName}: a ${command.request.version ?? 'same-AMI'} clone of ${command.blue}`;
     case 'delete-nodegroup':
       return `would call DeleteNodegroup ${command.nodegroup}`;
+    case 'terminate-instance':
+      return `would drain ${command.node} and call TerminateInstanceInAutoScalingGroup ${command.instanceId} of ${command.group}`;
+    case 'create-launch-template-version':
+      return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
     case 'cancel-rollback':
       return `would call CancelUpdate ${command.updateId} of ${command.cluster}`;
     case 'adopt-update':
