@@ -26,6 +26,7 @@ interface Results {
   'delete-nodegroup': Done;
   'cancel-rollback': Done | { kind: 'refused' };
   'terminate-instance': Done;
+  'start-instance-refresh': { kind: 'refresh'; refreshId: string } | { kind: 'retry' };
   'create-launch-template-version': { kind: 'version'; version: number };
   'roll-self-managed': Done;
   'drive-karpenter': Done;
@@ -102,6 +103,25 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     case 'create-launch-template-version': {
       const version = await ctx.ec2.createLaunchTemplateVersion(command.launchTemplateId, { sourceVersion: command.sourceVersion, imageId: command.imageId, description: command.description });
       return { kind: 'version', version };
+    }
+    case 'start-instance-refresh': {
+      let refreshId: string;
+      try {
+        refreshId = await ctx.autoScaling.startInstanceRefresh(command.group, { minHealthyPercentage: command.minHealthyPercentage, skipMatching: true });
+      } catch (error) {
+        // A refresh runs already: our own call whose answer was lost (the SDK retried it). The SDK names the wire code
+        // InstanceRefreshInProgress InstanceRefreshInProgressFault. It is adopted; when none shows yet, wait a poll.
+        if ((error as { name?: string }).name !== 'InstanceRefreshInProgressFault') throw error;
+        const running = (await ctx.autoScaling.describeInstanceRefreshes(command.group)).find((refresh) => ACTIVE_REFRESH.includes(refresh.status));
+        if (running) return { kind: 'refresh', refreshId: running.id };
+        await ctx.sleep(ctx.pollIntervalMs);
+        return { kind: 'retry' };
+      }
+      await ctx.emit(`smg:${command.group}:refresh:${refreshId}`, {
+        kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+        text: `${command.group}: instance refresh ${refreshId} started (MinHealthyPercentage ${command.minHealthyPercentage}); the bot drains each instance it takes out of service.`,
+      });
+      return { kind: 'refresh', refreshId };
     }
     case 'terminate-instance':
       try {
@@ -189,6 +209,9 @@ export function readsEarlierHopsAsDone(ctx: StepContext): boolean {
 export function acts(ctx: StepContext): boolean {
   return !ctx.data.dryRun;
 }
+
+/** The states of an instance refresh still under way (DescribeInstanceRefreshes). */
+export const ACTIVE_REFRESH = ['Pending', 'InProgress', 'Cancelling'];
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
 

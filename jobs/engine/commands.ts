@@ -18,6 +18,7 @@ export type Command =
   | CreateNodegroupCommand
   | CancelRollbackCommand
   | TerminateInstanceCommand
+  | StartInstanceRefreshCommand
   | CreateLaunchTemplateVersionCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
@@ -195,6 +196,17 @@ export interface TerminateInstanceCommand {
   evicted: number;
 }
 
+/**
+ * StartInstanceRefresh of a self-managed group (SkipMatching, MinHealthyPercentage from clusters.yaml). A refresh
+ * already running — this job's own call whose answer was lost — is adopted (InstanceRefreshInProgress).
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_StartInstanceRefresh.html
+ */
+export interface StartInstanceRefreshCommand {
+  kind: 'start-instance-refresh';
+  group: string;
+  minHealthyPercentage: number;
+}
+
 /** A launch template version that differs from `sourceVersion` only in its image id. */
 export interface CreateLaunchTemplateVersionCommand {
   kind: 'create-launch-template-version';
@@ -309,6 +321,8 @@ export function describeCommand(command: Command): string {
       return `would call DeleteNodegroup ${command.nodegroup}`;
     case 'terminate-instance':
       return `would drain ${command.node} and call TerminateInstanceInAutoScalingGroup ${command.instanceId} of ${command.group}`;
+    case 'start-instance-refresh':
+      return `would call StartInstanceRefresh ${command.group} (MinHealthyPercentage ${command.minHealthyPercentage}, SkipMatching)`;
     case 'create-launch-template-version':
       return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
     case 'cancel-rollback':
