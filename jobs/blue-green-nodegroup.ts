@@ -13,7 +13,7 @@ import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupSt
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
-import { isResourceInUse } from './update-in-flight.js';
+import { describeInstead, execute, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -80,21 +80,18 @@ export function cloneRequest(blue: Nodegroup, green: string, to: string, token: 
 }
 
 export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines: string[]): Promise<StepResult | undefined> {
-  const { data, step, eks } = ctx;
+  const { data, step } = ctx;
   const state = nodegroupStateOf(ctx, blueName) as BlueGreenState;
   if (state.final) {
     lines.push(state.note ?? `${blueName}: ${state.final}`);
     return undefined;
   }
-  if (data.dryRun) {
+  // A later hop of a dry run starts from the green group the previous hop would have created.
+  const replace = describeInstead(ctx, { kind: 'replace-nodegroup', blue: readsEarlierHopsAsDone(ctx) ? greenNameFor(blueName, step.from) : blueName, green: greenNameFor(blueName, step.to), to: step.to });
+  if (replace) {
+    // Described, not done: one read says whether there is anything to describe.
     const blue = await describeOrUndefined(ctx, blueName);
-    if (blue && blue.version === step.to) {
-      lines.push(`${blueName}: already at ${step.to}`);
-      return undefined;
-    }
-    // A later hop of a dry run starts from the green group the previous hop would have created.
-    const from = step.hop > 1 ? greenNameFor(blueName, step.from) : blueName;
-    lines.push(`would create ${greenNameFor(blueName, step.to)} as a ${step.to} clone of ${from}, wait until Ready, ask, then delete ${from}`);
+    lines.push(blue && blue.version === step.to ? `${blueName}: already at ${step.to}` : replace);
     return undefined;
   }
   const greenName = state.green ?? greenNameFor(blueName, step.to);
@@ -116,14 +113,7 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
           // The name is in job.data before the call, so a re-run finds the clone instead of creating a second one.
           Object.assign(state, { green: greenName, greenReady: undefined });
           await saveNodegroupState(ctx, blueName, state);
-          try {
-            await eks.createNodegroup(cloneRequest(blue!, greenName, step.to, requestToken(data.jobId, greenName)));
-          } catch (error) {
-            // The clone exists already (our own call whose answer was lost): the next read finds it and waits on it.
-            if (!isResourceInUse(error)) throw error;
-          }
-          await ctx.recordUpdate(`${blueName}:create`, { updateId: greenName, operation: 'CreateNodegroup', target: `${greenName} ${step.to}`, at: ctx.clock.now(), adopted: false });
-          await ctx.emit(`bg:${blueName}:create`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `CreateNodegroup ${greenName}: a ${step.to} clone of ${blueName} (same labels, taints, subnets, instance types and sizes).` });
+          await execute(ctx, { kind: 'create-nodegroup', request: cloneRequest(blue!, greenName, step.to, requestToken(data.jobId, greenName)), blue: blueName, record: `${blueName}:create`, event: `bg:${blueName}:create` });
           continue;
         case 'wait-green':
           await waitForGreen(ctx, await watch.get(), greenName);
@@ -143,19 +133,9 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
             })
             : undefined;
           if (outcome?.kind === 'result') return outcome.result;
-          try {
-            await eks.deleteNodegroup(data.cluster, blueName);
-          } catch (error) {
-            // Already being deleted: our own call whose answer was lost (an SDK retry, the step re-run). Adopted when
-            // the group reads DELETING (or is gone); any other conflict stands.
-            // https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteNodegroup.html (ResourceInUseException)
-            const now = isResourceInUse(error) ? await describeOrUndefined(ctx, blueName) : undefined;
-            if (!isResourceInUse(error) || (now && now.status !== 'DELETING')) throw error;
-          }
+          // Already being deleted (our own call whose answer was lost) is adopted by the executor.
           state.deleteIssued = true;
-          await ctx.recordUpdate(`${blueName}:delete`, { updateId: blueName, operation: 'DeleteNodegroup', target: blueName, at: ctx.clock.now(), adopted: false });
-          await saveNodegroupState(ctx, blueName, state);
-          await ctx.emit(`bg:${blueName}:delete`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `DeleteNodegroup ${blueName}: EKS cordons and drains its nodes.` });
+          await execute(ctx, { kind: 'delete-nodegroup', cluster: data.cluster, nodegroup: blueName, record: `${blueName}:delete`, event: `bg:${blueName}:delete`, save: { [`ng:${blueName}`]: state } });
           continue;
         }
         case 'follow-deletion': {

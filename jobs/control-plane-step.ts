@@ -123,19 +123,9 @@ async function cancelAutoModeRollback(ctx: StepContext, update: Update): Promise
   if (!controls.abort || ctx.stepState().cancel) return;
   const cluster = await ctx.eks.describeCluster(data.cluster);
   if (!cluster.computeConfig?.enabled || cluster.status !== 'ACTIVE') return;
-  await ctx.saveStepState({ cancel: { by: controls.abort.by, updateId: update.id } });
-  try {
-    await ctx.eks.cancelUpdate(data.cluster, update.id, requestToken(data.jobId, 'cancel'));
-    await ctx.emit(`cancel:${update.id}`, {
-      kind: 'note', at: ctx.clock.now(), level: 'warning',
-      text: `Abort by ${mention(controls.abort.by)}: CancelUpdate issued for the rollback ${update.id} while EKS was still rolling the Auto Mode nodes back; they return to ${ctx.step.from} and the control plane stays at ${ctx.step.from}.`,
-    });
-  } catch (error) {
-    await ctx.emit(`cancel:${update.id}:refused`, {
-      kind: 'note', at: ctx.clock.now(), level: 'warning',
-      text: `Abort by ${mention(controls.abort.by)}: EKS did not cancel the rollback ${update.id} (${(error as Error).message}); the job waits for it to end, then stops.`,
-    });
-  }
+  // The request is saved before the call, and the call carries a token: an Abort cancels once.
+  await execute(ctx, { kind: 'save-state', patch: { cancel: { by: controls.abort.by, updateId: update.id } } });
+  await execute(ctx, { kind: 'cancel-rollback', cluster: data.cluster, updateId: update.id, token: requestToken(data.jobId, 'cancel'), by: controls.abort.by, from: ctx.step.from });
 }
 
 async function follow(ctx: StepContext, updateId: string, startedAt: number): Promise<StepResult> {

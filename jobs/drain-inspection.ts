@@ -3,6 +3,7 @@ import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } fr
 import { createChangeSignal, startWatchCache } from './watch-cache.js';
 import { StepFailure, type StepContext } from './step-context.js';
 import { mention } from '../src/report/format-text.js';
+import { acts } from './execute-commands.js';
 
 /**
  * Reads what a blocked drain needs explained (pods on the nodes, PDBs, ReplicaSets, Deployments) and applies the
@@ -84,7 +85,7 @@ export interface ForcedDrain {
  * blockers are read again now rather than taken from the gate card, which may be minutes old.
  */
 export async function forceDrain(ctx: StepContext, nodes: string[], answer: { by: string; reason?: string }): Promise<ForcedDrain> {
-  if (ctx.data.dryRun) throw new Error('forceDrain must not run in a dry run');
+  if (!acts(ctx)) throw new Error('forceDrain must not run in a dry run');
   // Unlike the gate card's best-effort reading, a failure here fails the attempt (a transient one is retried):
   // Force must not claim to have cleared pods it could not see.
   const { blockers } = await readDrain(ctx, nodes);

@@ -1,6 +1,7 @@
 import { describeTerms, termsMatch } from '../src/planning/decide-ami-action.js';
 import type { ClassPlan } from './karpenter-step-state.js';
 import type { Step } from './step-context.js';
+import { acts } from './execute-commands.js';
 
 /**
  * Rollback (issue 10), right after the control plane is back at N-1: the EC2NodeClasses that followed an alias
@@ -13,7 +14,7 @@ import type { Step } from './step-context.js';
 export function withAliasRestore(step: Step): Step {
   return async (ctx) => {
     const result = await step(ctx);
-    if (result.outcome !== 'done' || !ctx.data.rollback || ctx.data.dryRun) return result;
+    if (result.outcome !== 'done' || !ctx.data.rollback || !acts(ctx)) return result;
     const pending: Array<[string, Array<Record<string, unknown>>]> = [];
     for (const planned of ctx.data.steps.filter((s) => s.kind === 'karpenter')) {
       const classes = (ctx.data.stepState[planned.id]?.classes ?? {}) as Record<string, ClassPlan>;

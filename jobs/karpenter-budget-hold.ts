@@ -4,6 +4,7 @@ import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 import { applyBudgets, type Controls } from './apply-karpenter-changes.js';
 import type { Budget } from '../src/planning/disruption-budget.js';
 import type { KarpenterStepState } from './karpenter-step-state.js';
+import { acts } from './execute-commands.js';
 
 /**
  * The budget hold: NodePools whose EC2NodeClass follows the cluster version (an `al2023@latest` alias) drift as soon
@@ -21,7 +22,7 @@ export interface BudgetHoldState extends KarpenterStepState {
 
 /** Every budget step of the plan whose hold is still active (saved, not adopted, some pool not restored). */
 export function activeHolds(ctx: StepContext): Array<{ step: PlannedStep; state: BudgetHoldState }> {
-  if (ctx.data.dryRun) return [];
+  if (!acts(ctx)) return [];
   return ctx.data.steps.flatMap((step) => {
     if (step.kind !== 'karpenter-budget') return [];
     const state = readHold(ctx, step);

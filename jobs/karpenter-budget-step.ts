@@ -6,6 +6,7 @@ import { readKarpenterPlan } from './read-karpenter-plan.js';
 import { resourcesToAct } from './plan-check.js';
 import type { Step } from './step-context.js';
 import { mention } from '../src/report/format-text.js';
+import { preview } from './execute-commands.js';
 
 /**
  * Before the control plane of a hop moves: the NodePools whose EC2NodeClass follows the cluster version (an
@@ -34,10 +35,8 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     if (Object.keys(pools).length === 0) {
       return { outcome: 'skipped', summary: 'no NodePool with nodes to replace follows the cluster version; pinned EC2NodeClasses change only in the Karpenter step' };
     }
-    if (ctx.data.dryRun) {
-      const names = Object.entries(pools).map(([name, pool]) => `NodePool ${name} ${describeBudgets(pool.original)} → nodes ${upgradeBudget}`);
-      return { outcome: 'dry-run', summary: `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${names.join('; ')}` };
-    }
+    const dry = preview(ctx, [{ kind: 'hold-budgets', pools: Object.entries(pools).map(([name, pool]) => `NodePool ${name} ${describeBudgets(pool.original)} → nodes ${upgradeBudget}`) }]);
+    if (dry) return dry;
     state = { startedAt: ctx.clock.now(), pools, classes: {}, reports: [] };
     // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
     for (const name of Object.keys(pools)) ctx.recordActed({ resource: `nodepool/${name}`, action: 'hold-budget', to: ctx.clusterConfig.karpenter.upgradeBudget, outcome: 'done' });

@@ -13,6 +13,7 @@ import { resourcesToAct } from './plan-check.js';
 import { describeVerification } from '../src/planning/verify-pool.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
 import { mention } from '../src/report/format-text.js';
+import { acts, execute, preview } from './execute-commands.js';
 
 /**
  * Karpenter-managed nodes of one hop (seed 000, the drift lab), for every NodePool at once:
@@ -54,19 +55,15 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       // Only the classes the approved plan names, needing what it said (the step's own decisions, ec2nodeclass/*).
       const act = await resourcesToAct(ctx, () => plan.decisions.filter((decision) => decision.resource.startsWith('ec2nodeclass/')));
       keepPlanned(plan, act);
-      if (!ctx.data.dryRun) {
-        // Classes on an alias whose nodes drifted already, when the control plane moved: followed as planned.
-        for (const decision of plan.decisions.filter((d) => d.action === 'follow-alias' && act.has(d.resource) && !plan.classes[d.resource.slice('ec2nodeclass/'.length)])) {
-          ctx.recordActed({ resource: decision.resource, action: 'follow-alias', to: ctx.step.to, outcome: 'done', note: 'its nodes drifted when the control plane moved' });
-        }
+      // Classes on an alias whose nodes drifted already, when the control plane moved: followed as planned.
+      for (const decision of plan.decisions.filter((d) => d.action === 'follow-alias' && act.has(d.resource) && !plan.classes[d.resource.slice('ec2nodeclass/'.length)])) {
+        await execute(ctx, { kind: 'record-acted', acted: { resource: decision.resource, action: 'follow-alias', to: ctx.step.to, outcome: 'done', note: 'its nodes drifted when the control plane moved' } });
       }
       // Pools the budget step held before the control plane moved carry our budget now: their originals are the
       // ones it saved.
       for (const [name, original] of heldOriginals(ctx)) if (plan.pools[name]) plan.pools[name].original = original;
-      if (ctx.data.dryRun) {
-        const lines = [...plan.lines.map((line) => `would: ${line}`), ...plan.reports.map((line) => `report: ${line}`)];
-        return { outcome: 'dry-run', summary: lines.join('; ') || 'no NodePool needs changes' };
-      }
+      const dry = preview(ctx, [{ kind: 'drive-karpenter', changes: plan.lines, reports: plan.reports }]);
+      if (dry) return dry;
       state = { startedAt: ctx.clock.now(), pools: plan.pools, classes: plan.classes, reports: plan.reports };
       // The originals are in job.data before the first patch: a crash after it still restores them, not ours.
       await saveKarpenterState(ctx, state);
@@ -165,7 +162,7 @@ function summaryOf(ctx: StepContext, state: KarpenterStepState): string {
  */
 export async function karpenterControlHook(ctx: StepContext, controls: Controls): Promise<void> {
   const state = readKarpenterState(ctx);
-  if (!state || ctx.data.dryRun || Object.keys(state.pools).length === 0) return;
+  if (!state || !acts(ctx) || Object.keys(state.pools).length === 0) return;
   await applyBudgets(ctx, await ctx.kube(), state, controls);
 }
 
@@ -175,6 +172,6 @@ export async function karpenterControlHook(ctx: StepContext, controls: Controls)
  */
 export async function karpenterCleanup(ctx: StepContext): Promise<void> {
   const state = readKarpenterState(ctx);
-  if (!state || ctx.data.dryRun || Object.keys(state.pools).length === 0) return;
+  if (!state || !acts(ctx) || Object.keys(state.pools).length === 0) return;
   await restoreBudgets(ctx, await ctx.kube(), state);
 }

@@ -11,13 +11,13 @@ import { amiSourceHint } from '../src/planning/ami-source.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
 import { resourcesToAct } from './plan-check.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
-import { safePoint } from './safe-point.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { askPlannedGates } from './planned-gates.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from './read-cluster-updates.js';
 import { mention } from '../src/report/format-text.js';
 import { requestToken } from './request-token.js';
-import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
+import type { AdoptUpdateCommand, AskGateCommand, UpdateNodegroupVersionCommand } from './engine/commands.js';
+import { completed, describeInstead, execute, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -50,8 +50,8 @@ export const managedNodegroupsStep: Step = async (ctx) => {
   const lines: string[] = [];
   for (const name of names) {
     const state = nodegroupStateOf(ctx, name);
-    const stop = state.final || ctx.data.dryRun ? undefined : await safePoint(ctx, `node group ${name}`);
-    if (stop) return stop;
+    const stop = state.final ? undefined : await execute(ctx, { kind: 'safe-point', before: `node group ${name}` });
+    if (stop?.kind === 'stop') return stop.result;
     const blueGreen = state.green !== undefined || decisions.get(name)?.action === 'blue-green';
     // The plan's question for this group, asked just before it moves (a blue/green group asks once its clone is Ready).
     const asked = blueGreen || state.final ? undefined : await askPlannedGates(ctx, (action) => action.resource !== `nodegroup/${name}`);
@@ -59,7 +59,7 @@ export const managedNodegroupsStep: Step = async (ctx) => {
     const result = blueGreen ? await upgradeBlueGreen(ctx, name, lines) : await upgradeInPlace(ctx, name, lines);
     if (result) return result;
   }
-  return { outcome: ctx.data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
+  return completed(ctx, lines.join('; '));
 };
 
 /** DescribeNodegroup's answer, as the node-group decider reads it. */
@@ -122,24 +122,32 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     // the one that already carries it, or one made here once the group is to be acted on (issue 13).
     const customAmi = await findCustomAmiVersion(ctx, ng, policy);
     const decision = decideNodegroupAction(factsOf(ng), policy, step.to, customAmi?.version);
-    if (customAmi && decision.action === 'roll-launch-template' && data.dryRun) {
-      lines.push(`${name}: would ${customAmi.version ? `use launch template version ${customAmi.version}` : 'create a launch template version'} with ${customAmi.imageId} and call UpdateNodegroupVersion with it`);
-      return undefined;
-    }
-    if (decision.action === 'custom-ami-gate' && data.dryRun) {
-      lines.push(`${name}: pinned to a custom AMI (launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`);
+    const roll = customAmi && decision.action === 'roll-launch-template' ? describeInstead(ctx, { kind: 'roll-launch-template', nodegroup: name, version: customAmi.version, imageId: customAmi.imageId }) : undefined;
+    if (roll) {
+      lines.push(roll);
       return undefined;
     }
     if (decision.action === 'custom-ami-gate') {
-      const outcome = await awaitGate(ctx, {
-        gateId: `${gateId}-custom-ami`,
-        title: `Node group ${name} is pinned to a custom AMI. Skip it, or abort?`,
-        details: [
-          `${name} uses launch template ${ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?'} version ${ng.launchTemplate?.version ?? '?'} with its own AMI; a version bump does not upgrade it.`,
-          `What to do: ${amiSourceHint('nodegroups', name, step.to)} (the bot then adds the launch template version itself), or set nodegroups.${name}.launchTemplateVersion to a version you made, and start again — or Force to skip it for now.`,
-        ],
-        actions: ['force', 'abort'],
-      });
+      const template = ng.launchTemplate?.name ?? ng.launchTemplate?.id ?? '?';
+      const ask: AskGateCommand = {
+        kind: 'ask-gate',
+        gate: {
+          gateId: `${gateId}-custom-ami`,
+          title: `Node group ${name} is pinned to a custom AMI. Skip it, or abort?`,
+          details: [
+            `${name} uses launch template ${template} version ${ng.launchTemplate?.version ?? '?'} with its own AMI; a version bump does not upgrade it.`,
+            `What to do: ${amiSourceHint('nodegroups', name, step.to)} (the bot then adds the launch template version itself), or set nodegroups.${name}.launchTemplateVersion to a version you made, and start again — or Force to skip it for now.`,
+          ],
+          actions: ['force', 'abort'],
+        },
+        said: `${name}: pinned to a custom AMI (launch template ${template}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`,
+      };
+      const dry = describeInstead(ctx, ask);
+      if (dry) {
+        lines.push(dry);
+        return undefined;
+      }
+      const outcome = await awaitGate(ctx, ask.gate);
       if (outcome.kind === 'result') return outcome.result;
       Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
       ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
@@ -154,27 +162,38 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
       // worker died between the update's end and its recording.
       if (state.from) state.succeeded = true;
       else Object.assign(state, { final: 'unchanged', note: `already at ${step.to}` });
-      if (!data.dryRun) await saveNodegroupState(ctx, name, state);
+      await execute(ctx, { kind: 'save-state', patch: { [`ng:${name}`]: state } });
       continue;
     }
-    if (data.dryRun) {
+    const attempt = state.attempt ?? 0;
+    const update: UpdateNodegroupVersionCommand = {
+      kind: 'update-nodegroup-version', cluster: data.cluster, nodegroup: name,
       // A later hop of a dry run reads the group as the earlier hops would have left it.
-      lines.push(`would call UpdateNodegroupVersion ${name} ${step.hop > 1 ? step.from : ng.version} → ${step.to} (in place)`);
+      from: readsEarlierHopsAsDone(ctx) ? step.from : ng.version,
+      to: step.to,
+      request: decision.action === 'at-target' ? { version: step.to } : decision.request,
+      force: state.force || policy.force,
+      token: requestToken(data.jobId, step.id, name, attempt),
+      record: `${name}#${attempt}`,
+      event: `ng:${name}:${attempt}:issued`,
+    };
+    const dry = describeInstead(ctx, update);
+    if (dry) {
+      lines.push(dry);
       return undefined;
     }
     if (!state.from) {
       Object.assign(state, { from: ng.version, desired: ng.scalingConfig?.desiredSize ?? 0, lt: decision.action === 'roll-launch-template' || undefined });
       await saveNodegroupState(ctx, name, state);
     }
-    const attempt = state.attempt ?? 0;
-    let request = decision.action === 'at-target' ? { version: step.to } : decision.request;
     if (decision.action === 'roll-launch-template' && decision.request.launchTemplate.version === NEW_LAUNCH_TEMPLATE_VERSION) {
       // Crash-safe: a re-run finds the version this made (it carries the target AMI) and rolls to it instead.
       const version = await createCustomAmiVersion(ctx, ng, customAmi!);
-      request = { launchTemplate: { ...decision.request.launchTemplate, version } };
+      update.request = { launchTemplate: { ...decision.request.launchTemplate, version } };
     }
-    const updateId = await issueOrAdopt(ctx, name, attempt, { ...request, force: state.force || policy.force });
-    if (!updateId) continue;
+    const started = await execute(ctx, await followOrIssue(ctx, update));
+    if (started.kind !== 'update') continue;
+    const updateId = started.updateId;
     const watch = await nodeWatch();
     const final = await followNodegroupUpdate(ctx, watch, { updateId, group: name, label: `node-group ${name} update to ${step.to}`, report });
     if (final.status === 'Successful') {
@@ -193,34 +212,11 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
   }
 }
 
-/** Follows an update already recorded or running for the group; otherwise issues one and records it first. */
-export async function issueOrAdopt(
-  ctx: StepContext,
-  name: string,
-  attempt: number,
-  request: { version?: string; launchTemplate?: { id?: string; name?: string; version?: string }; force?: boolean },
-): Promise<string | undefined> {
-  const { data, step, eks } = ctx;
-  const recordKey = `${name}#${attempt}`;
-  const recorded = ctx.recordedUpdate(recordKey)?.updateId;
-  if (recorded) return recorded;
-  const running = inProgressUpdate(await readRecentUpdates(eks, data.cluster, { scope: { nodegroupName: name } }));
-  if (running?.id) {
-    await ctx.recordUpdate(recordKey, { updateId: running.id, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}`, at: ctx.clock.now(), adopted: true });
-    return running.id;
-  }
-  try {
-    const update = await eks.updateNodegroupVersion(data.cluster, name, { ...request, clientRequestToken: requestToken(data.jobId, step.id, name, attempt) });
-    if (!update.id) throw new StepFailure(`UpdateNodegroupVersion ${name} returned no update id`);
-    await ctx.recordUpdate(recordKey, { updateId: update.id, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}`, at: ctx.clock.now(), adopted: false });
-    await ctx.emit(`ng:${name}:${attempt}:issued`, {
-      kind: 'progress', at: ctx.clock.now(), step: step.id,
-      text: `UpdateNodegroupVersion ${name} → ${step.to}${request.force ? ' with force' : ''} issued (update ${update.id}).`,
-    });
-    return update.id;
-  } catch (error) {
-    // An update of this group started between our read and the call (our own, whose answer was lost): follow it.
-    if (isResourceInUse(error)) return adoptUpdateInFlight(ctx, { nodegroupName: name }, 'VersionUpdate', { key: recordKey, operation: 'UpdateNodegroupVersion', target: `${name} ${step.to}` });
-    throw error;
-  }
+/** Follows an update already recorded or running for the group; otherwise the update is issued (recorded first). */
+async function followOrIssue(ctx: StepContext, update: UpdateNodegroupVersionCommand): Promise<AdoptUpdateCommand | UpdateNodegroupVersionCommand> {
+  const adopt = (updateId: string, ours: boolean): AdoptUpdateCommand => ({ kind: 'adopt-update', updateId, operation: 'UpdateNodegroupVersion', target: `${update.nodegroup} ${update.to}`, record: update.record, ours });
+  const recorded = ctx.recordedUpdate(update.record)?.updateId;
+  if (recorded) return adopt(recorded, true);
+  const running = inProgressUpdate(await readRecentUpdates(ctx.eks, ctx.data.cluster, { scope: { nodegroupName: update.nodegroup } }));
+  return running?.id ? adopt(running.id, false) : update;
 }

@@ -1,5 +1,6 @@
 import { comparePlanWithWorld, describeDivergence, hasDivergence, type WorldDecision } from '../src/planning/plan-vs-world.js';
 import type { StepContext } from './step-context.js';
+import { acts, readsEarlierHopsAsDone } from './execute-commands.js';
 
 /**
  * A step's first look at the world against the plan it was approved with (src/planning/plan-vs-world.ts has the
@@ -12,14 +13,14 @@ export async function resourcesToAct(ctx: StepContext, readWorld: () => Promise<
   const saved = ctx.stepState<{ planCheck: { act: string[] } }>().planCheck;
   if (saved) return new Set(saved.act);
   const planned = ctx.step.actions;
-  if (ctx.data.dryRun && ctx.step.hop > 1 && planned) return new Set(planned.map((action) => action.resource));
+  if (readsEarlierHopsAsDone(ctx) && planned) return new Set(planned.map((action) => action.resource));
   const world = await readWorld();
   if (!planned) return new Set(world.filter((decision) => decision.action !== 'at-target').map((decision) => decision.resource));
   const comparison = comparePlanWithWorld(planned, world);
   if (hasDivergence(comparison)) {
     await ctx.emit('plan-vs-world', { kind: 'note', at: ctx.clock.now(), level: 'warning', text: describeDivergence(comparison, ctx.data.plannedAt) });
   }
-  if (!ctx.data.dryRun) {
+  if (acts(ctx)) {
     for (const decision of comparison.already) {
       const action = planned.find((a) => a.resource === decision.resource)!;
       ctx.recordActed({ resource: decision.resource, action: action.action, to: action.to, outcome: 'already', note: decision.reason });

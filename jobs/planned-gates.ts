@@ -1,6 +1,7 @@
 import type { PlannedAction } from '../src/ports/upgrade-plan.js';
 import { awaitGate } from './gate-step.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
+import { acts } from './execute-commands.js';
 
 /**
  * The gates the approved plan announces for a data-plane step (issue 23): each planned action that carries a
@@ -18,7 +19,7 @@ export function plannedQuestion(ctx: StepContext, resource: string): string | un
 }
 
 export async function askPlannedGates(ctx: StepContext, skip: (action: PlannedAction) => boolean = () => false): Promise<StepResult | undefined> {
-  if (ctx.data.dryRun) return undefined;
+  if (!acts(ctx)) return undefined;
   for (const action of ctx.step.actions ?? []) {
     if (!action.gate || skip(action)) continue;
     const gateId = plannedGateId(ctx, action);

@@ -5,6 +5,7 @@ import { StepFailure, type StepContext, type StepResult } from './step-context.j
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { instanceViews } from './self-managed-world.js';
 import { mention } from '../src/report/format-text.js';
+import { ACTIVE_REFRESH, execute } from './execute-commands.js';
 
 /**
  * `strategy: instance-refresh`: a termination lifecycle hook holds each instance the refresh takes out of service
@@ -16,7 +17,7 @@ import { mention } from '../src/report/format-text.js';
 export const DRAIN_HOOK = 'eks-upgrade-bot-drain';
 /** How long a held instance may wait for its drain before Auto Scaling continues on its own (the hook's heartbeat). */
 const HOOK_HEARTBEAT_S = 1800;
-const ACTIVE = ['Pending', 'InProgress', 'Cancelling'];
+const ACTIVE = ACTIVE_REFRESH;
 
 type RefreshState = SelfManagedGroupState & { hook?: boolean };
 
@@ -33,29 +34,11 @@ export async function startOrAdoptRefresh(ctx: StepContext, group: string, state
     await save();
     return;
   }
-  let id: string;
-  try {
-    id = await ctx.autoScaling.startInstanceRefresh(group, { minHealthyPercentage, skipMatching: true });
-  } catch (error) {
-    // A refresh runs already: our own call whose answer was lost (the SDK retried it). The SDK names the wire code
-    // InstanceRefreshInProgress InstanceRefreshInProgressFault. It is adopted as above.
-    // https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_StartInstanceRefresh.html
-    if ((error as { name?: string }).name !== 'InstanceRefreshInProgressFault') throw error;
-    const running = (await ctx.autoScaling.describeInstanceRefreshes(group)).find((refresh) => ACTIVE.includes(refresh.status));
-    if (!running) {
-      await ctx.sleep(ctx.pollIntervalMs);
-      return;
-    }
-    state.refreshId = running.id;
-    await save();
-    return;
-  }
-  state.refreshId = id;
+  // Started, or adopted when EKS says one runs already (our own call whose answer was lost), by the executor.
+  const started = await execute(ctx, { kind: 'start-instance-refresh', group, minHealthyPercentage });
+  if (started.kind !== 'refresh') return;
+  state.refreshId = started.refreshId;
   await save();
-  await ctx.emit(`smg:${group}:refresh:${id}`, {
-    kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
-    text: `${group}: instance refresh ${id} started (MinHealthyPercentage ${minHealthyPercentage}); the bot drains each instance it takes out of service.`,
-  });
 }
 
 export async function followRefresh(

@@ -14,6 +14,8 @@ import { followRefresh, removeHook, startOrAdoptRefresh } from './self-managed-r
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
 import { mention } from '../src/report/format-text.js';
+import type { AskGateCommand } from './engine/commands.js';
+import { completed, describeInstead, execute } from './execute-commands.js';
 
 /**
  * Self-managed node groups (Auto Scaling groups whose instances join the cluster), one group at a time. For each:
@@ -55,7 +57,7 @@ export const selfManagedStep: Step = async (ctx) => {
     const result = await upgradeGroup(ctx, group, nodes, lines);
     if (result) return result;
   }
-  return { outcome: ctx.data.dryRun ? 'dry-run' : 'done', summary: lines.join('; ') };
+  return completed(ctx, lines.join('; '));
 };
 
 async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes: KubeObject[], lines: string[]): Promise<StepResult | undefined> {
@@ -80,11 +82,14 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
       });
     }
     state.targetImageId = imageId;
-    if (!data.dryRun) await saveGroupState(ctx, name, state);
+    await execute(ctx, { kind: 'save-state', patch: { [stateKey(name)]: state } });
   }
-  if (data.dryRun) {
-    const how = policy.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${policy.minHealthyPercentage})` : 'the bot, one node at a time (cordon, drain, terminate, wait for the replacement)';
-    lines.push(`${name}: would add a launch template version with ${state.targetImageId} (${source.kind === 'none' ? '' : source.label}) and replace its ${group.instances.length} instance(s) by ${how}`);
+  const roll = describeInstead(ctx, {
+    kind: 'roll-self-managed', group: name, imageId: state.targetImageId, source: source.kind === 'none' ? '' : source.label,
+    instances: group.instances.length, strategy: policy.strategy, minHealthyPercentage: policy.minHealthyPercentage,
+  });
+  if (roll) {
+    lines.push(roll);
     return undefined;
   }
 
@@ -102,7 +107,9 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
     if (action.kind !== 'wait') waitingSince = undefined;
     switch (action.kind) {
       case 'create-version': {
-        const version = await ctx.ec2.createLaunchTemplateVersion(view.launchTemplateId, { sourceVersion: action.sourceVersion, imageId: action.imageId, description: `eks-upgrade-bot ${data.jobId}: ${step.to}` });
+        const created = await execute(ctx, { kind: 'create-launch-template-version', launchTemplateId: view.launchTemplateId, sourceVersion: action.sourceVersion, imageId: action.imageId, description: `eks-upgrade-bot ${data.jobId}: ${step.to}` });
+        if (created.kind !== 'version') break;
+        const version = created.version;
         state.newVersion = version;
         await saveGroupState(ctx, name, state);
         await ctx.emit(`smg:${name}:version`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `${name}: launch template ${view.launchTemplateId} version ${version} created from version ${action.sourceVersion} with ${action.imageId} (${source.kind === 'none' ? '' : source.label}).` });
@@ -178,20 +185,7 @@ async function drainAndTerminate(ctx: StepContext, group: string, state: GroupSt
   current.terminated = true;
   current.namespaces = [...new Set(drain.evicted.map((pod) => pod.split('/')[0]))];
   await saveGroupState(ctx, group, state);
-  try {
-    await ctx.autoScaling.terminateInstance(current.instanceId);
-  } catch (error) {
-    // Already on its way out (our own call whose answer was lost, or a re-run after a crash right after it): the
-    // termination is adopted. The SDK names the wire code ScalingActivityInProgress ScalingActivityInProgressFault
-    // (@aws-sdk/client-auto-scaling models/errors); an instance already gone answers ValidationError "not found".
-    // https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html
-    const name = (error as { name?: string }).name;
-    if (name !== 'ScalingActivityInProgressFault' && !(name === 'ValidationError' && /not found/i.test((error as Error).message))) throw error;
-  }
-  await ctx.emit(`smg:${group}:terminated:${current.instanceId}`, {
-    kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
-    text: `${group}: ${current.node} drained (${drain.evicted.length} pod(s) evicted) and instance ${current.instanceId} terminated; the group launches its replacement (desired capacity unchanged).`,
-  });
+  await execute(ctx, { kind: 'terminate-instance', group, instanceId: current.instanceId, node: current.node, evicted: drain.evicted.length });
   return undefined;
 }
 
@@ -218,16 +212,22 @@ export async function restoreIfUnmoved(ctx: StepContext, group: string, state: G
 
 /** A group the bot has no AMI for: Force skips it (recorded), Abort stops the job. */
 async function skipGate(ctx: StepContext, name: string, state: GroupState, why: string, lines: string[]): Promise<StepResult | undefined> {
-  if (ctx.data.dryRun) {
-    lines.push(`${name}: would stop at a gate: ${why}`);
+  const ask: AskGateCommand = {
+    kind: 'ask-gate',
+    gate: {
+      gateId: `h${ctx.step.hop}-smg-${name}-ami`,
+      title: `Self-managed group ${name} has no ${ctx.step.to} AMI source. Skip it, or abort?`,
+      details: [why, `What to do: ${amiSourceHint('selfManaged', name, ctx.step.to)} and start again — or Force to skip the group for now.`],
+      actions: ['force', 'abort'],
+    },
+    said: `${name}: would stop at a gate: ${why}`,
+  };
+  const dry = describeInstead(ctx, ask);
+  if (dry) {
+    lines.push(dry);
     return undefined;
   }
-  const outcome = await awaitGate(ctx, {
-    gateId: `h${ctx.step.hop}-smg-${name}-ami`,
-    title: `Self-managed group ${name} has no ${ctx.step.to} AMI source. Skip it, or abort?`,
-    details: [why, `What to do: ${amiSourceHint('selfManaged', name, ctx.step.to)} and start again — or Force to skip the group for now.`],
-    actions: ['force', 'abort'],
-  });
+  const outcome = await awaitGate(ctx, ask.gate);
   if (outcome.kind === 'result') return outcome.result;
   Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
   ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: ctx.step.to, outcome: 'skipped', note: state.note });

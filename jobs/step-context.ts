@@ -15,8 +15,9 @@ import type { ActedAction, IssuedUpdate, UpgradeJobData } from '../src/planning/
 import type { PlannedStep } from '../src/ports/upgrade-plan.js';
 
 /**
- * What a step (jobs/*-step.ts) gets from the processor. Steps never touch BullMQ: they read the world, act, record
- * what they issued through `recordUpdate` (persisted in job.data before they follow it), and return a result;
+ * What a step (jobs/*-step.ts) gets from the processor. Steps never touch BullMQ: they read the world, decide, hand
+ * what they decided to the executor as commands (jobs/execute-commands.ts: it records what it issued through
+ * `recordUpdate`, persisted in job.data before the step follows it, and describes instead in a dry run), and return a result;
  * the processor turns 'wait' into a delayed job, failures into the thread's error card, and so on.
  */
 export interface StepContext {

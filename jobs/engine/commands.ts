@@ -1,3 +1,4 @@
+import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
@@ -11,6 +12,18 @@ import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 export type Command =
   | UpdateClusterVersionCommand
   | UpdateAddonCommand
+  | UpdateNodegroupVersionCommand
+  | RollLaunchTemplateCommand
+  | ReplaceNodegroupCommand
+  | CreateNodegroupCommand
+  | CancelRollbackCommand
+  | TerminateInstanceCommand
+  | StartInstanceRefreshCommand
+  | CreateLaunchTemplateVersionCommand
+  | DeleteNodegroupCommand
+  | RollSelfManagedCommand
+  | DriveKarpenterCommand
+  | HoldBudgetsCommand
   | AdoptUpdateCommand
   | RestartWorkloadCommand
   | RestartWorkloadsCommand
@@ -52,6 +65,155 @@ export interface UpdateAddonCommand {
   token: string;
   record: string;
   event: string;
+}
+
+/** UpdateNodegroupVersion of one managed node group, in place (to a version, or to a launch template version). */
+export interface UpdateNodegroupVersionCommand {
+  kind: 'update-nodegroup-version';
+  cluster: string;
+  nodegroup: string;
+  /** The group's version now (as a later hop of a dry run reads it: where the earlier hops would leave it). */
+  from?: string;
+  to: string;
+  request: { version?: string; launchTemplate?: { id?: string; name?: string; version?: string } };
+  force?: boolean;
+  token: string;
+  record: string;
+  event: string;
+}
+
+/**
+ * A custom-AMI group's roll (issue 13): the launch template version with the target AMI — `version` when one
+ * already carries it, else one is created — then UpdateNodegroupVersion to it. The step carries it out in those
+ * two parts (custom-ami-version.ts, then update-nodegroup-version); a dry run describes it whole.
+ */
+export interface RollLaunchTemplateCommand {
+  kind: 'roll-launch-template';
+  nodegroup: string;
+  version?: number | string;
+  imageId: string;
+}
+
+/**
+ * A blue/green node group (blue-green-nodegroup.ts): create `green` as a clone of `blue` at `to`, wait until its
+ * nodes are Ready, ask, then delete `blue`. The step carries it out phase by phase (each decided by
+ * decide-blue-green-phase.ts); a dry run describes it whole.
+ */
+export interface ReplaceNodegroupCommand {
+  kind: 'replace-nodegroup';
+  blue: string;
+  green: string;
+  to: string;
+}
+
+/**
+ * A self-managed group's roll (self-managed-step.ts): a launch template version with `imageId`, the group pointed at
+ * it, its instances replaced — by the bot one node at a time, or by an instance refresh. The step carries it out
+ * action by action (decide-self-managed-action.ts); a dry run describes it whole.
+ */
+export interface RollSelfManagedCommand {
+  kind: 'roll-self-managed';
+  group: string;
+  imageId: string;
+  /** Where the AMI id came from (the SSM parameter, or clusters.yaml). */
+  source: string;
+  instances: number;
+  strategy: 'rolling' | 'instance-refresh';
+  minHealthyPercentage?: number;
+}
+
+/**
+ * The Karpenter step's plan (karpenter-step.ts): the NodePool budgets and EC2NodeClass AMIs it changes (`changes`,
+ * one sentence each), and what it leaves to the operator (`reports`). The step patches and follows the drift
+ * itself; a dry run lists them.
+ */
+export interface DriveKarpenterCommand {
+  kind: 'drive-karpenter';
+  changes: string[];
+  reports: string[];
+}
+
+/** The upgrade budget set on NodePools before the control plane moves (karpenter-budget-step.ts), one line a pool. */
+export interface HoldBudgetsCommand {
+  kind: 'hold-budgets';
+  pools: string[];
+}
+
+/**
+ * CreateNodegroup of a blue group's green clone (the request carries its token). ResourceInUseException means the
+ * clone exists already — this job's own call, whose answer was lost — and the step's next read finds it.
+ * https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html (ResourceInUseException)
+ */
+export interface CreateNodegroupCommand {
+  kind: 'create-nodegroup';
+  request: CreateNodegroupRequest;
+  blue: string;
+  record: string;
+  event: string;
+}
+
+/**
+ * DeleteNodegroup of a blue group. ResourceInUseException while the group reads DELETING (or is gone) is this job's
+ * own call whose answer was lost, and is adopted; any other conflict stands. `save` is written to the step state
+ * once EKS took the call, before the timeline says so.
+ * https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteNodegroup.html (ResourceInUseException)
+ */
+export interface DeleteNodegroupCommand {
+  kind: 'delete-nodegroup';
+  cluster: string;
+  nodegroup: string;
+  record: string;
+  event: string;
+  save?: Record<string, unknown>;
+}
+
+/**
+ * CancelUpdate of an Auto Mode cluster's rollback while EKS still rolls its nodes back (an Abort by `by`); the
+ * nodes return to `from`. EKS may refuse (the control plane already moving): the job then waits for the update.
+ * https://docs.aws.amazon.com/eks/latest/APIReference/API_CancelUpdate.html
+ */
+export interface CancelRollbackCommand {
+  kind: 'cancel-rollback';
+  cluster: string;
+  updateId: string;
+  token: string;
+  by: string;
+  from: string;
+}
+
+/**
+ * TerminateInstanceInAutoScalingGroup of a drained self-managed node, keeping the desired capacity (the group
+ * launches its replacement). Recorded in the step state before the call (by the step); an instance already on its
+ * way out — this job's own call whose answer was lost — is adopted.
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_TerminateInstanceInAutoScalingGroup.html
+ */
+export interface TerminateInstanceCommand {
+  kind: 'terminate-instance';
+  group: string;
+  instanceId: string;
+  node: string;
+  /** Pods the drain evicted, for the timeline line. */
+  evicted: number;
+}
+
+/**
+ * StartInstanceRefresh of a self-managed group (SkipMatching, MinHealthyPercentage from clusters.yaml). A refresh
+ * already running — this job's own call whose answer was lost — is adopted (InstanceRefreshInProgress).
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_StartInstanceRefresh.html
+ */
+export interface StartInstanceRefreshCommand {
+  kind: 'start-instance-refresh';
+  group: string;
+  minHealthyPercentage: number;
+}
+
+/** A launch template version that differs from `sourceVersion` only in its image id. */
+export interface CreateLaunchTemplateVersionCommand {
+  kind: 'create-launch-template-version';
+  launchTemplateId: string;
+  sourceVersion: string;
+  imageId: string;
+  description: string;
 }
 
 /**
@@ -100,6 +262,8 @@ export interface AskGateCommand {
   kind: 'ask-gate';
   gate: { gateId: string; title: string; details: string[]; actions: GateAction[] };
   before?: string;
+  /** What a dry run says when the card is not the usual question (a group it would stop at, and why). */
+  said?: string;
 }
 
 /** Blocking findings: the job stops here (at a Force card when all may be forced, else it fails). */
@@ -137,6 +301,32 @@ export function describeCommand(command: Command): string {
     }
     case 'update-addon':
       return `would call UpdateAddon ${command.addon} ${command.from} → ${command.to}${command.goal && command.goal !== command.to ? ` (then on to ${command.goal})` : ''}`;
+    case 'update-nodegroup-version':
+      return `would call UpdateNodegroupVersion ${command.nodegroup} ${command.from ?? '?'} → ${command.to} (in place)`;
+    case 'roll-launch-template':
+      return `${command.nodegroup}: would ${command.version ? `use launch template version ${command.version}` : 'create a launch template version'} with ${command.imageId} and call UpdateNodegroupVersion with it`;
+    case 'replace-nodegroup':
+      return `would create ${command.green} as a ${command.to} clone of ${command.blue}, wait until Ready, ask, then delete ${command.blue}`;
+    case 'roll-self-managed': {
+      const how = command.strategy === 'instance-refresh' ? `an instance refresh (MinHealthyPercentage ${command.minHealthyPercentage})` : 'the bot, one node at a time (cordon, drain, terminate, wait for the replacement)';
+      return `${command.group}: would add a launch template version with ${command.imageId} (${command.source}) and replace its ${command.instances} instance(s) by ${how}`;
+    }
+    case 'drive-karpenter':
+      return [...command.changes.map((line) => `would: ${line}`), ...command.reports.map((line) => `report: ${line}`)].join('; ') || 'no NodePool needs changes';
+    case 'hold-budgets':
+      return `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${command.pools.join('; ')}`;
+    case 'create-nodegroup':
+      return `would call CreateNodegroup ${command.request.nodegroupName}: a ${command.request.version ?? 'same-AMI'} clone of ${command.blue}`;
+    case 'delete-nodegroup':
+      return `would call DeleteNodegroup ${command.nodegroup}`;
+    case 'terminate-instance':
+      return `would drain ${command.node} and call TerminateInstanceInAutoScalingGroup ${command.instanceId} of ${command.group}`;
+    case 'start-instance-refresh':
+      return `would call StartInstanceRefresh ${command.group} (MinHealthyPercentage ${command.minHealthyPercentage}, SkipMatching)`;
+    case 'create-launch-template-version':
+      return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
+    case 'cancel-rollback':
+      return `would call CancelUpdate ${command.updateId} of ${command.cluster}`;
     case 'adopt-update':
       return `would follow the update already in progress (${command.updateId}) instead of starting another`;
     case 'restart-workload':
@@ -149,6 +339,7 @@ export function describeCommand(command: Command): string {
     case 'verify-hop':
       return `would check that ${command.cluster} is at ${command.to} and ACTIVE, nodes within skew, deployments available, PDBs healthy`;
     case 'ask-gate': {
+      if (command.said) return command.said;
       if (command.before) return `would ${command.before} and ask the approvers "${command.gate.title.replace(/\?$/, '')}"`;
       return `would ask the approvers "${command.gate.title}" (${command.gate.actions.map((action) => ACTION_LABELS[action]).join(' / ')}) and wait for an answer`;
     }
@@ -171,8 +362,12 @@ export function describeCommands(commands: readonly Command[]): string {
     .join('; ');
 }
 
+/** The commands that start an EKS update (recorded under `record`, followed with DescribeUpdate). */
+export type UpdateCommand = UpdateClusterVersionCommand | UpdateAddonCommand | UpdateNodegroupVersionCommand;
+
 /** The "issued" line of the timeline for an update command, once EKS answered with the update's id. */
-export function describeIssued(command: UpdateClusterVersionCommand | UpdateAddonCommand, updateId: string): string {
+export function describeIssued(command: UpdateCommand, updateId: string): string {
+  if (command.kind === 'update-nodegroup-version') return `UpdateNodegroupVersion ${command.nodegroup} → ${command.to}${command.force ? ' with force' : ''} issued (update ${updateId}).`;
   if (command.kind === 'update-addon') return `UpdateAddon ${command.addon} ${command.from} → ${command.to} issued (update ${updateId}).`;
   const rollback = command.rollback ? ` (rollback, timeout ${command.rollback.timeoutMinutes} min)` : '';
   return `UpdateClusterVersion ${command.cluster} → ${command.to}${rollback}${command.notes.join('')} issued (update ${updateId}).${command.after ? ` ${command.after}` : ''}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeCommand, describeCommands, describeIssued, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
-import { execute, preview } from '../../jobs/execute-commands.js';
+import { completed, describeInstead, execute, preview } from '../../jobs/execute-commands.js';
 import type { EksPort } from '../../src/ports/eks-port.js';
 import { fakeStepContext } from './step-fake-context.js';
 
@@ -68,6 +68,8 @@ describe('execute', () => {
     expect(data.acted).toEqual({});
     expect(events).toEqual([]);
     expect(preview(ctx, [addon])).toEqual({ outcome: 'dry-run', summary: describeCommand(addon) });
+    expect(describeInstead(ctx, addon)).toBe(describeCommand(addon));
+    expect(completed(ctx, 'x')).toEqual({ outcome: 'dry-run', summary: 'x' });
   });
 
   it('issues the update with its token, records it before the timeline says it was issued', async () => {
@@ -78,6 +80,8 @@ describe('execute', () => {
     expect(data.updates['h1-control-plane']?.cluster).toMatchObject({ updateId: 'u1', operation: 'UpdateClusterVersion', adopted: false });
     expect(events.map((e) => e.key)).toEqual(['j1:h1-control-plane:issued']);
     expect(preview(ctx, [update])).toBeUndefined();
+    expect(describeInstead(ctx, update)).toBeUndefined();
+    expect(completed(ctx, 'x')).toEqual({ outcome: 'done', summary: 'x' });
     await execute(ctx, addon);
     expect(calls[1]).toEqual({ op: 'UpdateAddon', args: ['demo', 'vpc-cni', { addonVersion: 'v1.19.0', resolveConflicts: undefined, clientRequestToken: 't' }] });
   });
@@ -108,5 +112,18 @@ describe('execute', () => {
     const dry = fakeStepContext({ data: { dryRun: true } });
     dry.controls.abort = { by: 'U0APP', at: 1 };
     expect(await execute(dry.ctx, { kind: 'safe-point', before: 'add-on vpc-cni' })).toEqual({ kind: 'done' });
+  });
+
+  it('adopts a DeleteNodegroup EKS is already carrying out, and lets any other conflict stand', async () => {
+    const inUse = () => Promise.reject(Object.assign(new Error('in use'), { name: 'ResourceInUseException' }));
+    const eksReading = (status: string) => ({ deleteNodegroup: inUse, describeNodegroup: async () => ({ status }) }) as unknown as EksPort;
+    const del = { kind: 'delete-nodegroup', cluster: 'demo', nodegroup: 'blue', record: 'blue:delete', event: 'bg:blue:delete', save: { 'ng:blue': { deleteIssued: true } } } as const;
+    const deleting = fakeStepContext({ eks: eksReading('DELETING') });
+    expect(await execute(deleting.ctx, del)).toEqual({ kind: 'done' });
+    expect(deleting.data.updates['h1-control-plane']?.['blue:delete']).toMatchObject({ operation: 'DeleteNodegroup' });
+    expect(deleting.data.stepState['h1-control-plane']).toEqual({ 'ng:blue': { deleteIssued: true } });
+    const active = fakeStepContext({ eks: eksReading('ACTIVE') });
+    await expect(execute(active.ctx, del)).rejects.toThrow('in use');
+    expect(active.data.updates).toEqual({});
   });
 });
