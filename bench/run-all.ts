@@ -12,6 +12,7 @@ import { p4EventThread } from './p4-event-thread.js';
 import { p5Posts } from './p5-posts.js';
 import { p6Overhead } from './p6-overhead.js';
 import { p7OneWorker } from './p7-one-worker.js';
+import { P8_GOAL, p8Rollout } from './p8-rollout.js';
 import { p9Burst } from './p9-burst.js';
 import { ROOT } from './processes.js';
 
@@ -30,6 +31,7 @@ const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: Bench
   { id: 'P5', name: 'posts per upgrade', goal: '≤ 30 + 1 per 50 nodes', run: p5Posts },
   { id: 'P4', name: 'event → thread p95', goal: '≤ 2 s', run: p4EventThread },
   { id: 'P6', name: 'overhead / simulated waits', goal: '≤ 1.05', run: p6Overhead },
+  { id: 'P8', name: `rollout of ${process.env.P8_CLUSTERS ?? 500} clusters, one worker`, goal: P8_GOAL, run: p8Rollout },
   { id: 'P9', name: 'burst of 200 upgrades, 2 web + 4 workers, one killed', goal: 'every job once, every thread correct, a killed worker loses nothing', run: p9Burst },
 ];
 

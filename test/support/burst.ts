@@ -57,7 +57,7 @@ export interface BurstFigures {
 }
 
 /** Answers every open gate of every upgrade thread in the channel: Continue where offered, else Force with a reason. */
-function answerAllGates(fake: FakeSlack, channel: string, approver: string): { stop(): void } {
+export function answerAllGates(fake: FakeSlack, channel: string, approver: string): { stop(): void } {
   let running = true;
   const answered = new Set<string>();
   void (async () => {
@@ -121,28 +121,46 @@ export async function runBurst(opts: { upgrades: number; webs: number; workers: 
     // The thread's last post is the timeline file: once every thread has its own, the outbox has delivered the rest.
     await until(() => stack.fake.files().filter((file) => file.threadTs !== undefined).length >= targets.length, () => `every thread's timeline file (${stack.fake.files().length} of ${targets.length})`, opts.timeoutMs);
 
-    const calls = await stack.acceptedCalls();
-    const seen = new Map<string, number>();
-    for (const call of calls) seen.set(`${call.operation} ${call.cluster} ${call.target ?? ''}`.trim(), (seen.get(`${call.operation} ${call.cluster} ${call.target ?? ''}`.trim()) ?? 0) + 1);
-    figures.repeatedCalls = [...seen].filter(([, n]) => n > 1).map(([key, n]) => `${key} ×${n}`);
-    for (const target of targets) {
-      const card = statusCard(stack.fake, BURST_CHANNEL, target.name)!;
-      if (/: Succeeded/.test(card.text) && stack.sim.world.cluster(target.name)?.version === target.to) figures.succeeded += 1;
-      const updates = calls.filter((call) => call.operation === 'UpdateClusterVersion' && call.cluster === target.name).length;
-      if (updates !== 1) figures.notOnce.push(`${target.name} ×${updates}`);
-      const cards = stack.fake.messages(BURST_CHANNEL).filter((m) => m.source === 'chat.postMessage' && /EKS upgrade · /.test(m.versions[0]?.text ?? m.text) && m.text.includes(` ${target.name} `));
-      if (cards.length !== 1) figures.doubled.push(`${cards.length} status cards for ${target.name}`);
-      const steps = card.replies.filter((reply) => String((reply.metadata as { event_payload?: { post_id?: unknown } } | undefined)?.event_payload?.post_id ?? '').startsWith('upsert:')).map((m) => readStepMessage(m));
-      const titles = steps.map((view) => view?.title ?? '?');
-      figures.doubled.push(...titles.filter((title, i) => titles.indexOf(title) !== i).map((title) => `${target.name}: step message ${title} twice`));
-      figures.unfinished.push(...steps.filter((view) => view?.state !== "finished").map((view) => `${target.name}: ${view?.title ?? "?"} (${view?.state}: ${view?.detail}) [${card.text.slice(0, 80)}]`));
-    }
+    Object.assign(figures, await checkThreads(stack, BURST_CHANNEL, targets));
   } finally {
     gates.stop();
     for (const worker of workers) await worker.stop(3_000).catch(() => undefined);
     for (const web of webs) await web.stop().catch(() => undefined);
     await stack.close();
     figures.seconds = Math.round((Date.now() - started) / 100) / 10;
+  }
+  return figures;
+}
+
+export type ThreadChecks = Pick<BurstFigures, 'succeeded' | 'notOnce' | 'repeatedCalls' | 'doubled' | 'unfinished'>;
+
+/**
+ * What a user would check once every upgrade of `targets` in `channel` has ended: each cluster at its target with a
+ * status card reading Succeeded, the simulator's one UpdateClusterVersion per cluster and no mutating call twice, one
+ * status card per cluster, each step's message once and finished.
+ */
+export async function checkThreads(stack: E2eStack, channel: string, targets: BurstTarget[]): Promise<ThreadChecks> {
+  const figures: ThreadChecks = { succeeded: 0, notOnce: [], repeatedCalls: [], doubled: [], unfinished: [] };
+  const calls = await stack.acceptedCalls();
+  const seen = new Map<string, number>();
+  for (const call of calls) seen.set(`${call.operation} ${call.cluster} ${call.target ?? ''}`.trim(), (seen.get(`${call.operation} ${call.cluster} ${call.target ?? ''}`.trim()) ?? 0) + 1);
+  figures.repeatedCalls = [...seen].filter(([, n]) => n > 1).map(([key, n]) => `${key} ×${n}`);
+  const updates = new Map<string, number>();
+  for (const call of calls) if (call.operation === 'UpdateClusterVersion' && call.cluster) updates.set(call.cluster, (updates.get(call.cluster) ?? 0) + 1);
+  const parents = stack.fake.messages(channel).filter((m) => m.source === 'chat.postMessage' && /EKS upgrade · /.test(m.versions[0]?.text ?? m.text));
+  for (const target of targets) {
+    const cards = parents.filter((m) => m.text.includes(` ${target.name} `));
+    const card = cards[0];
+    if (cards.length !== 1) figures.doubled.push(`${cards.length} status cards for ${target.name}`);
+    if (!card) continue;
+    if (/: Succeeded/.test(card.text) && stack.sim.world.cluster(target.name)?.version === target.to) figures.succeeded += 1;
+    const count = updates.get(target.name) ?? 0;
+    if (count !== 1) figures.notOnce.push(`${target.name} ×${count}`);
+    const steps = card.replies.filter((reply) => String((reply.metadata as { event_payload?: { post_id?: unknown } } | undefined)?.event_payload?.post_id ?? '').startsWith('upsert:')).map((m) => readStepMessage(m));
+    const titles = steps.map((view) => view?.title ?? '?');
+    if (steps.length === 0) figures.unfinished.push(`${target.name}: no step messages in its thread`);
+    figures.doubled.push(...titles.filter((title, i) => titles.indexOf(title) !== i).map((title) => `${target.name}: step message ${title} twice`));
+    figures.unfinished.push(...steps.filter((view) => view?.state !== 'finished').map((view) => `${target.name}: ${view?.title ?? '?'} (${view?.state}: ${view?.detail}) [${card.text.slice(0, 80)}]`));
   }
   return figures;
 }

@@ -25,7 +25,7 @@ import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
  *
  * Environment: SIM_URL, SLACK_API_URL, SLACK_BOT_TOKEN, REDIS_URL, QUEUE_PREFIX, CLUSTERS_JSON (the raw clusters:
  * list), AWS_POLL_SECONDS, LOCK_MS, THREAD_MIN_INTERVAL_MS (the outbox's pacing, as the stack's bot has it; default
- * Slack's one per second), and KILL_AT (kill-switch.ts). Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
+ * Slack's one per second), WORKER_CONCURRENCY (upgrade jobs at once, as in production) and KILL_AT (kill-switch.ts). Prints "ready" once it takes jobs; SIGTERM closes it gracefully.
  */
 const env = process.env;
 const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
@@ -69,7 +69,8 @@ const rollouts = createRolloutEngine({
   control: engine.control,
   poster: createChannelPoster(client),
   logger: logger.child({ part: 'rollout' }),
-  pollMs: 250,
+  // As src/start-bot.ts sets it from AWS_POLL_SECONDS, never hotter than every 250 ms.
+  pollMs: Math.max(250, Number(env.AWS_POLL_SECONDS ?? 0.2) * 1000),
   worker: { lockDurationMs: lockMs, stalledIntervalMs: Math.max(500, Math.floor(lockMs / 3)) },
 });
 
@@ -87,7 +88,7 @@ process.once('SIGTERM', () => {
 });
 
 await thread.start();
-await engine.startWorker();
+await engine.startWorker(env.WORKER_CONCURRENCY ? { concurrency: Number(env.WORKER_CONCURRENCY) } : {});
 await rollouts.startWorker();
 rehearsals = await startRehearsalWorker({
   connection,

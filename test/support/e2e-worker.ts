@@ -19,8 +19,9 @@ export interface WorkerChild {
 
 const script = fileURLToPath(new URL('./e2e-worker-process.ts', import.meta.url));
 
-export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number; killAt?: string } = {}): Promise<WorkerChild> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { lockMs?: number; killAt?: string; env?: Record<string, string>; entry?: string[] } = {}): Promise<WorkerChild> {
+  // `entry`: node arguments that run the worker instead (e.g. a bundle of e2e-worker-process.ts, as P8 measures it).
+  const proc = spawn(process.execPath, opts.entry ?? ['--import', 'tsx', script], {
     env: {
       ...process.env,
       SIM_URL: stack.sim.url,
@@ -33,6 +34,7 @@ export function startWorkerChild(stack: E2eStack, clusters: unknown[], opts: { l
       LOCK_MS: String(opts.lockMs ?? 3_000),
       ...(stack.threadIntervalMs !== undefined ? { THREAD_MIN_INTERVAL_MS: String(stack.threadIntervalMs) } : {}),
       ...(opts.killAt ? { KILL_AT: opts.killAt } : {}),
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
