@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { Redis } from 'ioredis';
 import { freePort } from '../src/demo/ensure-redis.js';
@@ -12,7 +12,7 @@ import { freePort } from '../src/demo/ensure-redis.js';
  * (bin/eks-upgrade-bot.cjs → dist/main.cjs, ROLE=web and ROLE=worker, or all), a bare Bolt app for baselines. The benchmark driver (which also
  * hosts the fake Slack) only sends requests and reads clocks.
  */
-export const ROOT = join(import.meta.dirname, '..');
+export const ROOT = resolve(import.meta.dirname, '../');
 
 export interface Child {
   process: ChildProcess;
