@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `node bin/relayout/relayout.mjs` — moves files by bin/relayout/map.json (old path → new path, every moved file)
- * and rewrites every path that names them, so the tree still builds:
+ * `node bin/relayout/relayout.mjs` — moves files by bin/relayout/map.json (`moves`: old path → new path, every moved
+ * file; `folders`: folders moved whole, files added to them later included; `ifPresent`: files other branches add;
+ * `stay`: the files that stay in a folder the map splits) and rewrites every path that names them:
  *   - in code (.ts .mts .cts .js .mjs .cjs .json): every string literal that is a relative path — import/export
  *     specifiers, dynamic import(), vi.mock(), require(), new URL('./x', import.meta.url), join(dirname, '../..') —
  *     resolved from the file's old place and written from its new place (a `.js` suffix on a `.ts` file is kept);
@@ -13,7 +14,8 @@
  *     sections, and the folder-size rule of `npm run check:imports` is switched on (.dependency-cruiser.cjs).
  * All or nothing: every change is computed first, and any path it cannot rewrite (a relative path in a moved file
  * that resolves to nothing, a template literal with `${…}` in a moved file, a folder split between two places that
- * something names, a map entry whose file is missing) stops it before a file is touched, naming each one.
+ * something names, a map entry whose file is missing, a file in a split folder the map does not place) stops it
+ * before a file is touched, naming each one.
  * Re-runnable: a move already done (old gone, new present) is skipped. Then it runs tsc, check:imports and the
  * docs-links test (skip with --no-verify) and prints what it changed, file by file.
  *
@@ -50,7 +52,18 @@ const tracked = new Set(git('ls-files', '-z').split('\0').filter(Boolean));
 const moves = new Map(); // old → new, the ones still to do
 const done = new Map(); // old → new, moved by an earlier run: a path still naming the old place is rewritten too
 const targets = new Map();
-for (const [from, to] of Object.entries(map.moves)) {
+// `folders`: every file under the folder moves, with its subpath (files added after the map was written too);
+// `ifPresent`: moves of files other branches add, made when the file is there and skipped when it is not.
+const entries = Object.entries(map.moves);
+for (const [fromDir, toDir] of Object.entries(map.folders ?? {})) {
+  for (const file of [...tracked].sort()) if (file.startsWith(`${fromDir}/`) && !(file in map.moves)) entries.push([file, toDir + file.slice(fromDir.length)]);
+}
+const skipped = [];
+for (const [from, to] of Object.entries(map.ifPresent ?? {})) {
+  if (tracked.has(from) || tracked.has(to)) entries.push([from, to]);
+  else skipped.push(from);
+}
+for (const [from, to] of entries) {
   if (targets.has(to)) fail(`map: ${from} and ${targets.get(to)} both move to ${to}`);
   targets.set(to, from);
   if (tracked.has(from) && !tracked.has(to) && !existsSync(to)) moves.set(from, to);
@@ -211,8 +224,11 @@ for (const section of sections) {
 }
 
 // Files left in a folder the map splits, that the map does not name (added after it was written): reported.
+// A file left in a folder the map splits, that the map does not name (added after the map was written), would
+// stay where the layout says nothing is: it stops the run until the map says where it goes (or that it stays).
 const splitFolders = new Set([...moves.keys()].map((f) => posix.dirname(f)));
-const leftBehind = [...tracked].filter((f) => splitFolders.has(posix.dirname(f)) && !moves.has(f) && !Object.values(map.moves).includes(f) && !(map.stay ?? []).includes(f));
+const leftBehind = [...tracked].filter((f) => splitFolders.has(posix.dirname(f)) && !moves.has(f) && !targets.has(f) && !(map.stay ?? []).includes(f));
+for (const file of leftBehind) fail(`${file}: its folder is split by the map, which does not say where this file goes; add it to "moves" (or to "stay" to keep it here)`);
 
 if (errors.length > 0) {
   for (const error of errors) console.error(`relayout: cannot rewrite: ${error}`);
@@ -229,10 +245,7 @@ for (const change of changes) {
   console.log(`  ${head}${change.notes.length ? `: ${change.notes.length} path${change.notes.length > 1 ? 's' : ''}` : ''}`);
   for (const note of [...new Set(change.notes)]) console.log(`      ${note}`);
 }
-if (leftBehind.length > 0) {
-  console.log(`relayout: ${leftBehind.length} files in split folders are not in the map and stay where they are:`);
-  for (const file of leftBehind) console.log(`  ${file}`);
-}
+if (skipped.length > 0) console.log(`relayout: ${skipped.length} "ifPresent" files are not in this tree, skipped: ${skipped.join(', ')}`);
 if (opts['dry-run']) {
   console.log('relayout: --dry-run: nothing changed');
   process.exit(0);

@@ -1,6 +1,7 @@
 import type { View } from '@slack/types';
 import { z } from 'zod';
 import { MAX_WAIVER_DAYS, MIN_WAIVER_REASON } from '../../domain/waiver.js';
+import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/reason-modal.js';
 
 /**
  * The modal behind Waive…: a reason and an expiry date (at most MAX_WAIVER_DAYS ahead). Opened from the button's
@@ -20,45 +21,23 @@ export type FindingRef = z.infer<typeof findingRefSchema>;
 const metadataSchema = findingRefSchema.extend({ channel: z.string().min(1) });
 export type WaiverMetadata = z.infer<typeof metadataSchema>;
 
-function parseJson<T>(schema: z.ZodType<T>, text: string | undefined): T | undefined {
-  try {
-    const parsed = schema.safeParse(JSON.parse(text ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The Waive… button's value (render-plan-blocks.ts waiveButtonValue), or undefined when it was tampered with. */
-export const parseFindingRef = (text: string | undefined) => parseJson(findingRefSchema, text);
-export const parseWaiverMetadata = (text: string | undefined) => parseJson(metadataSchema, text);
+export const parseFindingRef = (text: string | undefined) => parseJsonAs(findingRefSchema, text);
+export const parseWaiverMetadata = (text: string | undefined) => parseJsonAs(metadataSchema, text);
 
 function isoDate(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 10);
 }
 
 export function waiverRequestView(metadata: WaiverMetadata, now: number): View {
-  return {
-    type: 'modal',
-    callback_id: WAIVER_CALLBACK_ID,
-    private_metadata: JSON.stringify(metadata),
-    title: { type: 'plain_text', text: 'Waive a finding' },
-    submit: { type: 'plain_text', text: 'Ask for approval' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `\`${metadata.k}\` on \`${metadata.r}\` (${metadata.c})${metadata.t ? `\n> ${metadata.t}` : ''}\nAn approver of ${metadata.c} must confirm the waiver; until it expires the finding is shown as waived and no longer blocks.`,
-        },
-      },
-      {
-        type: 'input',
-        block_id: WAIVER_REASON_BLOCK,
-        label: { type: 'plain_text', text: 'Why may this finding stand?' },
-        element: { type: 'plain_text_input', action_id: WAIVER_REASON_ACTION, multiline: true, min_length: MIN_WAIVER_REASON, max_length: 1000 },
-      },
+  return reasonModalView({
+    callbackId: WAIVER_CALLBACK_ID,
+    metadata,
+    title: 'Waive a finding',
+    submit: 'Ask for approval',
+    intro: `\`${metadata.k}\` on \`${metadata.r}\` (${metadata.c})${metadata.t ? `\n> ${metadata.t}` : ''}\nAn approver of ${metadata.c} must confirm the waiver; until it expires the finding is shown as waived and no longer blocks.`,
+    reason: { blockId: WAIVER_REASON_BLOCK, actionId: WAIVER_REASON_ACTION, label: 'Why may this finding stand?', minLength: MIN_WAIVER_REASON, maxLength: 1000 },
+    more: [
       {
         type: 'input',
         block_id: WAIVER_EXPIRY_BLOCK,
@@ -66,11 +45,11 @@ export function waiverRequestView(metadata: WaiverMetadata, now: number): View {
         element: { type: 'datepicker', action_id: WAIVER_EXPIRY_ACTION, initial_date: isoDate(now + 14 * DAY) },
       },
     ],
-  };
+  });
 }
 
 export function waiverReasonProblem(reason: string | null | undefined): string | undefined {
-  return (reason ?? '').trim().length < MIN_WAIVER_REASON ? `Give a reason of at least ${MIN_WAIVER_REASON} characters; it is shown wherever the finding is.` : undefined;
+  return reasonProblemOf(reason, MIN_WAIVER_REASON, 'it is shown wherever the finding is');
 }
 
 /** The waiver's end (the end of the chosen day, UTC), or a sentence saying what is wrong with the date. */
