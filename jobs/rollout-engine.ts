@@ -283,7 +283,8 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
         return;
       }
       if (clock.now() >= soakUntil) break;
-      await wait(Math.max(pollFloorMs, Math.min(pollMs, soakUntil - clock.now(), guards.nextDueInMs ?? Infinity)));
+      // Until the next guard is due (never hotter than the poll floor), the next poll, or the soak's end.
+      await wait(Math.min(soakUntil - clock.now(), Math.max(pollFloorMs, Math.min(pollMs, guards.nextDueInMs ?? Infinity))));
       const fresh = await load(id);
       if (fresh?.state !== 'soaking') return;
     }
