@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './test/support/long-files-first.js';
 
 /**
  * Three projects, sized for the 2-core CI machine (`npm run test:times` shows where the time goes):
@@ -9,8 +10,9 @@ import { defineConfig } from 'vitest/config';
  * once per worker rather than once per file took about half of the suite's time. Files already share one module
  * graph between their own tests, so a file that changes module state (NODEGROUP_SETTLE) puts it back in afterEach.
  * All three share one pool of two workers (same groupOrder, same maxWorkers), so the long end-to-end files overlap
- * the short ones instead of running after them. Speed is measured in bench/, not here: the timeouts only bound a
- * test that would otherwise hang on a busy machine.
+ * the short ones instead of running after them, and the longest files start first (LongFilesFirst: a fresh clone has
+ * no timings, and vitest would start the largest files first). Speed is measured in bench/, not here: the timeouts
+ * only bound a test that would otherwise hang on a busy machine.
  */
 const shared = {
   testTimeout: 180_000,
@@ -23,6 +25,7 @@ const shared = {
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         extends: true,

@@ -284,15 +284,18 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const guards = guardsDeps ? await checkSoakGuards(guardsDeps, rollout.waves[wave].clusters) : { halting: [] };
       if (guards.halting.length > 0) {
         const clauses = soakHaltClauses(guards.halting);
+        // At most five named, so the sentence and what to do next stay within one Slack section.
+        const named = `${clauses.slice(0, 5).join('; ')}${clauses.length > 5 ? `; and ${clauses.length - 5} more guards` : ''}`;
         rollout = await update(id, (r) => {
           r.state = 'failed';
-          r.reason = `during the soak of wave ${wave + 1}, ${clauses.join('; ')}`;
+          r.reason = `during the soak of wave ${wave + 1}, ${named}`;
         });
-        await say(rollout, `:octagonal_sign: *The soak of wave ${wave + 1} failed and the rollout stops*: ${clauses.join('; ')}. No later wave starts; the clusters of this wave stay at ${rollout.to} (\`/eks-upgrade rollback <cluster>\` takes one back).`);
+        await say(rollout, `:octagonal_sign: *The soak of wave ${wave + 1} failed and the rollout stops*: ${named}. No later wave starts; the clusters of this wave stay at ${rollout.to} (\`/eks-upgrade rollback <cluster>\` takes one back).`);
         return;
       }
       if (clock.now() >= soakUntil) break;
-      await wait(Math.max(pollFloorMs, Math.min(pollMs, soakUntil - clock.now(), guards.nextDueInMs ?? Infinity)));
+      // Until the next guard is due (never hotter than the poll floor), the next poll, or the soak's end.
+      await wait(Math.min(soakUntil - clock.now(), Math.max(pollFloorMs, Math.min(pollMs, guards.nextDueInMs ?? Infinity))));
       const fresh = await load(id);
       if (fresh?.state !== 'soaking') return;
     }

@@ -1,0 +1,37 @@
+/**
+ * The suite's longest files, longest first, as measured (docs/benchmarks.md, "Test suite"): each takes from 40 s to
+ * 90 s on a loaded 2-core machine, most of it waiting (real processes, simulated time, aws CLI calls).
+ *
+ * vitest runs the files it has timings for longest first, but a fresh clone (CI, every run) has none, and then it
+ * runs the largest files first: a 4-line file that runs 70 s of scenarios started last and ran alone for a minute
+ * at the end while the other worker had nothing left to do. LongFilesFirst (long-files-first.ts, the sequencer
+ * vitest.config.ts names) starts these first. An entry whose file is gone is ignored by the sequencer (it only costs
+ * the order), and fails test/unit/long-files.test.ts, so the list stays true.
+ */
+export const LONG_FILES = [
+  'test/integration/startup-failures-process.test.ts',
+  'test/e2e/burst-several-workers.test.ts',
+  'test/integration/lost-answers-worker-restart.test.ts',
+  'test/integration/plan-announces-gates-job.test.ts',
+  'test/integration/sim-cloudwatch-cli.test.ts',
+  'test/integration/plan-equals-job-karpenter.test.ts',
+  'test/integration/plan-announces-gates-job-long.test.ts',
+  'test/integration/rehearse-workshop-cli.test.ts',
+  'test/integration/sim-karpenter-scale-budget.test.ts',
+  'test/e2e/nothing-left-behind.test.ts',
+  'test/integration/sim-cli-autoscaling.test.ts',
+  'test/integration/sim-cli-autoscaling-refresh.test.ts',
+  'test/integration/sim-cli-aws.test.ts',
+  'test/integration/engine-guards-unreadable.test.ts',
+  'test/integration/engine-guards-prometheus.test.ts',
+  'test/integration/engine-guards-alertmanager.test.ts',
+  'test/integration/engine-crash-self-managed.test.ts',
+  'test/integration/sim-iam-simulate-dry-run.test.ts',
+  'test/integration/plan-announces-gates.test.ts',
+];
+
+/** Where `file` (a path from the repository's root) comes in LONG_FILES; after every listed file when it is not listed. */
+export function longFileRank(file: string): number {
+  const at = LONG_FILES.indexOf(file);
+  return at < 0 ? LONG_FILES.length : at;
+}
