@@ -4,7 +4,7 @@
  *
  *   entry points   src/main.ts, src/start-bot.ts, src/cli/, src/demo/, src/playground/, bench/, test/, bin/
  *   handlers       commands/, jobs/
- *   adapters       src/aws/, src/guards/ (guard sources), src/kube/, src/slack/, src/status/, src/store/ (Redis-backed stores), src/waivers/, src/audit/, src/prometheus/, src/doctor/
+ *   adapters       src/aws/, src/guards/ (guard sources), src/kube/, src/slack/, src/cluster-reader/, src/store/ (Redis-backed stores), src/waivers/, src/audit/, src/prometheus/, src/doctor/
  *   pure core      src/planning/, src/report/
  *   base           src/ports/, src/domain/, src/config/, src/log/, src/kube-types/
  *
@@ -15,7 +15,7 @@
  */
 const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
 const HANDLERS = ['^commands/', '^jobs/'];
-const ADAPTERS = ['^src/aws/', '^src/guards/', '^src/kube/', '^src/slack/', '^src/status/', '^src/store/', '^src/waivers/', '^src/audit/', '^src/prometheus/', '^src/doctor/'];
+const ADAPTERS = ['^src/aws/', '^src/guards/', '^src/kube/', '^src/slack/', '^src/cluster-reader/', '^src/store/', '^src/waivers/', '^src/audit/', '^src/prometheus/', '^src/doctor/'];
 const CORE = ['^src/planning/', '^src/report/'];
 const BASE = ['^src/ports/', '^src/domain/', '^src/config/', '^src/log/', '^src/kube-types/'];
 const SIM = '^src/sim/';
@@ -33,7 +33,7 @@ module.exports = {
   forbidden: [
     upward('base-imports-upward', BASE, [...ENTRY, ...HANDLERS, ...ADAPTERS, ...CORE], 'The base (src/ports, src/domain, src/config, src/log, src/kube-types)'),
     upward('core-imports-upward', CORE, [...ENTRY, ...HANDLERS, ...ADAPTERS], 'The pure core (src/planning, src/report)'),
-    upward('adapter-imports-upward', ADAPTERS, [...ENTRY, ...HANDLERS], 'An adapter (src/aws, src/kube, src/slack, src/status, src/store, src/waivers, src/audit, src/prometheus)'),
+    upward('adapter-imports-upward', ADAPTERS, [...ENTRY, ...HANDLERS], 'An adapter (src/aws, src/kube, src/slack, src/cluster-reader, src/store, src/waivers, src/audit, src/prometheus)'),
     upward('handler-imports-entry-point', HANDLERS, ENTRY, 'A handler (commands/, jobs/)'),
     {
       name: 'no-file-cycles',
@@ -90,7 +90,7 @@ module.exports = {
   // files directly; test folders (test/, src/sim/test/) and fixtures are exempt, since a test file sits beside the
   // others of its project. `enforced` is set by the last step of `node bin/relayout/relayout.mjs`, once the files
   // are in their feature folders; a tree given with --root is always held to it.
-  folderSize: { maxFiles: 20, roots: ['src', 'commands', 'jobs', 'bench', 'bin'], exempt: '(^|/)(test|fixtures|node_modules)(/|$)', enforced: false },
+  folderSize: { maxFiles: 20, roots: ['src', 'commands', 'jobs', 'bench', 'bin'], exempt: '(^|/)(test|fixtures|node_modules)(/|$)', enforced: true },
   options: {
     parser: 'swc',
     tsPreCompilationDeps: true,

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { parseClustersConfig } from '../src/config/clusters-config.js';
 import { createCloudWatchGuardReader } from '../src/aws/cloudwatch-guard-reader.js';
 import { createGuardReader } from '../src/guards/create-guard-reader.js';
-import type { GuardReader } from '../src/ports/guard-port.js';
+import type { GuardReader } from '../src/ports/guards/guard-port.js';
 import type { GateModel } from '../src/ports/timeline-event.js';
 import type { UpgradeJobData } from '../src/planning/upgrade-job-data.js';
 import { UPGRADE_QUEUE } from '../src/store/engine-keys.js';
@@ -12,7 +12,7 @@ import { startPrometheus } from '../test/support/prometheus-server.js';
 import { redisUrl } from '../test/support/redis-url.js';
 import { until } from '../test/support/until.js';
 import { guardScenario, TRAINER_AVAILABILITY } from '../test/support/guard-scenario.js';
-import { printRow } from './figures.js';
+import { printRow } from './kit/figures.js';
 
 /**
  * Issue 29's figures (`npm run bench`, BENCH=GUARDS): the engine replaces a 5-node self-managed group node by node

@@ -1,6 +1,6 @@
 import { startFakeSlack } from '@eks-upgrade-bot/sim';
-import { type BenchContext, type Figure, ms } from './figures.js';
-import { freshPrefix, median, startBotProcess, startSimProcess, timeCommand } from './processes.js';
+import { type BenchContext, type Figure, ms } from './kit/figures.js';
+import { freshPrefix, median, startBotProcess, startSimProcess, timeCommand } from './kit/processes.js';
 
 /**
  * P0 start-up. The CLI as a user runs it (`node bin/eks-upgrade.js status demo`, the build in dist/) against the

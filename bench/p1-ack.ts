@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
-import { type BenchContext, type Figure, ms } from './figures.js';
+import { type BenchContext, type Figure, ms } from './kit/figures.js';
 import { CLUSTERS_YAML } from './p0-startup.js';
-import { freshPrefix, percentile, startBareBolt, startBotProcess, startSimProcess } from './processes.js';
+import { freshPrefix, percentile, startBareBolt, startBotProcess, startSimProcess } from './kit/processes.js';
 
 /**
  * P1 ack latency. Signed `/eks-upgrade` commands (status, plan, help, malformed in turn) from the fake Slack to the

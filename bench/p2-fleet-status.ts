@@ -1,6 +1,6 @@
-import { type Figure, ms } from './figures.js';
-import { writeFleetClustersFile } from './fleet-clusters-file.js';
-import { startSimProcess, timeCommand } from './processes.js';
+import { type Figure, ms } from './kit/figures.js';
+import { writeFleetClustersFile } from './kit/fleet-clusters-file.js';
+import { startSimProcess, timeCommand } from './kit/processes.js';
 
 /**
  * P2 fleet status. `npx eks-upgrade status --all` over 100 simulated clusters (every 10th unreachable, every 13th

@@ -1,10 +1,10 @@
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import type { ClusterStatus } from '../src/report/cluster-status.js';
-import { renderStatusMessages } from '../src/report/render-status-blocks.js';
-import { type Figure, ms } from './figures.js';
-import { writeFleetClustersFile } from './fleet-clusters-file.js';
-import { measureCommand, resetSimRequests, simRequests, sumCounts } from './measure-command.js';
-import { startSimProcess } from './processes.js';
+import { renderStatusMessages } from '../src/report/blocks/render-status-blocks.js';
+import { type Figure, ms } from './kit/figures.js';
+import { writeFleetClustersFile } from './kit/fleet-clusters-file.js';
+import { measureCommand, resetSimRequests, simRequests, sumCounts } from './kit/measure-command.js';
+import { startSimProcess } from './kit/processes.js';
 
 /**
  * P2k: ten times P2's fleet. `npx eks-upgrade status --all` over BENCH_P2K_CLUSTERS (default 1,000) simulated

@@ -1,4 +1,4 @@
-import type { BenchContext, Figure } from './figures.js';
+import type { BenchContext, Figure } from './kit/figures.js';
 import { scaleUpgrade } from './scale-upgrade.js';
 
 /**

@@ -1,7 +1,7 @@
 import { answerGatesUntilSummary } from '../test/support/e2e-thread.js';
 import type { WallEvent } from '@eks-upgrade-bot/sim';
-import type { BenchContext, Figure } from './figures.js';
-import { percentile, startSlackStack } from './processes.js';
+import type { BenchContext, Figure } from './kit/figures.js';
+import { percentile, startSlackStack } from './kit/processes.js';
 
 /**
  * P4 event → thread. A Slack-driven 1.30 → 1.31 upgrade of the generated `scale` cluster (BENCH_P4_NODES Karpenter

@@ -1,6 +1,6 @@
 import { answerGatesUntilSummary, type OpenGate } from '../test/support/e2e-thread.js';
-import type { BenchContext, Figure } from './figures.js';
-import { startSlackStack } from './processes.js';
+import type { BenchContext, Figure } from './kit/figures.js';
+import { startSlackStack } from './kit/processes.js';
 
 /**
  * P6 overhead. A Slack-driven upgrade of the two-node `demo` cluster 1.30 → 1.31, the bot in its web and worker

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { answerEveryGate, readStepMessage, stepMessagesOf, summaryReply } from '../test/support/e2e-thread.js';
-import type { BenchContext, Figure } from './figures.js';
-import { percentile, startSlackStack, type SlackStack } from './processes.js';
+import type { BenchContext, Figure } from './kit/figures.js';
+import { percentile, startSlackStack, type SlackStack } from './kit/processes.js';
 
 /**
  * P7 one worker, many upgrades. BENCH_P7_UPGRADES (default 50) clusters of the generated `fleet` scenario, each with

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { loadScenario, type FakeMessage } from '@eks-upgrade-bot/sim';
-import type { BenchContext, Figure } from './figures.js';
+import type { BenchContext, Figure } from './kit/figures.js';
 
 /**
  * P8 (issue 30): a rollout of the whole fleet. `fleet --clusters P8_CLUSTERS --fleet-version 1.32` (500 healthy

@@ -1,4 +1,4 @@
-import type { BenchContext, Figure } from './figures.js';
+import type { BenchContext, Figure } from './kit/figures.js';
 
 const GOAL = 'every job once, every thread correct, a killed worker loses nothing';
 

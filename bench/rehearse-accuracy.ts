@@ -1,6 +1,6 @@
 import '../src/log/quiet-node-version-warning.js';
 import { loadScenario, scenarioNames, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
-import { rehearseUpgrade, readTwinOf, runUpgradeOnScenario, type RehearsalReport } from '../jobs/rehearse-upgrade.js';
+import { rehearseUpgrade, readTwinOf, runUpgradeOnScenario, type RehearsalReport } from '../jobs/rehearsal/rehearse-upgrade.js';
 import { createAutoScalingPortFactory } from '../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../src/aws/eks-sdk-adapter.js';
@@ -8,11 +8,11 @@ import { createSsmPortFactory } from '../src/aws/ssm-sdk-adapter.js';
 import { parseClustersConfig } from '../src/config/clusters-config.js';
 import { createKubePortFactory } from '../src/kube/client-node-adapter.js';
 import { createLogger } from '../src/log/logger.js';
-import { buildPlan } from '../src/planning/build-plan.js';
+import { buildPlan } from '../src/planning/planner/build-plan.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { systemClock } from '../src/ports/clock.js';
-import type { SnapshotSources } from '../src/status/collect-snapshot.js';
-import { printRow } from './figures.js';
+import type { SnapshotSources } from '../src/cluster-reader/collect-snapshot.js';
+import { printRow } from './kit/figures.js';
 
 /**
  * Issue 15's benchmark: how close a rehearsal's predicted step durations (the twin built from a read of the

@@ -2,7 +2,7 @@ import '../src/log/quiet-node-version-warning.js';
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { ensureRedis } from '../src/demo/ensure-redis.js';
-import { type BenchContext, type Figure, notMeasured } from './figures.js';
+import { type BenchContext, type Figure, notMeasured } from './kit/figures.js';
 import { p0Startup } from './p0-startup.js';
 import { p1Ack } from './p1-ack.js';
 import { p2FleetStatus } from './p2-fleet-status.js';
@@ -14,7 +14,7 @@ import { p6Overhead } from './p6-overhead.js';
 import { p7OneWorker } from './p7-one-worker.js';
 import { P8_GOAL, p8Rollout } from './p8-rollout.js';
 import { p9Burst } from './p9-burst.js';
-import { ROOT } from './processes.js';
+import { ROOT } from './kit/processes.js';
 
 /**
  * `npm run bench` (BENCH=P0,P1 for a subset): builds dist/, then measures each figure of docs/benchmarks.md

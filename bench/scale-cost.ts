@@ -1,9 +1,9 @@
 import '../src/log/quiet-node-version-warning.js';
-import { printRow } from './figures.js';
-import { writeFleetClustersFile } from './fleet-clusters-file.js';
+import { printRow } from './kit/figures.js';
+import { writeFleetClustersFile } from './kit/fleet-clusters-file.js';
 import { curveShape, growthExponents, marginalCosts, type GrowthPoint } from '../test/support/growth-shape.js';
-import { measureCommand, resetSimRequests, simRequests, sumCounts, type CommandCost } from './measure-command.js';
-import { startSimProcess } from './processes.js';
+import { measureCommand, resetSimRequests, simRequests, sumCounts, type CommandCost } from './kit/measure-command.js';
+import { startSimProcess } from './kit/processes.js';
 
 /**
  * Cost grows with the work (issue 30): requests, CPU (user + system) and peak RSS of the built CLI

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ROOT } from './processes.js';
+import { ROOT } from './kit/processes.js';
 
 /**
  * `npm run test:times`: where the suite's time goes. Runs `npm test` (typecheck, check:imports, every vitest

@@ -1,6 +1,6 @@
 /** `/eks-upgrade abort <job-id | cluster>`: see job-control-command.ts. */
 
-import type { CommandHandler } from './command-context.js';
-import { jobControlCommand } from './job-control-command.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { jobControlCommand } from './routing/job-control-command.js';
 
 export const abortCommand: CommandHandler = jobControlCommand('abort');

@@ -1,10 +1,10 @@
-import type { SlackMessage } from '../src/ports/slack-message.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, pageLines } from '../src/report/block-kit-limits.js';
+import type { SlackMessage } from '../src/ports/slack/slack-message.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, pageLines } from '../src/report/blocks/block-kit-limits.js';
 import { auditLines } from '../src/report/render-audit.js';
-import { attempt } from './command-failure.js';
-import type { CommandHandler } from './command-context.js';
-import { escapeAngles } from './command-usage.js';
-import { readArgs } from './parse-command.js';
+import { attempt } from './routing/command-failure.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { escapeAngles } from './routing/command-usage.js';
+import { readArgs } from './routing/parse-command.js';
 
 /** How many records `audit` shows in Slack; the CLI (`eks-upgrade audit --limit`) reads more, as JSON too. */
 export const AUDIT_LIMIT = 25;

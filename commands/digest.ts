@@ -6,10 +6,10 @@
 
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { renderDigestMessage } from '../src/report/digest.js';
-import { collectDigestRows } from '../src/status/collect-digest.js';
-import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { readArgs } from './parse-command.js';
+import { collectDigestRows } from '../src/cluster-reader/collect-digest.js';
+import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { readArgs } from './routing/parse-command.js';
 import { activeJobOf } from './status.js';
 
 export const digestCommand: CommandHandler = async (context) => {

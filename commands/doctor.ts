@@ -1,13 +1,13 @@
 import { isListed } from '../src/domain/authorize.js';
 import { doctorFailed, renderDoctorText } from '../src/report/render-doctor.js';
-import type { SlackMessage } from '../src/ports/slack-message.js';
-import { chunkLines } from '../src/report/block-kit-limits.js';
+import type { SlackMessage } from '../src/ports/slack/slack-message.js';
+import { chunkLines } from '../src/report/blocks/block-kit-limits.js';
 import type { DoctorCheck } from '../src/ports/doctor-check.js';
-import { attempt } from './command-failure.js';
-import type { CommandHandler } from './command-context.js';
-import { escapeAngles } from './command-usage.js';
-import { CommandRejected } from './command-rejected.js';
-import { readArgs } from './parse-command.js';
+import { attempt } from './routing/command-failure.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { escapeAngles } from './routing/command-usage.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { readArgs } from './routing/parse-command.js';
 
 /**
  * `/eks-upgrade doctor`: the same checks as `npx eks-upgrade doctor`, answered to the approver alone (the answer

@@ -1,10 +1,10 @@
 /** `/eks-upgrade help [<subcommand>]`: every subcommand with its options and examples, or one of them. */
 
 import type { KnownBlock } from '@slack/types';
-import type { CommandHandler } from './command-context.js';
-import { COMMAND, SUBCOMMANDS, USAGE, isSubcommand, usageLine, type Subcommand } from './command-usage.js';
-import type { SlackMessage } from '../src/ports/slack-message.js';
-import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { COMMAND, SUBCOMMANDS, USAGE, isSubcommand, usageLine, type Subcommand } from './routing/command-usage.js';
+import type { SlackMessage } from '../src/ports/slack/slack-message.js';
+import { fallbackText, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 export const helpCommand: CommandHandler = async (context) => {
   const topic = context.args[0]?.toLowerCase();

@@ -1,12 +1,12 @@
 import type { UpgradeState } from '../src/ports/timeline-event.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
 import type { RolloutSummary } from '../src/ports/rollout-control.js';
-import type { SlackMessage } from '../src/ports/slack-message.js';
-import { attempt } from './command-failure.js';
-import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
-import { readArgs } from './parse-command.js';
-import { threadLink } from './thread-link.js';
-import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
+import type { SlackMessage } from '../src/ports/slack/slack-message.js';
+import { attempt } from './routing/command-failure.js';
+import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
+import { readArgs } from './routing/parse-command.js';
+import { threadLink } from './routing/thread-link.js';
+import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 export const JOBS_LIMIT = 15;
 

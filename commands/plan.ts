@@ -6,17 +6,17 @@
  */
 
 import { DEFAULT_CHECK_SETTINGS, findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
-import { readRollback, RollbackReadError } from '../src/status/rollback-reads.js';
+import { readRollback, RollbackReadError } from '../src/cluster-reader/rollback-reads.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
-import { renderPlanMessages } from '../src/report/render-plan-blocks.js';
-import { withDeadline } from '../src/status/bounded.js';
-import { readAndPlan } from '../src/status/read-and-plan.js';
+import { renderPlanMessages } from '../src/report/blocks/render-plan-blocks.js';
+import { withDeadline } from '../src/cluster-reader/bounded.js';
+import { readAndPlan } from '../src/cluster-reader/read-and-plan.js';
 import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
-import { attempt } from './command-failure.js';
-import type { CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { readArgs } from './parse-command.js';
+import { attempt } from './routing/command-failure.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { readArgs } from './routing/parse-command.js';
 
 export const PLAN_READ_TIMEOUT_MS = 60_000;
 

@@ -1,14 +1,14 @@
 /**
  * `/eks-upgrade rehearse <cluster> --to <minor> [--answers continue|remedy|stop]`: queues a rehearsal for the
- * workers (jobs/rehearsal-worker.ts), which read the cluster (reads only), run the real upgrade against its simulated
+ * workers (jobs/rehearsal/rehearsal-worker.ts), which read the cluster (reads only), run the real upgrade against its simulated
  * twin and post a REHEARSAL thread in this channel. Refused beside a running upgrade of the same cluster.
  */
 
 import { findCluster } from '../src/config/clusters-config.js';
-import type { CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { readArgs } from './parse-command.js';
-import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { readArgs } from './routing/parse-command.js';
+import { fallbackText, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 export const rehearseCommand: CommandHandler = async (context) => {
   const { deps } = context;

@@ -1,19 +1,19 @@
 import { recordAudit } from '../src/audit/record-audit.js';
 import { DEFAULT_ROLLBACK_TIMEOUT_MINUTES, findCluster } from '../src/config/clusters-config.js';
 import { policyFromConfig } from '../src/planning/plan-policy.js';
-import { formatFinding } from '../src/planning/preflight-checks.js';
+import { formatFinding } from '../src/planning/checks/preflight-checks.js';
 import { formatUtc } from '../src/planning/rollback-preflight.js';
-import { withDeadline } from '../src/status/bounded.js';
-import { readRollback, RollbackReadError } from '../src/status/rollback-reads.js';
+import { withDeadline } from '../src/cluster-reader/bounded.js';
+import { readRollback, RollbackReadError } from '../src/cluster-reader/rollback-reads.js';
 import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
-import { attempt } from './command-failure.js';
-import type { CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { readArgs } from './parse-command.js';
+import { attempt } from './routing/command-failure.js';
+import type { CommandHandler } from './routing/command-context.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { readArgs } from './routing/parse-command.js';
 import { planReadTimeoutMs } from './plan.js';
 import { alreadyRunning } from './start.js';
-import { threadLink } from './thread-link.js';
-import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
+import { threadLink } from './routing/thread-link.js';
+import { chunkLines, fallbackText, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 /**
  * `/eks-upgrade rollback <cluster> [--dry-run]` (issue 10), also what the summary card's "Roll back to N-1" button

@@ -12,13 +12,13 @@ import { findCluster, type ClusterConfig } from '../src/config/clusters-config.j
 import { authorizeStart, formatPrincipals, isListed } from '../src/domain/authorize.js';
 import { compareMinor, parseMinor } from '../src/domain/minor-version.js';
 import type { RolloutWave } from '../src/ports/rollout-control.js';
-import { fallbackText, listNames, mrkdwnSection } from '../src/report/block-kit-limits.js';
+import { fallbackText, listNames, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 import { DEFAULT_STATUS_CONCURRENCY } from '../src/config/env-config.js';
-import { mapBounded } from '../src/status/bounded.js';
-import { attempt } from './command-failure.js';
-import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { parseDuration, readArgs } from './parse-command.js';
+import { mapBounded } from '../src/cluster-reader/bounded.js';
+import { attempt } from './routing/command-failure.js';
+import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { parseDuration, readArgs } from './routing/parse-command.js';
 
 export const rolloutCommand: CommandHandler = async (context) => {
   const { deps } = context;

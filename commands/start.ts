@@ -2,19 +2,19 @@ import { recordAudit } from '../src/audit/record-audit.js';
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
 import { describeWindow, isWithinWindow, nextWindowOpening } from '../src/domain/maintenance-window.js';
 import { compareMinor, formatMinor, hopsBetween, minorDistance, parseMinor, type MinorVersion } from '../src/domain/minor-version.js';
-import { rehearsalProblem } from '../src/planning/plan-hash.js';
+import { rehearsalProblem } from '../src/planning/planner/plan-hash.js';
 import type { UpgradePlan } from '../src/ports/upgrade-plan.js';
 import type { JobSummary } from '../src/ports/upgrade-control.js';
-import type { SnapshotSources } from '../src/status/collect-snapshot.js';
-import { readAndPlan } from '../src/status/read-and-plan.js';
+import type { SnapshotSources } from '../src/cluster-reader/collect-snapshot.js';
+import { readAndPlan } from '../src/cluster-reader/read-and-plan.js';
 import { planReadTimeoutMs } from './plan.js';
-import { attempt } from './command-failure.js';
-import type { CommandContext, CommandHandler } from './command-context.js';
-import { CommandRejected } from './command-rejected.js';
-import { COMMAND } from './command-usage.js';
-import { readArgs } from './parse-command.js';
-import { threadLink } from './thread-link.js';
-import { fallbackText, mrkdwnSection } from '../src/report/block-kit-limits.js';
+import { attempt } from './routing/command-failure.js';
+import type { CommandContext, CommandHandler } from './routing/command-context.js';
+import { CommandRejected } from './routing/command-rejected.js';
+import { COMMAND } from './routing/command-usage.js';
+import { readArgs } from './routing/parse-command.js';
+import { threadLink } from './routing/thread-link.js';
+import { fallbackText, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 /**
  * `/eks-upgrade start <cluster> --to <minor> [--dry-run]`: checks the target against the cluster's version and what
@@ -92,7 +92,7 @@ export function targetProblem(cluster: string, current: MinorVersion, target: Mi
  * so that the engine's tests start their jobs exactly as this command does (test/integration/engine-harness.ts).
  */
 export async function planFor(sources: SnapshotSources & { waivers?: CommandContext['deps']['waivers'] }, cluster: ClusterConfig, from: string, to: string): Promise<UpgradePlan> {
-  // The read and plan of `plan` itself (src/status/read-and-plan.ts): what the approver read is what the job runs.
+  // The read and plan of `plan` itself (src/cluster-reader/read-and-plan.ts): what the approver read is what the job runs.
   const reading = await attempt(`Reading ${cluster.name} to plan the upgrade`, () =>
     readAndPlan(sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: sources.waivers, timeoutMs: planReadTimeoutMs(cluster) }),
   );

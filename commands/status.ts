@@ -7,16 +7,16 @@
  */
 
 import { findCluster } from '../src/config/clusters-config.js';
-import { BLOCK_LIMITS, fallbackText, listNames, mrkdwnSection } from '../src/report/block-kit-limits.js';
-import { renderStatusMessages } from '../src/report/render-status-blocks.js';
+import { BLOCK_LIMITS, fallbackText, listNames, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
+import { renderStatusMessages } from '../src/report/blocks/render-status-blocks.js';
 import type { BotDeps } from '../src/ports/bot-deps.js';
 import type { ActiveJobStatus } from '../src/report/cluster-status.js';
-import { readGuardStatus } from '../src/status/read-guard-status.js';
-import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/status/collect-statuses.js';
-import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
-import { attempt } from './command-failure.js';
-import { readArgs } from './parse-command.js';
-import { threadPermalink } from './thread-link.js';
+import { readGuardStatus } from '../src/cluster-reader/read-guard-status.js';
+import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/cluster-reader/collect-statuses.js';
+import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
+import { attempt } from './routing/command-failure.js';
+import { readArgs } from './routing/parse-command.js';
+import { threadPermalink } from './routing/thread-link.js';
 
 export const statusCommand: CommandHandler = async (context) => {
   const { deps } = context;

@@ -1,13 +1,13 @@
 import type { ClusterConfig } from '../src/config/clusters-config.js';
 import { configWaivers } from '../src/planning/plan-policy.js';
-import { contextLine, cutAt, listNames } from '../src/report/block-kit-limits.js';
+import { contextLine, cutAt, listNames } from '../src/report/blocks/block-kit-limits.js';
 import { escapeMrkdwn, formatUtcDateTime } from '../src/report/format-text.js';
-import { packLines, paginate, section, type BlockItem } from '../src/report/slack-pages.js';
-import { renderWaiverCard, waiverSubject, who } from '../src/slack/render/render-waiver-card.js';
-import type { WaiverAuditEntry } from '../src/ports/waiver-store.js';
-import { attempt } from './command-failure.js';
-import { clustersVisibleFrom, type CommandHandler } from './command-context.js';
-import { readArgs } from './parse-command.js';
+import { packLines, paginate, section, type BlockItem } from '../src/report/blocks/slack-pages.js';
+import { renderWaiverCard, waiverSubject, who } from '../src/report/blocks/render-waiver-card.js';
+import type { WaiverAuditEntry } from '../src/ports/waivers/waiver-store.js';
+import { attempt } from './routing/command-failure.js';
+import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
+import { readArgs } from './routing/parse-command.js';
 
 /**
  * `/eks-upgrade waivers [<cluster>]`: every waiver of this channel's clusters — clusters.yaml's (approved in Git) and

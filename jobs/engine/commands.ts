@@ -3,7 +3,7 @@ import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
- * What a step asks the executor (jobs/execute-commands.ts) to do. A step reads the world, a pure decider turns what
+ * What a step asks the executor (jobs/engine/execute-commands.ts) to do. A step reads the world, a pure decider turns what
  * it read into commands, and the one executor carries them out — or, in a dry run, describes them (describeCommand)
  * instead. Commands are plain data: everything the call needs, the key its update is recorded under in job.data
  * (`record`, the same keys the steps used before commands, so a job saved by an older worker resumes), and the
@@ -255,7 +255,7 @@ export interface VerifyHopCommand {
 }
 
 /**
- * An approval card (jobs/gate-step.ts awaitGate posts it and parks the job until it is answered). `before` is what
+ * An approval card (jobs/engine/gate-step.ts awaitGate posts it and parks the job until it is answered). `before` is what
  * the step reads again first, for the dry run to say so.
  */
 export interface AskGateCommand {

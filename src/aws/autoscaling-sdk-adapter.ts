@@ -11,7 +11,7 @@ import {
   UpdateAutoScalingGroupCommand,
   type AutoScalingGroup,
 } from '@aws-sdk/client-auto-scaling';
-import type { AutoScalingGroupInfo, AutoScalingPort, AutoScalingPortFactory, InstanceRefreshInfo } from '../ports/autoscaling-port.js';
+import type { AutoScalingGroupInfo, AutoScalingPort, AutoScalingPortFactory, InstanceRefreshInfo } from '../ports/aws/autoscaling-port.js';
 import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**

@@ -1,6 +1,6 @@
 import { CloudWatchClient, GetMetricDataCommand, paginateDescribeAlarms, type MetricAlarm } from '@aws-sdk/client-cloudwatch';
 import type { GuardConfig } from '../config/guards-config.js';
-import type { GuardReading } from '../ports/guard-port.js';
+import type { GuardReading } from '../ports/guards/guard-port.js';
 import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, type ClusterAwsTarget } from './aws-client-config.js';
 import { collectPages } from './collect-pages.js';
 import { describeAwsError } from './describe-aws-error.js';

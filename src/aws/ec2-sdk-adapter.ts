@@ -5,7 +5,7 @@ import {
   EC2Client,
   ModifyLaunchTemplateCommand,
 } from '@aws-sdk/client-ec2';
-import type { Ec2Port, Ec2PortFactory, LaunchTemplateVersionInfo, SubnetInfo } from '../ports/ec2-port.js';
+import type { Ec2Port, Ec2PortFactory, LaunchTemplateVersionInfo, SubnetInfo } from '../ports/aws/ec2-port.js';
 import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**

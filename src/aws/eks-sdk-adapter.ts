@@ -24,7 +24,7 @@ import {
   UpdateNodegroupVersionCommand,
   type Category,
 } from '@aws-sdk/client-eks';
-import type { EksPort, EksPortFactory } from '../ports/eks-port.js';
+import type { EksPort, EksPortFactory } from '../ports/aws/eks-port.js';
 import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 import { collectPages } from './collect-pages.js';
 

@@ -1,5 +1,5 @@
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import type { SsmPort, SsmPortFactory } from '../ports/ssm-port.js';
+import type { SsmPort, SsmPortFactory } from '../ports/aws/ssm-port.js';
 import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**

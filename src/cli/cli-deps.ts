@@ -5,8 +5,8 @@
 
 import type { AuditLog } from '../ports/audit-port.js';
 import type { AwsProbePort } from '../ports/doctor-check.js';
-import type { GuardEvaluationStore } from '../ports/guard-evaluations.js';
-import type { SnapshotSources } from '../status/collect-snapshot.js';
+import type { GuardEvaluationStore } from '../ports/guards/guard-evaluations.js';
+import type { SnapshotSources } from '../cluster-reader/collect-snapshot.js';
 import type { WaiverConnection } from '../waivers/connect-waiver-store.js';
 
 export interface CliDeps {

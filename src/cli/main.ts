@@ -2,7 +2,7 @@ import '../log/quiet-node-version-warning.js';
 import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../kube/client-node-adapter.js';
 import { systemClock } from '../ports/clock.js';
-import type { SnapshotSources } from '../status/collect-snapshot.js';
+import type { SnapshotSources } from '../cluster-reader/collect-snapshot.js';
 import { lazyPortFactory } from './lazy-port-factory.js';
 import { runCli } from './run-cli.js';
 import type { CliDeps } from './cli-deps.js';

@@ -4,24 +4,24 @@
  * 1 errors — each error reported as one line, never a stack.
  */
 
-import { collectDigestRows } from '../status/collect-digest.js';
+import { collectDigestRows } from '../cluster-reader/collect-digest.js';
 import { renderDigestText, sortByUrgency } from '../report/digest.js';
 import { ConfigError } from '../config/clusters-config.js';
-import { PlanRequestError } from '../planning/build-plan.js';
+import { PlanRequestError } from '../planning/planner/build-plan.js';
 import { policyFromConfig } from '../planning/plan-policy.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
-import { readRollback, RollbackReadError } from '../status/rollback-reads.js';
-import { describeReadError } from '../status/read-error.js';
-import { withDeadline } from '../status/bounded.js';
-import { collectStatuses, DEFAULT_STATUS_CONCURRENCY } from '../status/collect-statuses.js';
-import { readGuardStatus } from '../status/read-guard-status.js';
+import { readRollback, RollbackReadError } from '../cluster-reader/rollback-reads.js';
+import { describeReadError } from '../cluster-reader/read-error.js';
+import { withDeadline } from '../cluster-reader/bounded.js';
+import { collectStatuses, DEFAULT_STATUS_CONCURRENCY } from '../cluster-reader/collect-statuses.js';
+import { readGuardStatus } from '../cluster-reader/read-guard-status.js';
 import { planJson, statusJson, toJsonText } from '../report/json-output.js';
 import { renderPlanMarkdown } from '../report/render-plan-markdown.js';
 import { renderPlanText } from '../report/render-plan-text.js';
 import { renderStatusText } from '../report/render-status-text.js';
 import { renderAuditText } from '../report/render-audit.js';
 import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
-import { readPlan } from '../status/read-and-plan.js';
+import { readPlan } from '../cluster-reader/read-and-plan.js';
 import { readWaiversForPlan, type WaiversForPlan } from '../waivers/read-waivers.js';
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
 import { EXIT, type CliDeps } from './cli-deps.js';

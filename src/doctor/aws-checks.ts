@@ -2,8 +2,8 @@ import { describeAwsError } from '../aws/describe-aws-error.js';
 import { policyLineFor, PRODUCT_ACTIONS, resourceFor, type ProductAction } from '../aws/iam-actions.js';
 import type { ClusterConfig } from '../config/clusters-config.js';
 import { failed, notChecked, passed, type AwsIdentity, type AwsProbePort, type DoctorCheck, type SimulationRequest } from '../ports/doctor-check.js';
-import type { EksPortFactory } from '../ports/eks-port.js';
-import type { SsmPortFactory } from '../ports/ssm-port.js';
+import type { EksPortFactory } from '../ports/aws/eks-port.js';
+import type { SsmPortFactory } from '../ports/aws/ssm-port.js';
 
 /**
  * doctor's AWS checks: who the bot is, every cluster's roleArn assumable, every IAM action the product calls allowed

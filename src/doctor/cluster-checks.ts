@@ -4,7 +4,7 @@ import { findControllers, firstUnsupported } from '../planning/controller-versio
 import { nextMinorOf } from '../planning/upgrade-path.js';
 import { failed, notChecked, passed, type DoctorCheck } from '../ports/doctor-check.js';
 import { KubeApiError, type KubePort, type KubePortFactory, type KubeResource } from '../ports/kube-port.js';
-import { describeReadError, isNotFound } from '../status/read-error.js';
+import { describeReadError, isNotFound } from '../cluster-reader/read-error.js';
 
 /**
  * doctor's checks inside one cluster, through the bot's own EKS token: the API answers, it knows the bot (an access

@@ -2,7 +2,7 @@ import type { ClusterConfig } from '../config/clusters-config.js';
 import { evaluateGuard } from '../planning/guards/evaluate-guard.js';
 import type { DoctorCheck } from '../ports/doctor-check.js';
 import { passed } from '../ports/doctor-check.js';
-import type { GuardReader } from '../ports/guard-port.js';
+import type { GuardReader } from '../ports/guards/guard-port.js';
 
 /**
  * `doctor` and start-up read each guard once (issue 29): one that can be read passes with its state now; one that

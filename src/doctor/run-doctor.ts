@@ -1,16 +1,16 @@
 import type { WebClient } from '@slack/web-api';
 import type { ClustersConfig } from '../config/clusters-config.js';
 import { failed, notChecked, passed, type AwsProbePort, type DoctorCheck } from '../ports/doctor-check.js';
-import type { EksPortFactory } from '../ports/eks-port.js';
+import type { EksPortFactory } from '../ports/aws/eks-port.js';
 import type { KubePortFactory } from '../ports/kube-port.js';
-import type { SsmPortFactory } from '../ports/ssm-port.js';
+import type { SsmPortFactory } from '../ports/aws/ssm-port.js';
 import { clusterFoundChecks, identityCheck, permissionChecks, principalOf, roleChecks } from './aws-checks.js';
 import { clusterChecks, type RbacRule } from './cluster-checks.js';
 import { redisChecks } from './redis-checks.js';
 import { slackChecks } from './slack-checks.js';
 import type { RedisTarget } from '../store/redis-connection.js';
 import { guardChecks } from './guard-checks.js';
-import type { GuardReader } from '../ports/guard-port.js';
+import type { GuardReader } from '../ports/guards/guard-port.js';
 
 /**
  * `doctor`: every check, in the order an operator fixes things (config, AWS, each cluster, Slack, Redis). Never

@@ -1,9 +1,9 @@
 import picomatch from 'picomatch';
 
-import type { Waiver } from '../ports/waiver.js';
+import type { Waiver } from '../ports/waivers/waiver.js';
 
-/** What a waiver may be (src/ports/waiver.ts) and whether one covers a finding now. */
-export type { Waiver, WaiverState, WaivedBy } from '../ports/waiver.js';
+/** What a waiver may be (src/ports/waivers/waiver.ts) and whether one covers a finding now. */
+export type { Waiver, WaiverState, WaivedBy } from '../ports/waivers/waiver.js';
 
 export const MAX_WAIVER_DAYS = 90;
 export const MIN_WAIVER_REASON = 10;

@@ -1,5 +1,5 @@
 import type { GuardConfig } from '../config/guards-config.js';
-import type { GuardReading } from '../ports/guard-port.js';
+import type { GuardReading } from '../ports/guards/guard-port.js';
 import { getJson } from './http-json.js';
 
 /**

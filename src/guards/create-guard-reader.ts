@@ -1,6 +1,6 @@
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import type { GuardConfig } from '../config/guards-config.js';
-import type { GuardReader } from '../ports/guard-port.js';
+import type { GuardReader } from '../ports/guards/guard-port.js';
 import type { CloudWatchGuardReader } from '../aws/cloudwatch-guard-reader.js';
 import { readAlertmanagerGuard } from './alertmanager-guard-reader.js';
 import { prometheusHistory, readPrometheusGuard } from './prometheus-guard-reader.js';

@@ -3,7 +3,7 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import type { GuardAuth, GuardConfig } from '../config/guards-config.js';
-import type { GuardReading } from '../ports/guard-port.js';
+import type { GuardReading } from '../ports/guards/guard-port.js';
 import { getJson } from './http-json.js';
 
 /**

@@ -11,7 +11,7 @@ import { createEksTokenSource } from '../aws/eks-token.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../ports/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
-import type { EksPortFactory } from '../ports/eks-port.js';
+import type { EksPortFactory } from '../ports/aws/eks-port.js';
 import type { KubeList, KubeObject, KubePort, KubePortFactory, KubeResource, ListOptions, PatchType } from '../ports/kube-port.js';
 import { createEksKubeConfig } from './eks-kube-config.js';
 import { toKubeApiError } from './kube-api-error.js';

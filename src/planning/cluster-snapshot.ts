@@ -1,9 +1,9 @@
 import type { KubeObject } from '../ports/kube-port.js';
-import type { LaunchTemplateLatest, SubnetInfo } from '../ports/ec2-port.js';
+import type { LaunchTemplateLatest, SubnetInfo } from '../ports/aws/ec2-port.js';
 
 /**
  * Everything the checks, the plan builder and the status card know about one cluster: plain data, read once by
- * src/status/collect-snapshot.ts and never re-read. Each area is read on its own and may fail on its own (no
+ * src/cluster-reader/collect-snapshot.ts and never re-read. Each area is read on its own and may fail on its own (no
  * permission for EC2, the Kubernetes API unreachable): a failed area carries its error instead of a value, so a
  * status card still shows what could be read and the checks that needed the missing area say they were skipped.
  * Times are epoch milliseconds.

@@ -1,5 +1,5 @@
 import { maxKubeletLag, SKEW_RULE_TEXT } from './kubelet-skew.js';
-import { canDefer, type DataPlaneUnit } from './data-plane-units.js';
+import { canDefer, type DataPlaneUnit } from './planner/data-plane-units.js';
 import { formatMinutes, type IncrementalStrategy } from '../ports/upgrade-plan.js';
 import { minorsBetween } from './upgrade-path.js';
 

@@ -2,8 +2,8 @@ import type { Update } from '@aws-sdk/client-eks';
 import { formatMinor, minorDistance, parseMinor } from '../domain/minor-version.js';
 import type { InsightInfo } from './cluster-snapshot.js';
 import { resourceFromUri } from './checks/insight-checks.js';
-import { versionParamOf } from './decide-control-plane-action.js';
-import type { PreflightFinding } from './preflight-checks.js';
+import { versionParamOf } from './deciders/decide-control-plane-action.js';
+import type { PreflightFinding } from './checks/preflight-checks.js';
 
 /**
  * The rollback preflight (issue 10): whether EKS would take the control plane of a cluster back one minor now, and

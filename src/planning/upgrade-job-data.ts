@@ -1,5 +1,5 @@
 import type { ActionKind, PlannedStep } from '../ports/upgrade-plan.js';
-import type { ThreadRef } from '../ports/thread-port.js';
+import type { ThreadRef } from '../ports/slack/thread-port.js';
 import type { RollbackOffer, StatusCardModel, UpgradeState } from '../ports/timeline-event.js';
 import { previousMinor } from './rollback-preflight.js';
 import type { GuardTrack } from './guards/evaluate-guard.js';
@@ -9,7 +9,7 @@ import type { GuardTrack } from './guards/evaluate-guard.js';
  * (job.updateData replaces the whole object, so a second writer would lose updates); the control side keeps
  * its requests — gate answers, pause, abort — in Redis keys of its own (gate-store.ts, job-controls-store.ts).
  */
-/** The job-data shape this build writes; jobs/job-data-schema.ts brings older shapes up to it. */
+/** The job-data shape this build writes; jobs/worker/job-data-schema.ts brings older shapes up to it. */
 export const JOB_DATA_SCHEMA = 2;
 
 /** What a step did to one resource: compared with the plan's action in the summary and the plan-equals-job test. */

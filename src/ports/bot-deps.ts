@@ -5,14 +5,14 @@
 import type { ClustersConfig } from '../config/clusters-config.js';
 import type { Logger } from '../log/logger.js';
 import type { AuditLog } from './audit-port.js';
-import type { AutoScalingPortFactory } from './autoscaling-port.js';
+import type { AutoScalingPortFactory } from './aws/autoscaling-port.js';
 import type { Clock } from './clock.js';
-import type { Ec2PortFactory } from './ec2-port.js';
-import type { EksPortFactory } from './eks-port.js';
+import type { Ec2PortFactory } from './aws/ec2-port.js';
+import type { EksPortFactory } from './aws/eks-port.js';
 import type { KubePortFactory } from './kube-port.js';
-import type { SsmPortFactory } from './ssm-port.js';
+import type { SsmPortFactory } from './aws/ssm-port.js';
 import type { UpgradeControl } from './upgrade-control.js';
-import type { WaiverStore } from './waiver-store.js';
+import type { WaiverStore } from './waivers/waiver-store.js';
 import type { RolloutControl } from './rollout-control.js';
 
 /** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */
@@ -36,7 +36,7 @@ export interface BotDeps {
   logger: Logger;
   /** Waivers asked for and approved in Slack (Redis); without it plans count clusters.yaml waivers only. */
   waivers?: WaiverStore;
-  /** Rollouts in waves (jobs/rollout-engine.ts); without it `rollout` says it is not available. */
+  /** Rollouts in waves (jobs/rollout/rollout-engine.ts); without it `rollout` says it is not available. */
   rollouts?: RolloutControl;
   /** Rehearsal results (Redis), for requireRehearsal; without it a cluster that requires one cannot be started. */
   rehearsals?: import('./rehearsal-store.js').RehearsalStore;
@@ -45,7 +45,7 @@ export interface BotDeps {
   /** `doctor`'s checks (src/doctor/run-doctor.ts, wired in src/start-bot.ts); without it `doctor` says it is not available. */
   doctor?: () => Promise<import('./doctor-check.js').DoctorCheck[]>;
   /** Each guard's last evaluation by a job or a soak (Redis), for `status <cluster>`; without it status says it has none. */
-  guardEvaluations?: import('./guard-evaluations.js').GuardEvaluationStore;
+  guardEvaluations?: import('./guards/guard-evaluations.js').GuardEvaluationStore;
   /** Clusters `status --all` reads at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
   statusConcurrency?: number;
 }

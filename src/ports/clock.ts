@@ -7,7 +7,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * Clock milliseconds per real millisecond (the simulator's --speed); absent means real time. Only what must meet
-   * wall-time machinery (BullMQ's job schedulers, jobs/clock-repeat-strategy.ts, a job parked as delayed) reads it.
+   * wall-time machinery (BullMQ's job schedulers, jobs/worker/clock-repeat-strategy.ts, a job parked as delayed) reads it.
    */
   readonly speed?: number;
 }

@@ -5,7 +5,7 @@
  * names the area (EKS control plane, NET subnets, ADD add-ons, NG node groups, KAR Karpenter, K8S nodes and
  * workloads, FRG Fargate, INS upgrade insights, OPS GitOps/IaC).
  */
-import type { WaivedBy } from './waiver.js';
+import type { WaivedBy } from './waivers/waiver.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 

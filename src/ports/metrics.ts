@@ -4,7 +4,7 @@
  * lists; `noMetrics` is for tests and tools that do not export any.
  */
 
-import type { CommandOutcome } from './slash-command.js';
+import type { CommandOutcome } from './slack/slash-command.js';
 
 export interface Metrics {
   countCommand(subcommand: string, outcome: CommandOutcome): void;

@@ -6,7 +6,7 @@ export interface RehearsalRecord {
   cluster: string;
   from: string;
   to: string;
-  /** planHash() of the plan the rehearsal ran (src/planning/plan-hash.ts). */
+  /** planHash() of the plan the rehearsal ran (src/planning/planner/plan-hash.ts). */
   planHash: string;
   /** The rehearsed job's final state: only `succeeded` counts for requireRehearsal. */
   state: string;

@@ -32,7 +32,7 @@ export interface RolloutSummary extends RolloutRequest {
 }
 
 /**
- * Upgrade rollouts in waves (docs/fleet.md). Implemented in jobs/rollout-engine.ts over BullMQ flows;
+ * Upgrade rollouts in waves (docs/fleet.md). Implemented in jobs/rollout/rollout-engine.ts over BullMQ flows;
  * authorization is the caller's (requesters create, approvers continue, pause, resume and abort).
  */
 export interface RolloutControl {

@@ -98,7 +98,7 @@ export type TimelineEvent =
       to: string;
       steps: Array<{ title: string; durationMs: number; outcome: string }>;
       lines: string[];
-      /** Forces, approvals, waivers applied and steps skipped, each with who and why (jobs/finish-job.ts). */
+      /** Forces, approvals, waivers applied and steps skipped, each with who and why (jobs/worker/finish-job.ts). */
       decisions?: string[];
       rollback?: RollbackOffer;
       /** The summary of a rollback job: "Rollback 1.31 → 1.30". */

@@ -1,4 +1,4 @@
-import type { ThreadRef } from './thread-port.js';
+import type { ThreadRef } from './slack/thread-port.js';
 import type { UpgradePlan } from './upgrade-plan.js';
 import type { GateAction, UpgradeState } from './timeline-event.js';
 

@@ -6,7 +6,7 @@ import type { PlanContext } from './plan-context.js';
  * it. A plan is hop by hop; each hop's lines run in the order of HOP_STEP_ORDER — preflight, gate, control plane,
  * add-ons, data plane, verify — and say what they act on, with which strategy, whether a person approves first
  * (`gate`) or acts (`manual`), the commands a person would run, a rough duration, and the per-resource actions the
- * job is held to. The job's steps are the plan's lines grouped by kind (src/planning/job-steps.ts): one StepKind
+ * job is held to. The job's steps are the plan's lines grouped by kind (src/planning/planner/job-steps.ts): one StepKind
  * for both.
  */
 export type StepKind =

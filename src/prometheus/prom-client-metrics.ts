@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Metrics, MetricsExposition } from '../ports/metrics.js';
-import type { CommandOutcome } from '../ports/slash-command.js';
+import type { CommandOutcome } from '../ports/slack/slash-command.js';
 
 /**
  * The Metrics port over prom-client: Node's process metrics under their standard names (process_cpu_seconds_total,

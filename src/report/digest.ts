@@ -10,9 +10,9 @@ import type { KnownBlock } from '@slack/types';
 import type { ClusterSnapshot } from '../planning/cluster-snapshot.js';
 import { unwaivedErrors } from '../ports/finding.js';
 import { formatMinutes, type UpgradePlan } from '../ports/upgrade-plan.js';
-import type { SlackMessage } from '../ports/slack-message.js';
+import type { SlackMessage } from '../ports/slack/slack-message.js';
 import type { ClusterStatus } from './cluster-status.js';
-import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from './block-kit-limits.js';
+import { BLOCK_LIMITS, contextLine, fallbackText, mrkdwnSection, truncate } from './blocks/block-kit-limits.js';
 import { textTable } from './text-table.js';
 
 /** EKS prices per cluster-hour (reference: eks.md): standard support and extended support. */

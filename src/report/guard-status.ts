@@ -1,5 +1,5 @@
 import { guardWatches, type GuardConfig } from '../config/guards-config.js';
-import type { GuardEvaluation } from '../ports/guard-evaluations.js';
+import type { GuardEvaluation } from '../ports/guards/guard-evaluations.js';
 import { escapeMrkdwn, formatUtcTime } from './format-text.js';
 import { plainValueText } from './render-guard-lines.js';
 

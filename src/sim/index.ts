@@ -59,17 +59,17 @@ export {
 } from './kube/index.js';
 
 // What the simulated AWS answers from.
-export { amiIdFor, kubeletVersionFor, knownMinors } from './aws/version-catalog.js';
-export { defaultAddonVersion } from './aws/addon-catalog.js';
+export { amiIdFor, kubeletVersionFor, knownMinors } from './aws/eks/version-catalog.js';
+export { defaultAddonVersion } from './aws/eks/addon-catalog.js';
 
 // EKS version rollback and Auto Mode: the 7-day window of a cluster and what an Auto Mode node looks like.
-export { ROLLBACK_WINDOW_MS, rollbackWindowOf, type RollbackWindow } from './aws/rollback-window.js';
-export { isAutoModeNode, AUTO_MODE_TICK_MS } from './aws/auto-mode.js';
+export { ROLLBACK_WINDOW_MS, rollbackWindowOf, type RollbackWindow } from './aws/eks/rollback-window.js';
+export { isAutoModeNode, AUTO_MODE_TICK_MS } from './aws/eks/auto-mode.js';
 
 // The fake Slack.
 export * from './slack/fake-slack.js';
-export { checkMessageBlocks, checkModalView } from './slack/block-kit-rules.js';
+export { checkMessageBlocks, checkModalView } from './slack/web-api/block-kit-rules.js';
 export { signSlackRequest, computeSlackSignature, type SlackSignatureHeaders } from './slack/sign-slack-request.js';
 export { buildSlashCommandBody, buildBlockActionsPayload, encodePayload, type SlashCommandFields } from './slack/interaction-payloads.js';
 /** How long an on-demand insights refresh takes on the simulator's clock (EKS: about a minute). */
-export { INSIGHTS_REFRESH_MS } from './aws/insights.js';
+export { INSIGHTS_REFRESH_MS } from './aws/eks/insights.js';

@@ -1,6 +1,6 @@
 import { applyFaults, createFaultState, describeFaults } from './aws/faults.js';
-import { recordInPlaceUpgrade } from './aws/rollback-window.js';
-import { nextMinor } from './aws/version-catalog.js';
+import { recordInPlaceUpgrade } from './aws/eks/rollback-window.js';
+import { nextMinor } from './aws/eks/version-catalog.js';
 import type { InsightOverride, SimWorld } from './aws/world-types.js';
 import { setPdbStuck, worldState } from './world-state.js';
 import { METRICS_CONTENT_TYPE, renderWorkloadMetrics } from './workload-metrics.js';

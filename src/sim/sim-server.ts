@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
-import { autoScalingErrorXml, handleAutoScaling } from './aws/autoscaling-service.js';
+import { autoScalingErrorXml, handleAutoScaling } from './aws/ec2/autoscaling-service.js';
 import { AwsApiError, injectedServerError, injectedThrottle } from './aws/aws-error.js';
 import { createWorld } from './aws/create-world.js';
-import { ec2ErrorXml, handleEc2 } from './aws/ec2-service.js';
-import { handleEksRequest, matchEksRoute } from './aws/eks-routes.js';
+import { ec2ErrorXml, handleEc2 } from './aws/ec2/ec2-service.js';
+import { handleEksRequest, matchEksRoute } from './aws/eks/eks-routes.js';
 import { applyFaults, pickFault, takeDroppedAnswer } from './aws/faults.js';
 import type { ScenarioFaults } from './scenario/scenario-schema.js';
 import { handleSsm } from './aws/ssm-service.js';
@@ -20,9 +20,9 @@ import { accessKeyOf, createCallerIdentities, signedServiceOf, type CallerIdenti
 import { authorizeAwsCall, type AwsService } from './iam/aws-request-authorization.js';
 import { parsePolicyDocument } from './iam/policy-document.js';
 import { handleIam, iamErrorXml } from './iam/iam-service.js';
-import { refuseDryRun } from './aws/ec2-dry-run.js';
+import { refuseDryRun } from './aws/ec2/ec2-dry-run.js';
 import { handleSts, STS_ACTIONS, stsErrorXml, UNSIGNED_STS_ACTIONS } from './iam/sts-service.js';
-import { createKubeAccess, type KubeAccessOptions } from './kube/kube-access.js';
+import { createKubeAccess, type KubeAccessOptions } from './kube/api/kube-access.js';
 import { parseTrustPolicies, type TrustPolicy } from './iam/trust-policy.js';
 import { createRequestCounter, type RequestCounter } from './request-counts.js';
 import { listDisruptions, parseSince, type KubeWrite } from './bot-disruptions.js';

@@ -6,7 +6,7 @@
 
 import { validateScenario } from './scenario/load-scenario.js';
 import { startSimulator, type SimServer } from './sim-server.js';
-import { supportCalendarFor } from './aws/version-catalog.js';
+import { supportCalendarFor } from './aws/eks/version-catalog.js';
 
 export interface SimTwin {
   /** Where the twin's AWS APIs listen; each cluster's Kubernetes API is `${url}/k8s/<cluster>`. */

@@ -1,5 +1,5 @@
 import type { SimWorld } from './aws/world-types.js';
-import { FAILS_READINESS_ANNOTATION } from './kube/readiness-failures.js';
+import { FAILS_READINESS_ANNOTATION } from './kube/controllers/readiness-failures.js';
 
 /**
  * POST /_sim/workloads/fail {cluster?, namespace, name, onVersion: "1.31"}: from now on the Deployment's pods fail

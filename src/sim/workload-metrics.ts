@@ -1,6 +1,6 @@
 import type { SimCluster, SimWorld } from './aws/world-types.js';
-import { selectorMatches } from './kube/label-selector.js';
-import { isPodReady } from './kube/pdb-status.js';
+import { selectorMatches } from './kube/api/label-selector.js';
+import { isPodReady } from './kube/controllers/pdb-status.js';
 import type { KubeObject } from '../kube-types/kube-object.js';
 
 /**

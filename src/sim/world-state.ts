@@ -1,9 +1,9 @@
 import { describeFaults } from './aws/faults.js';
 import { isNodeReady } from './aws/node-factory.js';
-import { rollbackWindowOf } from './aws/rollback-window.js';
+import { rollbackWindowOf } from './aws/eks/rollback-window.js';
 import type { SimCluster, SimWorld } from './aws/world-types.js';
-import { pdbMatchesPod } from './kube/pdb-status.js';
-import { FAILS_READINESS_ANNOTATION } from './kube/readiness-failures.js';
+import { pdbMatchesPod } from './kube/controllers/pdb-status.js';
+import { FAILS_READINESS_ANNOTATION } from './kube/controllers/readiness-failures.js';
 import type { KubeObject } from '../kube-types/kube-object.js';
 
 /**

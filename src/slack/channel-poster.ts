@@ -1,5 +1,5 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
-import type { ChannelPoster } from '../ports/channel-poster.js';
+import type { ChannelPoster } from '../ports/slack/channel-poster.js';
 
 /** How many 429s in a row one post rides out before it gives up (each waits Slack's Retry-After). */
 const RATE_LIMIT_ATTEMPTS = 10;

@@ -1,12 +1,12 @@
 import type { Server, ServerResponse } from 'node:http';
-import { createLimiter } from '../status/bounded.js';
+import { createLimiter } from '../cluster-reader/bounded.js';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver, type CustomRoute } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { BotDeps } from '../ports/bot-deps.js';
 import type { EnvConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
-import type { CommandHandOff, CommandOutcome, SlashCommandRouter } from '../ports/slash-command.js';
+import type { CommandHandOff, CommandOutcome, SlashCommandRouter } from '../ports/slack/slash-command.js';
 import { registerActions } from './actions/register-actions.js';
 import { observeAck, stampReceivedAt } from './metrics-ack.js';
 import type { Metrics, MetricsExposition } from '../ports/metrics.js';
@@ -21,12 +21,12 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Interface to listen on in HTTP mode; all interfaces when omitted (tests pass 127.0.0.1). */
   host?: string;
-  /** The slash command and its subcommands (commands/slash-command-router.ts), handed in by the entry point. */
+  /** The slash command and its subcommands (commands/routing/slash-command-router.ts), handed in by the entry point. */
   commands: SlashCommandRouter;
   /** The process's metrics (src/prometheus/prom-client-metrics.ts, built by the entry point), served at GET /metrics. */
   metrics: Metrics & MetricsExposition;
   /**
-   * ROLE=web: read-only commands (status, plan, digest) go to the worker processes (jobs/slash-command-queue.ts),
+   * ROLE=web: read-only commands (status, plan, digest) go to the worker processes (jobs/slash-commands/slash-command-queue.ts),
    * which answer through the response_url; without it (ROLE=all, tests) every command runs in this process.
    */
   handOff?: CommandHandOff;

@@ -2,5 +2,5 @@
 
 import type { Metrics } from '../ports/metrics.js';
 
-export type { CommandOutcome } from '../ports/slash-command.js';
+export type { CommandOutcome } from '../ports/slack/slash-command.js';
 export type SlackMetrics = Pick<Metrics, 'countCommand' | 'countAction' | 'observeAckSeconds'>;

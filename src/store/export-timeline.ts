@@ -1,5 +1,5 @@
-import type { ThreadPort, ThreadRef } from '../ports/thread-port.js';
-import { renderTimelineMarkdown } from '../slack/render/render-timeline-markdown.js';
+import type { ThreadPort, ThreadRef } from '../ports/slack/thread-port.js';
+import { renderTimelineMarkdown } from '../report/blocks/render-timeline-markdown.js';
 import type { TimelineLog } from './timeline-log.js';
 import type { TimelineEvent } from '../ports/timeline-event.js';
 

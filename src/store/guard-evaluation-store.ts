@@ -1,4 +1,4 @@
-import type { GuardEvaluation, GuardEvaluationStore } from '../ports/guard-evaluations.js';
+import type { GuardEvaluation, GuardEvaluationStore } from '../ports/guards/guard-evaluations.js';
 import type { RedisClient } from './redis-connection.js';
 
 /**

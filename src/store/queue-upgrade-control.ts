@@ -1,13 +1,13 @@
 import type { Job, JobType, Queue } from 'bullmq';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../ports/clock.js';
-import type { ThreadPort } from '../ports/thread-port.js';
+import type { ThreadPort } from '../ports/slack/thread-port.js';
 import type { ClusterLock, StartIntent } from './cluster-lock.js';
 import * as say from '../report/control-messages.js';
 import type { GateStore } from './gate-store.js';
 import type { JobControlsStore } from './job-controls-store.js';
 import { summarizeIntent, summarizeJob } from './job-summary.js';
-import { jobSteps, rollbackJobSteps } from '../planning/job-steps.js';
+import { jobSteps, rollbackJobSteps } from '../planning/planner/job-steps.js';
 import { recordedKarpenterOriginals, type RecordedKarpenterClasses } from '../planning/karpenter-originals.js';
 import type { TimelineLog } from './timeline-log.js';
 import { exportTimeline } from './export-timeline.js';

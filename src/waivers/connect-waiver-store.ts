@@ -1,6 +1,6 @@
 import type { RedisTarget } from '../store/redis-connection.js';
 import { connectFastRedis } from '../store/connect-fast-redis.js';
-import type { WaiverStore } from '../ports/waiver-store.js';
+import type { WaiverStore } from '../ports/waivers/waiver-store.js';
 import { createWaiverStore } from './waiver-store.js';
 
 /**

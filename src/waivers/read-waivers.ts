@@ -1,5 +1,5 @@
 import type { Waiver } from '../domain/waiver.js';
-import type { WaiverStore } from '../ports/waiver-store.js';
+import type { WaiverStore } from '../ports/waivers/waiver-store.js';
 
 /**
  * The Slack waivers a plan counts, with a sentence when they could not be had: the plan then runs on the

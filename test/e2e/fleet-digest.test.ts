@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import type { FakeMessage } from '@eks-upgrade-bot/sim';
 import { createLogger } from '../../src/log/logger.js';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
-import { FLEET_QUEUE } from '../../jobs/fleet-scheduler.js';
+import { FLEET_QUEUE } from '../../jobs/fleet/fleet-scheduler.js';
 import { E2E_CREDENTIALS, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { until } from '../support/until.js';
 

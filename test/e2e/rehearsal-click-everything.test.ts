@@ -2,7 +2,7 @@ import { DescribeClusterCommand, UpdateClusterVersionCommand } from '@aws-sdk/cl
 import { afterAll, describe, expect, it } from 'vitest';
 import { countMutatingCalls, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { WebClient } from '@slack/web-api';
-import { rollbackOfferBlocks } from '../../src/slack/render/render-timeline-event.js';
+import { rollbackOfferBlocks } from '../../src/report/blocks/render-timeline-event.js';
 import { E2E_BOT_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 
 /**

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { E2E_CREDENTIALS, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { createCommandQueue } from '../../jobs/slash-command-queue.js';
+import { createCommandQueue } from '../../jobs/slash-commands/slash-command-queue.js';
 import { freePort } from '../../src/demo/ensure-redis.js';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import { startSlackHarness } from '../support/slack-app-harness.js';
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRedisAuditLog } from '../../src/audit/redis-audit-log.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { systemClock, type Clock } from '../../src/ports/clock.js';
-import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
+import { renderGateCard } from '../../src/report/blocks/render-gate-card.js';
 import type { JobSummary } from '../../src/ports/upgrade-control.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';

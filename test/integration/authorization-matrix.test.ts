@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
+import { renderGateCard } from '../../src/report/blocks/render-gate-card.js';
 import { simSources } from './read-path-harness.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
-import { addonVersionsFor } from '../../src/planning/plan-addon-update.js';
+import { addonVersionsFor } from '../../src/planning/deciders/plan-addon-update.js';
 import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

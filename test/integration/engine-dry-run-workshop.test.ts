@@ -4,7 +4,7 @@ import { startEngineHarness, waitForJobState, type EngineHarness } from './engin
 
 /**
  * A dry run of the workshop (seed 004) 1.25 → 1.26, which has every kind of compute: each step's summary says what
- * it would do, in the words the executor (jobs/execute-commands.ts) gives each command, and nothing is changed.
+ * it would do, in the words the executor (jobs/engine/execute-commands.ts) gives each command, and nothing is changed.
  */
 const config = parseClustersConfig({
   clusters: [

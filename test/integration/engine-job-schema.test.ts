@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJobData } from '../../jobs/job-data-schema.js';
+import { readJobData } from '../../jobs/worker/job-data-schema.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
+import type { UpgradeEngine } from '../../jobs/worker/create-upgrade-engine.js';
 import { until } from '../support/until.js';
 import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 

@@ -5,7 +5,7 @@ import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
-import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
+import { createUpgradeEngine } from '../../jobs/worker/create-upgrade-engine.js';
 import { createRecordingThreadPort } from '../support/recording-thread-port.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { StepKind } from '../../src/ports/upgrade-plan.js';

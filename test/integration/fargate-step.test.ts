@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFargateStep } from '../../jobs/fargate-step.js';
+import { createFargateStep } from '../../jobs/steps/fargate/fargate-step.js';
 import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane } from '../support/karpenter-step-context.js';
 import { until } from '../support/until.js';

@@ -5,7 +5,7 @@ import { parseClustersYaml } from '../../src/config/clusters-config.js';
 import type { GuardConfig } from '../../src/config/guards-config.js';
 import { createCloudWatchGuardReader } from '../../src/aws/cloudwatch-guard-reader.js';
 import { createGuardReader } from '../../src/guards/create-guard-reader.js';
-import type { GuardReading } from '../../src/ports/guard-port.js';
+import type { GuardReading } from '../../src/ports/guards/guard-port.js';
 import { startPrometheus } from '../support/prometheus-server.js';
 import { startAlertmanager } from '../support/alertmanager-server.js';
 import type { LocalDaemon } from '../support/local-daemon.js';

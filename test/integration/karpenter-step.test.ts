@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { createKarpenterStep, karpenterCleanup } from '../../jobs/karpenter-step.js';
+import { createKarpenterStep, karpenterCleanup } from '../../jobs/steps/karpenter/karpenter-step.js';
 import type { KubeObject, KubeWatchHandle } from '../../src/ports/kube-port.js';
 import { amiIdFor, SCENARIOS_DIR, type SimServer, startSimulator } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';

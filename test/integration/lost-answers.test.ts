@@ -4,7 +4,7 @@ import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
-import { decide } from '../../jobs/rehearse-upgrade.js';
+import { decide } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 import { MUTATING, TABLE, WORLDS } from './lost-answers-table.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
+import type { EksPort, EksPortFactory } from '../../src/ports/aws/eks-port.js';
 import { countingKube, simAdapters } from '../support/counting-kube-port.js';
 import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRAIN_RECHECK } from '../../jobs/blue-green-nodegroup.js';
+import { DRAIN_RECHECK } from '../../jobs/steps/nodegroups/blue-green-nodegroup.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 import { answerGatesUntilEnded, startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';

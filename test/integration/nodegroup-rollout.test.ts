@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
+import type { EksPort, EksPortFactory } from '../../src/ports/aws/eks-port.js';
 import { countingKube, simAdapters } from '../support/counting-kube-port.js';
 import { makeNode, removeNode } from '@eks-upgrade-bot/sim';
-import { NODEGROUP_SETTLE } from '../../jobs/nodegroup-watch.js';
-import type { UpgradeEngine } from '../../jobs/create-upgrade-engine.js';
+import { NODEGROUP_SETTLE } from '../../jobs/steps/nodegroups/nodegroup-watch.js';
+import type { UpgradeEngine } from '../../jobs/worker/create-upgrade-engine.js';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 import { until } from '../support/until.js';
 

@@ -5,13 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startCommand } from '../../commands/start.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createLogger } from '../../src/log/logger.js';
-import { planHash } from '../../src/planning/plan-hash.js';
+import { planHash } from '../../src/planning/planner/plan-hash.js';
 import { nextMinorOf } from '../../src/planning/upgrade-path.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import type { StartRequest } from '../../src/ports/upgrade-control.js';
-import type { Waiver } from '../../src/ports/waiver.js';
-import type { WaiverStore } from '../../src/ports/waiver-store.js';
+import type { Waiver } from '../../src/ports/waivers/waiver.js';
+import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSim } from '../support/start-sim.js';
@@ -23,7 +23,7 @@ import { SCENARIOS, clustersOf, configFor, people } from './plan-announces-gates
 /**
  * Issue 23, item 4: the plan announces exactly the gates the job asks. For every shipped scenario:
  * - the plan `plan` prints (the CLI's JSON) and the plan a `start` made right after stores have the same planHash
- *   (one read-and-plan serves both: src/status/read-and-plan.ts), and so have their findings — Slack waivers
+ *   (one read-and-plan serves both: src/cluster-reader/read-and-plan.ts), and so have their findings — Slack waivers
  *   counted by both;
  * - a job run on that plan asks the plan's always-asked gates, same questions, same order; the gates asked only
  *   when something blocks (a drain held by a PDB, a custom AMI without a source, a forced preflight) are the ones

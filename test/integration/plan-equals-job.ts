@@ -4,7 +4,7 @@ import { parseClustersConfig, findCluster, type ClustersConfig } from '../../src
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { PlannedAction, UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
-import { readPlan } from '../../src/status/read-and-plan.js';
+import { readPlan } from '../../src/cluster-reader/read-and-plan.js';
 import { UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { redisUrl } from '../support/redis-url.js';
 import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from './engine-harness.js';
@@ -19,7 +19,7 @@ import { answerGatesUntilEnded, startEngineHarness, type EngineHarness } from '.
  *
  * One mutating call is not an upgrade action: StartInsightsRefresh. It asks EKS to rescan the upgrade insights and
  * changes nothing in the cluster; `plan` and each hop's preflight make it when the insights are older than
- * `checks.insightsMaxAgeHours` (src/status/refresh-insights.ts). So the rule for it is its own: at most one per
+ * `checks.insightsMaxAgeHours` (src/cluster-reader/refresh-insights.ts). So the rule for it is its own: at most one per
  * read — the plan's and one per hop's preflight — and never instead of a named action.
  *
  * Every Auto Scaling call is on a group the plan rolls (EC2 launch template calls carry no cluster in the
@@ -75,7 +75,7 @@ export async function planAndRun(opts: {
   const clock = h.sim.world.clock;
   if (opts.insightsAgeHours) h.sim.world.clusters.get(opts.cluster)!.insightsRefreshedAt = clock.now() - opts.insightsAgeHours * 3600_000;
   // Read as `plan` reads (with its insights refresh), on the simulator's clock, which the insights' age is told on.
-  // The one read-and-plan `plan` and `start` use (src/status/read-and-plan.ts).
+  // The one read-and-plan `plan` and `start` use (src/cluster-reader/read-and-plan.ts).
   const { plan } = await readPlan({ ...h.sources, clock }, { name: opts.cluster, region: 'us-west-2', config: clusterConfig, from: opts.from, to: opts.to, timeoutMs: 120_000 * SPEED });
   await opts.meanwhile?.(h, plan);
   const engine = h.engine();

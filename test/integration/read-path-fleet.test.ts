@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
-import { collectStatuses, type StatusTarget } from '../../src/status/collect-statuses.js';
-import { renderStatusMessages } from '../../src/report/render-status-blocks.js';
+import { collectStatuses, type StatusTarget } from '../../src/cluster-reader/collect-statuses.js';
+import { renderStatusMessages } from '../../src/report/blocks/render-status-blocks.js';
 import { startSim } from '../support/start-sim.js';
 import { simSources } from './read-path-harness.js';
 

@@ -5,7 +5,7 @@ import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
-import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
+import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 import { SIM_CREDENTIALS } from '../support/start-sim.js';
 import { until } from '../support/until.js';
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planCommand } from '../../commands/plan.js';
-import { CommandRejected } from '../../commands/command-rejected.js';
+import { CommandRejected } from '../../commands/routing/command-rejected.js';
 import type { BotDeps } from '../../src/ports/bot-deps.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { checkMessageBlocks, type SimServer } from '@eks-upgrade-bot/sim';
-import type { SlackMessage } from '../../src/ports/slack-message.js';
+import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
 import { createTestAuditLog } from '../support/test-audit-log.js';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';

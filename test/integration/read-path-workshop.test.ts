@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/planning/build-plan.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import { planJson } from '../../src/report/json-output.js';
 import { amiIdFor, defaultAddonVersion, type SimServer } from '@eks-upgrade-bot/sim';
 import { buildClusterStatus } from '../../src/report/cluster-status.js';
-import { collectSnapshot, type SnapshotSources } from '../../src/status/collect-snapshot.js';
-import { hopsBetweenText } from '../../src/status/plan-request.js';
+import { collectSnapshot, type SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
+import { hopsBetweenText } from '../../src/cluster-reader/plan-request.js';
 import { startSim } from '../support/start-sim.js';
 import { settled, simSources } from './read-path-harness.js';
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
-import { rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
+import { rehearseUpgrade } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startSim } from '../support/start-sim.js';

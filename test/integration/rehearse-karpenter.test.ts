@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
-import { rehearseUpgrade } from '../../jobs/rehearse-upgrade.js';
+import { rehearseUpgrade } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startSim } from '../support/start-sim.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
-import { rehearseUpgrade, type RehearsalReport } from '../../jobs/rehearse-upgrade.js';
+import { rehearseUpgrade, type RehearsalReport } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { createLogger } from '../../src/log/logger.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { startSim } from '../support/start-sim.js';
 import { Redis } from 'ioredis';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
-import { buildPlan } from '../../src/planning/build-plan.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
-import { rehearsalProblem } from '../../src/planning/plan-hash.js';
-import { collectSnapshot } from '../../src/status/collect-snapshot.js';
+import { rehearsalProblem } from '../../src/planning/planner/plan-hash.js';
+import { collectSnapshot } from '../../src/cluster-reader/collect-snapshot.js';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

@@ -3,7 +3,7 @@ import { planCommand } from '../../commands/plan.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { BotDeps } from '../../src/ports/bot-deps.js';
-import type { SlackMessage } from '../../src/ports/slack-message.js';
+import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
 import { INSIGHTS_REFRESH_MS, type SimServer } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSim } from '../support/start-sim.js';

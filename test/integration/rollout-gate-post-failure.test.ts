@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRolloutEngine, type RolloutEngine } from '../../jobs/rollout-engine.js';
+import { createRolloutEngine, type RolloutEngine } from '../../jobs/rollout/rollout-engine.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { ChannelPoster } from '../../src/ports/channel-poster.js';
+import type { ChannelPoster } from '../../src/ports/slack/channel-poster.js';
 import { systemClock } from '../../src/ports/clock.js';
-import type { SlackMessage } from '../../src/ports/slack-message.js';
-import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
+import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
+import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 import type { UpgradeControl } from '../../src/ports/upgrade-control.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 

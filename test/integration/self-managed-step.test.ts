@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { selfManagedCleanup, selfManagedStep } from '../../jobs/self-managed-step.js';
+import { selfManagedCleanup, selfManagedStep } from '../../jobs/steps/self-managed/self-managed-step.js';
 import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
-import type { StepContext } from '../../jobs/step-context.js';
+import type { StepContext } from '../../jobs/engine/step-context.js';
 import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';
 
 /**

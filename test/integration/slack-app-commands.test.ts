@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import { buildSlashCommandBody, signSlackRequest } from '@eks-upgrade-bot/sim';
 import { BOT_TOKEN, SIGNING_SECRET, ephemeralTexts, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 

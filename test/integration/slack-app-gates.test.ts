@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
+import { renderGateCard } from '../../src/report/blocks/render-gate-card.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 import type { JobSummary } from '../../src/ports/upgrade-control.js';
 import { ephemeralTexts, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';

@@ -1,14 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSoakGuards, soakHaltClauses, type SoakGuardsDeps } from '../../jobs/rollout-soak-guards.js';
+import { checkSoakGuards, soakHaltClauses, type SoakGuardsDeps } from '../../jobs/rollout/rollout-soak-guards.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { GuardReading } from '../../src/ports/guard-port.js';
+import type { GuardReading } from '../../src/ports/guards/guard-port.js';
 import { createGuardEvaluationStore } from '../../src/store/guard-evaluation-store.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 
 /**
- * The soak's guard check (jobs/rollout-soak-guards.ts) on a clock the test moves, with its tracks in the real Redis:
+ * The soak's guard check (jobs/rollout/rollout-soak-guards.ts) on a clock the test moves, with its tracks in the real Redis:
  * each guard is read once per interval, a Prometheus guard breaches only after `for` (carried across calls, as a
  * soak resumed on another worker carries it), an unreadable guard halts with onMissingData: halt and not with
  * ignore, and every evaluation is recorded for `status`. The sources are scripted here; the real Prometheus is in

@@ -3,7 +3,7 @@ import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
-import type { ThreadRef } from '../../src/ports/thread-port.js';
+import type { ThreadRef } from '../../src/ports/slack/thread-port.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
 import type { StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';

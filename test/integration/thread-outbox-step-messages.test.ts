@@ -2,7 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
-import type { ThreadRef } from '../../src/ports/thread-port.js';
+import type { ThreadRef } from '../../src/ports/slack/thread-port.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { outboxMetadata } from '../../src/slack/thread/find-posted-message.js';
 import { upsertPostId, type OutboxEntry } from '../../src/slack/thread/outbox-entry.js';

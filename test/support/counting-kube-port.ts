@@ -1,6 +1,6 @@
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
-import type { EksPortFactory } from '../../src/ports/eks-port.js';
+import type { EksPortFactory } from '../../src/ports/aws/eks-port.js';
 import type { KubePort, KubePortFactory } from '../../src/ports/kube-port.js';
 
 /** The real adapters pointed at a simulator, as the engine tests use them. */

@@ -9,12 +9,12 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
-import { createUpgradeEngine } from '../../jobs/create-upgrade-engine.js';
-import { createRolloutEngine } from '../../jobs/rollout-engine.js';
+import { createUpgradeEngine } from '../../jobs/worker/create-upgrade-engine.js';
+import { createRolloutEngine } from '../../jobs/rollout/rollout-engine.js';
 import { createChannelPoster } from '../../src/slack/channel-poster.js';
 import { killSwitch } from './kill-switch.js';
 import { Redis } from 'ioredis';
-import { startRehearsalWorker } from '../../jobs/rehearsal-worker.js';
+import { startRehearsalWorker } from '../../jobs/rehearsal/rehearsal-worker.js';
 import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
 
 /**

@@ -6,12 +6,12 @@ import { parseClustersConfig, type ClusterConfig } from '../../src/config/cluste
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { Clock } from '../../src/ports/clock.js';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import type { GateStore } from '../../src/ports/gate-store.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
-import type { Step, StepContext, StepResult } from '../../jobs/step-context.js';
+import type { Step, StepContext, StepResult } from '../../jobs/engine/step-context.js';
 import type { StepMessageModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { PlannedStep, StepKind } from '../../src/ports/upgrade-plan.js';

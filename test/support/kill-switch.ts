@@ -1,6 +1,6 @@
-import type { EksPortFactory } from '../../src/ports/eks-port.js';
+import type { EksPortFactory } from '../../src/ports/aws/eks-port.js';
 import type { KubePortFactory } from '../../src/ports/kube-port.js';
-import type { ThreadPort } from '../../src/ports/thread-port.js';
+import type { ThreadPort } from '../../src/ports/slack/thread-port.js';
 
 /**
  * Makes a worker process SIGKILL itself at an exact point of an upgrade, for the chaos suite's kill points. The

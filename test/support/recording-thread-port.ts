@@ -1,4 +1,4 @@
-import type { ThreadPort, ThreadRef } from '../../src/ports/thread-port.js';
+import type { ThreadPort, ThreadRef } from '../../src/ports/slack/thread-port.js';
 import type { StatusCardModel, StepMessageModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createSlashCommandRouter } from '../../commands/slash-command-router.js';
+import { createSlashCommandRouter } from '../../commands/routing/slash-command-router.js';
 import type { BotDeps } from '../../src/ports/bot-deps.js';
 import { parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { EnvConfig } from '../../src/config/env-config.js';
@@ -7,7 +7,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createPrometheusMetrics } from '../../src/prometheus/prom-client-metrics.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.js';
-import type { CommandHandOff } from '../../src/ports/slash-command.js';
+import type { CommandHandOff } from '../../src/ports/slack/slash-command.js';
 import { createUsergroupResolver } from '../../src/slack/usergroup-resolver.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl, type FakeUpgradeControl } from './fake-upgrade-control.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { amiParameter, variantOfAmiType, variantOfImageName, variantOfNode, windowsAmiParameter } from '../../src/planning/ami-parameters.js';
-import { selfManagedAmiSource } from '../../src/planning/ami-source.js';
-import { configuredAmiSource } from '../../src/planning/configured-ami-source.js';
-import { variantsOfNodeClass } from '../../src/planning/decide-ami-action.js';
+import { amiParameter, variantOfAmiType, variantOfImageName, variantOfNode, windowsAmiParameter } from '../../src/planning/deciders/ami-parameters.js';
+import { selfManagedAmiSource } from '../../src/planning/deciders/ami-source.js';
+import { configuredAmiSource } from '../../src/planning/deciders/configured-ami-source.js';
+import { variantsOfNodeClass } from '../../src/planning/deciders/decide-ami-action.js';
 
 /** Which AMI a group moves to: the same family, architecture and variant (eks.md's SSM paths), or clusters.yaml's. */
 describe('amiParameter keeps the variant', () => {

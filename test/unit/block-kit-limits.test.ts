@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
-import { BLOCK_LIMITS, chunkLines, cutAt, fallbackText, listNames, pagedList, pageLines, splitText, truncate } from '../../src/report/block-kit-limits.js';
+import { BLOCK_LIMITS, chunkLines, cutAt, fallbackText, listNames, pagedList, pageLines, splitText, truncate } from '../../src/report/blocks/block-kit-limits.js';
 
 // The one set of limit helpers every renderer fits its text with: Slack counts UTF-16 units, cuts fall on
 // grapheme boundaries and never inside a mrkdwn entity, and long lists page instead of being cut.

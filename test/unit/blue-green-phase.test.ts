@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideBlueGreenPhase } from '../../src/planning/decide-blue-green-phase.js';
+import { decideBlueGreenPhase } from '../../src/planning/deciders/decide-blue-green-phase.js';
 
 /** The blue/green executor's decider: the one next thing to do, from what the job saved and what EKS says now. */
 describe('decideBlueGreenPhase', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudgetWindows } from '../../src/planning/checks/karpenter-budget-window-checks.js';
+import { checkBudgetWindows } from '../../src/planning/checks/karpenter/karpenter-budget-window-checks.js';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../../src/planning/plan-policy.js';
 import { healthySnapshot } from './check-snapshot-fixture.js';

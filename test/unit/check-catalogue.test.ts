@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
-import { runChecks } from '../../src/planning/run-checks.js';
+import { runChecks } from '../../src/planning/checks/run-checks.js';
 import { FINDING_CODES, findingCodeEntry } from '../../src/planning/checks/finding-codes.js';
 import { healthySnapshot } from './check-snapshot-fixture.js';
 
@@ -31,7 +31,7 @@ function codesIn(files: string[]): Map<string, string[]> {
 
 describe('the check catalogue', () => {
   it('has a registry entry for every code the sources emit (src/, jobs/, commands/), and no entry nothing emits', () => {
-    // The plan's checks, the upgrade job's own per-hop state checks (UPG…, src/planning/preflight-checks.ts), the
+    // The plan's checks, the upgrade job's own per-hop state checks (UPG…, src/planning/checks/preflight-checks.ts), the
     // rollback preflight (RBK…, src/planning/rollback-preflight.ts) and the steps and commands that add findings.
     const emitted = codesIn(['src', 'jobs', 'commands'].flatMap(productSources));
     expect(emitted.size).toBeGreaterThan(35);

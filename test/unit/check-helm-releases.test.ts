@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkHelmReleases } from '../../src/planning/checks/helm-release-checks.js';
 import type { HelmRelease } from '../../src/planning/cluster-snapshot.js';
-import { decodeHelmReleases } from '../../src/status/decode-helm-release.js';
+import { decodeHelmReleases } from '../../src/cluster-reader/decode-helm-release.js';
 import { codes, healthySnapshot, withKube } from './check-snapshot-fixture.js';
 
 /** Helm v3 release secrets decoded (Secret base64 → Helm base64 → gzip → JSON), and HLM001/HLM002 on them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkKarpenterPitfalls, karpenterDurationMs } from '../../src/planning/checks/karpenter-pitfall-checks.js';
+import { checkKarpenterPitfalls, karpenterDurationMs } from '../../src/planning/checks/karpenter/karpenter-pitfall-checks.js';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { codes, deploymentPod, healthySnapshot, node, NOW, pdb, withKube } from './check-snapshot-fixture.js';

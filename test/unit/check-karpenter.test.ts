@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkKarpenter, driftBudget } from '../../src/planning/checks/karpenter-checks.js';
+import { checkKarpenter, driftBudget } from '../../src/planning/checks/karpenter/karpenter-checks.js';
 import { readOk, type ClusterSnapshot } from '../../src/planning/cluster-snapshot.js';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { codes, healthySnapshot } from './check-snapshot-fixture.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../commands/parse-command.js';
-import { tokenizeCommand, unescapeSlackText } from '../../commands/tokenize-command.js';
+import { parseCommand } from '../../commands/routing/parse-command.js';
+import { tokenizeCommand, unescapeSlackText } from '../../commands/routing/tokenize-command.js';
 
 describe('parseCommand: accepted commands', () => {
   const cases: Array<[string, Record<string, unknown>]> = [

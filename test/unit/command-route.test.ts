@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_HANDLERS } from '../../commands/command-handlers.js';
-import { SUBCOMMANDS } from '../../commands/command-usage.js';
+import { COMMAND_HANDLERS } from '../../commands/routing/command-handlers.js';
+import { SUBCOMMANDS } from '../../commands/routing/command-usage.js';
 import { renderHelp } from '../../commands/help.js';
-import { parseCommand } from '../../commands/parse-command.js';
-import { routeCommand } from '../../commands/route-command.js';
+import { parseCommand } from '../../commands/routing/parse-command.js';
+import { routeCommand } from '../../commands/routing/route-command.js';
 import type { BotDeps } from '../../src/ports/bot-deps.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
 import { createManualClock, makeNode } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';

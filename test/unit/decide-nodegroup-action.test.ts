@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideNodegroupAction, NEW_LAUNCH_TEMPLATE_VERSION } from '../../src/planning/decide-nodegroup-action.js';
+import { decideNodegroupAction, NEW_LAUNCH_TEMPLATE_VERSION } from '../../src/planning/deciders/decide-nodegroup-action.js';
 
 /** The node-group decider's custom-AMI order (issue 13): a version clusters.yaml names, else one made from its AMI source, else a gate. */
 const custom = { name: 'custom-ng', version: '1.25', amiType: 'CUSTOM', releaseVersion: 'ami-0old', launchTemplate: { id: 'lt-01', name: 'custom-lt', version: '1' } };

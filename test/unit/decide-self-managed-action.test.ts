@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAbortRestore, decideSelfManagedAction, selfManagedWorldDecision, type GroupInstanceView, type SelfManagedView } from '../../src/planning/decide-self-managed-action.js';
+import { decideAbortRestore, decideSelfManagedAction, selfManagedWorldDecision, type GroupInstanceView, type SelfManagedView } from '../../src/planning/deciders/decide-self-managed-action.js';
 
 /** The self-managed decider: from what AWS and Kubernetes say plus the job's record, the one next action. */
 const OLD = 'ami-0078a0f78fafda978';

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeSlack } from '@eks-upgrade-bot/sim';
 import { WebClient } from '@slack/web-api';
-import { summaryEvent } from '../../jobs/finish-job.js';
+import { summaryEvent } from '../../jobs/worker/finish-job.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { authorizeGate } from '../../src/domain/authorize.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { TimelineEvent } from '../../src/ports/timeline-event.js';
-import { renderStatusCard } from '../../src/slack/render/render-status-card.js';
-import { renderTimelineEvent } from '../../src/slack/render/render-timeline-event.js';
+import { renderStatusCard } from '../../src/report/blocks/render-status-card.js';
+import { renderTimelineEvent } from '../../src/report/blocks/render-timeline-event.js';
 import { exportTimeline } from '../../src/store/export-timeline.js';
 
 /** Issue 25 item 3: decisions are visible where people look — the 🏁 card, the exported file, refusals. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeCommand, describeCommands, describeIssued, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
-import { completed, describeInstead, execute, preview } from '../../jobs/execute-commands.js';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import { completed, describeInstead, execute, preview } from '../../jobs/engine/execute-commands.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import { fakeStepContext } from './step-fake-context.js';
 
 /** The one executor: steps hand it commands; it acts, records and adopts — or, in a dry run, only describes. */

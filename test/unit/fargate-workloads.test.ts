@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { planFargateRestarts, rolloutState } from '../../src/planning/fargate-workloads.js';
+import { planFargateRestarts, rolloutState } from '../../src/planning/deciders/fargate-workloads.js';
 
 const fargateNode = (name: string, minor: string): KubeObject => ({
   metadata: { name, labels: { 'eks.amazonaws.com/compute-type': 'fargate' } },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersYaml } from '../../src/config/clusters-config.js';
-import { clockRepeatStrategy } from '../../jobs/clock-repeat-strategy.js';
+import { clockRepeatStrategy } from '../../jobs/worker/clock-repeat-strategy.js';
 import {
   EXTENDED_SUPPORT_PER_MONTH,
   EXTENDED_SURCHARGE_PER_MONTH,
@@ -12,7 +12,7 @@ import {
   type DigestRow,
 } from '../../src/report/digest.js';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
-import { parseCommand } from '../../commands/parse-command.js';
+import { parseCommand } from '../../commands/routing/parse-command.js';
 import { clustersYamlErrorOf } from '../support/clusters-yaml-error.js';
 
 const base = `

@@ -3,7 +3,7 @@ import { parseClustersYaml } from '../../src/config/clusters-config.js';
 import type { GuardConfig } from '../../src/config/guards-config.js';
 import { evaluateGuard, guardDue, guardHalts, guardRecovered, type GuardTrack } from '../../src/planning/guards/evaluate-guard.js';
 import { renderSparkline } from '../../src/planning/guards/sparkline.js';
-import type { GuardReading } from '../../src/ports/guard-port.js';
+import type { GuardReading } from '../../src/ports/guards/guard-port.js';
 
 function guardOf(yaml: string): GuardConfig {
   const text = `clusters:\n  - name: demo\n    region: us-west-2\n    channels: [C0DEMO]\n    requesters: [U0REQ]\n    approvers: [U0APP]\n    guards:\n${yaml.replace(/^/gm, '      ')}\n`;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersYaml } from '../../src/config/clusters-config.js';
-import { guardGateLines, guardsApply, haltingGuards, watchGuards, type GuardRuntime } from '../../jobs/guard-watch.js';
-import type { GuardReading } from '../../src/ports/guard-port.js';
-import type { GuardEvaluation } from '../../src/ports/guard-evaluations.js';
+import { guardGateLines, guardsApply, haltingGuards, watchGuards, type GuardRuntime } from '../../jobs/worker/guard-watch.js';
+import type { GuardReading } from '../../src/ports/guards/guard-port.js';
+import type { GuardEvaluation } from '../../src/ports/guards/guard-evaluations.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { TimelineEvent } from '../../src/ports/timeline-event.js';
 import { createLogger } from '../../src/log/logger.js';

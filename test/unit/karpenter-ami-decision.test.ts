@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { amiParameter } from '../../src/planning/ami-parameters.js';
-import { archesOfNodePool, decideAmiAction, pinnedTerms, termsPinTo } from '../../src/planning/decide-ami-action.js';
+import { amiParameter } from '../../src/planning/deciders/ami-parameters.js';
+import { archesOfNodePool, decideAmiAction, pinnedTerms, termsPinTo } from '../../src/planning/deciders/decide-ami-action.js';
 
 const nodeClass = (spec: Record<string, unknown>, name = 'default'): KubeObject => ({ metadata: { name }, spec });
 const nodePool = (requirements: unknown[] = []): KubeObject => ({ metadata: { name: 'default' }, spec: { template: { spec: { requirements } } } });

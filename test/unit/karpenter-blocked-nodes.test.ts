@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { noticeOf, type NoticeLookup } from '../../src/planning/disruption-notices.js';
-import { BLOCK_STALE_MS, describeBlockedOutcome, describeBlockedPool, noteBlocked, pruneBlocked, type BlockedBoard } from '../../src/planning/blocked-nodes.js';
+import { noticeOf, type NoticeLookup } from '../../src/planning/workloads/disruption-notices.js';
+import { BLOCK_STALE_MS, describeBlockedOutcome, describeBlockedPool, noteBlocked, pruneBlocked, type BlockedBoard } from '../../src/planning/workloads/blocked-nodes.js';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
 const lookup: NoticeLookup = {

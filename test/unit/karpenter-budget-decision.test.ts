@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetToApply, describeBudgets, originalToRecord, sameBudgets, type PoolBudgetRecord } from '../../src/planning/disruption-budget.js';
+import { budgetToApply, describeBudgets, originalToRecord, sameBudgets, type PoolBudgetRecord } from '../../src/planning/workloads/disruption-budget.js';
 
 const running = { paused: false };
 const paused = { paused: true };

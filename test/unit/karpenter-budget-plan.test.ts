@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobSteps } from '../../src/planning/job-steps.js';
+import { jobSteps } from '../../src/planning/planner/job-steps.js';
 
 describe('jobSteps: the Karpenter budget before the control plane', () => {
   it('puts karpenter-budget right after the approval and before the control plane, in every hop', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { blockingPods, describeNotice, noticeOf, type NoticeLookup } from '../../src/planning/disruption-notices.js';
+import { blockingPods, describeNotice, noticeOf, type NoticeLookup } from '../../src/planning/workloads/disruption-notices.js';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
 const lookup: NoticeLookup = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
 import { countDrift, formatDriftProgress } from '../../src/planning/count-drift.js';
-import { verifyPool } from '../../src/planning/verify-pool.js';
+import { verifyPool } from '../../src/planning/planner/verify-pool.js';
 
 const OLD = 'ami-0old';
 const NEW = 'ami-0new';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordedKarpenterOriginals } from '../../src/planning/karpenter-originals.js';
-import { termsMatch } from '../../src/planning/decide-ami-action.js';
+import { termsMatch } from '../../src/planning/deciders/decide-ami-action.js';
 import { JOB_DATA_SCHEMA, type UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
 /** What a rollback reads from the upgrade it undoes: the EC2NodeClass terms its Karpenter step saved before patching. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '@aws-sdk/client-eks';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
-import type { EksPort, EksPortFactory } from '../../src/ports/eks-port.js';
+import type { EksPort, EksPortFactory } from '../../src/ports/aws/eks-port.js';
 import { KubeApiError } from '../../src/ports/kube-port.js';
 
 /**

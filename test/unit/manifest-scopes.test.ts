@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { SUBCOMMANDS } from '../../commands/command-usage.js';
+import { SUBCOMMANDS } from '../../commands/routing/command-usage.js';
 import { neededBotScopes, SLACK_METHOD_SCOPES } from '../../src/slack/slack-method-scopes.js';
 
 /**

@@ -4,7 +4,7 @@ import { loadClustersConfig, parseClustersYaml } from '../../src/config/clusters
 import { describeAwsError } from '../../src/aws/describe-aws-error.js';
 import { main } from '../../src/cli/main.js';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
+import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 
 /** Issue 25 item 2: every configuration or start problem in plain words, all at once, naming what was tried. */
 const base = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_SIGNING_SECRET: 'a-signing-secret' };

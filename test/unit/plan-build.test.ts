@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { buildPlan, PlanRequestError } from '../../src/planning/build-plan.js';
+import { buildPlan, PlanRequestError } from '../../src/planning/planner/build-plan.js';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
 import { DEFAULT_POLICY, policyFromConfig } from '../../src/planning/plan-policy.js';
 import { addon, healthySnapshot, mixedCluster } from './check-snapshot-fixture.js';

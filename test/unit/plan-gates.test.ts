@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { buildPlan } from '../../src/planning/build-plan.js';
-import { jobSteps } from '../../src/planning/job-steps.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
+import { jobSteps } from '../../src/planning/planner/job-steps.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
 import { mixedCluster } from './check-snapshot-fixture.js';
 

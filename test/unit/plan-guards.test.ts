@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersYaml } from '../../src/config/clusters-config.js';
-import { buildPlan } from '../../src/planning/build-plan.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
 import { renderPlanMarkdown } from '../../src/report/render-plan-markdown.js';
 import { renderPlanText } from '../../src/report/render-plan-text.js';
-import { renderPlanMessages } from '../../src/report/render-plan-blocks.js';
+import { renderPlanMessages } from '../../src/report/blocks/render-plan-blocks.js';
 import { mixedCluster } from './check-snapshot-fixture.js';
 
 const config = parseClustersYaml(`clusters:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/planning/build-plan.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { readOk, type ClusterSnapshot } from '../../src/planning/cluster-snapshot.js';
-import type { DataPlaneUnit } from '../../src/planning/data-plane-units.js';
+import type { DataPlaneUnit } from '../../src/planning/planner/data-plane-units.js';
 import { planDeferral } from '../../src/planning/incremental-strategy.js';
 import { healthySnapshot, node, withKube } from './check-snapshot-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedLine, createAnswerBudget } from '../../jobs/rehearse-upgrade.js';
+import { blockedLine, createAnswerBudget } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
-import { BREACH_ROLLBACK_ACTION_ID, renderGateCard } from '../../src/slack/render/render-gate-card.js';
+import { BREACH_ROLLBACK_ACTION_ID, renderGateCard } from '../../src/report/blocks/render-gate-card.js';
 import { breachCardLines } from '../../src/report/render-guard-lines.js';
 import { parseClustersYaml } from '../../src/config/clusters-config.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';

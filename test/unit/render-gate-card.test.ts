@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
-import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
+import { renderGateCard } from '../../src/report/blocks/render-gate-card.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 
 const at = Date.UTC(2024, 4, 1, 14, 3, 7);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStatusCard } from '../../src/slack/render/render-status-card.js';
+import { renderStatusCard } from '../../src/report/blocks/render-status-card.js';
 import type { StatusCardModel } from '../../src/ports/timeline-event.js';
 
 const at = Date.UTC(2026, 11, 1, 14, 3, 7);

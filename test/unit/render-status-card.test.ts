@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
-import { renderStatusCard } from '../../src/slack/render/render-status-card.js';
+import { renderStatusCard } from '../../src/report/blocks/render-status-card.js';
 import type { StatusCardModel, UpgradeState } from '../../src/ports/timeline-event.js';
 
 const startedAt = Date.UTC(2024, 4, 1, 13, 50, 37);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStepMessage } from '../../src/slack/render/render-step-message.js';
+import { renderStepMessage } from '../../src/report/blocks/render-step-message.js';
 import type { StepMessageModel } from '../../src/ports/timeline-event.js';
 
 const t0 = Date.UTC(2026, 11, 1, 2, 0, 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
-import { renderGateCard } from '../../src/slack/render/render-gate-card.js';
-import { renderTimelineEvent } from '../../src/slack/render/render-timeline-event.js';
+import { renderGateCard } from '../../src/report/blocks/render-gate-card.js';
+import { renderTimelineEvent } from '../../src/report/blocks/render-timeline-event.js';
 import type { GateModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 
 const t0 = Date.UTC(2024, 4, 1, 13, 50, 37);

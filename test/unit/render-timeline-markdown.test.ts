@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTimelineMarkdown } from '../../src/slack/render/render-timeline-markdown.js';
+import { renderTimelineMarkdown } from '../../src/report/blocks/render-timeline-markdown.js';
 import type { GateModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 
 const t0 = Date.UTC(2024, 4, 1, 13, 50, 37);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/planning/build-plan.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { readOk } from '../../src/planning/cluster-snapshot.js';
 import type { Finding } from '../../src/ports/finding.js';
 import { planJson } from '../../src/report/json-output.js';
-import { renderPlanMessages } from '../../src/report/render-plan-blocks.js';
+import { renderPlanMessages } from '../../src/report/blocks/render-plan-blocks.js';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { renderPlanMarkdown } from '../../src/report/render-plan-markdown.js';
 import { renderPlanText } from '../../src/report/render-plan-text.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFailed } from '../../src/planning/cluster-snapshot.js';
 import { statusJson } from '../../src/report/json-output.js';
-import { renderStatusMessages } from '../../src/report/render-status-blocks.js';
+import { renderStatusMessages } from '../../src/report/blocks/render-status-blocks.js';
 import { renderStatusText } from '../../src/report/render-status-text.js';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { buildClusterStatus, type ClusterStatus } from '../../src/report/cluster-status.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseClustersConfig } from '../../src/config/clusters-config.js';
-import { planHash, rehearsalProblem } from '../../src/planning/plan-hash.js';
+import { planHash, rehearsalProblem } from '../../src/planning/planner/plan-hash.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 
 const entry = { name: 'prod', region: 'us-west-2', channels: ['C0OPS'], requesters: ['U0REQ'], approvers: ['U0APP'] };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rollbackOfferOf, summaryEvent } from '../../jobs/finish-job.js';
+import { rollbackOfferOf, summaryEvent } from '../../jobs/worker/finish-job.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
-import { rollbackOfferBlocks, renderTimelineEvent } from '../../src/slack/render/render-timeline-event.js';
+import { rollbackOfferBlocks, renderTimelineEvent } from '../../src/report/blocks/render-timeline-event.js';
 
 /** The Roll back offer (issue 10): from a finished upgrade job's data to the button on its summary and failure cards. */
 const UNTIL = Date.parse('2026-12-08T10:00:00Z');

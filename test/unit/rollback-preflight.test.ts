@@ -1,9 +1,9 @@
 import type { Update } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../commands/parse-command.js';
+import { parseCommand } from '../../commands/routing/parse-command.js';
 import type { InsightInfo } from '../../src/planning/cluster-snapshot.js';
-import { rollbackJobSteps } from '../../src/planning/job-steps.js';
-import { decideAddonRollback } from '../../src/planning/plan-addon-update.js';
+import { rollbackJobSteps } from '../../src/planning/planner/job-steps.js';
+import { decideAddonRollback } from '../../src/planning/deciders/plan-addon-update.js';
 import { checkRollbackPreflight, previousMinor, ROLLBACK_WINDOW_MS, rollbackLine, rollbackWindowOf, type RollbackFacts } from '../../src/planning/rollback-preflight.js';
 
 /** The rollback preflight (issue 10) as pure functions: the window, each RBK code, the job's order, the add-on rule. */

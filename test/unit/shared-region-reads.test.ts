@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import { systemClock } from '../../src/ports/clock.js';
-import type { SnapshotSources } from '../../src/status/collect-snapshot.js';
-import { shareRegionReads } from '../../src/status/shared-region-reads.js';
+import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
+import { shareRegionReads } from '../../src/cluster-reader/shared-region-reads.js';
 
 /** A counting EksPort per region/role (a pure unit: the integration tests read the simulator). */
 function countingSources(failFor?: string) {

@@ -1,8 +1,8 @@
 import type { Update } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
-import { controlPlaneStep } from '../../jobs/control-plane-step.js';
-import type { EksPort } from '../../src/ports/eks-port.js';
-import { StepFailure } from '../../jobs/step-context.js';
+import { controlPlaneStep } from '../../jobs/steps/control-plane/control-plane-step.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
+import { StepFailure } from '../../jobs/engine/step-context.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import { fakeStepContext } from './step-fake-context.js';
 

@@ -1,9 +1,9 @@
 import { parseClustersConfig, type ClusterConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { EksPort } from '../../src/ports/eks-port.js';
+import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { GateRecord, GateStore } from '../../src/ports/gate-store.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
-import type { StepContext } from '../../jobs/step-context.js';
+import type { StepContext } from '../../jobs/engine/step-context.js';
 import type { StepMessageModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import type { IssuedUpdate, UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { PlannedStep } from '../../src/ports/upgrade-plan.js';

@@ -1,6 +1,6 @@
 import type { AddonInfo } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
-import { compareAddonVersions, planAddonUpdate } from '../../src/planning/plan-addon-update.js';
+import { compareAddonVersions, planAddonUpdate } from '../../src/planning/deciders/plan-addon-update.js';
 
 function info(name: string, versions: Array<[string, string[], string[]?]>): AddonInfo[] {
   return [

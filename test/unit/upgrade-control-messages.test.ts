@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { abortMessage, pauseMessage, positionOf } from '../../src/report/control-messages.js';
 import { backoffMs, transientAttempt } from '../../src/domain/backoff.js';
-import { isTransientError } from '../../jobs/classify-error.js';
-import { MAX_TRANSIENT_RETRIES, TRANSIENT_BACKOFF, TRANSIENT_HEADWAY_MS } from '../../jobs/upgrade-processor.js';
-import { jobSteps } from '../../src/planning/job-steps.js';
+import { isTransientError } from '../../jobs/engine/classify-error.js';
+import { MAX_TRANSIENT_RETRIES, TRANSIENT_BACKOFF, TRANSIENT_HEADWAY_MS } from '../../jobs/worker/upgrade-processor.js';
+import { jobSteps } from '../../src/planning/planner/job-steps.js';
 import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 
 function jobAt(stepId: string, updates: UpgradeJobData['updates'] = {}): UpgradeJobData {

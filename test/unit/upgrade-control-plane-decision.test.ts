@@ -1,6 +1,6 @@
 import type { Update } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
-import { decideControlPlaneAction, type ControlPlaneWorld } from '../../src/planning/decide-control-plane-action.js';
+import { decideControlPlaneAction, type ControlPlaneWorld } from '../../src/planning/deciders/decide-control-plane-action.js';
 
 function update(id: string, status: string, type = 'VersionUpdate', version = '1.31'): Update {
   return { id, status: status as Update['status'], type: type as Update['type'], params: [{ type: 'Version', value: version }], errors: [] };

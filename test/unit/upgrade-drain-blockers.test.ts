@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/ports/kube-port.js';
-import { findDrainBlockers, safeRemedy } from '../../src/planning/find-drain-blockers.js';
+import { findDrainBlockers, safeRemedy } from '../../src/planning/workloads/find-drain-blockers.js';
 import { matchesSelector } from '../../src/planning/label-selector.js';
 
 const pod = (name: string, node: string, labels: Record<string, string>, owner?: { kind: string; name: string }): KubeObject => ({

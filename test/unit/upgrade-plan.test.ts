@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hopsOf, jobSteps, PlanError } from '../../src/planning/job-steps.js';
+import { hopsOf, jobSteps, PlanError } from '../../src/planning/planner/job-steps.js';
 
 describe('jobSteps', () => {
   it('plans one hop as preflight → gate → control plane → verify, with stable ids', () => {
@@ -40,7 +40,7 @@ describe('jobSteps', () => {
   });
 });
 
-import { describeImageDiff, diffImages, imageInventory } from '../../src/planning/image-inventory.js';
+import { describeImageDiff, diffImages, imageInventory } from '../../src/planning/deciders/image-inventory.js';
 
 describe('image inventory', () => {
   it('lists unique images and diffs before against after, as the workshop 1.25.txt / 1.26.txt', () => {

@@ -1,7 +1,7 @@
 import type { ClusterVersionInformation } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { checkKubeletSkew } from '../../src/planning/kubelet-skew.js';
-import { blockingFindings, checkHopPreflight, fromPlanFindings, type PreflightSnapshot } from '../../src/planning/preflight-checks.js';
+import { blockingFindings, checkHopPreflight, fromPlanFindings, type PreflightSnapshot } from '../../src/planning/checks/preflight-checks.js';
 
 const offered: ClusterVersionInformation[] = ['1.30', '1.31', '1.32', '1.33'].map((v) => ({ clusterVersion: v, versionStatus: 'STANDARD_SUPPORT' }));
 const healthy: PreflightSnapshot = { cluster: 'demo', status: 'ACTIVE', version: '1.30', hopFrom: '1.30', target: '1.31', offered };

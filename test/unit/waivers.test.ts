@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { resourceGlobMatches, type Waiver } from '../../src/domain/waiver.js';
-import { buildPlan } from '../../src/planning/build-plan.js';
+import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { isBlocking } from '../../src/ports/finding.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
-import { runChecks } from '../../src/planning/run-checks.js';
+import { runChecks } from '../../src/planning/checks/run-checks.js';
 import { planJson } from '../../src/report/json-output.js';
 import { waiverExpiry } from '../../src/slack/actions/waiver-modal.js';
 import { deployment, deploymentPod, healthySnapshot, NOW, pdb, withKube } from './check-snapshot-fixture.js';

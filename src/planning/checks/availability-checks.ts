@@ -4,7 +4,7 @@ import { indexNodes, podRef, zoneOf } from '../compute-groups.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { checkSettingsOf, type PlanPolicy } from '../plan-policy.js';
 import { upgradePath } from '../upgrade-path.js';
-import { isReady, planActionOn, podCompute, workloadViews, type WorkloadView } from '../workload-index.js';
+import { isReady, planActionOn, podCompute, workloadViews, type WorkloadView } from '../workloads/workload-index.js';
 import { replacedNodes } from './workload-checks.js';
 import { remedyOf } from './finding-codes.js';
 

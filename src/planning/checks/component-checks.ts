@@ -6,7 +6,7 @@ import { findControllers, firstUnsupported } from '../controller-versions.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { matchesSelector } from '../label-selector.js';
 import { minorAtLeast, minorsBetween, upgradePath } from '../upgrade-path.js';
-import { isReady } from '../workload-index.js';
+import { isReady } from '../workloads/workload-index.js';
 import { replacedNodes } from './workload-checks.js';
 import { remedyOf } from './finding-codes.js';
 

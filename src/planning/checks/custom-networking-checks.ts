@@ -1,4 +1,4 @@
-import type { SubnetInfo } from '../../ports/ec2-port.js';
+import type { SubnetInfo } from '../../ports/aws/ec2-port.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { NODE_SUBNET_ERROR_BELOW, NODE_SUBNET_WARNING_BELOW } from './subnet-checks.js';

@@ -38,7 +38,7 @@ export const FINDING_CODE_GROUPS: readonly { readonly group: FindingCodeGroup; r
     group: 'job',
     heading: "The upgrade job's state checks",
     intro:
-      "The upgrade job's own preflight (`src/planning/preflight-checks.ts`) re-reads the cluster at the start of every hop and reports these state findings in place of EKS001–EKS003; they cannot be forced.",
+      "The upgrade job's own preflight (`src/planning/checks/preflight-checks.ts`) re-reads the cluster at the start of every hop and reports these state findings in place of EKS001–EKS003; they cannot be forced.",
   },
   {
     group: 'rollback',

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../ports/kube-port.js';
-import { nodeClassAmi } from '../ami-parameters.js';
+import { nodeClassAmi } from '../deciders/ami-parameters.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { upgradePath } from '../upgrade-path.js';

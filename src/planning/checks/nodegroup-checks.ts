@@ -1,4 +1,4 @@
-import { amiParameter, archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, isCustomAmiNodegroup, variantOfNode } from '../ami-parameters.js';
+import { amiParameter, archOfAmiType, archOfNode, describeTargetAmi, familyOfNode, findAmi, isCustomAmiNodegroup, variantOfNode } from '../deciders/ami-parameters.js';
 import type { AmiFamily, ClusterSnapshot, NodegroupInfo } from '../cluster-snapshot.js';
 import { computeGroups, instanceIdOfNode, kubeletOf } from '../compute-groups.js';
 import { plural, type Finding } from '../../ports/finding.js';

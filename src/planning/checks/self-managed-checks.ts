@@ -1,4 +1,4 @@
-import { configuredAmiSource } from '../configured-ami-source.js';
+import { configuredAmiSource } from '../deciders/configured-ami-source.js';
 import { DEFAULT_SELF_MANAGED_POLICY } from '../../config/clusters-config.js';
 import type { AsgSnapshot, ClusterSnapshot } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';

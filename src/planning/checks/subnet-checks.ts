@@ -1,4 +1,4 @@
-import type { SubnetInfo } from '../../ports/ec2-port.js';
+import type { SubnetInfo } from '../../ports/aws/ec2-port.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
 import { plural, type Finding } from '../../ports/finding.js';
 import { remedyOf } from './finding-codes.js';

@@ -1,5 +1,5 @@
 import type { BreachCondition, GuardConfig } from '../../config/guards-config.js';
-import type { GuardReading } from '../../ports/guard-port.js';
+import type { GuardReading } from '../../ports/guards/guard-port.js';
 
 /**
  * What a guard's readings mean (issue 29), pure: each evaluation takes the guard's previous track (persisted in the

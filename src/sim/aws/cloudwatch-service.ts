@@ -1,7 +1,7 @@
 import type { SimStrictness } from '../strictness.js';
 import { AwsApiError } from './aws-error.js';
 import { alarmKey, alarmsIn, valueAt, valueForState, watchesMetric, type AlarmDimension, type AlarmState, type AlarmStore, type SimAlarm } from './cloudwatch-alarms.js';
-import { epochSeconds } from './eks-wire.js';
+import { epochSeconds } from './eks/eks-wire.js';
 import { servePage } from './list-pages.js';
 
 /**

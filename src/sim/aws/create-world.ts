@@ -4,13 +4,13 @@ import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
 import type { SimClock } from '../sim-clock.js';
 import { resolveStrictness, type SimStrictness } from '../strictness.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
-import { startAutoModeController } from './auto-mode.js';
-import { buildCluster } from './build-cluster.js';
+import { startAutoModeController } from './eks/auto-mode.js';
+import { buildCluster } from './eks/build-cluster.js';
 import { recordWallTimeline } from './wall-timeline.js';
 import { recordPdbMinimums } from './pdb-minimums.js';
 import { createFaultState } from './faults.js';
-import { startFargateController } from './fargate-controller.js';
-import { apiServerVersionFor, compareMinors, knownMinors, supportCalendarFor } from './version-catalog.js';
+import { startFargateController } from './eks/fargate-controller.js';
+import { apiServerVersionFor, compareMinors, knownMinors, supportCalendarFor } from './eks/version-catalog.js';
 import type { SimCall, SimCluster, SimWorld } from './world-types.js';
 
 /**

@@ -5,7 +5,7 @@
 
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
-import { RESOURCES } from '../kube/resource-registry.js';
+import { RESOURCES } from '../kube/objects/resource-registry.js';
 import type { ScenarioManifest } from '../scenario/scenario-schema.js';
 
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];

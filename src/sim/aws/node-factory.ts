@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
-import { makeNode } from '../kube/make-node.js';
-import { instanceCapacity } from './instance-types.js';
+import { makeNode } from '../kube/controllers/make-node.js';
+import { instanceCapacity } from './ec2/instance-types.js';
 import type { SimCluster, SimSubnet, SimWorld } from './world-types.js';
 
 /**

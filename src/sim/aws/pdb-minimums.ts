@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
-import { isPodReady, pdbMatchesPod } from '../kube/pdb-status.js';
+import { isPodReady, pdbMatchesPod } from '../kube/controllers/pdb-status.js';
 import type { SimWorld } from './world-types.js';
 
 /**

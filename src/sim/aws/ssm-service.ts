@@ -2,8 +2,8 @@ import { servePage } from './list-pages.js';
 import { resolveStrictness, type SimStrictness } from '../strictness.js';
 import { amiName } from '../karpenter/ami-resolution.js';
 import { AwsApiError } from './aws-error.js';
-import { epochSeconds } from './eks-wire.js';
-import { AMI_ARCHES, amiIdFor, isAmiPublished, knownMinors, releaseVersionFor, variantsOf, type AmiArch, type AmiFamily, type AmiVariant } from './version-catalog.js';
+import { epochSeconds } from './eks/eks-wire.js';
+import { AMI_ARCHES, amiIdFor, isAmiPublished, knownMinors, releaseVersionFor, variantsOf, type AmiArch, type AmiFamily, type AmiVariant } from './eks/version-catalog.js';
 
 /**
  * SSM (awsJson1_1, X-Amz-Target AmazonSSM.*): the public parameters AWS publishes for EKS-optimized AMIs, for every

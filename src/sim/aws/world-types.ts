@@ -201,7 +201,7 @@ export interface SimCluster {
   insightsRefreshedAt: number;
   insightsRefresh?: { startedAt: number; endsAt: number };
   /** The verdicts of the last insights scan, and its time (insights.ts scannedInsights). */
-  insightsScan?: { at: number; insights: import('./insights.js').SimInsight[] };
+  insightsScan?: { at: number; insights: import('./eks/insights.js').SimInsight[] };
   /**
    * The version before the last successful in-place control-plane upgrade to the current version, and when that
    * upgrade ended: what a version rollback may return to within 7 days. Unset for a cluster created at its version,

@@ -1,5 +1,5 @@
 import { AwsApiError } from '../aws/aws-error.js';
-import { matchEksRoute } from '../aws/eks-routes.js';
+import { matchEksRoute } from '../aws/eks/eks-routes.js';
 import type { SimWorld } from '../aws/world-types.js';
 import type { CallerIdentity } from './caller-identities.js';
 import { evaluatePolicy, type AuthorizationRequest, type Decision, type PolicyDocument } from './policy-document.js';

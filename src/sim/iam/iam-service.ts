@@ -1,5 +1,5 @@
 import { AwsApiError } from '../aws/aws-error.js';
-import { xmlEscape } from '../aws/ec2-service.js';
+import { xmlEscape } from '../aws/ec2/ec2-service.js';
 import { parseRoleArn } from './caller-identities.js';
 import { evaluatePolicy, type Decision, type PolicyDocument } from './policy-document.js';
 

@@ -1,5 +1,5 @@
 import { AwsApiError } from '../aws/aws-error.js';
-import { xmlEscape } from '../aws/ec2-service.js';
+import { xmlEscape } from '../aws/ec2/ec2-service.js';
 import { parseRoleArn, type CallerIdentities, type CallerIdentity } from './caller-identities.js';
 import { checkTrust, type TrustPolicies } from './trust-policy.js';
 

@@ -1,5 +1,5 @@
-import { AMI_BUILD_DATE, amiIdFor, describeAmi, isAmiPublished, isKnownMinor, releaseVersionFor, type AmiArch, type AmiFamily } from '../aws/version-catalog.js';
-import type { Requirement } from './scheduling-rules.js';
+import { AMI_BUILD_DATE, amiIdFor, describeAmi, isAmiPublished, isKnownMinor, releaseVersionFor, type AmiArch, type AmiFamily } from '../aws/eks/version-catalog.js';
+import type { Requirement } from './nodeclaims/scheduling-rules.js';
 
 /**
  * Resolves an EC2NodeClass's amiSelectorTerms to status.amis the way Karpenter's AWS provider does: an alias

@@ -1,12 +1,12 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
-import type { NodeSlot, PlannedClaim } from './claim-planner.js';
+import type { NodeSlot, PlannedClaim } from './nodeclaims/claim-planner.js';
 import { DISRUPTED_TAINT, INITIALIZED_LABEL, NODEPOOL_LABEL } from './karpenter-keys.js';
 import { nodeClassReady } from './nodeclass-status.js';
-import { offeringsFor, type Offering, type PoolOptions } from './offerings.js';
-import { isDeleting, isPending, occupiesNode, podRequests } from './pod-facts.js';
-import { addResources, NO_RESOURCES, readResourceList, subtractResources } from './resource-quantity.js';
-import type { Taint } from './scheduling-rules.js';
+import { offeringsFor, type Offering, type PoolOptions } from './nodeclaims/offerings.js';
+import { isDeleting, isPending, occupiesNode, podRequests } from './nodeclaims/pod-facts.js';
+import { addResources, NO_RESOURCES, readResourceList, subtractResources } from './nodeclaims/resource-quantity.js';
+import type { Taint } from './nodeclaims/scheduling-rules.js';
 import { isConditionTrue } from './status-conditions.js';
 
 /**

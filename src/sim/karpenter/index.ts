@@ -4,7 +4,7 @@
  */
 export { startKarpenterController, type KarpenterControllerOptions } from './karpenter-controller.js';
 export { seedKarpenterNodes, type SeedKarpenterNodesOptions } from './seed-karpenter-nodes.js';
-export { DEFAULT_LAUNCH_TIMINGS, type LaunchTimings } from './nodeclaim-lifecycle.js';
-export { allowedDisruptions, budgetsOf, isBudgetActive } from './disruption-budget.js';
-export { driftReason, type DriftReason } from './drift.js';
+export { DEFAULT_LAUNCH_TIMINGS, type LaunchTimings } from './nodeclaims/nodeclaim-lifecycle.js';
+export { allowedDisruptions, budgetsOf, isBudgetActive } from './disruption/disruption-budget.js';
+export { driftReason, type DriftReason } from './disruption/drift.js';
 export { resolveAmis } from './ami-resolution.js';

@@ -4,7 +4,7 @@ import type { ClusterView } from './cluster-view.js';
 import { NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION, NODEPOOL_HASH_VERSION_ANNOTATION } from './karpenter-keys.js';
 import { nodeClassReady } from './nodeclass-status.js';
 import { nodePoolHash } from './template-hash.js';
-import { addResources, formatResourceList, NO_RESOURCES, readResourceList } from './resource-quantity.js';
+import { addResources, formatResourceList, NO_RESOURCES, readResourceList } from './nodeclaims/resource-quantity.js';
 import { refreshRootReady, setCondition } from './status-conditions.js';
 
 /**

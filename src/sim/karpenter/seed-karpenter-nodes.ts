@@ -1,12 +1,12 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from '../kube/kube-store.js';
 import { minorOf, resolveAmis } from './ami-resolution.js';
-import { NO_RESOURCES } from './resource-quantity.js';
+import { NO_RESOURCES } from './nodeclaims/resource-quantity.js';
 import { INITIALIZED_LABEL, REGISTERED_LABEL } from './karpenter-keys.js';
 import {
   markLaunched, newNodeClaim, nodeNameFor, randomInstanceId, randomInternalIP, randomSuffix, registeringNode,
-} from './nodeclaim-factory.js';
-import { offeringsFor } from './offerings.js';
+} from './nodeclaims/nodeclaim-factory.js';
+import { offeringsFor } from './nodeclaims/offerings.js';
 import { seededRandom } from './seeded-random.js';
 import { refreshRootReady, setCondition } from './status-conditions.js';
 

@@ -6,11 +6,11 @@
 
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimKubeStore } from './kube-store.js';
-import { badRequest, notFound } from './kube-status.js';
-import { selectorMatches } from './label-selector.js';
-import { sendStatus } from './http-io.js';
-import type { RequestContext } from './request-context.js';
-import { resourceType } from './resource-registry.js';
+import { badRequest, notFound } from './api/kube-status.js';
+import { selectorMatches } from './api/label-selector.js';
+import { sendStatus } from './api/http-io.js';
+import type { RequestContext } from './api/request-context.js';
+import { resourceType } from './objects/resource-registry.js';
 
 const MAX_LINES = 2000;
 

@@ -1,15 +1,15 @@
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimClock } from '../sim-clock.js';
-import { applyDefaults } from './apply-defaults.js';
-import { cloneJson, deepEqual, deepFreeze } from './deep-equal.js';
-import { evictPod } from './evict-pod.js';
-import { deleteGracefully } from './graceful-delete.js';
-import { randomSuffix, randomUid, type RandomSource } from './kube-names.js';
-import { recordEvent } from './record-event.js';
+import { applyDefaults } from './objects/apply-defaults.js';
+import { cloneJson, deepEqual, deepFreeze } from './objects/deep-equal.js';
+import { evictPod } from './api/evict-pod.js';
+import { deleteGracefully } from './api/graceful-delete.js';
+import { randomSuffix, randomUid, type RandomSource } from './objects/kube-names.js';
+import { recordEvent } from './controllers/record-event.js';
 import { SimKubeError, type EvictionResult, type HistoryRecord, type SimKubeStore, type SimKubeStoreImpl, type StoreEvent } from './kube-store.js';
 import { isoSeconds } from './iso-seconds.js';
-import type { KubeStatus } from './kube-status.js';
-import { apiVersionOf, resourceType, RESOURCES, type ResourceType } from './resource-registry.js';
+import type { KubeStatus } from './api/kube-status.js';
+import { apiVersionOf, resourceType, RESOURCES, type ResourceType } from './objects/resource-registry.js';
 
 /**
  * The in-memory object store behind one simulated cluster's apiserver: objects per resource, a cluster-wide

@@ -9,8 +9,8 @@
 
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import type { SimClock } from '../sim-clock.js';
-import type { RandomSource } from './kube-names.js';
-import type { KubeStatus } from './kube-status.js';
+import type { RandomSource } from './objects/kube-names.js';
+import type { KubeStatus } from './api/kube-status.js';
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleKubeRequest } from './handle-kube-request.js';
+import { handleKubeRequest } from './api/handle-kube-request.js';
 import type { SimKubeStore } from './kube-store.js';
-import { closeWatches } from './serve-watch.js';
+import { closeWatches } from './api/serve-watch.js';
 
 /**
  * One cluster's simulated apiserver on its own port, mounted at /k8s/<cluster> as the simulator server mounts

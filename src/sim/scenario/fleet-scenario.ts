@@ -12,7 +12,7 @@
  * cluster is at that version, ACTIVE and reachable, its node group at the same version: nothing broken on purpose.
  */
 
-import { defaultAddonVersion } from '../aws/addon-catalog.js';
+import { defaultAddonVersion } from '../aws/eks/addon-catalog.js';
 
 const VERSIONS = ['1.29', '1.30', '1.31', '1.32', '1.33'];
 const REGIONS = ['us-west-2', 'us-east-1', 'eu-west-1'];

@@ -8,7 +8,7 @@
  * pool, so a 500-node drift replaces about 50 nodes at a time.
  */
 
-import { defaultAddonVersion } from '../aws/addon-catalog.js';
+import { defaultAddonVersion } from '../aws/eks/addon-catalog.js';
 
 export interface ScaleScenarioOptions {
   /** Karpenter nodes in all (default 500). */

@@ -9,12 +9,12 @@ import {
   findButton,
   listButtons,
 } from './interaction-payloads.js';
-import { applyResponseMessage } from './response-messages.js';
+import { applyResponseMessage } from './web-api/response-messages.js';
 import { envelopeOf } from './socket-mode.js';
 import { signSlackRequest, type SlackSignatureHeaders } from './sign-slack-request.js';
 import { buildViewState, buildViewSubmissionPayload, type ModalInputValues } from './view-submission-payload.js';
-import { replaceModalView } from './views-methods.js';
-import { channelName, toApiMessage, userName } from './web-api-context.js';
+import { replaceModalView } from './web-api/views-methods.js';
+import { channelName, toApiMessage, userName } from './web-api/web-api-context.js';
 
 export interface SlashCommandInput {
   text: string;

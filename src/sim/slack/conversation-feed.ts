@@ -1,5 +1,5 @@
 import type { FakeEphemeral, FakeFile, FakeMessage, FakeModal } from './conversation-types.js';
-import type { Workspace } from './web-api-context.js';
+import type { Workspace } from './web-api/web-api-context.js';
 
 /**
  * What a Slack client (the playground page) is told about the conversation: one event per message, ephemeral or

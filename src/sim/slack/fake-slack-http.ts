@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { createBotDriver } from './bot-driver.js';
-import { chatMethods } from './chat-methods.js';
-import { conversationsMethods } from './conversations-methods.js';
-import { directoryMethods } from './directory-methods.js';
+import { chatMethods } from './web-api/chat-methods.js';
+import { conversationsMethods } from './web-api/conversations-methods.js';
+import { directoryMethods } from './web-api/directory-methods.js';
 import type { FaultSpec } from './fault-injection.js';
 import { recordCall, type FakeSlackState } from './fake-slack-state.js';
-import { filesMethods, receiveUpload } from './files-methods.js';
+import { filesMethods, receiveUpload } from './web-api/files-methods.js';
 import { parseSlackApiBody, parseUploadBody, SlackBodyError, type SlackArgs } from './parse-slack-body.js';
-import { applyResponseMessage } from './response-messages.js';
+import { applyResponseMessage } from './web-api/response-messages.js';
 import { ClientRequestError, handleClientAction, serveFeed } from './user-client-http.js';
-import { viewsMethods } from './views-methods.js';
-import type { WebApiHandler } from './web-api-context.js';
-import { checkTokenAccess } from './token-scopes.js';
+import { viewsMethods } from './web-api/views-methods.js';
+import type { WebApiHandler } from './web-api/web-api-context.js';
+import { checkTokenAccess } from './web-api/token-scopes.js';
 
 const METHODS: Record<string, WebApiHandler> = {
   ...chatMethods,

@@ -1,9 +1,9 @@
 import type { FaultInjector } from './fault-injection.js';
 import type { InteractionTokens } from './interaction-tokens.js';
-import type { RateLimiter } from './rate-limits.js';
+import type { RateLimiter } from './web-api/rate-limits.js';
 import type { SlackConversation } from './slack-conversation.js';
 import type { SocketModeHub } from './socket-mode.js';
-import type { WebApiContext } from './web-api-context.js';
+import type { WebApiContext } from './web-api/web-api-context.js';
 
 /** One request that reached the fake: a Web API method, a response_url POST ('response_url') or an upload ('files.upload'). */
 export interface RecordedCall {

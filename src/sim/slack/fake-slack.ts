@@ -14,13 +14,13 @@ import { createFakeSlackRequestHandler } from './fake-slack-http.js';
 import type { Delivery, FakeSlackState, RecordedCall } from './fake-slack-state.js';
 import { createFaultInjector, type FaultSpec, type OutageSpec } from './fault-injection.js';
 import { createInteractionTokens } from './interaction-tokens.js';
-import { createRateLimiter, type RateLimitMode } from './rate-limits.js';
+import { createRateLimiter, type RateLimitMode } from './web-api/rate-limits.js';
 import { renderConversation, type RenderConversationOptions } from './render-conversation.js';
 import type { SlackSignatureHeaders } from './sign-slack-request.js';
 import { createSlackConversation } from './slack-conversation.js';
 import { createSocketModeHub, type SocketModeHub } from './socket-mode.js';
-import type { Workspace } from './web-api-context.js';
-import { ALL_BOT_SCOPES } from './token-scopes.js';
+import type { Workspace } from './web-api/web-api-context.js';
+import { ALL_BOT_SCOPES } from './web-api/token-scopes.js';
 
 export type { BotInteractionResult, ClickButtonInput, SlashCommandInput, SubmitViewInput, ViewSubmissionResult } from './bot-driver.js';
 export type { FeedEvent, FeedFile, FeedWorkspace } from './conversation-feed.js';
@@ -28,9 +28,9 @@ export type { ConversationEntry, FakeEphemeral, FakeFile, FakeMessage, FakeModal
 export type { DeliveryResult } from './deliver-to-bot.js';
 export type { Delivery, RecordedCall } from './fake-slack-state.js';
 export type { FaultSpec, OutageSpec } from './fault-injection.js';
-export type { RateLimitMode } from './rate-limits.js';
+export type { RateLimitMode } from './web-api/rate-limits.js';
 export type { RenderConversationOptions } from './render-conversation.js';
-export type { Workspace } from './web-api-context.js';
+export type { Workspace } from './web-api/web-api-context.js';
 
 export interface FakeSlackOptions {
   signingSecret: string;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chatMethods } from '../slack/chat-methods.js';
-import { conversationsMethods } from '../slack/conversations-methods.js';
+import { chatMethods } from '../slack/web-api/chat-methods.js';
+import { conversationsMethods } from '../slack/web-api/conversations-methods.js';
 import { createInteractionTokens } from '../slack/interaction-tokens.js';
 import type { SlackArgs } from '../slack/parse-slack-body.js';
 import { createSlackConversation } from '../slack/slack-conversation.js';
-import type { WebApiContext, Workspace } from '../slack/web-api-context.js';
-import { ALL_BOT_SCOPES } from '../slack/token-scopes.js';
+import type { WebApiContext, Workspace } from '../slack/web-api/web-api-context.js';
+import { ALL_BOT_SCOPES } from '../slack/web-api/token-scopes.js';
 
 function fakeContext(): WebApiContext & { advance(ms: number): void } {
   let now = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessageBlocks, checkModalView, withGeneratedIds } from '../slack/block-kit-rules.js';
+import { checkMessageBlocks, checkModalView, withGeneratedIds } from '../slack/web-api/block-kit-rules.js';
 import { buildSlashCommandBody, findButton, listButtons } from '../slack/interaction-payloads.js';
 import { buildViewState } from '../slack/view-submission-payload.js';
 

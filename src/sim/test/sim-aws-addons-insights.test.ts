@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compatibleAddonVersions, defaultAddonVersion } from '../aws/addon-catalog.js';
-import { startAddonUpdate } from '../aws/addon-update.js';
-import { startClusterVersionUpdate } from '../aws/cluster-update.js';
-import { computeInsights } from '../aws/insights.js';
+import { compatibleAddonVersions, defaultAddonVersion } from '../aws/eks/addon-catalog.js';
+import { startAddonUpdate } from '../aws/eks/addon-update.js';
+import { startClusterVersionUpdate } from '../aws/eks/cluster-update.js';
+import { computeInsights } from '../aws/eks/insights.js';
 import { useWorld } from './use-world.js';
 import { awsError } from './aws-error-of.js';
 

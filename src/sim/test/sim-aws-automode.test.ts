@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { autoModeNodes, kubeletMinorOf } from '../aws/auto-mode.js';
-import { cancelUpdate } from '../aws/cluster-rollback.js';
-import { startClusterVersionUpdate } from '../aws/cluster-update.js';
-import { computeInsights } from '../aws/insights.js';
+import { autoModeNodes, kubeletMinorOf } from '../aws/eks/auto-mode.js';
+import { cancelUpdate } from '../aws/eks/cluster-rollback.js';
+import { startClusterVersionUpdate } from '../aws/eks/cluster-update.js';
+import { computeInsights } from '../aws/eks/insights.js';
 import { useWorld, type TestWorld } from './use-world.js';
 import { awsError } from './aws-error-of.js';
 

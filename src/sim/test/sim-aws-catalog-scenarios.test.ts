@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario, scenarioNames } from '../scenario/load-scenario.js';
-import { amiIdFor, isAmiPublished, kubeletVersionFor, knownMinors, minorOfAmi, releaseVersionFor } from '../aws/version-catalog.js';
+import { amiIdFor, isAmiPublished, kubeletVersionFor, knownMinors, minorOfAmi, releaseVersionFor } from '../aws/eks/version-catalog.js';
 
 /** The simulator's version catalog (the seeds' real ids and versions) and its scenario files. */
 describe('version catalog', () => {

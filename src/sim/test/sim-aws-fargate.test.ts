@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startClusterVersionUpdate } from '../aws/cluster-update.js';
+import { startClusterVersionUpdate } from '../aws/eks/cluster-update.js';
 import { useWorld } from './use-world.js';
 
 /**

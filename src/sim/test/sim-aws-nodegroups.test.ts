@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
-import { startClusterVersionUpdate } from '../aws/cluster-update.js';
-import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from '../aws/nodegroup-lifecycle.js';
-import { startNodegroupVersionUpdate } from '../aws/nodegroup-update.js';
+import { startClusterVersionUpdate } from '../aws/eks/cluster-update.js';
+import { createNodegroup, deleteNodegroup, startNodegroupConfigUpdate } from '../aws/eks/nodegroup-lifecycle.js';
+import { startNodegroupVersionUpdate } from '../aws/eks/nodegroup-update.js';
 import type { SimCluster } from '../aws/world-types.js';
 import { useWorld, type TestWorld } from './use-world.js';
 import { awsError } from './aws-error-of.js';

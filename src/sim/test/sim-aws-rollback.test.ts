@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAddonVersion } from '../aws/addon-catalog.js';
-import { amiIdFor } from '../aws/version-catalog.js';
-import { startAddonUpdate } from '../aws/addon-update.js';
-import { startClusterVersionUpdate } from '../aws/cluster-update.js';
-import { computeInsights } from '../aws/insights.js';
-import { startNodegroupVersionUpdate } from '../aws/nodegroup-update.js';
+import { defaultAddonVersion } from '../aws/eks/addon-catalog.js';
+import { amiIdFor } from '../aws/eks/version-catalog.js';
+import { startAddonUpdate } from '../aws/eks/addon-update.js';
+import { startClusterVersionUpdate } from '../aws/eks/cluster-update.js';
+import { computeInsights } from '../aws/eks/insights.js';
+import { startNodegroupVersionUpdate } from '../aws/eks/nodegroup-update.js';
 import { useWorld, type TestWorld } from './use-world.js';
 import { awsError } from './aws-error-of.js';
 

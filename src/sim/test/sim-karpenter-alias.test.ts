@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { amiIdFor, kubeletVersionFor } from '../aws/version-catalog.js';
+import { amiIdFor, kubeletVersionFor } from '../aws/eks/version-catalog.js';
 import { createLab } from './sim-karpenter-fixture.js';
 
 type Lab = ReturnType<typeof createLab>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
-import { allowedDisruptions, isBudgetActive, UNLIMITED } from '../karpenter/disruption-budget.js';
-import { nextFiring, parseCron, parseGoDuration } from '../karpenter/cron-schedule.js';
+import { allowedDisruptions, isBudgetActive, UNLIMITED } from '../karpenter/disruption/disruption-budget.js';
+import { nextFiring, parseCron, parseGoDuration } from '../karpenter/disruption/cron-schedule.js';
 
 const pool = (budgets?: unknown[]): KubeObject => ({ metadata: { name: 'default' }, spec: { disruption: budgets === undefined ? {} : { budgets } } });
 const at = (iso: string) => Date.parse(iso);

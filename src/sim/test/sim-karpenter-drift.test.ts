@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AMI_130, AMI_131, KUBELET_131, createLab } from './sim-karpenter-fixture.js';
-import { kubeletVersionFor } from '../aws/version-catalog.js';
+import { kubeletVersionFor } from '../aws/eks/version-catalog.js';
 
 type Lab = ReturnType<typeof createLab>;
 let lab: Lab | undefined;

@@ -1,6 +1,6 @@
-import { amiIdFor, kubeletVersionFor } from '../aws/version-catalog.js';
+import { amiIdFor, kubeletVersionFor } from '../aws/eks/version-catalog.js';
 import { createSimKubeStore } from '../kube/index.js';
-import { startKubeControllers } from '../kube/start-kube-controllers.js';
+import { startKubeControllers } from '../kube/controllers/start-kube-controllers.js';
 import { startKarpenterController, seedKarpenterNodes } from '../karpenter/index.js';
 import { seededRandom } from '../karpenter/seeded-random.js';
 import { createManualClock } from '../sim-clock.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
-import { kubeletVersionFor } from '../aws/version-catalog.js';
+import { kubeletVersionFor } from '../aws/eks/version-catalog.js';
 import { AMI_130, createLab } from './sim-karpenter-fixture.js';
 
 type Lab = ReturnType<typeof createLab>;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import { createSimKubeStore, startKubeControllers, type SimKubeStoreImpl } from '../kube/index.js';
-import { makeNode } from '../kube/make-node.js';
-import { planRollout, type PlanPod } from '../kube/rollout-plan.js';
+import { makeNode } from '../kube/controllers/make-node.js';
+import { planRollout, type PlanPod } from '../kube/controllers/rollout-plan.js';
 import { createManualClock } from '../sim-clock.js';
 
 let stop = () => {};

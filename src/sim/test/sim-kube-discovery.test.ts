@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiGroupList, apiResourceList, versionInfo } from '../kube/discovery.js';
-import { parseResourcePath } from '../kube/request-path.js';
+import { apiGroupList, apiResourceList, versionInfo } from '../kube/api/discovery.js';
+import { parseResourcePath } from '../kube/api/request-path.js';
 
 describe('discovery documents', () => {
   it('reports the EKS version as kubectl version shows it', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPatch, PatchError, patchKindOf } from '../kube/apply-patch.js';
+import { applyPatch, PatchError, patchKindOf } from '../kube/objects/apply-patch.js';
 
 const deployment = {
   metadata: { name: 'orders', labels: { app: 'orders' } },

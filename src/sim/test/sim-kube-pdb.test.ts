@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
-import { decideEviction } from '../kube/eviction.js';
-import { computePdbStatus, scaledValue } from '../kube/pdb-status.js';
+import { decideEviction } from '../kube/api/eviction.js';
+import { computePdbStatus, scaledValue } from '../kube/controllers/pdb-status.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube-types/kube-object.js';
 import { createSimKubeStore, startKubeControllers } from '../kube/index.js';
-import { makeNode } from '../kube/make-node.js';
-import { fitFailures, unschedulableMessage } from '../kube/scheduler-fit.js';
+import { makeNode } from '../kube/controllers/make-node.js';
+import { fitFailures, unschedulableMessage } from '../kube/controllers/scheduler-fit.js';
 import { createManualClock } from '../sim-clock.js';
 
 function node(name: string, opts: Partial<Parameters<typeof makeNode>[0]> = {}): KubeObject {

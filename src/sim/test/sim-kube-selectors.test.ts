@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldValue, matchesFields, parseFieldSelector } from '../kube/field-selector.js';
-import { matchesRequirements, parseLabelSelector, selectorMatches, SelectorParseError } from '../kube/label-selector.js';
+import { fieldValue, matchesFields, parseFieldSelector } from '../kube/api/field-selector.js';
+import { matchesRequirements, parseLabelSelector, selectorMatches, SelectorParseError } from '../kube/api/label-selector.js';
 
 const matches = (selector: string, labels: Record<string, string> | undefined) => matchesRequirements(labels, parseLabelSelector(selector));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { humanDuration } from '../kube/human-duration.js';
-import { makeNode } from '../kube/make-node.js';
-import { renderTable, wantsTable } from '../kube/render-table.js';
-import { resourceType } from '../kube/resource-registry.js';
+import { humanDuration } from '../kube/tables/human-duration.js';
+import { makeNode } from '../kube/controllers/make-node.js';
+import { renderTable, wantsTable } from '../kube/tables/render-table.js';
+import { resourceType } from '../kube/objects/resource-registry.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const ago = (ms: number) => new Date(NOW - ms).toISOString();

@@ -11,8 +11,8 @@
 
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { z } from 'zod';
-import type { SlackMessage } from '../../ports/slack-message.js';
-import type { SlashCommandRouter } from '../../ports/slash-command.js';
+import type { SlackMessage } from '../../ports/slack/slack-message.js';
+import type { SlashCommandRouter } from '../../ports/slack/slash-command.js';
 import { observeAck } from '../metrics-ack.js';
 import type { ActionDeps } from './gate-actions.js';
 import { clickPlace, tellUser } from './tell-user.js';

@@ -7,7 +7,7 @@
 import type { View } from '@slack/types';
 import { z } from 'zod';
 import type { GateRef } from './gate-click.js';
-import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/reason-modal.js';
+import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/blocks/reason-modal.js';
 
 export const FORCE_CALLBACK_ID = 'force-reason';
 export const REASON_BLOCK_ID = 'reason';

@@ -1,4 +1,4 @@
-import type { SlashCommandRouter } from '../../ports/slash-command.js';
+import type { SlashCommandRouter } from '../../ports/slack/slash-command.js';
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../../ports/bot-deps.js';
 import type { Logger } from '../../log/logger.js';

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
-import { fallbackText, mrkdwnSection } from '../../report/block-kit-limits.js';
+import { fallbackText, mrkdwnSection } from '../../report/blocks/block-kit-limits.js';
 
 /** Where a click happened, so a private answer lands next to the card that was clicked. */
 export interface ClickPlace {

@@ -1,11 +1,11 @@
 import { recordAudit } from '../../audit/record-audit.js';
 import type { App, BlockButtonAction, ViewSubmitAction } from '@slack/bolt';
 import { findCluster } from '../../config/clusters-config.js';
-import { WAIVE_ACTION_ID } from '../../report/render-plan-blocks.js';
-import type { WaiverStore } from '../../ports/waiver-store.js';
+import { WAIVE_ACTION_ID } from '../../report/blocks/render-plan-blocks.js';
+import type { WaiverStore } from '../../ports/waivers/waiver-store.js';
 import { authorizeWaiverDecision, authorizeWaiverRequest } from '../authorize-waiver.js';
 import { observeAck } from '../metrics-ack.js';
-import { renderWaiverCard, WAIVER_ACTIONS } from '../render/render-waiver-card.js';
+import { renderWaiverCard, WAIVER_ACTIONS } from '../../report/blocks/render-waiver-card.js';
 import type { ActionDeps } from './gate-actions.js';
 import { clickPlace, tellUser } from './tell-user.js';
 import {

@@ -1,7 +1,7 @@
 import type { View } from '@slack/types';
 import { z } from 'zod';
 import { MAX_WAIVER_DAYS, MIN_WAIVER_REASON } from '../../domain/waiver.js';
-import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/reason-modal.js';
+import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/blocks/reason-modal.js';
 
 /**
  * The modal behind Waive…: a reason and an expiry date (at most MAX_WAIVER_DAYS ahead). Opened from the button's

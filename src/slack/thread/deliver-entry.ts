@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { SlackMessage } from '../../ports/slack-message.js';
-import { renderStatusCard } from '../render/render-status-card.js';
-import { renderTimelineEvent } from '../render/render-timeline-event.js';
-import { renderStepMessage } from '../render/render-step-message.js';
+import type { SlackMessage } from '../../ports/slack/slack-message.js';
+import { renderStatusCard } from '../../report/blocks/render-status-card.js';
+import { renderTimelineEvent } from '../../report/blocks/render-timeline-event.js';
+import { renderStepMessage } from '../../report/blocks/render-step-message.js';
 import type { GateModel } from '../../ports/timeline-event.js';
 import { findPostedReply, outboxMetadata } from './find-posted-message.js';
 import { gateIdentity, upsertPostId, type OutboxEntry } from './outbox-entry.js';

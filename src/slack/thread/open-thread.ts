@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Clock } from '../../ports/clock.js';
-import type { ThreadRef } from '../../ports/thread-port.js';
+import type { ThreadRef } from '../../ports/slack/thread-port.js';
 import type { StatusCardModel } from '../../ports/timeline-event.js';
-import { renderStatusCard } from '../render/render-status-card.js';
+import { renderStatusCard } from '../../report/blocks/render-status-card.js';
 import { findPostedTopLevel, outboxMetadata } from './find-posted-message.js';
 import { mayHaveTakenEffect, slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
 

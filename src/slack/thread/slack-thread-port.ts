@@ -40,7 +40,7 @@ import { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
 import type { Metrics } from '../../ports/metrics.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
-import type { ThreadPort } from '../../ports/thread-port.js';
+import type { ThreadPort } from '../../ports/slack/thread-port.js';
 import { describeEntry, stepMessageRank, type OutboxEntry } from './outbox-entry.js';
 import { createOutboxStore, type DedupeNamespace } from './outbox-store.js';
 import { createOutboxWorker } from './outbox-worker.js';

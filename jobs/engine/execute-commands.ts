@@ -1,0 +1,270 @@
+import { RESTARTED_AT } from '../../src/planning/deciders/fargate-workloads.js';
+import { mention } from '../../src/report/format-text.js';
+import { describeCommand, describeCommands, describeIssued, type Command, type UpdateCommand } from './commands.js';
+import { safePoint } from './safe-point.js';
+import { StepFailure, type StepContext, type StepResult } from './step-context.js';
+import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
+
+/**
+ * The one executor of the upgrade engine: steps read and decide (jobs/engine/commands.ts has what they can ask
+ * for); this carries the commands out — the idempotency tokens they carry, the record of an update in job.data
+ * before it is followed, adopting an update already under way (ResourceInUseException), the timeline events — and
+ * in a dry run describes them instead (`{ kind: 'described' }`), so no step asks whether the job is a dry run.
+ */
+export type Described = { kind: 'described'; text: string };
+/** An update to follow; `retry` when EKS said one runs but none shows yet (the executor waited a poll interval). */
+export type UpdateStarted = { kind: 'update'; updateId: string } | { kind: 'retry' };
+type Done = { kind: 'done' };
+
+interface Results {
+  'update-cluster-version': UpdateStarted;
+  'update-addon': UpdateStarted;
+  'update-nodegroup-version': UpdateStarted;
+  'roll-launch-template': Done;
+  'replace-nodegroup': Done;
+  'create-nodegroup': Done;
+  'delete-nodegroup': Done;
+  'cancel-rollback': Done | { kind: 'refused' };
+  'terminate-instance': Done;
+  'start-instance-refresh': { kind: 'refresh'; refreshId: string } | { kind: 'retry' };
+  'create-launch-template-version': { kind: 'version'; version: number };
+  'roll-self-managed': Done;
+  'drive-karpenter': Done;
+  'hold-budgets': Done;
+  'adopt-update': { kind: 'update'; updateId: string };
+  'restart-workload': Done;
+  'restart-workloads': Done;
+  'verify-hop': Done;
+  'ask-gate': Done;
+  'stop-at-findings': Done;
+  'save-state': Done;
+  'record-acted': Done;
+  'safe-point': Done | { kind: 'stop'; result: StepResult };
+}
+
+export type Executed<C extends Command> = Results[C['kind']] | Described;
+
+export async function execute<C extends Command>(ctx: StepContext, command: C): Promise<Executed<C>> {
+  return (await run(ctx, command)) as Executed<C>;
+}
+
+async function run(ctx: StepContext, command: Command): Promise<Executed<Command>> {
+  const dryRun = ctx.data.dryRun;
+  switch (command.kind) {
+    // Bookkeeping and safe points: a dry run acted on nothing, so it records nothing and never parks.
+    case 'save-state':
+      if (!dryRun) await ctx.saveStepState(command.patch);
+      return { kind: 'done' };
+    case 'record-acted':
+      if (!dryRun) ctx.recordActed(command.acted);
+      return { kind: 'done' };
+    case 'safe-point': {
+      const stop = dryRun ? undefined : await safePoint(ctx, command.before);
+      return stop ? { kind: 'stop', result: stop } : { kind: 'done' };
+    }
+    default:
+      if (dryRun) return { kind: 'described', text: describeCommand(command) };
+  }
+  switch (command.kind) {
+    case 'update-cluster-version':
+    case 'update-addon':
+    case 'update-nodegroup-version':
+      return issueUpdate(ctx, command);
+    case 'adopt-update':
+      if (!command.ours) {
+        await ctx.recordUpdate(command.record, { updateId: command.updateId, operation: command.operation, target: command.target, at: ctx.clock.now(), adopted: true });
+        if (command.note) await ctx.emit(command.note.event, { kind: 'note', at: ctx.clock.now(), level: 'info', text: command.note.text });
+      }
+      return { kind: 'update', updateId: command.updateId };
+    case 'create-nodegroup': {
+      const green = command.request.nodegroupName ?? '';
+      try {
+        await ctx.eks.createNodegroup(command.request);
+      } catch (error) {
+        // The clone exists already (our own call whose answer was lost): the step's next read finds it and waits on it.
+        if (!isResourceInUse(error)) throw error;
+      }
+      await ctx.recordUpdate(command.record, { updateId: green, operation: 'CreateNodegroup', target: `${green} ${ctx.step.to}`, at: ctx.clock.now(), adopted: false });
+      await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `CreateNodegroup ${green}: a ${ctx.step.to} clone of ${command.blue} (same labels, taints, subnets, instance types and sizes).` });
+      return { kind: 'done' };
+    }
+    case 'delete-nodegroup': {
+      try {
+        await ctx.eks.deleteNodegroup(command.cluster, command.nodegroup);
+      } catch (error) {
+        const now = isResourceInUse(error) ? await describeNodegroupOrUndefined(ctx, command.cluster, command.nodegroup) : undefined;
+        if (!isResourceInUse(error) || (now && now.status !== 'DELETING')) throw error;
+      }
+      await ctx.recordUpdate(command.record, { updateId: command.nodegroup, operation: 'DeleteNodegroup', target: command.nodegroup, at: ctx.clock.now(), adopted: false });
+      if (command.save) await ctx.saveStepState(command.save);
+      await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: `DeleteNodegroup ${command.nodegroup}: EKS cordons and drains its nodes.` });
+      return { kind: 'done' };
+    }
+    case 'create-launch-template-version': {
+      const version = await ctx.ec2.createLaunchTemplateVersion(command.launchTemplateId, { sourceVersion: command.sourceVersion, imageId: command.imageId, description: command.description });
+      return { kind: 'version', version };
+    }
+    case 'start-instance-refresh': {
+      let refreshId: string;
+      try {
+        refreshId = await ctx.autoScaling.startInstanceRefresh(command.group, { minHealthyPercentage: command.minHealthyPercentage, skipMatching: true });
+      } catch (error) {
+        // A refresh runs already: our own call whose answer was lost (the SDK retried it). The SDK names the wire code
+        // InstanceRefreshInProgress InstanceRefreshInProgressFault. It is adopted; when none shows yet, wait a poll.
+        if ((error as { name?: string }).name !== 'InstanceRefreshInProgressFault') throw error;
+        const running = (await ctx.autoScaling.describeInstanceRefreshes(command.group)).find((refresh) => ACTIVE_REFRESH.includes(refresh.status));
+        if (running) return { kind: 'refresh', refreshId: running.id };
+        await ctx.sleep(ctx.pollIntervalMs);
+        return { kind: 'retry' };
+      }
+      await ctx.emit(`smg:${command.group}:refresh:${refreshId}`, {
+        kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+        text: `${command.group}: instance refresh ${refreshId} started (MinHealthyPercentage ${command.minHealthyPercentage}); the bot drains each instance it takes out of service.`,
+      });
+      return { kind: 'refresh', refreshId };
+    }
+    case 'terminate-instance':
+      try {
+        await ctx.autoScaling.terminateInstance(command.instanceId);
+      } catch (error) {
+        // Already on its way out (our own call whose answer was lost, or a re-run after a crash right after it): the
+        // termination is adopted. The SDK names the wire code ScalingActivityInProgress ScalingActivityInProgressFault
+        // (@aws-sdk/client-auto-scaling models/errors); an instance already gone answers ValidationError "not found".
+        const name = (error as { name?: string }).name;
+        if (name !== 'ScalingActivityInProgressFault' && !(name === 'ValidationError' && /not found/i.test((error as Error).message))) throw error;
+      }
+      await ctx.emit(`smg:${command.group}:terminated:${command.instanceId}`, {
+        kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+        text: `${command.group}: ${command.node} drained (${command.evicted} pod(s) evicted) and instance ${command.instanceId} terminated; the group launches its replacement (desired capacity unchanged).`,
+      });
+      return { kind: 'done' };
+    case 'cancel-rollback':
+      try {
+        await ctx.eks.cancelUpdate(command.cluster, command.updateId, command.token);
+      } catch (error) {
+        await ctx.emit(`cancel:${command.updateId}:refused`, {
+          kind: 'note', at: ctx.clock.now(), level: 'warning',
+          text: `Abort by ${mention(command.by)}: EKS did not cancel the rollback ${command.updateId} (${(error as Error).message}); the job waits for it to end, then stops.`,
+        });
+        return { kind: 'refused' };
+      }
+      await ctx.emit(`cancel:${command.updateId}`, {
+        kind: 'note', at: ctx.clock.now(), level: 'warning',
+        text: `Abort by ${mention(command.by)}: CancelUpdate issued for the rollback ${command.updateId} while EKS was still rolling the Auto Mode nodes back; they return to ${command.from} and the control plane stays at ${command.from}.`,
+      });
+      return { kind: 'done' };
+    case 'restart-workload': {
+      // Written only when the pod template does not carry this restart's annotation yet: a re-run writes nothing.
+      const kube = await ctx.kube();
+      const current = await kube.get(command.resource, command.name, command.namespace);
+      if (current && current.spec?.template?.metadata?.annotations?.[RESTARTED_AT] !== command.restartedAt) {
+        await kube.patch(command.resource, command.name, { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: command.restartedAt } } } } }, { namespace: command.namespace, type: 'strategic' });
+      }
+      return { kind: 'done' };
+    }
+    case 'restart-workloads':
+    case 'verify-hop':
+    case 'roll-launch-template':
+    case 'replace-nodegroup':
+    case 'roll-self-managed':
+    case 'drive-karpenter':
+    case 'hold-budgets':
+    case 'stop-at-findings':
+    // A gate is carried out by awaitGate (jobs/engine/gate-step.ts, which the steps call after `preview`): the executor
+    // cannot import it, as gate-step's own step previews through here.
+    case 'ask-gate':
+      // Plans a step carries out itself, command by command; only a dry run has something to say about them.
+      return { kind: 'done' };
+  }
+  throw new Error(`no executor for ${(command as Command).kind}`);
+}
+
+/**
+ * Commands a step would start with: in a dry run the step ends here with their description; otherwise undefined
+ * and the step goes on to carry them out.
+ */
+export function preview(ctx: StepContext, commands: readonly Command[]): StepResult | undefined {
+  return ctx.data.dryRun ? { outcome: 'dry-run', summary: describeCommands(commands) } : undefined;
+}
+
+/** One item's command as a dry run describes it (its line in the step's summary); undefined when the job acts. */
+export function describeInstead(ctx: StepContext, command: Command): string | undefined {
+  return ctx.data.dryRun ? describeCommand(command) : undefined;
+}
+
+/** The end of a step that went through its commands: 'dry-run' when they were only described. */
+export function completed(ctx: StepContext, summary: string): StepResult {
+  return { outcome: ctx.data.dryRun ? 'dry-run' : 'done', summary };
+}
+
+/**
+ * A dry run of a later hop reads the world as if the earlier hops had been done: the executor described their
+ * commands, it did not carry them out, so the cluster still stands where the first hop found it.
+ */
+export function readsEarlierHopsAsDone(ctx: StepContext): boolean {
+  return ctx.data.dryRun && ctx.step.hop > 1;
+}
+
+/** Whether this job changes anything (a dry run only describes): for reads and notes only a real run needs. */
+export function acts(ctx: StepContext): boolean {
+  return !ctx.data.dryRun;
+}
+
+/** The states of an instance refresh still under way (DescribeInstanceRefreshes). */
+export const ACTIVE_REFRESH = ['Pending', 'InProgress', 'Cancelling'];
+
+const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
+
+async function describeNodegroupOrUndefined(ctx: StepContext, cluster: string, nodegroup: string) {
+  try {
+    return await ctx.eks.describeNodegroup(cluster, nodegroup);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** What each update command calls, and how its update is named in job.data and found again when EKS says one runs. */
+function updateCall(ctx: StepContext, command: UpdateCommand) {
+  switch (command.kind) {
+    case 'update-cluster-version':
+      return {
+        operation: 'UpdateClusterVersion', target: command.to, type: 'VersionUpdate' as const, scope: undefined,
+        call: () => ctx.eks.updateClusterVersion(command.cluster, command.to, command.token, command.force || undefined, command.rollback),
+        missingId: () => new StepFailure(`UpdateClusterVersion ${command.cluster} → ${command.to} returned no update id`),
+      };
+    case 'update-addon':
+      return {
+        operation: 'UpdateAddon', target: `${command.addon} ${command.to}`, type: 'AddonUpdate' as const, scope: { addonName: command.addon },
+        call: () => ctx.eks.updateAddon(command.cluster, command.addon, { addonVersion: command.to, resolveConflicts: command.resolveConflicts, clientRequestToken: command.token }),
+        // (as before commands: an add-on update without an id is retried, the others fail the step)
+        missingId: () => new Error(`UpdateAddon ${command.addon} → ${command.to} returned no update id`),
+      };
+    case 'update-nodegroup-version':
+      return {
+        operation: 'UpdateNodegroupVersion', target: `${command.nodegroup} ${command.to}`, type: 'VersionUpdate' as const, scope: { nodegroupName: command.nodegroup },
+        call: () => ctx.eks.updateNodegroupVersion(command.cluster, command.nodegroup, { ...command.request, force: command.force, clientRequestToken: command.token }),
+        missingId: () => new StepFailure(`UpdateNodegroupVersion ${command.nodegroup} returned no update id`),
+      };
+  }
+}
+
+async function issueUpdate(ctx: StepContext, command: UpdateCommand): Promise<UpdateStarted> {
+  const { operation, target, type, scope, call, missingId } = updateCall(ctx, command);
+  let updateId: string | undefined;
+  try {
+    const update = await call();
+    if (!update.id) throw missingId();
+    await ctx.recordUpdate(command.record, { updateId: update.id, operation, target, at: ctx.clock.now(), adopted: false });
+    updateId = update.id;
+  } catch (error) {
+    // An update of this resource started between the step's read and this call — most often this job's own first
+    // call, whose answer was lost: follow it as ours, or wait one poll interval and let the step read again.
+    if (!isResourceInUse(error)) throw error;
+    updateId = await adoptUpdateInFlight(ctx, scope, type, { key: command.record, operation, target });
+    if (!updateId) return { kind: 'retry' };
+  }
+  // Issued by this job either way (an adopted one is most often its own first call): the timeline says so once.
+  await ctx.emit(command.event, { kind: 'progress', at: ctx.clock.now(), step: ctx.step.id, text: describeIssued(command, updateId) });
+  return { kind: 'update', updateId };
+}

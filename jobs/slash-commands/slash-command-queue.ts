@@ -1,0 +1,104 @@
+/**
+ * Read-only slash commands (status, plan, digest) asked in a web process run in the worker processes: a BullMQ
+ * queue `slash-command` (the bot's prefix) carries the command and its response_url, and a worker parses it again,
+ * authorizes and runs it exactly as the web process would, answering through the response_url. The web process's
+ * event loop then only verifies, parses and acks: a burst of status reads no longer delays the next command's ack
+ * past Slack's 3 s (issue 17, bench P1).
+ *
+ * A worker that dies mid-command leaves the job stalled; BullMQ hands it to another worker, which answers again
+ * (the commands only read, so the user at worst sees the answer twice).
+ */
+
+import { Queue, Worker } from 'bullmq';
+import type { Logger } from '../../src/log/logger.js';
+import type { Metrics } from '../../src/ports/metrics.js';
+import type { CommandHandOff, CommandOutcome, HandedOffCommand, SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
+import { bullConnection, type RedisTarget } from '../../src/store/redis-connection.js';
+
+const QUEUE = 'slash-command';
+
+/**
+ * Commands one worker process runs at once: reads of a slow AWS overlap (30 commands of 2 s each answer within 4 s)
+ * while a burst of 200 queues in Redis instead of in the worker's memory.
+ */
+export const COMMAND_WORKER_CONCURRENCY = 16;
+
+/**
+ * How long the web process waits for Redis to take a command before running it itself: BullMQ waits for a lost
+ * connection to come back rather than failing. Should Redis take it after all, the user sees the answer twice.
+ */
+export const ENQUEUE_TIMEOUT_MS = 2_000;
+
+export function createCommandQueue(target: RedisTarget, prefix: string): CommandHandOff & { close(): Promise<void> } {
+  const connection = bullConnection(target, { maxRetriesPerRequest: 1 });
+  const queue = new Queue<HandedOffCommand>(QUEUE, { connection: connection.connection, prefix });
+  queue.on('error', () => undefined);
+  return {
+    async enqueue(command) {
+      // Nothing is kept once answered: the job holds a response_url, which lets anyone answer in the user's name.
+      const added = queue.add('command', command, { removeOnComplete: true, removeOnFail: true });
+      added.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not take the command within ${ENQUEUE_TIMEOUT_MS / 1000} s`)), ENQUEUE_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([added, deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: async () => {
+      await queue.close();
+      await connection.release();
+    },
+  };
+}
+
+/**
+ * Posts a reply to a response_url as Slack documents it (JSON body; 200 "ok" when taken). Slack answers a used-up
+ * or expired URL with 404 and a reason; that is reported as a sentence for the log.
+ */
+export async function postToResponseUrl(responseUrl: string, reply: SlashCommandReply): Promise<void> {
+  const response = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(reply), signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`Slack refused the reply to a slash command (HTTP ${response.status}: ${(await response.text()).slice(0, 200)})`);
+  await response.body?.cancel().catch(() => undefined);
+}
+
+export interface CommandWorkerOptions {
+  connection: RedisTarget;
+  prefix: string;
+  commands: SlashCommandRouter;
+  logger: Logger;
+  metrics?: Pick<Metrics, 'countCommand'>;
+  concurrency?: number;
+}
+
+export async function startCommandWorker(opts: CommandWorkerOptions): Promise<{ close(): Promise<void> }> {
+  const connection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
+  const worker = new Worker<HandedOffCommand>(
+    QUEUE,
+    async (job) => {
+      const { text, userId, channelId, responseUrl } = job.data;
+      const prepared = opts.commands.prepare({ text, userId, channelId, respond: (reply) => postToResponseUrl(responseUrl, reply) });
+      let outcome: CommandOutcome = 'error';
+      try {
+        outcome = await prepared.run();
+      } catch (error) {
+        // Only the response_url itself failing gets here; the router turns everything else into a reply.
+        opts.logger.error({ err: error, subcommand: prepared.subcommand, user: userId }, 'could not answer a slash command');
+      } finally {
+        opts.metrics?.countCommand(prepared.subcommand, outcome);
+      }
+    },
+    { connection: connection.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? COMMAND_WORKER_CONCURRENCY },
+  );
+  worker.on('error', (error) => opts.logger.warn({ err: error }, 'slash command worker: Redis error'));
+  await worker.waitUntilReady();
+  return {
+    close: async () => {
+      await worker.close();
+      await connection.release();
+    },
+  };
+}

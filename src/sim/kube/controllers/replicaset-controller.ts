@@ -1,0 +1,50 @@
+import type { KubeObject } from '../../../kube-types/kube-object.js';
+import type { SimClock } from '../../sim-clock.js';
+import { isoSeconds, type SimKubeStoreImpl } from '../create-sim-kube-store.js';
+import { deepEqual } from '../objects/deep-equal.js';
+import { randomSuffix } from '../objects/kube-names.js';
+import { isPodReady } from './pdb-status.js';
+import { controllerRef } from '../objects/pod-owners.js';
+import { isTerminating, podFromTemplate } from './pod-template.js';
+import { startReconcileLoop } from './reconcile-loop.js';
+
+/**
+ * The ReplicaSet controller for ReplicaSets no Deployment owns (the Deployment controller runs its own): keeps
+ * spec.replicas pods `<rs>-<5 chars>` from the template, replaces deleted or evicted ones, removes extras, and
+ * keeps the status kubectl prints (DESIRED, CURRENT, READY).
+ */
+function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pods: KubeObject[]): void {
+  const namespace = rs.metadata.namespace ?? 'default';
+  const mine = pods.filter((p) => (p.metadata.namespace ?? 'default') === namespace && controllerRef(p)?.kind === 'ReplicaSet' && controllerRef(p)?.name === rs.metadata.name);
+  const live = mine.filter((p) => !isTerminating(p));
+  const want = Number(rs.spec?.replicas ?? 1);
+  const event = (reason: string, message: string) =>
+    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, component: 'replicaset-controller' });
+  for (let i = live.length; i < want; i++) {
+    const name = `${rs.metadata.name}-${randomSuffix(store.random)}`;
+    store.create('pods', podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }));
+    event('SuccessfulCreate', `Created pod: ${name}`);
+  }
+  for (const extra of live.slice(want)) {
+    store.deleteGracefully('pods', extra.metadata.name, namespace);
+    event('SuccessfulDelete', `Deleted pod: ${extra.metadata.name}`);
+  }
+  const kept = live.slice(0, want);
+  const ready = kept.filter(isPodReady).length;
+  store.mutate('replicasets', rs.metadata.name, namespace, (r) => {
+    const next = { replicas: kept.length, fullyLabeledReplicas: kept.length, readyReplicas: ready, availableReplicas: ready, observedGeneration: r.metadata.generation };
+    if (!deepEqual(r.status, next)) r.status = next;
+  });
+}
+
+export function startReplicaSetController(store: SimKubeStoreImpl, clock: SimClock): () => void {
+  const run = () => {
+    // Only ReplicaSets of their own (a Deployment's are reconciled by it): without any, no need to copy every pod.
+    const own = store.list('replicasets').filter((rs) => !isTerminating(rs) && !(rs.metadata.ownerReferences ?? []).some((owner) => owner.kind === 'Deployment'));
+    if (own.length === 0) return;
+    const pods = store.list('pods');
+    for (const rs of own) reconcile(store, clock, rs, pods);
+  };
+  const loop = startReconcileLoop(store, clock, ['replicasets', 'pods'], run, 'replicaset');
+  return () => loop.stop();
+}
