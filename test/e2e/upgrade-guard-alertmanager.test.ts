@@ -43,7 +43,8 @@ describe('an Alertmanager guard, then Roll back on its breach card', () => {
   it('aborts the upgrade, rolls batch back to 1.30, and the alert resolves', async () => {
     expect(await clickRollBack(stack, breach, 'U0REQ')).toMatch(/^Started rolling back batch from 1\.31 to 1\.30 \(job `[^`]+`\)/);
     expect((await until(() => summaryReply(stack.fake, CHANNEL), 'the upgrade summary', 60_000)).text).toMatch(/^Upgrade 1\.30 → 1\.31: \S* ?Aborted/u);
-    expect(repliesOf(stack.fake, CHANNEL).some((reply) => reply.text.startsWith('⏪ <@U0REQ> chose Roll back on the breach card: the upgrade was aborted where the guard held it.'))).toBe(true);
+    // The click's thread line goes through the outbox and may follow the summary: wait for it as a reader would.
+    expect(await until(() => repliesOf(stack.fake, CHANNEL).some((reply) => reply.text.startsWith('⏪ <@U0REQ> chose Roll back on the breach card: the upgrade was aborted where the guard held it.')), 'the thread to say the abort and the rollback', 60_000)).toBe(true);
     const { summary } = await answerRollbackUntilSummary(stack);
     expect(summary.text).toMatch(/^Rollback 1\.31 → 1\.30: \S* ?Succeeded/u);
     expect((await stack.eksClient().send(new DescribeClusterCommand({ name: 'batch' }))).cluster!.version).toBe('1.30');

@@ -63,7 +63,8 @@ describe('a CloudWatch guard, then Roll back on its breach card', () => {
   it('aborts the upgrade and rolls batch back to 1.30 while the alarm is still in ALARM', async () => {
     expect(await clickRollBack(stack, breach, 'U0REQ')).toMatch(/^Started rolling back batch from 1\.31 to 1\.30 \(job `[^`]+`\)/);
     expect((await until(() => summaryReply(stack.fake, CHANNEL), 'the upgrade summary', 60_000)).text).toMatch(/^Upgrade 1\.30 → 1\.31: \S* ?Aborted/u);
-    expect(repliesOf(stack.fake, CHANNEL).some((reply) => reply.text.startsWith('⏪ <@U0REQ> chose Roll back on the breach card: the upgrade was aborted where the guard held it.'))).toBe(true);
+    // The click's thread line goes through the outbox and may follow the summary: wait for it as a reader would.
+    expect(await until(() => repliesOf(stack.fake, CHANNEL).some((reply) => reply.text.startsWith('⏪ <@U0REQ> chose Roll back on the breach card: the upgrade was aborted where the guard held it.')), 'the thread to say the abort and the rollback', 60_000)).toBe(true);
     // Guards never stop a rollback: it runs although the alarm is still in ALARM, and its cards say so.
     await until(() => rollbackCard(stack)?.replies.some((reply) => /🔴 \*checkout 5xx\*/.test(blocksJson(reply))), 'the rollback showing the guard for information', 120_000);
     const { summary } = await answerRollbackUntilSummary(stack);
