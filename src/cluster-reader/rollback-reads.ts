@@ -1,6 +1,6 @@
 import type { Update } from '@aws-sdk/client-eks';
 import { DEFAULT_ROLLBACK_TIMEOUT_MINUTES, type ClusterConfig } from '../config/clusters-config.js';
-import { buildRollbackPlan } from '../planning/planner/build-rollback-plan.js';
+import { buildRollbackPlan } from '../planning/planner/build-plan.js';
 import { valueOr, type ClusterSnapshot } from '../planning/cluster-snapshot.js';
 import type { PlanPolicy } from '../planning/plan-policy.js';
 import { checkRollbackPreflight, previousMinor, type RollbackPreflight } from '../planning/rollback-preflight.js';

@@ -92,6 +92,16 @@ export interface PlannedAction {
   reason: string;
   /** The question the job asks an approver before it acts on this resource (the plan line's `gate`). */
   gate?: string;
+  /**
+   * Structured facts of the action, so nothing reads them back out of `reason` or a title: the EC2NodeClass's AMI
+   * alias (follow-alias, pinned-alias, a rollback's pin-ami of an aliased class), the NodePools that drift with it,
+   * the AMI id the job points a class at, the launch template version clusters.yaml names. Optional: job data
+   * written before they existed (jobs/worker/job-data-schema.ts) carries none, and nothing in a step needs them.
+   */
+  alias?: string;
+  pools?: string[];
+  amiId?: string;
+  launchTemplateVersion?: string;
 }
 
 /** A gate the job asks only when something blocks (a drain held by a PDB, a custom AMI without a source). */

@@ -7,7 +7,7 @@ import * as say from '../report/control-messages.js';
 import type { GateStore } from './gate-store.js';
 import type { JobControlsStore } from './job-controls-store.js';
 import { summarizeIntent, summarizeJob } from './job-summary.js';
-import { jobSteps, rollbackJobSteps } from '../planning/planner/job-steps.js';
+import { jobSteps } from '../planning/planner/job-steps.js';
 import { recordedKarpenterOriginals, type RecordedKarpenterClasses } from '../planning/karpenter-originals.js';
 import type { TimelineLog } from './timeline-log.js';
 import { exportTimeline } from './export-timeline.js';
@@ -100,7 +100,7 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
   return {
     async start(request, from, plan) {
       // The job runs the plan the requester was shown: its steps and their per-resource actions go into job.data.
-      const { hops, steps } = (request.rollback ? rollbackJobSteps : jobSteps)({ cluster: request.cluster, from, to: request.to, plan, kinds: deps.stepKinds });
+      const { hops, steps } = jobSteps({ cluster: request.cluster, from, to: request.to, direction: request.rollback ? 'rollback' : 'upgrade', plan, kinds: deps.stepKinds });
       const jobId = deps.ids();
       const now = clock.now();
       const intent: StartIntent = {

@@ -2,7 +2,7 @@ import type { Update } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../commands/routing/parse-command.js';
 import type { InsightInfo } from '../../src/planning/cluster-snapshot.js';
-import { rollbackJobSteps } from '../../src/planning/planner/job-steps.js';
+import { jobSteps } from '../../src/planning/planner/job-steps.js';
 import { decideAddonRollback } from '../../src/planning/deciders/plan-addon-update.js';
 import { checkRollbackPreflight, previousMinor, ROLLBACK_WINDOW_MS, rollbackLine, rollbackWindowOf, type RollbackFacts } from '../../src/planning/rollback-preflight.js';
 
@@ -86,12 +86,12 @@ describe('the rollback preflight codes', () => {
 
 describe('the rollback job and its add-on rule', () => {
   it('runs the data plane and the add-ons first, then the gate and the control plane, then Fargate and verify', () => {
-    const { hops, steps } = rollbackJobSteps({ cluster: 'demo', from: '1.31', to: '1.30' });
+    const { hops, steps } = jobSteps({ cluster: 'demo', from: '1.31', to: '1.30', direction: 'rollback' });
     expect(hops).toEqual(['1.30']);
     expect(steps.map((step) => step.kind)).toEqual(['preflight', 'managed-nodegroups', 'karpenter', 'self-managed', 'addons', 'gate', 'control-plane', 'fargate', 'verify']);
     expect(steps.find((step) => step.kind === 'gate')?.id).toBe('h1-gate-control-plane');
-    expect(() => rollbackJobSteps({ cluster: 'demo', from: '1.31', to: '1.29' })).toThrow(/exactly one minor/);
-    expect(() => rollbackJobSteps({ cluster: 'demo', from: '1.30', to: '1.31' })).toThrow(/exactly one minor/);
+    expect(() => jobSteps({ cluster: 'demo', from: '1.31', to: '1.29', direction: 'rollback' })).toThrow(/exactly one minor/);
+    expect(() => jobSteps({ cluster: 'demo', from: '1.30', to: '1.31', direction: 'rollback' })).toThrow(/exactly one minor/);
   });
 
   it('moves only the add-ons the older minor does not list, to its default', () => {

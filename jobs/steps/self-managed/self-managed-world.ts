@@ -1,8 +1,7 @@
-import { isNodeReady, kubeletMinorOf } from '../../../src/domain/node-status.js';
 import { archOfNode, familyOfNode, variantOfNode } from '../../../src/planning/deciders/ami-parameters.js';
 import type { GroupImage } from '../../../src/planning/deciders/ami-source.js';
 import { computeOfNode, instanceIdOfNode } from '../../../src/planning/compute-groups.js';
-import type { GroupInstanceView, SelfManagedGroupState, SelfManagedView } from '../../../src/planning/deciders/decide-self-managed-action.js';
+import { instanceViewsOf, type GroupInstanceView, type SelfManagedGroupState, type SelfManagedView } from '../../../src/planning/deciders/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../../../src/ports/aws/autoscaling-port.js';
 import type { KubeObject } from '../../../src/ports/kube-port.js';
 import type { StepContext } from '../../engine/step-context.js';
@@ -24,16 +23,7 @@ export async function findClusterGroups(ctx: StepContext, nodes: KubeObject[]): 
 }
 
 export function instanceViews(group: AutoScalingGroupInfo, nodes: KubeObject[]): GroupInstanceView[] {
-  const byInstance = new Map(nodes.map((node) => [instanceIdOfNode(node), node]));
-  return group.instances.map((i) => {
-    const node = byInstance.get(i.instanceId);
-    return {
-      instanceId: i.instanceId,
-      lifecycleState: i.lifecycleState,
-      ...(i.launchTemplateVersion ? { launchTemplateVersion: i.launchTemplateVersion } : {}),
-      ...(node ? { node: { name: node.metadata.name, minor: kubeletMinorOf(node), ready: isNodeReady(node) } } : {}),
-    };
-  });
+  return instanceViewsOf(group.instances, nodes);
 }
 
 /** The image the group's nodes run (its first node that has registered), for choosing the target AMI. */

@@ -1,3 +1,7 @@
+import { isNodeReady, kubeletMinorOf } from '../../domain/node-status.js';
+import type { KubeObject } from '../../ports/kube-port.js';
+import { instanceIdOfNode } from '../compute-groups.js';
+
 /**
  * The next thing to do for one self-managed node group (an Auto Scaling group) in a hop, decided from what AWS and
  * Kubernetes say now and what the job recorded: pure, so a worker that died anywhere decides the same next step
@@ -119,9 +123,28 @@ export function decideAbortRestore(view: Pick<SelfManagedView, 'instances' | 'st
 }
 
 /**
+ * The instances of an Auto Scaling group with the node each registered as (by the instance id in its providerID), as
+ * the plan (from the snapshot, whose groups list instance ids only: counted in service) and the step (from
+ * DescribeAutoScalingGroups) both hand them to selfManagedWorldDecision.
+ */
+export function instanceViewsOf(instances: Array<{ instanceId: string; lifecycleState?: string; launchTemplateVersion?: string }>, nodes: KubeObject[]): GroupInstanceView[] {
+  const byInstance = new Map(nodes.map((node) => [instanceIdOfNode(node), node]));
+  return instances.map((i) => {
+    const node = byInstance.get(i.instanceId);
+    return {
+      instanceId: i.instanceId,
+      lifecycleState: i.lifecycleState ?? 'InService',
+      ...(i.launchTemplateVersion ? { launchTemplateVersion: i.launchTemplateVersion } : {}),
+      ...(node ? { node: { name: node.metadata.name, minor: kubeletMinorOf(node), ready: isNodeReady(node) } } : {}),
+    };
+  });
+}
+
+/**
  * What a self-managed group needs for a hop, the way the plan names it (`asg/<name>` roll-self-managed): a roll
  * while any live instance's node runs another minor. The planner names the Auto Scaling groups holding a group's
- * nodes below the target (src/planning/planner/data-plane-steps.ts); the step checks the world against that with this.
+ * nodes below the target with this rule (src/planning/planner/data-plane-steps.ts), and the step checks the world
+ * against the plan with it (jobs/steps/self-managed/self-managed-step.ts): one rule for both.
  */
 export function selfManagedWorldDecision(group: string, instances: GroupInstanceView[], target: string): { resource: string; action: 'roll-self-managed' | 'at-target'; reason: string } {
   const behind = instances.filter((i) => LIVE.has(i.lifecycleState) && i.node?.minor !== undefined && i.node.minor !== target);

@@ -3,15 +3,16 @@ import { configuredAmiSource } from '../deciders/configured-ami-source.js';
 import { DEFAULT_SELF_MANAGED_POLICY } from '../../config/clusters-config.js';
 import { valueOr, type ClusterSnapshot } from '../cluster-snapshot.js';
 import { computeOfNode, instanceIdOfNode } from '../compute-groups.js';
-import { kubeletMinorOf } from '../../domain/node-status.js';
+import { instanceViewsOf, selfManagedWorldDecision } from '../deciders/decide-self-managed-action.js';
 import { planFargateRestarts, workloadKey } from '../deciders/fargate-workloads.js';
 import type { KubeObject } from '../../ports/kube-port.js';
-import { driftBudget } from '../checks/karpenter/karpenter-checks.js';
 import { fargateRestarts } from '../checks/fargate-checks.js';
 import type { DataPlaneUnit } from './data-plane-units.js';
 import { plural } from '../../ports/finding.js';
 import type { PlanPolicy } from '../plan-policy.js';
-import { batchSize, blueGreenMinutes, budgetParallelism, driftMinutes, inPlaceMinutes, MINUTES } from './step-estimates.js';
+import { batchSize, blueGreenMinutes, inPlaceMinutes, MINUTES } from './step-estimates.js';
+import { karpenterLines } from './karpenter-lines.js';
+import type { Direction } from './direction.js';
 import { decideNodegroupAction } from '../deciders/decide-nodegroup-action.js';
 import type { PlannedAction, PlanStep } from '../../ports/upgrade-plan.js';
 
@@ -23,7 +24,8 @@ import type { PlannedAction, PlanStep } from '../../ports/upgrade-plan.js';
  * hand, Fargate by restarting its workloads. `name` is the unit's name in this hop (a blue/green group's green
  * clone from the previous hop).
  */
-export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, to: string, policy: PlanPolicy, name: string = unit.name): PlanStep[] {
+export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, to: string, policy: PlanPolicy, direction: Direction, name: string = unit.name): PlanStep[] {
+  const toward = direction.toward;
   const cluster = snapshot.name;
   const from = unit.minor;
   const base = { phase: 'data-plane' as const, resource: unit.ref, from, to };
@@ -34,7 +36,7 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
       const perBatch = batchSize(unit.nodes, ng?.maxUnavailable, ng?.maxUnavailablePercentage);
       const decision = decideNodegroupAction({ ...ng, name, version: from, launchTemplate: ng?.launchTemplate }, chosen, to);
       if (decision.action === 'at-target') return [];
-      const action: PlannedAction = { resource: `nodegroup/${name}`, action: decision.action, from, to, reason: decision.reason };
+      const action: PlannedAction = { resource: `nodegroup/${name}`, action: decision.action, from, to, reason: decision.reason, ...(chosen.launchTemplateVersion ? { launchTemplateVersion: chosen.launchTemplateVersion } : {}) };
       Object.assign(base, { resource: action.resource, actions: [action] });
       if (unit.customAmi) {
         const lt = ng?.launchTemplate ? `${ng.launchTemplate.name ?? ng.launchTemplate.id}` : 'its launch template';
@@ -54,9 +56,9 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
             strategy: automated ? 'in-place' : 'manual',
             manual: !automated,
             title: chosen.launchTemplateVersion
-              ? `Roll custom-AMI node group ${name} to launch template ${lt} version ${chosen.launchTemplateVersion}`
+              ? `Roll custom-AMI node group ${name} ${toward} launch template ${lt} version ${chosen.launchTemplateVersion}`
               : source
-                ? `Roll custom-AMI node group ${name} to a new launch template ${lt} version with ${source.label}`
+                ? `Roll custom-AMI node group ${name} ${toward} a new launch template ${lt} version with ${source.label}`
                 : `Custom-AMI node group ${name}: supply a launch template version with ${amiText}, then roll it`,
             // Without a version or a source the job cannot roll it: it asks only then, to skip it (plan-gates.ts).
             ...(automated ? { gate: `Roll node group ${name} (${plural(unit.nodes, 'node')}) to launch template version ${chosen.launchTemplateVersion ?? '<new>'}?` } : {}),
@@ -100,7 +102,7 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
           actions: [action],
           kind: 'managed-nodegroups',
           strategy: 'in-place',
-          title: `Update node group ${name} in place to ${to} (${plural(unit.nodes, 'node')}, ${perBatch} at a time)`,
+          title: `Update node group ${name} in place ${toward} ${to} (${plural(unit.nodes, 'node')}, ${perBatch} at a time)`,
           gate: `Roll node group ${name} (${plural(unit.nodes, 'node')}) to ${to}?`,
           estimateMinutes: inPlaceMinutes(unit.nodes, perBatch),
           details: [`UpdateNodegroupVersion: new nodes first, then each old node is cordoned, drained (PDBs respected, 15 minutes at most) and terminated.`],
@@ -111,94 +113,8 @@ export function dataPlaneSteps(snapshot: ClusterSnapshot, unit: DataPlaneUnit, t
         },
       ];
     }
-    case 'karpenter': {
-      const pools = unit.nodePools ?? [];
-      const poolNames = pools.map((p) => p.metadata.name);
-      const budgets = pools.map((p) => `${p.metadata.name}: ${driftBudget(p).nodes.map((n) => `"${n}"`).join(', ')}`).join('; ');
-      const parallel = budgetParallelism(policy.upgradeBudget, unit.nodes);
-      const minutes = driftMinutes(unit.nodes, policy.upgradeBudget);
-      const budgetCommands = poolNames.map(
-        (pool) => `kubectl patch nodepool ${pool} --type merge -p '{"spec":{"disruption":{"budgets":[{"nodes":"${policy.upgradeBudget}"}]}}}'`,
-      );
-      const common = {
-        ...base,
-        kind: 'karpenter' as const,
-        strategy: 'drift' as const,
-        estimateMinutes: minutes,
-      };
-      const decision = unit.amiAction?.(to);
-      const resource = `ec2nodeclass/${unit.name}`;
-      if (!decision || decision.kind === 'manual') {
-        const reason = decision?.reason ?? `EC2NodeClass ${unit.name} could not be read`;
-        return [
-          {
-            ...common,
-            strategy: 'manual',
-            manual: true,
-            title: `EC2NodeClass ${unit.name}: point it at a ${to} AMI yourself, then Karpenter drifts NodePool ${poolNames.join(', ') || '(none)'}`,
-            details: [`${reason}.`, 'The job reports the class and leaves its AMI alone.'],
-            commands: ['kubectl get nodeclaims -w'],
-            actions: [{ resource, action: 'karpenter-manual', from, to, reason }],
-          },
-        ];
-      }
-      if (decision.kind === 'follows-version' || decision.kind === 'pinned-alias') {
-        const follows = decision.kind === 'follows-version';
-        const reason = follows
-          ? `alias ${decision.alias} follows the control plane: Karpenter finds the ${to} AMI by itself`
-          : `alias ${decision.alias} pins release ${decision.release}: the job checks that it was published for ${to}, else points the class at the newest ${to} release`;
-        const lines: PlanStep[] = [
-          {
-            ...common,
-            title: `Follow the drift of NodePool ${poolNames.join(', ') || '(none)'} (alias ${decision.alias}) to ${to} at nodes: "${policy.upgradeBudget}"`,
-            details: [
-              follows
-                ? `The alias follows the control plane: Karpenter finds the ${to} AMI and drifts ${plural(unit.nodes, 'node')} by itself, ${parallel} at a time.`
-                : `${reason}; ${plural(unit.nodes, 'node')} drift ${parallel} at a time.`,
-              `Budgets now: ${budgets || 'none'}; restored after the drift.`,
-            ],
-            commands: [...budgetCommands, 'kubectl get nodeclaims -w'],
-            actions: [{ resource, action: follows ? 'follow-alias' : 'pinned-alias', from, to, reason }],
-          },
-        ];
-        if (follows && poolNames.length > 0) {
-          lines.unshift({
-            ...base,
-            kind: 'karpenter-budget',
-            phase: 'preflight',
-            title: `Set the upgrade budget nodes: "${policy.upgradeBudget}" on NodePool ${poolNames.join(', ')} before the control plane moves`,
-            estimateMinutes: 0,
-            details: [`Their EC2NodeClass ${unit.name} follows the cluster version, so they start drifting the moment the control plane moves. Budgets now: ${budgets}.`],
-            commands: budgetCommands,
-            actions: poolNames.map((pool) => ({ resource: `nodepool/${pool}`, action: 'hold-budget' as const, to: policy.upgradeBudget, reason: `EC2NodeClass ${unit.name} follows the cluster version` })),
-          });
-        }
-        return lines;
-      }
-      const family = decision.family;
-      const arch = decision.lookups[0]?.arch ?? unit.ami?.arch ?? 'x86_64';
-      const lookup = findAmi(snapshot, to, family, arch);
-      const target = describeTargetAmi(lookup, to, family, arch);
-      const terms = (unit.nodeClass?.spec?.amiSelectorTerms ?? []) as Array<Record<string, unknown>>;
-      const selected = terms.map((term) => Object.entries(term).map(([key, value]) => `${key} ${String(value)}`).join(', ')).join('; ') || 'an AMI';
-      return [
-        {
-          ...common,
-          title: `Point EC2NodeClass ${unit.name} at ${lookup?.imageId ?? `the ${to} AMI`} and drift NodePool ${poolNames.join(', ') || '(none)'} at nodes: "${policy.upgradeBudget}"`,
-          gate: `Start replacing ${plural(unit.nodes, 'Karpenter node')} of ${poolNames.join(', ') || unit.name} (${parallel} at a time)?`,
-          details: [
-            `amiSelectorTerms select ${selected}; the job replaces them with the ${to} AMI id: ${target}.`,
-            `Budgets now: ${budgets || 'none'}; set to nodes: "${policy.upgradeBudget}" for the drift, restored afterwards.`,
-          ],
-          commands: [
-            ...budgetCommands,
-            `kubectl patch ec2nodeclass ${unit.name} --type merge -p '{"spec":{"amiSelectorTerms":[{"id":"${lookup?.imageId ?? `<${to} AMI>`}"}]}}'`,
-            'kubectl get nodeclaims -w',
-          ],
-          actions: [{ resource, action: 'pin-ami', from, to, reason: `amiSelectorTerms select ${selected}: pointed at the ${to} ${family} AMI from SSM ${decision.lookups.map((l) => l.parameter).join(', ')}` }],
-        },
-      ];
-    }
+    case 'karpenter':
+      return karpenterLines(snapshot, unit, to, policy, direction);
     case 'self-managed': {
       const node = unit.sampleNode;
       const family = node ? familyOfNode(node) : undefined;
@@ -286,17 +202,20 @@ function replicaSetsOf(pods: KubeObject[]): KubeObject[] {
   return [...seen.values()];
 }
 
-/** The Auto Scaling groups (in the snapshot) holding nodes of one self-managed group that are not at `to`, sorted. */
+/**
+ * The Auto Scaling groups (in the snapshot) holding nodes of one self-managed group that the hop rolls, sorted: the
+ * ones selfManagedWorldDecision, the rule the step checks the world with, says roll-self-managed.
+ */
 export function selfManagedAsgsOf(snapshot: ClusterSnapshot, group: string, to: string): string[] {
   const groups = snapshot.autoScalingGroups?.ok ? snapshot.autoScalingGroups.value : [];
-  const instances = new Set(
-    valueOr(snapshot.kube.nodes, [])
-      .filter((node) => {
-        const ref = computeOfNode(node);
-        return ref.type === 'self-managed' && ref.name === group && kubeletMinorOf(node) !== to;
-      })
-      .map(instanceIdOfNode)
-      .filter((id): id is string => !!id),
-  );
-  return groups.filter((asg) => asg.instanceIds.some((id) => instances.has(id))).map((asg) => asg.name).sort();
+  const nodes = valueOr(snapshot.kube.nodes, []).filter((node) => {
+    const ref = computeOfNode(node);
+    return ref.type === 'self-managed' && ref.name === group;
+  });
+  const ofGroup = new Set(nodes.map(instanceIdOfNode).filter((id): id is string => !!id));
+  return groups
+    .filter((asg) => asg.instanceIds.some((id) => ofGroup.has(id)))
+    .filter((asg) => selfManagedWorldDecision(asg.name, instanceViewsOf(asg.instanceIds.map((instanceId) => ({ instanceId })), nodes), to).action === 'roll-self-managed')
+    .map((asg) => asg.name)
+    .sort();
 }

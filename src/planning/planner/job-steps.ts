@@ -1,5 +1,6 @@
 import { formatMinor, hopsBetween, parseMinor, compareMinor, minorDistance } from '../../domain/minor-version.js';
-import { HOP_STEP_ORDER, ROLLBACK_STEP_ORDER, type PlannedStep, type StepKind, type UpgradePlan } from '../../ports/upgrade-plan.js';
+import { HOP_STEP_ORDER, type PlannedStep, type StepKind, type UpgradePlan } from '../../ports/upgrade-plan.js';
+import { DIRECTIONS, type DirectionName } from './direction.js';
 
 /**
  * The upgrade job's steps, from the plan the approver read: per hop, the plan's lines grouped by kind in
@@ -30,31 +31,6 @@ export function hopsOf(from: string, to: string): string[] {
   return hopsBetween(fromMinor, toMinor).map(formatMinor);
 }
 
-function titleFor(kind: StepKind, cluster: string, to: string): string {
-  switch (kind) {
-    case 'preflight':
-      return `preflight for ${to}`;
-    case 'gate':
-      return `approval: control plane of ${cluster} to ${to}`;
-    case 'karpenter-budget':
-      return `Karpenter disruption budget for ${to}`;
-    case 'control-plane':
-      return `control plane to ${to}`;
-    case 'addons':
-      return `add-ons for ${to}`;
-    case 'managed-nodegroups':
-      return `managed node groups to ${to}`;
-    case 'karpenter':
-      return `Karpenter nodes to ${to}`;
-    case 'self-managed':
-      return `self-managed node groups to ${to}`;
-    case 'fargate':
-      return `Fargate workloads to ${to}`;
-    case 'verify':
-      return `verify ${to}`;
-  }
-}
-
 function idFor(kind: StepKind, hop: number): string {
   return kind === 'gate' ? `h${hop}-gate-control-plane` : `h${hop}-${kind}`;
 }
@@ -63,91 +39,58 @@ export interface JobStepsRequest {
   cluster: string;
   from: string;
   to: string;
+  /** An upgrade (default) or a rollback job (issue 10). */
+  direction?: DirectionName;
   /** The plan `start` read from the cluster; without it every kind runs (see above). */
   plan?: UpgradePlan;
   /** The kinds this build runs (e.g. only the control plane for a demo). */
   kinds?: readonly StepKind[];
 }
 
-export function jobSteps(request: JobStepsRequest): { hops: string[]; steps: PlannedStep[] } {
-  const { cluster, from, to, plan } = request;
-  const hops = hopsOf(from, to);
-  if (plan && (plan.from !== from || plan.to !== to)) {
-    throw new PlanError(`the plan goes ${plan.from} → ${plan.to}, but the job ${from} → ${to}; plan again`);
-  }
-  const wanted = new Set(request.kinds ?? HOP_STEP_ORDER);
-  const steps: PlannedStep[] = [];
-  hops.forEach((hopTo, index) => {
-    const hop = index + 1;
-    const hopFrom = index === 0 ? from : hops[index - 1];
-    const lines = plan?.hops[index]?.steps;
-    for (const kind of HOP_STEP_ORDER) {
-      if (!wanted.has(kind)) continue;
-      const ofKind = lines?.filter((line) => line.kind === kind);
-      if (ofKind && ofKind.length === 0) continue;
-      // The budget hold is handed over to (and released by) the hop's Karpenter step; without that step nothing would
-      // ever put the NodePools' own budgets back.
-      if (kind === 'karpenter-budget' && (!wanted.has('karpenter') || (lines && !lines.some((line) => line.kind === 'karpenter')))) continue;
-      const title = titleFor(kind, cluster, hopTo);
-      const step: PlannedStep = { id: idFor(kind, hop), kind, hop, from: hopFrom, to: hopTo, title: hops.length > 1 ? `hop ${hop}: ${title}` : title };
-      if (ofKind) step.actions = ofKind.flatMap((line) => line.actions);
-      steps.push(step);
-    }
-  });
-  return { hops, steps };
-}
-
-function rollbackTitleFor(kind: StepKind, cluster: string, to: string): string {
-  switch (kind) {
-    case 'preflight':
-      return `rollback preflight for ${to}`;
-    case 'gate':
-      return `approval: roll the control plane of ${cluster} back to ${to}`;
-    case 'control-plane':
-      return `control plane back to ${to}`;
-    case 'addons':
-      return `add-ons not compatible with ${to} back to its defaults`;
-    case 'managed-nodegroups':
-      return `managed node groups back to ${to}`;
-    case 'karpenter':
-      return `Karpenter nodes back to ${to}`;
-    case 'self-managed':
-      return `self-managed node groups back to ${to}`;
-    case 'fargate':
-      return `Fargate workloads restarted at ${to}`;
-    default:
-      return `verify ${to}`;
-  }
-}
-
-/**
- * The rollback job's steps (issue 10): one "hop" from the cluster's version back one minor, in ROLLBACK_STEP_ORDER
- * (data plane, add-ons, gate, control plane, Fargate, verify). Step ids keep the upgrade's shape (h1-…), so the
- * control-plane step finds a forced preflight where it looks for an upgrade's. With a rollback plan the steps carry
- * its actions and kinds without lines are left out; the Karpenter budget hold of an upgrade has no place here
- * (the Karpenter step sets the budget itself, before the control plane moves).
- */
-export function rollbackJobSteps(request: JobStepsRequest): { hops: string[]; steps: PlannedStep[] } {
-  const { cluster, from, to, plan } = request;
+/** The hops of a job: the minors after `from` up to `to`; a rollback's one, exactly one minor back. */
+function routeOf(direction: DirectionName, from: string, to: string): string[] {
+  if (direction === 'upgrade') return hopsOf(from, to);
   const fromMinor = parseMinor(from);
   const toMinor = parseMinor(to);
   if (!fromMinor || !toMinor) throw new PlanError(`"${!fromMinor ? from : to}" is not a Kubernetes minor version like 1.30`);
   if (minorDistance(toMinor, fromMinor) !== 1) {
     throw new PlanError(`a rollback goes back exactly one minor; ${from} → ${to} is not one`);
   }
+  return [to];
+}
+
+/**
+ * The job's steps, for either direction: per hop, the kinds in the direction's order (a rollback: one "hop" from the
+ * cluster's version back one minor — data plane, add-ons, gate, control plane, Fargate, verify), titled in its words.
+ * Step ids keep one shape (h1-…) in both, so a rollback's control-plane step finds a forced preflight where it looks
+ * for an upgrade's. With a plan the steps carry its actions and kinds without lines are left out; a rollback has no
+ * Karpenter budget hold (its Karpenter step sets the budget itself, before the control plane moves).
+ */
+export function jobSteps(request: JobStepsRequest): { hops: string[]; steps: PlannedStep[] } {
+  const { cluster, from, to, plan } = request;
+  const direction = DIRECTIONS[request.direction ?? 'upgrade'];
+  const hops = routeOf(direction.name, from, to);
   if (plan && (plan.from !== from || plan.to !== to)) {
-    throw new PlanError(`the rollback plan goes ${plan.from} → ${plan.to}, but the job ${from} → ${to}; plan again`);
+    throw new PlanError(`the ${direction.name === 'rollback' ? 'rollback plan' : 'plan'} goes ${plan.from} → ${plan.to}, but the job ${from} → ${to}; plan again`);
   }
-  const wanted = new Set(request.kinds ?? ROLLBACK_STEP_ORDER);
-  const lines = plan?.hops[0]?.steps;
+  const wanted = new Set(request.kinds ?? direction.order);
   const steps: PlannedStep[] = [];
-  for (const kind of ROLLBACK_STEP_ORDER) {
-    if (!wanted.has(kind) || kind === 'karpenter-budget') continue;
-    const ofKind = lines?.filter((line) => line.kind === kind);
-    if (ofKind && ofKind.length === 0) continue;
-    const step: PlannedStep = { id: idFor(kind, 1), kind, hop: 1, from, to, title: rollbackTitleFor(kind, cluster, to) };
-    if (ofKind) step.actions = ofKind.flatMap((line) => line.actions);
-    steps.push(step);
-  }
-  return { hops: [to], steps };
+  hops.forEach((hopTo, index) => {
+    const hop = index + 1;
+    const hopFrom = index === 0 ? from : hops[index - 1];
+    const lines = plan?.hops[index]?.steps;
+    for (const kind of direction.order) {
+      if (!wanted.has(kind)) continue;
+      const ofKind = lines?.filter((line) => line.kind === kind);
+      if (ofKind && ofKind.length === 0) continue;
+      // The budget hold is handed over to (and released by) the hop's Karpenter step; without that step nothing would
+      // ever put the NodePools' own budgets back.
+      if (kind === 'karpenter-budget' && (!wanted.has('karpenter') || (lines && !lines.some((line) => line.kind === 'karpenter')))) continue;
+      const title = direction.jobStepTitle(kind, cluster, hopTo);
+      const step: PlannedStep = { id: idFor(kind, hop), kind, hop, from: hopFrom, to: hopTo, title: hops.length > 1 ? `hop ${hop}: ${title}` : title };
+      if (ofKind) step.actions = ofKind.flatMap((line) => line.actions);
+      steps.push(step);
+    }
+  });
+  return { hops, steps };
 }
