@@ -13,7 +13,7 @@
  *
  * TypeScript 7 ships no JavaScript compiler API, so sources are parsed with swc (@swc/core).
  */
-const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
+const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/wiring/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
 const HANDLERS = ['^commands/', '^jobs/'];
 const ADAPTERS = ['^src/aws/', '^src/guards/', '^src/kube/', '^src/slack/', '^src/cluster-reader/', '^src/store/', '^src/waivers/', '^src/audit/', '^src/prometheus/', '^src/doctor/'];
 const CORE = ['^src/planning/', '^src/report/'];
