@@ -2,18 +2,21 @@
  * The import rules `npm test` enforces (script `check:imports`, dependency-cruiser). A file's folder names its role,
  * and a file imports only from its own tier or lower ones:
  *
- *   entry points   src/main.ts, src/start-bot.ts, src/cli/, src/demo/, src/playground/, bench/, test/, bin/
+ *   entry points   src/main.ts, src/start-bot.ts, src/cli/, src/wiring/ (composition entry points share), src/demo/, src/playground/, bench/, test/, bin/
  *   handlers       commands/, jobs/
  *   adapters       src/aws/, src/guards/ (guard sources), src/kube/, src/slack/, src/cluster-reader/, src/store/ (Redis-backed stores), src/waivers/, src/audit/, src/prometheus/, src/doctor/
  *   pure core      src/planning/, src/report/
  *   base           src/ports/, src/domain/, src/config/, src/log/, src/kube-types/
+ *
+ * Clients are built only in entry points (`construction` below, checked by test/support/check-imports.mjs): a Redis
+ * connection, a BullMQ object, an SDK client or a WebClient is created in an entry point and passed in.
  *
  * No file cycles and no folder cycles anywhere. The simulator (src/sim, the workspace package @eks-upgrade-bot/sim)
  * is reached only through its entry point src/sim/index.ts, and imports no product code except src/kube-types.
  *
  * TypeScript 7 ships no JavaScript compiler API, so sources are parsed with swc (@swc/core).
  */
-const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
+const ENTRY = ['^src/main\\.ts$', '^src/start-bot\\.ts$', '^src/cli/', '^src/wiring/', '^src/demo/', '^src/playground/', '^bench/', '^test/', '^bin/'];
 const HANDLERS = ['^commands/', '^jobs/'];
 const ADAPTERS = ['^src/aws/', '^src/guards/', '^src/kube/', '^src/slack/', '^src/cluster-reader/', '^src/store/', '^src/waivers/', '^src/audit/', '^src/prometheus/', '^src/doctor/'];
 const CORE = ['^src/planning/', '^src/report/'];
@@ -86,7 +89,28 @@ module.exports = {
       to: { couldNotResolve: true },
     },
   ],
-  // Not dependency-cruiser's: test/support/check-imports.mjs reads it. No source folder holds more than maxFiles
+  // Not dependency-cruiser's: test/support/check-imports.mjs reads it. Outside entry points and the simulator, no
+  // file constructs a client (`constructors`) or calls a factory that opens one (`factoryCalls`), except the
+  // factories themselves (`factories`), each called only from entry points. A line comment or a doc-comment line
+  // is not code and is skipped.
+  construction: {
+    roots: ['src', 'commands', 'jobs'],
+    exempt: [...ENTRY, SIM],
+    factories: {
+      '^src/store/redis-connection\\.ts$': 'connectRedis and bullConnection: the one place ioredis clients are made',
+      '^src/store/queue-kit\\.ts$': 'the QueueKit an entry point builds: its connections, queues, workers and flow producers',
+      '^src/store/connect-fast-redis\\.ts$': "the CLI's fail-fast connection",
+      '^src/waivers/connect-waiver-store\\.ts$': "the CLI's waiver store on that connection",
+      '^src/slack/slack-web-client\\.ts$': "the bot's WebClient",
+      '^src/aws/[^/]+-sdk-adapter\\.ts$': 'SDK clients, built lazily per target by a factory the entry point calls',
+      '^src/aws/cloudwatch-guard-reader\\.ts$': 'CloudWatch clients, likewise',
+      '^src/doctor/redis-checks\\.ts$': "doctor's Redis probe: the one-shot connection is the check",
+    },
+    constructors: '\\bnew\\s+(Queue|Worker|FlowProducer|QueueEvents|Redis|Cluster|WebClient|[A-Z][A-Za-z0-9]*Client)\\s*(<[^>()]*>)?\\s*\\(',
+    factoryCalls: '(?<!function\\s+)\\b(connectRedis|bullConnection|createQueueKit|connectFastRedis|connectWaiverStore|createSlackWebClient|create(Eks|Ssm|Ec2|AutoScaling|Kube)PortFactory|createCloudWatchGuardReader|createAwsProbePort)\\s*\\(',
+    advice: 'create it in an entry point (src/main.ts, src/start-bot.ts, src/cli/, src/wiring/, src/demo/, src/playground/, bench/, bin/) and pass it in: Redis connections and BullMQ objects come from the QueueKit the entry point builds (src/store/queue-kit.ts), SDK adapters from the factories it calls',
+  },
+  // No source folder holds more than maxFiles
   // files directly; test folders (test/, src/sim/test/) and fixtures are exempt, since a test file sits beside the
   // others of its project. `enforced` is set by the last step of `node bin/relayout/relayout.mjs`, once the files
   // are in their feature folders; a tree given with --root is always held to it.

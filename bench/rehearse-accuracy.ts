@@ -13,6 +13,8 @@ import { policyFromConfig } from '../src/planning/plan-policy.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { SnapshotSources } from '../src/cluster-reader/collect-snapshot.js';
 import { printRow } from './kit/figures.js';
+import { createQueueKit } from '../src/store/queue-kit.js';
+import { twinPorts } from '../src/wiring/twin-ports.js';
 
 /**
  * Issue 15's benchmark: how close a rehearsal's predicted step durations (the twin built from a read of the
@@ -24,6 +26,8 @@ const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REHEARSE_SPEED = Number(process.env.BENCH_REHEARSE_SPEED ?? 300);
 const RUN_SPEED = Number(process.env.BENCH_RUN_SPEED ?? 60);
 const logger = createLogger({ level: 'silent' });
+// Each rehearsal's engine runs in a scope of this kit under its own prefix (closed when the rehearsal ends).
+const queues = createQueueKit({ url: REDIS }, 'bench-rehearse');
 
 function sources(sim: SimServer): SnapshotSources {
   const credentials = { accessKeyId: 'bench', secretAccessKey: 'bench' };
@@ -57,12 +61,12 @@ async function accuracy(): Promise<void> {
   try {
     await settled(real);
     const started = performance.now();
-    predicted = await rehearseUpgrade({ sources: sources(real), cluster, to: '1.26', answers: 'remedy', redisUrl: REDIS, prefix: `bench-rehearse-${Date.now()}`, logger, speed: REHEARSE_SPEED, timeoutMs: 900_000 });
+    predicted = await rehearseUpgrade({ sources: sources(real), cluster, to: '1.26', answers: 'remedy', queues, twinPorts, prefix: `bench-rehearse-${Date.now()}`, logger, speed: REHEARSE_SPEED, timeoutMs: 900_000 });
     printRow(`workshop rehearsal at ${REHEARSE_SPEED}x`, { wall_s: (performance.now() - started) / 1000, state: predicted.state, predicted_min: predicted.rehearsedMs / 60_000 });
     const read = await readTwinOf(sources(real), cluster, { to: '1.26' });
     const plan = buildPlan(read.snapshot, '1.26', policyFromConfig(config));
     const runStarted = performance.now();
-    actual = await runUpgradeOnScenario(loadScenario('workshop'), plan, read.from, { cluster, to: '1.26', answers: 'remedy', redisUrl: REDIS, prefix: `bench-run-${Date.now()}`, logger, speed: RUN_SPEED, timeoutMs: 1_800_000 });
+    actual = await runUpgradeOnScenario(loadScenario('workshop'), plan, read.from, { cluster, to: '1.26', answers: 'remedy', queues, twinPorts, prefix: `bench-run-${Date.now()}`, logger, speed: RUN_SPEED, timeoutMs: 1_800_000 });
     printRow(`workshop run of the original scenario at ${RUN_SPEED}x`, { wall_s: (performance.now() - runStarted) / 1000, state: actual.state, actual_min: actual.rehearsedMs / 60_000 });
   } finally {
     await real.close();
@@ -93,7 +97,7 @@ async function scale(): Promise<void> {
     const nodes = real.world.kube(name)!.list('nodes').length;
     const started = performance.now();
     const to = `1.${Number(read.from.split('.')[1]) + 1}`;
-    const report = await rehearseUpgrade({ sources: sources(real), cluster: { name, region }, to, answers: 'continue', redisUrl: REDIS, prefix: `bench-scale-${Date.now()}`, logger, speed: REHEARSE_SPEED, timeoutMs: 900_000 });
+    const report = await rehearseUpgrade({ sources: sources(real), cluster: { name, region }, to, answers: 'continue', queues, twinPorts, prefix: `bench-scale-${Date.now()}`, logger, speed: REHEARSE_SPEED, timeoutMs: 900_000 });
     printRow(`scale (${nodes} nodes)`, { read_and_build_s: buildS, rehearse_wall_s: (performance.now() - started) / 1000, state: report.state, predicted_min: report.rehearsedMs / 60_000 });
   } finally {
     await real.close();
@@ -102,6 +106,7 @@ async function scale(): Promise<void> {
 
 accuracy()
   .then(scale)
+  .then(() => queues.close())
   .then(() => process.exit(0))
   .catch((error: Error) => {
     process.stderr.write(`rehearse-accuracy: ${error.stack ?? error.message}\n`);

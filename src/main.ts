@@ -5,7 +5,8 @@ import { createLogger } from './log/logger.js';
 import { createRedisOutage } from './log/redis-outage.js';
 import { startBot } from './start-bot.js';
 import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
-import { startupChecks, startupLine } from './doctor/startup-checks.js';
+import { silentSlackLogger, startupChecks, startupLine, STARTUP_TIMEOUT_MS } from './doctor/startup-checks.js';
+import { WebClient } from '@slack/web-api';
 import { redisTargetOf } from './store/redis-connection.js';
 
 /**
@@ -22,7 +23,8 @@ async function main(): Promise<void> {
   const problems = await startupChecks({
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || undefined,
     redisUrl: redisTargetOf(env),
-    slackToken: env.SLACK_BOT_TOKEN,
+    // One try, bounded and silent: a Slack that cannot be reached is the one line below, within seconds.
+    slack: new WebClient(env.SLACK_BOT_TOKEN, { ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}), retryConfig: { retries: 0 }, timeout: STARTUP_TIMEOUT_MS, logger: silentSlackLogger }),
     slackApiUrl: env.SLACK_API_URL,
     aws: createAwsProbePort({ maxAttempts: 1, webIdentityTokenFile }),
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { createSlashCommandRouter } from '../commands/routing/slash-command-router.js';
-import { WebClient } from '@slack/web-api';
-import { connectRedis, keyPrefixFor, redisTargetOf, type RedisClient } from './store/redis-connection.js';
+import { keyPrefixFor, redisTargetOf, type RedisClient } from './store/redis-connection.js';
+import { createQueueKit } from './store/queue-kit.js';
+import { twinPorts } from './wiring/twin-ports.js';
 import { createRehearsalStore } from './store/rehearsal-store.js';
 import { createAutoScalingPortFactory } from './aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from './aws/ec2-sdk-adapter.js';
@@ -19,6 +20,7 @@ import { createPrometheusMetrics } from './prometheus/prom-client-metrics.js';
 import { startMetricsServer } from './prometheus/metrics-server.js';
 import { createSlackApp } from './slack/create-slack-app.js';
 import { createSlackThreadPort } from './slack/thread/slack-thread-port.js';
+import { createSlackWebClient } from './slack/slack-web-client.js';
 import { createUsergroupResolver } from './slack/usergroup-resolver.js';
 import { createUpgradeEngine } from '../jobs/worker/create-upgrade-engine.js';
 import { createGuardReader } from './guards/create-guard-reader.js';
@@ -81,16 +83,16 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const autoScaling = createAutoScalingPortFactory(sdkOptions);
   const kube = createKubePortFactory({ eks, credentials: options.aws?.credentials, aws: sdkOptions, clock, logger, metrics, tokenReuseMs: options.aws?.eksTokenReuseMs });
 
-  // The worker's own Web API client: thread posts go through the outbox, which does its own pacing and retries.
-  const client = new WebClient(env.SLACK_BOT_TOKEN, {
-    ...(env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {}),
-    retryConfig: { retries: 0 },
-  });
+  // The bot's one Web API client beside Bolt's (which Bolt builds itself): thread posts, channel posts, user
+  // groups, doctor. No retries of its own: the outbox does its own pacing and retries.
+  const client = createSlackWebClient(env.SLACK_BOT_TOKEN, { apiUrl: env.SLACK_API_URL, logger });
   // Where Redis is (one node, or a Redis Cluster's seeds) and the prefix every queue and key lives under: unchanged
   // on one node, hash-tagged on a cluster so each queue's keys share a slot (src/store/redis-connection.ts).
   const connection = redisTargetOf(env);
   const prefix = keyPrefixFor(connection, env.QUEUE_PREFIX);
-  const thread = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
+  // Every Redis connection and BullMQ object of this process (src/store/queue-kit.ts), closed last by stop().
+  const queues = createQueueKit(connection, prefix);
+  const thread = createSlackThreadPort({ client, queues, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
   // Guards (issue 29): read while a job runs; one that cannot be read now is a warning in the log, never a reason not to start.
   const guardReader = createGuardReader({ cloudWatch: createCloudWatchGuardReader(sdkOptions), credentialsFor: (target) => credentialProviderFor(target, sdkOptions) });
   if (config.clusters.some((cluster) => (cluster.guards ?? []).length > 0)) {
@@ -99,8 +101,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     });
   }
   const engine = createUpgradeEngine({
-    connection,
-    prefix,
+    queues,
     config,
     eks,
     kube,
@@ -121,8 +122,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const poster = createChannelPoster(client);
   // Rollouts in waves: the control for the Slack side, the worker (wave and lane jobs) for worker processes.
   const rollouts = createRolloutEngine({
-    connection,
-    prefix,
+    queues,
     config,
     sources: fleetSources,
     control: engine.control,
@@ -130,6 +130,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     logger,
     pollMs: Math.max(200, env.AWS_POLL_SECONDS * 1000),
     guards: guardReader,
+    // A read of a cluster is bounded in real time, whatever the bot's Clock (a demo's runs faster).
+    deadlineClock: systemClock,
   });
 
   const stops: Array<() => Promise<void>> = [];
@@ -137,7 +139,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   // The bot's own Redis clients: their errors go to the log (once per outage, see redis-outage.ts), never to
   // ioredis's "Unhandled error event" on stderr; the first to reconnect says the outage is over.
   const ownRedis = (): RedisClient => {
-    const redis = connectRedis(connection, { maxRetriesPerRequest: 3 });
+    const redis = queues.redis({ maxRetriesPerRequest: 3 });
     redis.on('error', (err: Error) => logger.warn({ err }, 'Redis connection failed'));
     redis.on('ready', () => {
       const lasted = options.redisOutage?.recovered();
@@ -148,8 +150,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   // What slash commands run with: in web processes, and in workers for the read-only commands web hands them.
   const commandDeps = (): BotDeps => {
     const waiverRedis = ownRedis();
-    const rehearsalQueue = createRehearsalQueue(connection, prefix);
-    stops.push(() => rehearsalQueue.close(), async () => void (await waiverRedis.quit().catch(() => undefined)));
+    const rehearsalQueue = createRehearsalQueue(queues);
+    stops.push(() => rehearsalQueue.close());
     return {
       config,
       eks,
@@ -179,8 +181,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       // Digests and support reminders on their schedules (BullMQ job schedulers on the bot's Clock).
       const fleetRedis = ownRedis();
       const fleet = createFleetScheduler({
-        connection,
-        prefix,
+        queues,
         config,
         sources: fleetSources,
         control: engine.control,
@@ -190,27 +191,27 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       });
       await fleet.start();
       await rollouts.startWorker();
-      stops.push(() => fleet.close(), async () => void (await fleetRedis.quit().catch(() => undefined)));
+      stops.push(() => fleet.close());
       const rehearsalRedis = ownRedis();
       const rehearsals = await startRehearsalWorker({
-        connection,
-        prefix,
+        queues,
+        twinPorts,
         config,
         sources: { eks, ssm, ec2, autoScaling, kube, clock },
         thread,
         store: createRehearsalStore(rehearsalRedis, prefix),
         logger: logger.child({ part: 'rehearsal' }),
       });
-      stops.push(() => rehearsals.close(), async () => void (await rehearsalRedis.quit().catch(() => undefined)));
+      stops.push(() => rehearsals.close());
       if (env.ROLE === 'worker') {
-        const commands = await startCommandWorker({ connection, prefix, commands: createSlashCommandRouter(commandDeps()), logger: logger.child({ part: 'commands' }), metrics });
+        const commands = await startCommandWorker({ queues, commands: createSlashCommandRouter(commandDeps()), logger: logger.child({ part: 'commands' }), metrics });
         stops.unshift(() => commands.close());
       }
     }
     if (env.ROLE !== 'worker') {
       const deps = commandDeps();
       // ROLE=web: status, plan and digest read AWS in the workers; ROLE=all runs them here (one process either way).
-      const commandQueue = env.ROLE === 'web' ? createCommandQueue(connection, prefix) : undefined;
+      const commandQueue = env.ROLE === 'web' ? createCommandQueue(queues) : undefined;
       if (commandQueue) stops.push(() => commandQueue.close());
       const slack = await createSlackApp({ env, deps, commands: createSlashCommandRouter(deps), logger: logger.child({ part: 'slack' }), metrics, handOff: commandQueue });
       await slack.start();
@@ -224,10 +225,12 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     }
   } catch (error) {
     await Promise.allSettled([rollouts.close(), engine.close(), thread.close()]);
+    await queues.close();
     throw error;
   }
-  // Stop taking requests first, then let the worker finish its current step (BullMQ close waits), then the outbox.
-  stops.push(() => rollouts.close(), () => engine.close(), () => thread.close());
+  // Stop taking requests first, then let the worker finish its current step (BullMQ close waits), then the outbox;
+  // the Redis connections everything above used go last.
+  stops.push(() => rollouts.close(), () => engine.close(), () => thread.close(), () => queues.close());
   logger.info({ role: env.ROLE, port, clusters: config.clusters.map((c) => c.name) }, 'eks-upgrade-bot started');
   return {
     port,

@@ -7,7 +7,7 @@
  * clock-repeat-strategy.ts.
  */
 
-import { Queue, Worker, type Job } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import type { ClusterConfig, ClustersConfig, DigestConfig } from '../../src/config/clusters-config.js';
 import { findCluster } from '../../src/config/clusters-config.js';
 import type { Logger } from '../../src/log/logger.js';
@@ -19,7 +19,7 @@ import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
 import { collectDigestRows } from '../../src/cluster-reader/collect-digest.js';
 import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 import { clockRepeatStrategy } from '../worker/clock-repeat-strategy.js';
-import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../../src/store/redis-connection.js';
+import type { QueueKit } from '../../src/store/queue-kit.js';
 
 export const FLEET_QUEUE = 'fleet';
 /** Reminders are checked at the top of every hour (UTC); each threshold is posted once per cluster and version. */
@@ -29,8 +29,8 @@ const CLAIM_TTL_SECONDS = 400 * 24 * 3600;
 type FleetJobData = { kind: 'digest'; channel: string; schedule: string; timezone: string } | { kind: 'reminders' };
 
 export interface FleetSchedulerOptions {
-  connection: RedisTarget;
-  prefix: string;
+  /** The entry point's Redis connections and BullMQ objects (src/store/queue-kit.ts); the claims live under its prefix. */
+  queues: QueueKit;
   config: ClustersConfig;
   sources: SnapshotSources;
   control: Pick<UpgradeControl, 'findActive'>;
@@ -56,16 +56,15 @@ function threadUrlOf(job: { thread: { channel: string; ts: string } }): string {
 export function createFleetScheduler(opts: FleetSchedulerOptions): FleetScheduler {
   const clock = opts.sources.clock;
   const settings = { repeatStrategy: clockRepeatStrategy(clock) };
-  const queueConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-  const queue = new Queue<FleetJobData>(FLEET_QUEUE, { connection: queueConnection.connection, prefix: opts.prefix, settings });
+  const { queues } = opts;
+  const queue = queues.queue<FleetJobData>(FLEET_QUEUE, { maxRetriesPerRequest: null }, { settings });
   queue.on('error', () => undefined);
-  const redis = connectRedis(opts.connection, { maxRetriesPerRequest: null });
+  const redis = queues.redis({ maxRetriesPerRequest: null });
   // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
   // would print a stack trace to stderr for each retry of a client without a listener.
   redis.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'fleet' });
   let worker: Worker<FleetJobData> | undefined;
-  let workerConnection: BullConnection | undefined;
 
   const findActive = async (cluster: string) => {
     const job = await opts.control.findActive(cluster);
@@ -74,10 +73,10 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
 
   /** Claims one post (tick × channel) in Redis; false when another attempt already made it. */
   async function claim(key: string): Promise<boolean> {
-    return (await redis.set(`${opts.prefix}:fleet:posted:${key}`, String(clock.now()), 'EX', CLAIM_TTL_SECONDS, 'NX')) === 'OK';
+    return (await redis.set(`${queues.prefix}:fleet:posted:${key}`, String(clock.now()), 'EX', CLAIM_TTL_SECONDS, 'NX')) === 'OK';
   }
   async function release(key: string): Promise<void> {
-    await redis.del(`${opts.prefix}:fleet:posted:${key}`);
+    await redis.del(`${queues.prefix}:fleet:posted:${key}`);
   }
 
   async function postOnce(key: string, channel: string, message: SlackMessage): Promise<boolean> {
@@ -141,14 +140,14 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
       for (const scheduler of await queue.getJobSchedulers()) {
         if (!wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
       }
-      workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-      worker = new Worker<FleetJobData>(
+      worker = queues.worker<FleetJobData>(
         FLEET_QUEUE,
         async (job) => {
           if (job.data.kind === 'digest') await runDigest(job, job.data);
           else await runReminders();
         },
-        { connection: workerConnection.connection, prefix: opts.prefix, concurrency: 2, settings },
+        { maxRetriesPerRequest: null },
+        { concurrency: 2, settings },
       );
       worker.on('error', (err) => logger.error({ err }, 'fleet worker error'));
       worker.on('failed', (job, err) => logger.warn({ err, job: job?.id }, 'fleet job failed'));
@@ -157,8 +156,6 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
     async close() {
       await worker?.close();
       await queue.close();
-      await Promise.all([queueConnection.release(), workerConnection?.release()]);
-      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

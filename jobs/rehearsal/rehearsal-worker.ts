@@ -5,7 +5,6 @@
  * snapshot and says so.
  */
 
-import { Queue, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { findCluster, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { Logger } from '../../src/log/logger.js';
@@ -13,14 +12,13 @@ import type { RehearsalQueue, RehearsalRequest, RehearsalStore } from '../../src
 import type { ThreadPort, ThreadRef } from '../../src/ports/slack/thread-port.js';
 import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 import type { StepMessageModel } from '../../src/ports/timeline-event.js';
-import { dropKeys, rehearseUpgrade } from './rehearse-upgrade.js';
-import { bullConnection, type RedisTarget } from '../../src/store/redis-connection.js';
+import { dropKeys, rehearseUpgrade, type TwinPortsFactory } from './rehearse-upgrade.js';
+import type { QueueKit } from '../../src/store/queue-kit.js';
 
 const QUEUE = 'rehearsal';
 
-export function createRehearsalQueue(target: RedisTarget, prefix: string): RehearsalQueue & { close(): Promise<void> } {
-  const connection = bullConnection(target, { maxRetriesPerRequest: 1 });
-  const queue = new Queue<RehearsalRequest>(QUEUE, { connection: connection.connection, prefix });
+export function createRehearsalQueue(queues: QueueKit): RehearsalQueue & { close(): Promise<void> } {
+  const queue = queues.queue<RehearsalRequest>(QUEUE, { maxRetriesPerRequest: 1 });
   queue.on('error', () => undefined);
   return {
     async enqueue(request) {
@@ -28,16 +26,15 @@ export function createRehearsalQueue(target: RedisTarget, prefix: string): Rehea
       await queue.add('rehearse', request, { jobId: id, removeOnComplete: 100, removeOnFail: 100 });
       return id;
     },
-    close: async () => {
-      await queue.close();
-      await connection.release();
-    },
+    close: () => queue.close(),
   };
 }
 
 export interface RehearsalWorkerOptions {
-  connection: RedisTarget;
-  prefix: string;
+  /** The entry point's Redis connections and BullMQ objects (src/store/queue-kit.ts). */
+  queues: QueueKit;
+  /** Builds the rehearsal engine's adapters once its twin runs (src/wiring/twin-ports.ts). */
+  twinPorts: TwinPortsFactory;
   config: ClustersConfig;
   sources: SnapshotSources;
   thread: ThreadPort;
@@ -65,8 +62,12 @@ interface RehearsalAttempt {
 type RehearsalJobData = RehearsalRequest & RehearsalAttempt;
 
 export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promise<{ close(): Promise<void> }> {
-  const workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-  const worker = new Worker<RehearsalJobData>(
+  const { queues } = opts;
+  const { prefix } = queues;
+  // Drops a dead attempt's engine keys; fails fast, as the attempt goes on without it.
+  const redis = queues.redis({ maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  const worker = queues.worker<RehearsalJobData>(
     QUEUE,
     async (job) => {
       const request = job.data;
@@ -74,11 +75,11 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
       const previous: RehearsalAttempt = { thread: request.thread, enginePrefix: request.enginePrefix, step: request.step };
       const attempt = (request.attempts ?? 0) + 1;
       const restarted = attempt > 1 || (job.attemptsStarted ?? 1) > 1 || (job.stalledCounter ?? 0) > 0;
-      const enginePrefix = `${opts.prefix}-rehearsal-${job.id}-${attempt}`;
+      const enginePrefix = `${prefix}-rehearsal-${job.id}-${attempt}`;
       const save = (patch: RehearsalAttempt) => job.updateData({ ...job.data, ...patch }).catch((err: Error) => opts.logger.warn({ err, rehearsal: job.id }, 'rehearsal attempt not saved'));
       await save({ enginePrefix, attempts: attempt, step: undefined });
       // The dead attempt's engine (queue, job, gates) is of no use: its twin simulator died with its worker.
-      if (previous.enginePrefix) await dropKeys(opts.connection, previous.enginePrefix).catch(() => undefined);
+      if (previous.enginePrefix) await dropKeys(redis, previous.enginePrefix).catch(() => undefined);
       let thread: ThreadRef | undefined = previous.thread;
       let savedAt = 0;
       const restartNote = async (ref: ThreadRef, at: number) => {
@@ -127,9 +128,9 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
         cluster: { name: request.cluster, region: request.region, roleArn: cluster?.roleArn, config: cluster },
         to: request.to,
         answers: request.answers,
-        redisUrl: opts.connection.url,
-        redis: opts.connection,
-        prefix: opts.prefix,
+        queues,
+        twinPorts: opts.twinPorts,
+        prefix,
         enginePrefix,
         logger: opts.logger,
         thread: capture,
@@ -143,9 +144,8 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
       }
       return report.state;
     },
+    { maxRetriesPerRequest: null },
     {
-      connection: workerConnection.connection,
-      prefix: opts.prefix,
       concurrency: 1,
       lockDuration: opts.worker?.lockDurationMs ?? 30_000,
       stalledInterval: opts.worker?.stalledIntervalMs ?? 30_000,
@@ -155,10 +155,5 @@ export async function startRehearsalWorker(opts: RehearsalWorkerOptions): Promis
   worker.on('error', (err) => opts.logger.error({ err }, 'rehearsal worker error'));
   worker.on('failed', (job, err) => opts.logger.warn({ err, rehearsal: job?.id }, 'rehearsal failed'));
   await worker.waitUntilReady();
-  return {
-    close: async () => {
-      await worker.close();
-      await workerConnection.release();
-    },
-  };
+  return { close: () => worker.close() };
 }

@@ -13,17 +13,18 @@ import { readAndPlan } from '../../src/cluster-reader/read-and-plan.js';
 import { PlanRequestError } from '../../src/planning/planner/build-plan.js';
 import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
 import { randomUUID } from 'node:crypto';
-import { connectRedis, deleteMatching, type RedisTarget } from '../../src/store/redis-connection.js';
+import { deleteMatching, type RedisClient } from '../../src/store/redis-connection.js';
+import type { QueueKit } from '../../src/store/queue-kit.js';
 import { planHash } from '../../src/planning/planner/plan-hash.js';
 import type { RehearsalStore } from '../../src/ports/rehearsal-store.js';
 // The simulator is loaded only when a rehearsal runs (the web process never pays for it).
 import type { SimTwin } from '@eks-upgrade-bot/sim';
 const sim = () => import('@eks-upgrade-bot/sim');
-import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
-import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
-import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
-import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
-import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
+import type { AutoScalingPortFactory } from '../../src/ports/aws/autoscaling-port.js';
+import type { Ec2PortFactory } from '../../src/ports/aws/ec2-port.js';
+import type { EksPortFactory } from '../../src/ports/aws/eks-port.js';
+import type { SsmPortFactory } from '../../src/ports/aws/ssm-port.js';
+import type { KubePortFactory } from '../../src/ports/kube-port.js';
 import { parseClustersConfig, type ClusterConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import { guardWatches, type GuardConfig } from '../../src/config/guards-config.js';
 import type { Logger } from '../../src/log/logger.js';
@@ -134,9 +135,13 @@ export interface RehearseOptions {
   cluster: { name: string; region: string; roleArn?: string; config?: ClusterConfig };
   to: string;
   answers: RehearsalAnswers;
-  redisUrl: string;
-  /** Where the rehearsal's engine keeps its queue when that is not the single node at redisUrl (a Redis Cluster). */
-  redis?: RedisTarget;
+  /**
+   * The entry point's Redis connections and BullMQ objects (src/store/queue-kit.ts): the rehearsal's engine runs in a
+   * scope of it under its own prefix, closed when the rehearsal ends.
+   */
+  queues: QueueKit;
+  /** The SDK and Kubernetes adapters pointed at a twin, built by the entry point (src/wiring/twin-ports.ts). */
+  twinPorts: TwinPortsFactory;
   /** Prefix under which the rehearsal's own engine keeps its queue (a fresh one per rehearsal is derived from it). */
   prefix: string;
   logger: Logger;
@@ -164,7 +169,15 @@ export interface RehearseOptions {
   enginePrefix?: string;
 }
 
-const TWIN_CREDENTIALS = { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' };
+/** The ports an upgrade engine runs on, pointed at a running twin (its simulator's URL and clock). */
+export interface TwinPorts {
+  eks: EksPortFactory;
+  kube: KubePortFactory;
+  ssm: SsmPortFactory;
+  ec2: Ec2PortFactory;
+  autoScaling: AutoScalingPortFactory;
+}
+export type TwinPortsFactory = (twin: { url: string; clock: Clock }) => TwinPorts;
 
 /** Runs one rehearsal to its end and returns the report. */
 export async function rehearseUpgrade(opts: RehearseOptions): Promise<RehearsalReport> {
@@ -183,9 +196,8 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   const twin = await (await sim()).startTwin(scenario, { speed: opts.speed ?? 300 });
   opts.onTwin?.(twin);
   const engineClock = twin.server.clock as Clock;
-  const aws = { endpoint: twin.url, credentials: TWIN_CREDENTIALS, maxAttempts: 3 };
-  const eks = createEksPortFactory(aws);
-  const kube = createKubePortFactory({ eks, credentials: TWIN_CREDENTIALS, clock: engineClock });
+  const ports = opts.twinPorts({ url: twin.url, clock: engineClock });
+  const { kube } = ports;
   const recorded: TimelineEvent[] = [];
   const gateAnswers = new Map<string, GateAction | 'timeout'>();
   const answered = new Set<string>();
@@ -217,15 +229,12 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     ? { clusters: [{ ...opts.cluster.config, roleArn: undefined, maintenanceWindow: undefined, twoPersonRule: false }] }
     : parseClustersConfig({ clusters: [{ name: cluster, region: opts.cluster.region, channels: ['C0REHEARSAL'], requesters: ['U0REHEARSAL'], approvers: ['U0REHEARSAL'] }] }, 'rehearsal');
   const enginePrefix = opts.enginePrefix ?? `${opts.prefix}-rehearsal-${randomUUID().slice(0, 8)}`;
+  // The engine's queue, worker and connections, closed with this scope when the rehearsal ends.
+  const queues = opts.queues.scope(enginePrefix);
   const engine = createUpgradeEngine({
-    connection: opts.redis ?? { url: opts.redisUrl },
-    prefix: enginePrefix,
+    queues,
     config,
-    eks,
-    kube,
-    ssm: createSsmPortFactory(aws),
-    ec2: createEc2PortFactory(aws),
-    autoScaling: createAutoScalingPortFactory(aws),
+    ...ports,
     thread,
     clock: engineClock,
     logger: opts.logger,
@@ -306,7 +315,8 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
   } finally {
     await engine.close().catch(() => undefined);
     await twin.stop();
-    await dropKeys(opts.redis ?? opts.redisUrl, enginePrefix).catch(() => undefined);
+    await dropKeys(queues.redis({ maxRetriesPerRequest: 1 }), enginePrefix).catch(() => undefined);
+    await queues.close();
   }
 }
 
@@ -346,14 +356,9 @@ export function blockedLine(gate: GateModel, times: number, answers: RehearsalAn
 }
 
 /** The rehearsal's own queue and engine state are of no use once its report is out. */
-export async function dropKeys(where: string | RedisTarget, prefix: string): Promise<void> {
-  const redis = connectRedis(typeof where === 'string' ? { url: where } : where, { maxRetriesPerRequest: 1 });
-  try {
-    // Every master of a cluster (SCAN's MATCH treats a hash tag's braces as plain characters).
-    await deleteMatching(redis, `${prefix}:*`);
-  } finally {
-    redis.disconnect();
-  }
+export async function dropKeys(redis: RedisClient, prefix: string): Promise<void> {
+  // Every master of a cluster (SCAN's MATCH treats a hash tag's braces as plain characters).
+  await deleteMatching(redis, `${prefix}:*`);
 }
 
 /**

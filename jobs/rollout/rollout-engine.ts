@@ -13,12 +13,12 @@ import { readPlan } from '../../src/cluster-reader/read-and-plan.js';
 import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { DelayedError, FlowProducer, Worker, type Job } from 'bullmq';
+import { DelayedError, type Job, type Worker } from 'bullmq';
 import { findCluster, type ClustersConfig } from '../../src/config/clusters-config.js';
 import type { Logger } from '../../src/log/logger.js';
 import { isTerminal } from '../../src/planning/upgrade-job-data.js';
 import type { ChannelPoster } from '../../src/ports/slack/channel-poster.js';
-import { systemClock } from '../../src/ports/clock.js';
+import type { Clock } from '../../src/ports/clock.js';
 import type { RolloutControl, RolloutRequest, RolloutSummary } from '../../src/ports/rollout-control.js';
 import type { UpgradeControl } from '../../src/ports/upgrade-control.js';
 import { formatMinutes, type UpgradePlan } from '../../src/ports/upgrade-plan.js';
@@ -30,7 +30,7 @@ import { describeDuration, renderRolloutGate, renderRolloutParent, type GatePlan
 import { mapBounded, withDeadline } from '../../src/cluster-reader/bounded.js';
 import { collectSnapshot, type SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 import { mention } from '../../src/report/format-text.js';
-import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../../src/store/redis-connection.js';
+import type { QueueKit } from '../../src/store/queue-kit.js';
 import type { GuardReader } from '../../src/ports/guards/guard-port.js';
 import type { GuardEvaluationStore } from '../../src/ports/guards/guard-evaluations.js';
 import { createGuardEvaluationStore } from '../../src/store/guard-evaluation-store.js';
@@ -49,13 +49,18 @@ type RolloutJobData = { id: string; wave: number; clusters?: string[] };
 class Parked extends Error {}
 
 export interface RolloutEngineOptions {
-  connection: RedisTarget;
-  prefix: string;
+  /** The entry point's Redis connections and BullMQ objects (src/store/queue-kit.ts); rollouts live under its prefix. */
+  queues: QueueKit;
   config: ClustersConfig;
   sources: SnapshotSources;
   control: UpgradeControl;
   poster: ChannelPoster;
   logger: Logger;
+  /**
+   * The clock a read of a cluster is bounded on (default: the sources' clock). The bot passes the system clock: a
+   * simulated clock running 300 times faster would give a 60 s read a fifth of a second of real time.
+   */
+  deadlineClock?: Clock;
   /** How often a lane looks at its cluster's job (on the Clock). */
   pollMs?: number;
   /** Worker lock tuning (tests shorten it to show a killed worker's lanes taken over). */
@@ -86,21 +91,22 @@ export { describeDuration };
 
 export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
   const clock = opts.sources.clock;
-  const redis = connectRedis(opts.connection, { maxRetriesPerRequest: null });
+  const deadlineClock = opts.deadlineClock ?? clock;
+  const { queues } = opts;
+  const { prefix } = queues;
+  const redis = queues.redis({ maxRetriesPerRequest: null });
   // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
   // would print a stack trace to stderr for each retry of a client without a listener.
   redis.on('error', () => undefined);
-  const flowConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-  const flows = new FlowProducer({ connection: flowConnection.connection, prefix: opts.prefix });
+  const flows = queues.flowProducer({ maxRetriesPerRequest: null });
   flows.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'rollout' });
-  const guardEvaluations = opts.guardEvaluations ?? createGuardEvaluationStore(redis, opts.prefix);
+  const guardEvaluations = opts.guardEvaluations ?? createGuardEvaluationStore(redis, prefix);
   // Polls are on the Clock (so a soak is simulated time) but never hotter than every 250 real ms.
   const pollFloorMs = 250 * (clock.speed !== undefined && Number.isFinite(clock.speed) ? clock.speed : 1);
   const pollMs = Math.max(opts.pollMs ?? 5_000, pollFloorMs);
-  const key = (id: string, part = '') => `${opts.prefix}:rollout:${id}${part}`;
+  const key = (id: string, part = '') => `${prefix}:rollout:${id}${part}`;
   let worker: Worker<RolloutJobData> | undefined;
-  let workerConnection: BullConnection | undefined;
   const draining = new AbortController();
   // Every waiting lane and soak listens on it: as many as the worker's slots, not Node's default warning at 10.
   setMaxListeners(ROLLOUT_WORKER_CONCURRENCY + 10, draining.signal);
@@ -142,7 +148,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const eks = opts.sources.eks({ region: cluster.region, roleArn: cluster.roleArn });
       const from = (await eks.describeCluster(cluster.name)).version ?? '';
       // The read and plan `plan` and `start` make (src/cluster-reader/read-and-plan.ts).
-      const { plan } = await readPlan(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: opts.waivers, timeoutMs: READ_TIMEOUT_MS, deadlineClock: systemClock });
+      const { plan } = await readPlan(opts.sources, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from, to, waivers: opts.waivers, timeoutMs: READ_TIMEOUT_MS, deadlineClock });
       return { from, plan };
     } catch (error) {
       return { error: (error as Error).message };
@@ -335,7 +341,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     for (const name of clusters) {
       const cluster = findCluster(opts.config, name)!;
       try {
-        const snapshot = await withDeadline(collectSnapshot(opts.sources, { name, region: cluster.region, roleArn: cluster.roleArn }), READ_TIMEOUT_MS, `Reading ${name}`, systemClock);
+        const snapshot = await withDeadline(collectSnapshot(opts.sources, { name, region: cluster.region, roleArn: cluster.roleArn }), READ_TIMEOUT_MS, `Reading ${name}`, deadlineClock);
         const status = buildClusterStatus(snapshot);
         if (status.error) problems.push(`${name} cannot be read (${status.error})`);
         else if (!status.version?.startsWith(rollout.to)) problems.push(`${name} is at ${status.version}, not ${rollout.to}`);
@@ -368,12 +374,12 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       const parent = await postPaged(request.channel, renderRolloutParent(id, request));
       const rollout: RolloutSummary = { ...request, id, state: 'gate', wave: 0, threadTs: parent.ts, createdAt: clock.now(), jobs: {}, results: {}, paused: false };
       await save(rollout);
-      await redis.zadd(`${opts.prefix}:rollouts`, rollout.createdAt, id);
+      await redis.zadd(`${prefix}:rollouts`, rollout.createdAt, id);
       try {
         await openGate(rollout);
       } catch (error) {
         // A rollout without its first gate card could only be continued by someone who knew its id: undo it, say so.
-        await redis.multi().del(key(id), key(id, ':plans:0')).zrem(`${opts.prefix}:rollouts`, id).exec();
+        await redis.multi().del(key(id), key(id, ':plans:0')).zrem(`${prefix}:rollouts`, id).exec();
         const why = (error as Error).message;
         await say(rollout, `:x: This rollout was not created: posting its gate card failed (${why}). Nothing was saved and nothing started.`);
         throw new Error(`posting the gate card of rollout ${id} failed (${why}), so the rollout was undone: nothing was saved and nothing started`, { cause: error });
@@ -382,7 +388,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
     },
     get: load,
     async list(limit = 10) {
-      const ids = await redis.zrevrange(`${opts.prefix}:rollouts`, 0, limit - 1);
+      const ids = await redis.zrevrange(`${prefix}:rollouts`, 0, limit - 1);
       return (await Promise.all(ids.map(load))).filter((r): r is RolloutSummary => r !== undefined);
     },
     async findActiveFor(cluster) {
@@ -458,10 +464,7 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
           throw new DelayedError();
         }
       };
-      workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-      worker = new Worker<RolloutJobData>(ROLLOUT_QUEUE, processor, {
-        connection: workerConnection.connection,
-        prefix: opts.prefix,
+      worker = queues.worker<RolloutJobData>(ROLLOUT_QUEUE, processor, { maxRetriesPerRequest: null }, {
         // Lanes mostly wait on their cluster's job: slots for two rollouts at the largest --max-parallel (50 lanes
         // each) and their wave parents. With 20, a rollout at --max-parallel 50 ran 20 upgrades at once, not 50.
         concurrency: ROLLOUT_WORKER_CONCURRENCY,
@@ -478,8 +481,6 @@ export function createRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
       draining.abort(new Error('rollout worker shutting down'));
       await worker?.close();
       await flows.close();
-      await Promise.all([flowConnection.release(), workerConnection?.release()]);
-      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

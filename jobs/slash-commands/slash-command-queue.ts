@@ -9,11 +9,10 @@
  * (the commands only read, so the user at worst sees the answer twice).
  */
 
-import { Queue, Worker } from 'bullmq';
 import type { Logger } from '../../src/log/logger.js';
 import type { Metrics } from '../../src/ports/metrics.js';
 import type { CommandHandOff, CommandOutcome, HandedOffCommand, SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
-import { bullConnection, type RedisTarget } from '../../src/store/redis-connection.js';
+import type { QueueKit } from '../../src/store/queue-kit.js';
 
 const QUEUE = 'slash-command';
 
@@ -29,9 +28,8 @@ export const COMMAND_WORKER_CONCURRENCY = 16;
  */
 export const ENQUEUE_TIMEOUT_MS = 2_000;
 
-export function createCommandQueue(target: RedisTarget, prefix: string): CommandHandOff & { close(): Promise<void> } {
-  const connection = bullConnection(target, { maxRetriesPerRequest: 1 });
-  const queue = new Queue<HandedOffCommand>(QUEUE, { connection: connection.connection, prefix });
+export function createCommandQueue(queues: QueueKit): CommandHandOff & { close(): Promise<void> } {
+  const queue = queues.queue<HandedOffCommand>(QUEUE, { maxRetriesPerRequest: 1 });
   queue.on('error', () => undefined);
   return {
     async enqueue(command) {
@@ -48,10 +46,7 @@ export function createCommandQueue(target: RedisTarget, prefix: string): Command
         clearTimeout(timer);
       }
     },
-    close: async () => {
-      await queue.close();
-      await connection.release();
-    },
+    close: () => queue.close(),
   };
 }
 
@@ -66,8 +61,7 @@ export async function postToResponseUrl(responseUrl: string, reply: SlashCommand
 }
 
 export interface CommandWorkerOptions {
-  connection: RedisTarget;
-  prefix: string;
+  queues: QueueKit;
   commands: SlashCommandRouter;
   logger: Logger;
   metrics?: Pick<Metrics, 'countCommand'>;
@@ -75,8 +69,7 @@ export interface CommandWorkerOptions {
 }
 
 export async function startCommandWorker(opts: CommandWorkerOptions): Promise<{ close(): Promise<void> }> {
-  const connection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-  const worker = new Worker<HandedOffCommand>(
+  const worker = opts.queues.worker<HandedOffCommand>(
     QUEUE,
     async (job) => {
       const { text, userId, channelId, responseUrl } = job.data;
@@ -91,14 +84,10 @@ export async function startCommandWorker(opts: CommandWorkerOptions): Promise<{ 
         opts.metrics?.countCommand(prepared.subcommand, outcome);
       }
     },
-    { connection: connection.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? COMMAND_WORKER_CONCURRENCY },
+    { maxRetriesPerRequest: null },
+    { concurrency: opts.concurrency ?? COMMAND_WORKER_CONCURRENCY },
   );
   worker.on('error', (error) => opts.logger.warn({ err: error }, 'slash command worker: Redis error'));
   await worker.waitUntilReady();
-  return {
-    close: async () => {
-      await worker.close();
-      await connection.release();
-    },
-  };
+  return { close: () => worker.close() };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker, type Job } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import { noMetrics, type Metrics } from '../../src/ports/metrics.js';
 import type { ClustersConfig } from '../../src/config/clusters-config.js';
 import { DEFAULT_WORKER_CONCURRENCY } from '../../src/config/env-config.js';
@@ -29,7 +29,7 @@ import { createTimelineLog } from '../../src/store/timeline-log.js';
 import type { UpgradeControl } from '../../src/ports/upgrade-control.js';
 import { isTerminal, type UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { StepKind } from '../../src/ports/upgrade-plan.js';
-import { bullConnection, connectRedis, type BullConnection, type RedisTarget } from '../../src/store/redis-connection.js';
+import type { QueueKit } from '../../src/store/queue-kit.js';
 import type { GuardReader } from '../../src/ports/guards/guard-port.js';
 
 /**
@@ -37,8 +37,8 @@ import type { GuardReader } from '../../src/ports/guards/guard-port.js';
  * processes) the worker that runs them. Web-only processes use `control` and never call startWorker.
  */
 export interface UpgradeEngineOptions {
-  connection: RedisTarget;
-  prefix: string;
+  /** The entry point's Redis connections and BullMQ objects (src/store/queue-kit.ts); the engine's keys live under its prefix. */
+  queues: QueueKit;
   config: ClustersConfig;
   eks: EksPortFactory;
   kube: KubePortFactory;
@@ -89,20 +89,21 @@ const MAX_STALLED_COUNT = 10;
 const MAX_STARTED_ATTEMPTS = 5_000;
 
 export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
+  const { queues } = opts;
+  const { prefix } = queues;
   // Two connections with opposite failure modes. The worker's waits out a Redis outage (a step must not fail because
   // Redis restarted); the control side, which answers people, gives a command up after one failed reconnect, so a
   // command gets a sentence ("the job queue is unavailable") within seconds instead of hanging until Slack gives up.
   // Before the first connection, commands still wait for it (the offline queue stays on).
-  const redis = connectRedis(opts.connection, { maxRetriesPerRequest: null });
+  const redis = queues.redis({ maxRetriesPerRequest: null });
   // Lost connections are logged once per outage by the workers' error handlers (src/log/redis-outage.ts); ioredis
   // would print a stack trace to stderr for each retry of a client without a listener.
   redis.on('error', () => undefined);
   const failFast = { maxRetriesPerRequest: 1, connectTimeout: 2_000 };
-  const controlRedis = connectRedis(opts.connection, failFast);
+  const controlRedis = queues.redis(failFast);
   controlRedis.on('error', () => undefined); // reported where a command uses it; ioredis reconnects by itself
-  const keys = engineKeys(opts.prefix);
-  const queueConnection = bullConnection(opts.connection, failFast);
-  const queue = new Queue<UpgradeJobData>(UPGRADE_QUEUE, { connection: queueConnection.connection, prefix: opts.prefix });
+  const keys = engineKeys(prefix);
+  const queue = queues.queue<UpgradeJobData>(UPGRADE_QUEUE, failFast);
   queue.on('error', () => undefined);
   const logger = opts.logger.child({ component: 'upgrade-engine' });
   const deps: EngineDeps = {
@@ -118,12 +119,12 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     pollIntervalMs: opts.pollIntervalMs,
     gates: createGateStore(redis, keys),
     // Read-only here: the preflight counts waivers approved in Slack; only the Slack surface creates them.
-    waivers: createWaiverStore(redis, opts.prefix, () => randomUUID()),
+    waivers: createWaiverStore(redis, prefix, () => randomUUID()),
     controls: createJobControlsStore(redis, keys),
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),
     metrics: opts.metrics ?? noMetrics,
-    ...(opts.guards ? { guards: opts.guards, guardEvaluations: createGuardEvaluationStore(redis, opts.prefix) } : {}),
+    ...(opts.guards ? { guards: opts.guards, guardEvaluations: createGuardEvaluationStore(redis, prefix) } : {}),
   };
   const control = createQueueUpgradeControl({
     queue,
@@ -142,7 +143,6 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
 
   const draining = new AbortController();
   let worker: Worker<UpgradeJobData> | undefined;
-  let workerConnection: BullConnection | undefined;
 
   // BullMQ can fail a job without our processor finishing it (started too many times): finish it here, so the
   // thread says so and the cluster lock is released.
@@ -156,13 +156,10 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
 
   return {
     control,
-    audit: createRedisAuditLog(controlRedis, { prefix: opts.prefix, clock: opts.clock, retentionDays: opts.auditRetentionDays }),
+    audit: createRedisAuditLog(controlRedis, { prefix, clock: opts.clock, retentionDays: opts.auditRetentionDays }),
     async startWorker(workerOpts = {}) {
       if (worker) return;
-      workerConnection = bullConnection(opts.connection, { maxRetriesPerRequest: null });
-      worker = new Worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), {
-        connection: workerConnection.connection,
-        prefix: opts.prefix,
+      worker = queues.worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), { maxRetriesPerRequest: null }, {
         concurrency: workerOpts.concurrency ?? DEFAULT_WORKER_CONCURRENCY,
         lockDuration: opts.worker?.lockDurationMs ?? 30_000,
         stalledInterval: opts.worker?.stalledIntervalMs ?? 30_000,
@@ -180,8 +177,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
       draining.abort(new Error('upgrade worker shutting down'));
       await worker?.close();
       await queue.close();
-      await Promise.all([queueConnection.release(), workerConnection?.release()]);
-      await Promise.all([redis.quit().catch(() => redis.disconnect()), controlRedis.quit().catch(() => controlRedis.disconnect())]);
+      // Its Redis connections are the kit's: the entry point closes them once everything that uses them has stopped.
     },
   };
 }

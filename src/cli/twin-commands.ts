@@ -6,6 +6,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { connectRedis, type RedisTarget } from '../store/redis-connection.js';
+import { createQueueKit } from '../store/queue-kit.js';
+import { twinPorts } from '../wiring/twin-ports.js';
 import { redisTarget as describeRedis } from '../doctor/redis-checks.js';
 import { cliRedis } from './cli-redis.js';
 import { stringify as stringifyYaml } from 'yaml';
@@ -63,11 +65,11 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
   const to = command.to ?? nextMinorOf(current);
   if (!to) throw new PlanRequestError(`${target.name} reports version "${current}", which is not a Kubernetes minor.`);
   const { target: redisTarget, prefix } = cliRedis(deps.env);
-  const redisUrl = redisTarget.url;
   const running = await runningUpgradeOf(redisTarget, prefix, target.name);
   if (running) throw new PlanRequestError(`an upgrade of ${target.name} is running (job ${running}); rehearse it once that upgrade has ended.`);
   const answers = command.answers ?? 'continue';
-  const redis = connectRedis(redisTarget, { maxRetriesPerRequest: 1 });
+  const queues = createQueueKit(redisTarget, prefix);
+  const redis = queues.redis({ maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   // Ctrl-C stops the rehearsal where it is; its engine's keys go with it (only the result records stay, and an
   // interrupted rehearsal records none).
@@ -82,8 +84,8 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
     cluster: target,
     to,
     answers,
-    redisUrl,
-    redis: redisTarget,
+    queues,
+    twinPorts,
     prefix,
     logger: createLogger({ level: 'silent' }),
     onEvent: (event) => {
@@ -94,7 +96,7 @@ export async function rehearseCli(command: CliCommand, deps: CliDeps): Promise<n
   }).finally(() => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    redis.disconnect();
+    return queues.close();
   });
   if (report.state === 'interrupted') {
     deps.stderr(`eks-upgrade: the rehearsal of ${target.name} was interrupted; nothing was recorded and its keys were removed.\n`);

@@ -1,4 +1,4 @@
-import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
+import { LogLevel, type Logger as SlackLogger, type WebClient } from '@slack/web-api';
 import { failed, type AwsProbePort, type DoctorCheck } from '../ports/doctor-check.js';
 import { identityCheck } from './aws-checks.js';
 import { connectOnce, redisUnusable } from './redis-checks.js';
@@ -15,11 +15,21 @@ export interface StartupInput {
   region?: string;
   /** REDIS_URL, or the whole target when REDIS_CLUSTER_NODES names a cluster. */
   redisUrl: string | RedisTarget;
-  slackToken: string;
+  /**
+   * The client auth.test is asked through, built by the entry point (src/main.ts): no retries, a timeout of
+   * STARTUP_TIMEOUT_MS and silentSlackLogger, so a Slack that cannot be reached is one line within seconds.
+   */
+  slack: WebClient;
   slackApiUrl?: string;
   aws: AwsProbePort;
   timeoutMs?: number;
 }
+
+/** How long each start-up check may take (the Slack client's request timeout is the same). */
+export const STARTUP_TIMEOUT_MS = 3_000;
+
+/** Silent: the one line startupLine prints says what went wrong; web-api would warn about the failed request too. */
+export const silentSlackLogger: SlackLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} };
 
 export const REGION_FIX = 'fill `region` of the eks-upgrade-bot-aws ConfigMap in your overlay (deploy/overlays/example/kustomization.yaml), or set AWS_REGION';
 
@@ -36,7 +46,7 @@ async function bounded(work: Promise<DoctorCheck | undefined>, ms: number, late:
 }
 
 export async function startupChecks(input: StartupInput): Promise<DoctorCheck[]> {
-  const ms = input.timeoutMs ?? 3_000;
+  const ms = input.timeoutMs ?? STARTUP_TIMEOUT_MS;
   const region = input.region
     ? undefined
     : failed('config', 'config.region', 'AWS_REGION is not set, so the bot does not know its own region', REGION_FIX);
@@ -45,11 +55,8 @@ export async function startupChecks(input: StartupInput): Promise<DoctorCheck[]>
     ms + 1_000,
     () => redisUnusable(input.redisUrl, Object.assign(new Error(`no answer within ${Math.round(ms / 1000)} s`), { code: 'ETIMEDOUT' })),
   );
-  // Silent: the one line below says what went wrong; web-api would warn about the failed request too.
-  const quiet: SlackLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} };
-  const client = new WebClient(input.slackToken, { ...(input.slackApiUrl ? { slackApiUrl: input.slackApiUrl } : {}), retryConfig: { retries: 0 }, timeout: ms, logger: quiet });
   const slack = bounded(
-    slackAuthCheck(client, input.slackApiUrl).then(({ check }) => (check.ok ? undefined : check)),
+    slackAuthCheck(input.slack, input.slackApiUrl).then(({ check }) => (check.ok ? undefined : check)),
     ms + 1_000,
     () => failed('slack', 'slack.auth', `Slack did not answer auth.test within ${Math.round(ms / 1000)} s at ${input.slackApiUrl ?? 'https://slack.com/api/'}`, 'let the bot reach Slack over HTTPS (egress, proxy)'),
   );

@@ -7,8 +7,9 @@ const RATE_LIMIT_ATTEMPTS = 10;
 /**
  * ChannelPoster over chat.postMessage. Duplicates are the caller's business (the fleet worker claims each tick first).
  * A 429 is retried after Slack's Retry-After: it means Slack did not take the post, so a retry cannot duplicate it
- * (https://docs.slack.dev/apis/web-api/rate-limits). The client is the worker's, built with `retries: 0` for the
- * outbox; web-api has then already waited Retry-After when it reports the rate limit as a request error.
+ * (https://docs.slack.dev/apis/web-api/rate-limits). The client is the bot's (src/slack/slack-web-client.ts), which
+ * rejects a rate-limited call at once with its Retry-After; a client with rejectRateLimitedCalls off has already
+ * waited Retry-After when it reports the rate limit as a request error.
  */
 export function createChannelPoster(client: WebClient, sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms))): ChannelPoster {
   return {

@@ -8,7 +8,8 @@ import { createSsmPortFactory } from '../../src/aws/ssm-sdk-adapter.js';
 import { findCluster, parseClustersConfig, type ClustersConfig } from '../../src/config/clusters-config.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
+import { createQueueKit, type QueueKit } from '../../src/store/queue-kit.js';
 import { systemClock, type Clock } from '../../src/ports/clock.js';
 import { loadIamPolicyFile, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/worker/create-upgrade-engine.js';
@@ -30,6 +31,8 @@ export interface EngineHarness {
   sim: SimServer;
   thread: RecordingThreadPort;
   prefix: string;
+  /** The harness's Redis connections and BullMQ objects (src/store/queue-kit.ts), closed by close(). */
+  queues: QueueKit;
   engine(overrides?: Partial<UpgradeEngineOptions>): UpgradeEngine;
   request(overrides?: Partial<StartRequest>): StartRequest;
   /** The plan `/eks-upgrade start` would hand the engine for this request: the simulated cluster read now (commands/start.ts). */
@@ -90,6 +93,8 @@ export async function startEngineHarness(opts: {
   const engines: UpgradeEngine[] = [];
   const logger = createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' });
   let queue: Queue | undefined;
+  // The connections and BullMQ objects of every engine of this harness, as the bot's entry point owns them.
+  const queues = createQueueKit({ url: redisUrl }, prefix);
   const clock: Clock = opts.clock === 'sim' ? sim.world.clock : systemClock;
   // Polls 50 wall ms apart either way. On the simulator's clock a poll interval is simulated time: 50 ms of it would
   // pass in a tenth of a real millisecond and the job would poll AWS in a loop (at 1,200× every throttled call of
@@ -106,10 +111,11 @@ export async function startEngineHarness(opts: {
     sim,
     thread,
     prefix,
+    queues,
     sources,
     engine(overrides = {}) {
       const engine = createUpgradeEngine({
-        connection: { url: redisUrl }, prefix, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
+        queues, config: opts.config ?? demoConfig, eks, kube, ssm, ec2, autoScaling, thread,
         clock, logger, pollIntervalMs, stepKinds: opts.stepKinds, ...overrides,
       });
       engines.push(engine);
@@ -120,13 +126,14 @@ export async function startEngineHarness(opts: {
     start: async (control, request, from) => control.start(request, from, await plan(request, from)),
     calls: (operation) => sim.world.calls.filter((call) => call.operation === operation),
     async parked(jobId, timeoutMs = 20_000) {
-      queue ??= new Queue(UPGRADE_QUEUE, { connection: { url: redisUrl }, prefix });
+      queue ??= queues.queue(UPGRADE_QUEUE, {});
       let state: string | undefined;
       await until(async () => (state = await (await queue!.getJob(jobId))?.getState()) === 'delayed', () => `job ${jobId} to be parked; BullMQ has it ${state}`, timeoutMs);
     },
     async close() {
       await queue?.close();
       for (const engine of engines.splice(0)) await engine.close().catch(() => undefined);
+      await queues.close();
       await sim.close();
       await deleteKeys(`${prefix}:*`);
     },

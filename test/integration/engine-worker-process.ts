@@ -6,6 +6,7 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createUpgradeEngine } from '../../jobs/worker/create-upgrade-engine.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
 import { createRecordingThreadPort } from '../support/recording-thread-port.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import type { StepKind } from '../../src/ports/upgrade-plan.js';
@@ -20,8 +21,7 @@ const url = process.env.SIM_URL!;
 const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
 const eks = createEksPortFactory({ endpoint: url, credentials, maxAttempts: 2 });
 const engine = createUpgradeEngine({
-  connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
-  prefix: process.env.ENGINE_PREFIX!,
+  queues: createQueueKit({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, process.env.ENGINE_PREFIX!),
   // The self-managed crash test passes its own clusters and steps.
   config: process.env.ENGINE_CLUSTERS_JSON ? parseClustersConfig({ clusters: JSON.parse(process.env.ENGINE_CLUSTERS_JSON) }) : demoConfig,
   eks,

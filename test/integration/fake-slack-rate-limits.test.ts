@@ -7,6 +7,8 @@ import { createLogger } from '../../src/log/logger.js';
 import type { StatusCardModel } from '../../src/ports/timeline-event.js';
 import { createChannelPoster } from '../../src/slack/channel-poster.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
 // Slack's rate limits (https://docs.slack.dev/apis/web-api/rate-limits) are on by default in the fake: posts about
@@ -75,10 +77,10 @@ describe('fake Slack rate limits', () => {
     const prefix = freshPrefix('ratelimit');
     const logger = createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, done) => done() }) });
     // Paced far faster than Slack allows, so only Slack's 429s can hold it back.
+    const queues = createQueueKit({ url: redisUrl }, prefix);
     const port = createSlackThreadPort({
-      client: new WebClient('xoxb-rate-outbox', { slackApiUrl: slack.apiUrl, logLevel: LogLevel.ERROR }),
-      connection: { url: redisUrl },
-      prefix,
+      client: createSlackWebClient('xoxb-rate-outbox', { apiUrl: slack.apiUrl, logger }),
+      queues,
       logger,
       minIntervalMs: 5,
       retry: { baseMs: 20, maxMs: 200 },
@@ -86,6 +88,7 @@ describe('fake Slack rate limits', () => {
     });
     cleanups.push(async () => {
       await port.close();
+      await queues.close();
       const redis = new Redis(redisUrl);
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(...keys);
@@ -109,8 +112,10 @@ describe('fake Slack rate limits', () => {
 
   it('the channel poster (rollouts, digest) waits out a 429 and posts, once', async () => {
     const slack = await fakeSlack();
-    // The worker's client: no retries of its own (the outbox paces itself), so the poster must handle 429s.
-    const poster = createChannelPoster(new WebClient('xoxb-rate-poster', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR }));
+    // The bot's client (src/slack/slack-web-client.ts): no retries of its own and 429s rejected at once (the outbox
+    // paces itself), so the poster must handle 429s.
+    const logger = createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, done) => done() }) });
+    const poster = createChannelPoster(createSlackWebClient('xoxb-rate-poster', { apiUrl: slack.apiUrl, logger }));
     for (let i = 0; i < 13; i++) await poster.post('C0FLEET', { text: `wave message ${i}` });
     expect(slack.calls.some((call) => call.method === 'chat.postMessage' && call.status === 429)).toBe(true);
     expect(slack.messages('C0FLEET').map((m) => m.text)).toEqual(Array.from({ length: 13 }, (_, i) => `wave message ${i}`));

@@ -7,6 +7,8 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startSim } from '../support/start-sim.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { twinPorts } from '../../src/wiring/twin-ports.js';
 import { settled, simSources } from './read-path-harness.js';
 
 /**
@@ -17,7 +19,9 @@ import { settled, simSources } from './read-path-harness.js';
 let real: SimServer;
 let trap: Server;
 const prefix = freshPrefix('rehearse-guards');
+const queues = createQueueKit({ url: redisUrl }, prefix);
 afterAll(async () => {
+  await queues.close();
   await real?.close();
   await new Promise((resolve) => trap?.close(resolve));
   await deleteKeys(`${prefix}*`);
@@ -47,7 +51,8 @@ it('reports the guards a real run would evaluate, at which steps, and reads none
     cluster: { name: 'demo', region: 'us-west-2', config },
     to: '1.31',
     answers: 'continue',
-    redisUrl,
+    queues,
+    twinPorts,
     prefix,
     logger: createLogger({ level: 'silent' }),
     speed: 600,

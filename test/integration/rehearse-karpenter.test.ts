@@ -4,12 +4,16 @@ import { rehearseUpgrade } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startSim } from '../support/start-sim.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { twinPorts } from '../../src/wiring/twin-ports.js';
 import { settled, simSources } from './read-path-harness.js';
 
 /** A rehearsal of the Karpenter lab whose checkout-redis pod is annotated do-not-disrupt: the report names the stall. */
 let real: SimServer;
 const prefix = freshPrefix('rehearse-karpenter');
+const queues = createQueueKit({ url: redisUrl }, prefix);
 afterAll(async () => {
+  await queues.close();
   await real?.close();
   await deleteKeys(`${prefix}*`);
 });
@@ -23,7 +27,8 @@ it('names the do-not-disrupt pod that stalls the drift of NodePool default, and 
     to: '1.31',
     answers: 'stop',
     stallMinutes: 120,
-    redisUrl,
+    queues,
+    twinPorts,
     prefix,
     logger: createLogger({ level: 'silent' }),
     speed: 600,

@@ -6,6 +6,8 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { startSim } from '../support/start-sim.js';
 import { Redis } from 'ioredis';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { twinPorts } from '../../src/wiring/twin-ports.js';
 import { createRehearsalStore } from '../../src/store/rehearsal-store.js';
 import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
@@ -22,6 +24,7 @@ const CLUSTER = 'eksworkshop-eksctl';
 let real: SimServer;
 let report: RehearsalReport;
 const prefix = freshPrefix('rehearse');
+const queues = createQueueKit({ url: redisUrl }, prefix);
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
 const store = createRehearsalStore(redis, prefix);
 const config = parseClustersConfig({ clusters: [{
@@ -39,7 +42,8 @@ beforeAll(async () => {
     cluster: { name: CLUSTER, region: 'us-west-2', config },
     to: '1.26',
     answers: 'remedy',
-    redisUrl,
+    queues,
+    twinPorts,
     prefix,
     logger: createLogger({ level: 'silent' }),
     timeoutMs: 150_000,
@@ -51,6 +55,7 @@ beforeAll(async () => {
   if (process.env.E2E_PRINT) console.log(report.lines.join('\n'), JSON.stringify(report.gates, null, 1));
 }, 180_000);
 afterAll(async () => {
+  await queues.close();
   await real?.close();
   await deleteKeys(`${prefix}*`);
   redis.disconnect();

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRolloutEngine, type RolloutEngine } from '../../jobs/rollout/rollout-engine.js';
+import { createQueueKit, type QueueKit } from '../../src/store/queue-kit.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { ChannelPoster } from '../../src/ports/slack/channel-poster.js';
@@ -16,8 +17,10 @@ import { freshPrefix, redisUrl } from '../support/redis-url.js';
 // thread and the caller say so.
 let engine: RolloutEngine | undefined;
 let prefix = '';
+let queues: QueueKit | undefined;
 afterEach(async () => {
   await engine?.close();
+  await queues?.close();
   engine = undefined;
   const redis = new Redis(redisUrl);
   const keys = await redis.keys(`${prefix}:*`);
@@ -28,6 +31,7 @@ afterEach(async () => {
 describe('a rollout whose gate card Slack refuses', () => {
   it('is undone: nothing saved, the thread says it was not created, the caller gets the sentence', async () => {
     prefix = freshPrefix('rollout-gate');
+    queues = createQueueKit({ url: redisUrl }, prefix);
     const posts: Array<{ message: SlackMessage; threadTs?: string }> = [];
     const poster: ChannelPoster = {
       async post(_channel, message, threadTs) {
@@ -41,8 +45,7 @@ describe('a rollout whose gate card Slack refuses', () => {
     };
     const sources = { clock: systemClock, eks: unreadable, ec2: unreadable, ssm: unreadable, kube: unreadable } as unknown as SnapshotSources;
     engine = createRolloutEngine({
-      connection: { url: redisUrl },
-      prefix,
+      queues,
       config: parseClustersConfig({ clusters: [{ name: 'demo', region: 'us-west-2', channels: ['C0FLEET'], requesters: ['U0REQ'], approvers: ['U0APP'] }] }),
       sources,
       control: {} as UpgradeControl,

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
 import { createRolloutEngine, type RolloutEngine } from '../../jobs/rollout/rollout-engine.js';
+import { createQueueKit, type QueueKit } from '../../src/store/queue-kit.js';
 import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
@@ -25,8 +26,10 @@ const MAX_PARALLEL = 50;
 let engine: RolloutEngine | undefined;
 let sim: SimServer | undefined;
 let prefix = '';
+let queues: QueueKit | undefined;
 afterEach(async () => {
   await engine?.close();
+  await queues?.close();
   await sim?.close();
   engine = undefined;
   sim = undefined;
@@ -39,6 +42,7 @@ afterEach(async () => {
 describe('a rollout wave at --max-parallel 50', () => {
   it('starts 50 upgrades at once from one worker, and no more until one ends', async () => {
     prefix = freshPrefix('rollout-parallel');
+    queues = createQueueKit({ url: redisUrl }, prefix);
     sim = await startSimulator({ scenario: 'fleet', clusters: CLUSTERS, fleetVersion: '1.32', port: 0, host: '127.0.0.1', speed: 600 });
     const names = [...sim.world.clusters.keys()];
     const config = parseClustersConfig({ clusters: names.map((name) => ({ name, region: sim!.world.cluster(name)!.region, channels: ['C0FLEET'], requesters: ['U0REQ'], approvers: ['U0APP'] })) });
@@ -50,7 +54,7 @@ describe('a rollout wave at --max-parallel 50', () => {
     let posts = 0;
     const poster: ChannelPoster = { post: async () => ({ ts: `1700000000.${String(++posts).padStart(6, '0')}` }) };
     const control = createFakeUpgradeControl();
-    engine = createRolloutEngine({ connection: { url: redisUrl }, prefix, config, sources, control, poster, logger, pollMs: 250 });
+    engine = createRolloutEngine({ queues, config, sources, control, poster, logger, pollMs: 250 });
     await engine.startWorker();
 
     const rollout = await engine.control.create({ to: '1.33', waves: [{ globs: ['*'], clusters: names }], soakMs: 0, maxParallel: MAX_PARALLEL, requestedBy: 'U0REQ', channel: 'C0FLEET' });

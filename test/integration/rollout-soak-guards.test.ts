@@ -73,7 +73,7 @@ async function startRollout(soakMs: number) {
     },
   };
   rollouts = createRolloutEngine({
-    connection: { url: redisUrl }, prefix: h.prefix, config, sources: h.sources, control: engine.control, poster, guards, pollMs: 250,
+    queues: h.queues, config, sources: h.sources, control: engine.control, poster, guards, pollMs: 250,
     logger: createLogger({ level: process.env.ENGINE_TEST_LOG ?? 'silent' }),
   });
   await rollouts.startWorker();

@@ -1,9 +1,10 @@
-import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { startFakeSlack } from '@eks-upgrade-bot/sim';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -43,18 +44,20 @@ afterEach(async () => {
 async function setup() {
   const fake = await startFakeSlack({ signingSecret: 'test-signing-secret' });
   const prefix = freshPrefix('thread');
-  const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl });
+  const logger = createLogger({ level: 'silent' });
+  const client = createSlackWebClient(TOKEN, { apiUrl: fake.apiUrl, logger });
+  const queues = createQueueKit({ url: redisUrl }, prefix);
   const port: SlackThreadPort = createSlackThreadPort({
     client,
-    connection: { url: redisUrl },
-    prefix,
-    logger: createLogger({ level: 'silent' }),
+    queues,
+    logger,
     minIntervalMs: 30,
     retry: { baseMs: 20, maxMs: 200 },
     pollIntervalMs: 50,
   });
   cleanups.push(async () => {
     await port.close();
+    await queues.close();
     await fake.close();
     const redis = new Redis(redisUrl);
     const keys = await redis.keys(`${prefix}:*`);

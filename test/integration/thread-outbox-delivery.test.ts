@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
-import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import type { ThreadRef } from '../../src/ports/slack/thread-port.js';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import type { StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -46,14 +47,14 @@ async function setup() {
       },
     }),
   });
-  // A WebClient configured as Bolt configures it (default long retry loop); the port must not depend on that.
-  const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl });
+  // The bot's one WebClient, as src/start-bot.ts builds it (no retries of its own, 429s rejected at once).
+  const client = createSlackWebClient(TOKEN, { apiUrl: fake.apiUrl, logger });
+  const queues = createQueueKit({ url: redisUrl }, prefix);
   const ports: SlackThreadPort[] = [];
   const makePort = (overrides: { lockTtlMs?: number; retry?: { baseMs: number; maxMs: number } } = {}) => {
     const port = createSlackThreadPort({
       client,
-      connection: { url: redisUrl },
-      prefix,
+      queues,
       logger,
       minIntervalMs: MIN_INTERVAL_MS,
       retry: { baseMs: 20, maxMs: 200 },
@@ -66,6 +67,7 @@ async function setup() {
   const port = makePort();
   cleanups.push(async () => {
     for (const p of ports) await p.close();
+    await queues.close();
     await fake.close();
     const redis = new Redis(redisUrl);
     const keys = await redis.keys(`${prefix}:*`);

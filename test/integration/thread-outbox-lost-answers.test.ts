@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
@@ -8,6 +7,8 @@ import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { outboxMetadata } from '../../src/slack/thread/find-posted-message.js';
 import type { OutboxEntry } from '../../src/slack/thread/outbox-entry.js';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import type { GateModel, StatusCardModel, TimelineEvent } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -45,18 +46,20 @@ async function setup() {
     level: 'debug',
     destination: new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } }),
   });
-  const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl });
+  const client = createSlackWebClient(TOKEN, { apiUrl: fake.apiUrl, logger });
+  const queues = createQueueKit({ url: redisUrl }, prefix);
   const redis = new Redis(redisUrl);
   const ports: SlackThreadPort[] = [];
   const makePort = (overrides: { lockTtlMs?: number } = {}) => {
     const port = createSlackThreadPort({
-      client, connection: { url: redisUrl }, prefix, logger, minIntervalMs: 30, retry: { baseMs: 20, maxMs: 200 }, pollIntervalMs: 50, ...overrides,
+      client, queues, logger, minIntervalMs: 30, retry: { baseMs: 20, maxMs: 200 }, pollIntervalMs: 50, ...overrides,
     });
     ports.push(port);
     return port;
   };
   cleanups.push(async () => {
     for (const p of ports) await p.close();
+    await queues.close();
     await fake.close();
     const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);

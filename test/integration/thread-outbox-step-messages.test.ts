@@ -1,4 +1,3 @@
-import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
@@ -7,6 +6,8 @@ import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
 import { outboxMetadata } from '../../src/slack/thread/find-posted-message.js';
 import { upsertPostId, type OutboxEntry } from '../../src/slack/thread/outbox-entry.js';
 import { createSlackThreadPort, type SlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import type { StatusCardModel, StepMessageModel } from '../../src/ports/timeline-event.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 
@@ -38,12 +39,13 @@ afterEach(async () => {
 async function setup() {
   const fake = await startFakeSlack({ signingSecret: 'test-signing-secret' });
   const prefix = freshPrefix('thread-steps');
-  const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl });
+  const client = createSlackWebClient(TOKEN, { apiUrl: fake.apiUrl, logger: createLogger({ level: 'silent' }) });
+  const queues = createQueueKit({ url: redisUrl }, prefix);
   const redis = new Redis(redisUrl);
   const ports: SlackThreadPort[] = [];
   const makePort = (overrides: { lockTtlMs?: number; progressEditIntervalMs?: number } = {}) => {
     const port = createSlackThreadPort({
-      client, connection: { url: redisUrl }, prefix, logger: createLogger({ level: 'silent' }), minIntervalMs: 20,
+      client, queues, logger: createLogger({ level: 'silent' }), minIntervalMs: 20,
       retry: { baseMs: 20, maxMs: 200 }, pollIntervalMs: 50, progressEditIntervalMs: 0, ...overrides,
     });
     ports.push(port);
@@ -51,6 +53,7 @@ async function setup() {
   };
   cleanups.push(async () => {
     for (const p of ports) await p.close();
+    await queues.close();
     await fake.close();
     const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);

@@ -3,13 +3,15 @@
  * fails with one readable paragraph per violation. `--root DIR` checks another tree (the rules' own test plants
  * violations in test/fixtures/import-rules).
  *
- * Beside the import rules, the folder-size rule (`folderSize` in .dependency-cruiser.cjs): no source folder holds
+ * Beside the import rules, the construction rule (`construction` in .dependency-cruiser.cjs): outside entry points
+ * and the simulator, no file constructs a Redis connection, a BullMQ object, an SDK client or a WebClient, or calls
+ * a factory that opens one; each one found is named with its file, line and what to do. And the folder-size rule (`folderSize` in .dependency-cruiser.cjs): no source folder holds
  * more than 20 files directly; each one over is named with its count and what to do.
  *
  * Plain JavaScript run by node: dependency-cruiser's swc parser does not load under tsx's hooks.
  */
 
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -47,10 +49,47 @@ function findCrowdedFolders(baseDir) {
   return crowded;
 }
 
+/** Code without comments: line comments and doc-comment lines say `new Queue(` in prose, which builds nothing. */
+function codeOf(line) {
+  const trimmed = line.trim();
+  if (trimmed.startsWith('*') || trimmed.startsWith('/*')) return '';
+  return line.replace(/(^|[^:'"`])\/\/.*$/, '$1');
+}
+
+/** Every construction of a client, or call of a factory that opens one, outside entry points and the factories. */
+function findConstructions(baseDir) {
+  const { roots, exempt, factories, constructors, factoryCalls } = config.construction;
+  const skip = [...exempt, ...Object.keys(factories)].map((pattern) => new RegExp(pattern));
+  const patterns = [
+    { what: 'constructs', regex: new RegExp(constructors, 'g') },
+    { what: 'calls', regex: new RegExp(factoryCalls, 'g') },
+  ];
+  const found = [];
+  const visit = (dir) => {
+    for (const entry of readdirSync(join(baseDir, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      if (entry.isDirectory()) visit(path);
+      else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !/\.d\.ts$/.test(entry.name) && !skip.some((re) => re.test(path))) {
+        readFileSync(join(baseDir, path), 'utf8').split('\n').forEach((line, index) => {
+          const code = codeOf(line);
+          for (const { what, regex } of patterns) {
+            for (const match of code.matchAll(regex)) found.push({ path, line: index + 1, what, call: `${match[0].replace(/\s+/g, ' ').replace(/\($/, '')}(…)` });
+          }
+        });
+      }
+    }
+  };
+  for (const root of roots) if (readdirSync(baseDir).includes(root)) visit(root);
+  return found;
+}
+
 const { values } = parseArgs({ options: { root: { type: 'string' } } });
 const baseDir = values.root ? resolve(values.root) : REPO;
 const violations = await findImportViolations(baseDir);
 for (const v of violations) console.error(`import rule broken: ${v.key}\n  ${v.advice}\n`);
+const constructions = findConstructions(baseDir);
+for (const c of constructions) console.error(`built outside an entry point: ${c.path}:${c.line} ${c.what} ${c.call}\n  ${config.construction.advice}\n`);
 const crowded = findCrowdedFolders(baseDir);
 const sizeEnforced = config.folderSize.enforced || values.root !== undefined;
 if (sizeEnforced) {
@@ -59,11 +98,13 @@ if (sizeEnforced) {
   }
 }
 if (violations.length > 0) console.error(`${violations.length} import rule violations (the rules: .dependency-cruiser.cjs)`);
+if (constructions.length > 0) console.error(`${constructions.length} ${constructions.length === 1 ? 'client is' : 'clients are'} built outside an entry point (the rule: construction in .dependency-cruiser.cjs)`);
 if (sizeEnforced && crowded.length > 0) console.error(`${crowded.length} ${crowded.length === 1 ? 'folder holds' : 'folders hold'} more than ${config.folderSize.maxFiles} files directly (the rule: folderSize in .dependency-cruiser.cjs)`);
-if (violations.length > 0 || (sizeEnforced && crowded.length > 0)) {
+if (violations.length > 0 || constructions.length > 0 || (sizeEnforced && crowded.length > 0)) {
   process.exitCode = 1;
 } else {
   console.log('import rules hold: no upward imports, no file or folder cycles, the simulator reached only through its entry point');
+  console.log('construction rule holds: every Redis connection, BullMQ object, SDK client and WebClient is built in an entry point or a factory it calls');
   if (sizeEnforced) console.log(`folder-size rule holds: no source folder holds more than ${config.folderSize.maxFiles} files directly`);
   else if (crowded.length > 0) console.log(`folder-size rule off until bin/relayout/relayout.mjs has run: ${crowded.length} folders hold more than ${config.folderSize.maxFiles} files (${crowded.map((c) => `${c.dir}/ ${c.files}`).join(', ')})`);
 }

@@ -1,5 +1,4 @@
 import '../../src/log/quiet-node-version-warning.js';
-import { WebClient } from '@slack/web-api';
 import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
@@ -9,7 +8,10 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { createLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createSlackThreadPort } from '../../src/slack/thread/slack-thread-port.js';
+import { createQueueKit } from '../../src/store/queue-kit.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import { createUpgradeEngine } from '../../jobs/worker/create-upgrade-engine.js';
+import { twinPorts } from '../../src/wiring/twin-ports.js';
 import { createRolloutEngine } from '../../jobs/rollout/rollout-engine.js';
 import { createChannelPoster } from '../../src/slack/channel-poster.js';
 import { killSwitch } from './kill-switch.js';
@@ -33,19 +35,19 @@ const lockMs = Number(env.LOCK_MS ?? 3_000);
 const logger = createLogger({ level: (env.E2E_LOG as 'info' | undefined) ?? 'silent' }).child({ pid: process.pid });
 const connection = { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
 const prefix = env.QUEUE_PREFIX!;
+const queues = createQueueKit(connection, prefix);
 
 const sdkOptions = { endpoint: env.SIM_URL!, credentials };
 const kill = killSwitch(env.KILL_AT);
 const eks = kill.eks(createEksPortFactory(sdkOptions));
 const kube = kill.kube(createKubePortFactory({ eks, credentials, clock: systemClock, logger }));
-const client = new WebClient(env.SLACK_BOT_TOKEN!, { slackApiUrl: env.SLACK_API_URL!, retryConfig: { retries: 0 } });
-const outbox = createSlackThreadPort({ client, connection, prefix, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs,
+const client = createSlackWebClient(env.SLACK_BOT_TOKEN!, { apiUrl: env.SLACK_API_URL!, logger });
+const outbox = createSlackThreadPort({ client, queues, logger: logger.child({ part: 'thread' }), lockTtlMs: lockMs,
   ...(env.THREAD_MIN_INTERVAL_MS ? { minIntervalMs: Number(env.THREAD_MIN_INTERVAL_MS) } : {}),
 });
 const thread = { ...outbox, ...kill.thread(outbox) };
 const engine = createUpgradeEngine({
-  connection,
-  prefix,
+  queues,
   config: parseClustersConfig({ clusters: JSON.parse(env.CLUSTERS_JSON!) }),
   eks,
   kube,
@@ -62,8 +64,7 @@ const engine = createUpgradeEngine({
 // Rollout waves and lanes too, as ROLE=worker runs them (src/start-bot.ts).
 const config = parseClustersConfig({ clusters: JSON.parse(env.CLUSTERS_JSON!) });
 const rollouts = createRolloutEngine({
-  connection,
-  prefix,
+  queues,
   config,
   sources: { eks, kube, ssm: createSsmPortFactory(sdkOptions), ec2: createEc2PortFactory(sdkOptions), autoScaling: createAutoScalingPortFactory(sdkOptions), clock: systemClock },
   control: engine.control,
@@ -84,6 +85,7 @@ process.once('SIGTERM', () => {
     .then(() => rollouts.close())
     .then(() => engine.close())
     .then(() => thread.close())
+    .then(() => queues.close())
     .finally(() => process.exit(0));
 });
 
@@ -91,8 +93,8 @@ await thread.start();
 await engine.startWorker(env.WORKER_CONCURRENCY ? { concurrency: Number(env.WORKER_CONCURRENCY) } : {});
 await rollouts.startWorker();
 rehearsals = await startRehearsalWorker({
-  connection,
-  prefix,
+  queues,
+  twinPorts,
   config,
   sources: { eks, kube, ssm: createSsmPortFactory(sdkOptions), ec2: createEc2PortFactory(sdkOptions), autoScaling: createAutoScalingPortFactory(sdkOptions), clock: systemClock },
   thread,

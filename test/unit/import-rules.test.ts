@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The import rules `npm test` enforces (.dependency-cruiser.cjs, run by test/support/check-imports.mjs) catch each
  * kind of violation: test/fixtures/import-rules is a small tree with one planted per rule and one allowed import
- * (src/report/planted-clean.ts → src/ports) that must stay unflagged.
+ * (src/report/planted-clean.ts → src/ports) that must stay unflagged; likewise a queue, a Redis connection and a
+ * WebClient built outside an entry point, and one built in an entry point (src/cli/planted-entry.ts).
  */
 const SCRIPT = fileURLToPath(new URL('../support/check-imports.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/import-rules/', import.meta.url));
@@ -41,6 +42,20 @@ describe('import rules', () => {
     // Each says what to do, not only what is wrong.
     expect(stderr).toContain('import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there');
     expect(stderr).toContain('7 import rule violations (the rules: .dependency-cruiser.cjs)');
+  });
+
+  it('fail the check on a client built outside an entry point, naming the file, the line and what to do', async () => {
+    const { code, stderr } = await checkImports(FIXTURE);
+    expect(code).toBe(1);
+    const built = stderr.split('\n').filter((line) => line.startsWith('built outside an entry point: ')).map((line) => line.slice('built outside an entry point: '.length));
+    // The entry point's own `new Redis(` (src/cli/planted-entry.ts) and the comment that says `new Queue(` stay unflagged.
+    expect(built.sort()).toEqual([
+      'jobs/planted-queue.ts:7 constructs new Queue(…)',
+      'jobs/planted-queue.ts:8 calls connectRedis(…)',
+      'src/slack/planted-client.ts:4 constructs new WebClient(…)',
+    ]);
+    expect(stderr).toContain('create it in an entry point (src/main.ts, src/start-bot.ts, src/cli/, src/wiring/, src/demo/, src/playground/, bench/, bin/) and pass it in');
+    expect(stderr).toContain('3 clients are built outside an entry point (the rule: construction in .dependency-cruiser.cjs)');
   });
 
   it('fail the check on a source folder holding more than 20 files directly, and leave test folders alone', async () => {

@@ -21,12 +21,10 @@
  * - Gate cards: the ts of a posted 'gate-opened' is stored under its key (and the gate's job/id/revision); the
  *   'gate-answered' with that key becomes a chat.update of the card.
  *
- * WebClient retries: the injected client (Bolt's) by default retries for ~30 minutes and, on a 429, pauses its whole
- * request queue — that would hold one entry (and the channel's order) hostage, freeze the bot's other Slack calls,
- * and silently repeat posts after network errors. So the outbox uses its own WebClient built from the injected
- * client's token and API URL with retries off, rate-limited calls rejected (we honour Retry-After ourselves) and a
- * request timeout; the retry policy lives in one place (slack-error-verdict.ts). A client without a static token
- * (OAuth installs) is used as given.
+ * WebClient retries: the injected client is the bot's own (src/slack/slack-web-client.ts), with retries off and
+ * rate-limited calls rejected, so a 429 comes back here at once and the outbox honours Retry-After itself; the retry
+ * policy lives in one place (slack-error-verdict.ts). web-api's default client would retry for ~30 minutes and, on
+ * a 429, pause its whole request queue, holding one entry (and the channel's order) hostage.
  *
  * No duplicates although Slack has no idempotency key for chat.postMessage: every post carries its entry's id in
  * message metadata, and a post that may have reached Slack without us seeing the answer (5xx, dropped connection,
@@ -35,8 +33,8 @@
  * those scopes the outbox falls back to posting again (at least once). Markdown uploads are not looked up.
  */
 import { randomUUID } from 'node:crypto';
-import { connectRedis, type RedisTarget } from '../../store/redis-connection.js';
-import { WebClient } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
+import type { QueueKit } from '../../store/queue-kit.js';
 import type { Logger } from '../../log/logger.js';
 import type { Metrics } from '../../ports/metrics.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
@@ -44,15 +42,14 @@ import type { ThreadPort } from '../../ports/slack/thread-port.js';
 import { describeEntry, stepMessageRank, type OutboxEntry } from './outbox-entry.js';
 import { createOutboxStore, type DedupeNamespace } from './outbox-store.js';
 import { createOutboxWorker } from './outbox-worker.js';
-import { slackLoggerFrom } from '../slack-logger.js';
 import { openThread } from './open-thread.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './slack-error-verdict.js';
 
 export interface SlackThreadPortOptions {
+  /** The bot's Web API client (src/slack/slack-web-client.ts: no retries of its own, rate-limited calls rejected). */
   client: WebClient;
-  connection: RedisTarget;
-  /** Redis key prefix; the outbox lives under `<prefix>:thread:*`. */
-  prefix: string;
+  /** The entry point's Redis connections (src/store/queue-kit.ts); the outbox lives under `<prefix>:thread:*`. */
+  queues: QueueKit;
   logger: Logger;
   /**
    * Pacing and backoff run on this clock. Keep the default (system time) outside tests: Slack's limits are in real
@@ -64,7 +61,6 @@ export interface SlackThreadPortOptions {
   retry?: Partial<RetryPolicy>;
   pollIntervalMs?: number;
   lockTtlMs?: number;
-  requestTimeoutMs?: number;
   /**
    * At most one progress edit per step message per this many ms of wall time (Slack counts chat.update against its
    * limits too). Default 10000. The newest progress is sent when the interval is over; a step's end is never held.
@@ -83,26 +79,15 @@ export type SlackThreadPort = ThreadPort & {
   drained(): Promise<void>;
 };
 
-function deliveryClientFrom(client: WebClient, logger: Logger, timeoutMs: number): WebClient {
-  if (!client.token) return client;
-  return new WebClient(client.token, {
-    slackApiUrl: client.slackApiUrl,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: timeoutMs,
-    logger: slackLoggerFrom(logger, { component: 'slack-web-api' }),
-  });
-}
-
 export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThreadPort {
   const clock = opts.clock ?? systemClock;
   const minIntervalMs = opts.minIntervalMs ?? 1000;
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const log = opts.logger.child({ component: 'slack-thread' });
-  const client = deliveryClientFrom(opts.client, opts.logger, opts.requestTimeoutMs ?? 15_000);
-  const redis = connectRedis(opts.connection, { connectionName: 'slack-thread-outbox' });
+  const { client } = opts;
+  const redis = opts.queues.redis({ connectionName: 'slack-thread-outbox' });
   redis.on('error', (error: Error) => log.warn({ err: error }, 'Redis connection of the Slack outbox failed; reconnecting'));
-  const store = createOutboxStore(redis, opts.prefix);
+  const store = createOutboxStore(redis, opts.queues.prefix);
   const worker = createOutboxWorker({
     store,
     client,
@@ -237,8 +222,8 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
         clearTimeout(timer);
         await send().catch(() => undefined);
       }
+      // Its Redis connection is the kit's, closed by the entry point after this.
       await worker.close();
-      await redis.quit().catch(() => redis.disconnect());
     },
 
     async drained() {
