@@ -1,5 +1,6 @@
 import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
+import type { GateSpec } from './gate-step.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
@@ -29,6 +30,7 @@ export type Command =
   | RestartWorkloadsCommand
   | VerifyHopCommand
   | AskGateCommand
+  | ReopenGateCommand
   | StopAtFindingsCommand
   | SaveStateCommand
   | RecordActedCommand
@@ -255,15 +257,39 @@ export interface VerifyHopCommand {
 }
 
 /**
- * An approval card (jobs/engine/gate-step.ts awaitGate posts it and parks the job until it is answered). `before` is what
- * the step reads again first, for the dry run to say so.
+ * An approval card, asked by the executor (jobs/engine/gate-step.ts awaitGate posts it once, parks the job until it
+ * is answered, and puts the answer on the timeline). `before` is what the step reads again first, for the dry run
+ * to say so. With `skip`, an answer that is not Abort (the card offers Force) skips the resource: the executor
+ * records it as skipped (acted, and `final: 'skipped'` in the step state under `skip.stateKey`, before the step goes
+ * on) and hands back the note (`skipped`), "<why>, skipped by <@who>: <reason>".
  */
 export interface AskGateCommand {
   kind: 'ask-gate';
-  gate: { gateId: string; title: string; details: string[]; actions: GateAction[] };
+  gate: GateSpec;
   before?: string;
   /** What a dry run says when the card is not the usual question (a group it would stop at, and why). */
   said?: string;
+  skip?: GateSkip;
+}
+
+/** What a Force at a skip gate records (AskGateCommand.skip). */
+export interface GateSkip {
+  resource: string;
+  action: ActedAction['action'];
+  /** The resource's state in the step state, saved with `final: 'skipped'` and the note. */
+  stateKey: string;
+  state: object;
+  /** The note's opening words ("custom AMI", "no AMI source"). */
+  why: string;
+}
+
+/**
+ * The same gate asked afresh at its next revision (a retry after its answer failed the same way): the old card's
+ * buttons go stale and the next ask-gate posts a new card. Bookkeeping, like save-state: a dry run asked nothing.
+ */
+export interface ReopenGateCommand {
+  kind: 'reopen-gate';
+  gateId: string;
 }
 
 /** Blocking findings: the job stops here (at a Force card when all may be forced, else it fails). */
@@ -351,13 +377,17 @@ export function describeCommand(command: Command): string {
       return `would record ${command.acted.action} of ${command.acted.resource}`;
     case 'safe-point':
       return `would stop for a Pause or an Abort before ${command.before}`;
+    case 'reopen-gate':
+      return `would ask ${command.gateId} again`;
   }
 }
+
+const BOOKKEEPING: readonly Command['kind'][] = ['save-state', 'record-acted', 'safe-point', 'reopen-gate'];
 
 /** The commands a dry run describes: the ones a person reads in the summary (bookkeeping is left out). */
 export function describeCommands(commands: readonly Command[]): string {
   return commands
-    .filter((command) => command.kind !== 'save-state' && command.kind !== 'record-acted' && command.kind !== 'safe-point')
+    .filter((command) => !BOOKKEEPING.includes(command.kind))
     .map(describeCommand)
     .join('; ');
 }

@@ -1,6 +1,8 @@
 import { RESTARTED_AT } from '../../src/planning/deciders/fargate-workloads.js';
 import { mention } from '../../src/report/format-text.js';
-import { describeCommand, describeCommands, describeIssued, type Command, type UpdateCommand } from './commands.js';
+import type { GateAction } from '../../src/ports/timeline-event.js';
+import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type Command, type UpdateCommand } from './commands.js';
+import { awaitGate, reopenGate } from './gate-step.js';
 import { safePoint } from './safe-point.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
 import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
@@ -15,6 +17,10 @@ export type Described = { kind: 'described'; text: string };
 /** An update to follow; `retry` when EKS said one runs but none shows yet (the executor waited a poll interval). */
 export type UpdateStarted = { kind: 'update'; updateId: string } | { kind: 'retry' };
 type Done = { kind: 'done' };
+/** The gate's answer (with a skip gate's `skipped` note); `stop` when the job parks at it or ends there (Abort, a timeout). */
+export type GateAsked =
+  | { kind: 'answered'; action: GateAction; by: string; at: number; reason?: string; skipped?: string }
+  | { kind: 'stop'; result: StepResult };
 
 interface Results {
   'update-cluster-version': UpdateStarted;
@@ -35,7 +41,8 @@ interface Results {
   'restart-workload': Done;
   'restart-workloads': Done;
   'verify-hop': Done;
-  'ask-gate': Done;
+  'ask-gate': GateAsked;
+  'reopen-gate': Done;
   'stop-at-findings': Done;
   'save-state': Done;
   'record-acted': Done;
@@ -62,6 +69,9 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       const stop = dryRun ? undefined : await safePoint(ctx, command.before);
       return stop ? { kind: 'stop', result: stop } : { kind: 'done' };
     }
+    case 'reopen-gate':
+      if (!dryRun) await reopenGate(ctx, command.gateId);
+      return { kind: 'done' };
     default:
       if (dryRun) return { kind: 'described', text: describeCommand(command) };
   }
@@ -162,6 +172,8 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       }
       return { kind: 'done' };
     }
+    case 'ask-gate':
+      return askGate(ctx, command);
     case 'restart-workloads':
     case 'verify-hop':
     case 'roll-launch-template':
@@ -170,9 +182,6 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     case 'drive-karpenter':
     case 'hold-budgets':
     case 'stop-at-findings':
-    // A gate is carried out by awaitGate (jobs/engine/gate-step.ts, which the steps call after `preview`): the executor
-    // cannot import it, as gate-step's own step previews through here.
-    case 'ask-gate':
       // Plans a step carries out itself, command by command; only a dry run has something to say about them.
       return { kind: 'done' };
   }
@@ -190,6 +199,11 @@ export function preview(ctx: StepContext, commands: readonly Command[]): StepRes
 /** One item's command as a dry run describes it (its line in the step's summary); undefined when the job acts. */
 export function describeInstead(ctx: StepContext, command: Command): string | undefined {
   return ctx.data.dryRun ? describeCommand(command) : undefined;
+}
+
+/** Where a step ends when its gate gave no answer to go on with: parked or stopped at it, or (a dry run) its description. */
+export function unanswered(asked: Exclude<Executed<AskGateCommand>, { kind: 'answered' }>): StepResult {
+  return asked.kind === 'stop' ? asked.result : { outcome: 'dry-run', summary: asked.text };
 }
 
 /** The end of a step that went through its commands: 'dry-run' when they were only described. */
@@ -222,6 +236,23 @@ async function describeNodegroupOrUndefined(ctx: StepContext, cluster: string, n
     if (isNotFound(error)) return undefined;
     throw error;
   }
+}
+
+/**
+ * Asks the gate (awaitGate: posted once per revision, the job parked until the answer, the answer on the timeline).
+ * A skip gate's answer is recorded before the step hears it, so a re-run after a crash reads the resource as
+ * skipped rather than asking again.
+ */
+async function askGate(ctx: StepContext, command: AskGateCommand): Promise<GateAsked> {
+  const outcome = await awaitGate(ctx, command.gate);
+  if (outcome.kind === 'result') return { kind: 'stop', result: outcome.result };
+  const { skip } = command;
+  const answered = { kind: 'answered' as const, action: outcome.action, by: outcome.by, at: outcome.at, reason: outcome.reason };
+  if (!skip) return answered;
+  const note = `${skip.why}, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}`;
+  ctx.recordActed({ resource: skip.resource, action: skip.action, to: ctx.step.to, outcome: 'skipped', note });
+  await ctx.saveStepState({ [skip.stateKey]: { ...skip.state, final: 'skipped', note } });
+  return { ...answered, skipped: note };
 }
 
 /** What each update command calls, and how its update is named in job.data and found again when EKS says one runs. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeCommand, describeCommands, describeIssued, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
+import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
 import { completed, describeInstead, execute, preview } from '../../jobs/engine/execute-commands.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import { fakeStepContext } from './step-fake-context.js';
@@ -125,5 +125,46 @@ describe('execute', () => {
     const active = fakeStepContext({ eks: eksReading('ACTIVE') });
     await expect(execute(active.ctx, del)).rejects.toThrow('in use');
     expect(active.data.updates).toEqual({});
+  });
+
+  it('asks a gate: parks the job until it is answered, posts the card once, and hands back the answer', async () => {
+    const { ctx, gates, events } = fakeStepContext();
+    const ask: AskGateCommand = { kind: 'ask-gate', gate: { gateId: 'h1-x', title: 'Go on?', details: [], actions: ['continue', 'abort'] } };
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'stop', result: { outcome: 'wait' } });
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'stop', result: { outcome: 'wait' } });
+    await gates.answer('j1', 'h1-x', 1, { action: 'continue', by: 'U0APP', at: 5, reason: 'ok' });
+    expect(await execute(ctx, ask)).toEqual({ kind: 'answered', action: 'continue', by: 'U0APP', at: 5, reason: 'ok' });
+    // One card (every run re-sends it under the same key, which the thread posts once), then its answer on it.
+    expect(new Set(events.map((e) => `${e.event.kind} ${e.key}`))).toEqual(new Set(['gate-opened j1:h1-x:1', 'gate-answered j1:h1-x:1']));
+    expect(gates.records.get('h1-x')?.answer).toMatchObject({ action: 'continue', by: 'U0APP' });
+    // Asked again after reopen-gate: a fresh card at the next revision, the old answer no longer counts.
+    await execute(ctx, { kind: 'reopen-gate', gateId: 'h1-x' });
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'stop', result: { outcome: 'wait' } });
+    expect(events.at(-1)).toMatchObject({ key: 'j1:h1-x:2', event: { kind: 'gate-opened' } });
+  });
+
+  it('records a skip gate\'s Force as the resource skipped, before the step hears it, and a re-run reads it so', async () => {
+    const { ctx, gates, data } = fakeStepContext();
+    const ask: AskGateCommand = {
+      kind: 'ask-gate', gate: { gateId: 'h1-ng-a-custom-ami', title: 'Skip a?', details: [], actions: ['force', 'abort'] },
+      skip: { resource: 'nodegroup/a', action: 'custom-ami-gate', stateKey: 'ng:a', state: { from: '1.30' }, why: 'custom AMI' },
+    };
+    await execute(ctx, ask);
+    expect(data.acted).toEqual({});
+    await gates.answer('j1', 'h1-ng-a-custom-ami', 1, { action: 'force', by: 'U0APP', at: 5, reason: 'later' });
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'answered', action: 'force', skipped: 'custom AMI, skipped by <@U0APP>: later' });
+    expect(data.stepState['h1-control-plane']?.['ng:a']).toEqual({ from: '1.30', final: 'skipped', note: 'custom AMI, skipped by <@U0APP>: later' });
+    expect(Object.values(data.acted['h1-control-plane'] ?? {})).toEqual([{ resource: 'nodegroup/a', action: 'custom-ami-gate', to: '1.31', outcome: 'skipped', note: 'custom AMI, skipped by <@U0APP>: later' }]);
+  });
+
+  it('in a dry run describes a gate ("would ask …"), opens no card and saves nothing', async () => {
+    const { ctx, gates, data, events } = fakeStepContext({ data: { dryRun: true } });
+    const ask: AskGateCommand = { kind: 'ask-gate', gate: { gateId: 'h1-x', title: 'Go on?', details: [], actions: ['continue', 'abort'] } };
+    expect(await execute(ctx, ask)).toEqual({ kind: 'described', text: 'would ask the approvers "Go on?" (Continue / Abort) and wait for an answer' });
+    expect(await execute(ctx, { ...ask, said: 'a: would stop at a gate: no AMI' })).toEqual({ kind: 'described', text: 'a: would stop at a gate: no AMI' });
+    expect(await execute(ctx, { kind: 'reopen-gate', gateId: 'h1-x' })).toEqual({ kind: 'done' });
+    expect(gates.records.size).toBe(0);
+    expect(data.stepState).toEqual({});
+    expect(events).toEqual([]);
   });
 });

@@ -11,13 +11,11 @@ import { amiSourceHint } from '../../../src/planning/deciders/ami-source.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
-import { awaitGate, reopenGate } from '../../engine/gate-step.js';
 import { askPlannedGates } from '../../engine/planned-gates.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from '../../engine/read-cluster-updates.js';
-import { mention } from '../../../src/report/format-text.js';
 import { requestToken } from '../../engine/request-token.js';
 import type { AdoptUpdateCommand, AskGateCommand, UpdateNodegroupVersionCommand } from '../../engine/commands.js';
-import { completed, describeInstead, execute, readsEarlierHopsAsDone } from '../../engine/execute-commands.js';
+import { completed, describeInstead, execute, readsEarlierHopsAsDone, unanswered } from '../../engine/execute-commands.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -90,17 +88,20 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     }
     if (state.failed) {
       const { failed } = state;
-      const outcome = await awaitGate(ctx, {
-        gateId,
-        title: `Node group ${name} could not drain its nodes. Force the update, or abort?`,
-        details: [failed.error, ...failed.details, `What to do: ${failed.fix ? `${failed.fix.label}, or ` : ''}Force (evicts ignoring the PDBs).`],
-        actions: failed.fix ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
-        remedyLabel: failed.fix?.label,
+      const outcome = await execute(ctx, {
+        kind: 'ask-gate',
+        gate: {
+          gateId,
+          title: `Node group ${name} could not drain its nodes. Force the update, or abort?`,
+          details: [failed.error, ...failed.details, `What to do: ${failed.fix ? `${failed.fix.label}, or ` : ''}Force (evicts ignoring the PDBs).`],
+          actions: failed.fix ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
+          remedyLabel: failed.fix?.label,
+        },
       });
-      if (outcome.kind === 'result') return outcome.result;
+      if (outcome.kind !== 'answered') return unanswered(outcome);
       if (outcome.action === 'remedy' && failed.fix) await applyRemedy(ctx, failed.fix);
       Object.assign(state, { failed: undefined, force: state.force || outcome.action === 'force', attempt: (state.attempt ?? 0) + 1 });
-      await reopenGate(ctx, gateId);
+      await execute(ctx, { kind: 'reopen-gate', gateId });
       await saveNodegroupState(ctx, name, state);
       continue;
     }
@@ -141,17 +142,15 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
           actions: ['force', 'abort'],
         },
         said: `${name}: pinned to a custom AMI (launch template ${template}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`,
+        skip: { resource: `nodegroup/${name}`, action: 'custom-ami-gate', stateKey: `ng:${name}`, state, why: 'custom AMI' },
       };
-      const dry = describeInstead(ctx, ask);
-      if (dry) {
-        lines.push(dry);
+      const asked = await execute(ctx, ask);
+      if (asked.kind === 'described') {
+        lines.push(asked.text);
         return undefined;
       }
-      const outcome = await awaitGate(ctx, ask.gate);
-      if (outcome.kind === 'result') return outcome.result;
-      Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
-      ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
-      await saveNodegroupState(ctx, name, state);
+      if (asked.kind === 'stop') return asked.result;
+      Object.assign(state, { final: 'skipped', note: asked.skipped });
       continue;
     }
     if (decision.action === 'blue-green') {

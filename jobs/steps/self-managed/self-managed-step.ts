@@ -6,14 +6,12 @@ import type { AutoScalingGroupInfo } from '../../../src/ports/aws/autoscaling-po
 import type { KubeObject } from '../../../src/ports/kube-port.js';
 import { describeError } from '../../engine/classify-error.js';
 import { StepFailure, type Step, type StepContext, type StepResult } from '../../engine/step-context.js';
-import { awaitGate } from '../../engine/gate-step.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
 import { safePoint } from '../../engine/safe-point.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { followRefresh, removeHook, startOrAdoptRefresh } from './self-managed-refresh.js';
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
-import { mention } from '../../../src/report/format-text.js';
 import type { AskGateCommand } from '../../engine/commands.js';
 import { completed, describeInstead, execute } from '../../engine/execute-commands.js';
 
@@ -221,18 +219,11 @@ async function skipGate(ctx: StepContext, name: string, state: GroupState, why: 
       actions: ['force', 'abort'],
     },
     said: `${name}: would stop at a gate: ${why}`,
+    skip: { resource: resourceOf(name), action: 'roll-self-managed', stateKey: stateKey(name), state, why: 'no AMI source' },
   };
-  const dry = describeInstead(ctx, ask);
-  if (dry) {
-    lines.push(dry);
-    return undefined;
-  }
-  const outcome = await awaitGate(ctx, ask.gate);
-  if (outcome.kind === 'result') return outcome.result;
-  Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
-  ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: ctx.step.to, outcome: 'skipped', note: state.note });
-  await saveGroupState(ctx, name, state);
-  lines.push(`${name}: ${state.note}`);
+  const asked = await execute(ctx, ask);
+  if (asked.kind === 'stop') return asked.result;
+  lines.push(asked.kind === 'described' ? asked.text : `${name}: ${asked.skipped}`);
   return undefined;
 }
 
