@@ -21,6 +21,7 @@ export type Command =
   | TerminateInstanceCommand
   | StartInstanceRefreshCommand
   | CreateLaunchTemplateVersionCommand
+  | PointGroupCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
@@ -209,13 +210,43 @@ export interface StartInstanceRefreshCommand {
   minHealthyPercentage: number;
 }
 
-/** A launch template version that differs from `sourceVersion` only in its image id. */
+/**
+ * A launch template version that differs from `sourceVersion` only in its image id, for a managed group pinned to a
+ * custom AMI or a self-managed group (`group`); the timeline says so under `event` (`{version}` in it becomes the
+ * new version). Not adopted here: a re-run after a crash finds the version by its image id in the step's read
+ * (custom-ami-version.ts, self-managed-world.ts) and never asks for another.
+ */
 export interface CreateLaunchTemplateVersionCommand {
   kind: 'create-launch-template-version';
+  group: string;
   launchTemplateId: string;
+  /** The template as the thread names it (its name, else its id). */
+  template: string;
   sourceVersion: string;
   imageId: string;
+  /** Where the AMI id came from (the SSM parameter, clusters.yaml). */
+  source: string;
   description: string;
+  event: string;
+}
+
+/**
+ * A self-managed group pointed at a launch template version (SetLaunchTemplate: UpdateAutoScalingGroup) and the
+ * template's default set (ModifyLaunchTemplate): the default first when the group moves on, after the group when it
+ * goes back (`restore`: an abort before any node moved). Both calls set a value, so a repeat after a lost answer or
+ * a crash lands where the first call did. `save` is written to the step state once both are done, then the
+ * timeline says `text` (a progress line; a note when restoring).
+ */
+export interface PointGroupCommand {
+  kind: 'point-group';
+  group: string;
+  launchTemplateId: string;
+  version: string;
+  defaultVersion?: number;
+  restore?: boolean;
+  save: Record<string, unknown>;
+  event: string;
+  text: string;
 }
 
 /**
@@ -351,6 +382,8 @@ export function describeCommand(command: Command): string {
       return `would call StartInstanceRefresh ${command.group} (MinHealthyPercentage ${command.minHealthyPercentage}, SkipMatching)`;
     case 'create-launch-template-version':
       return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
+    case 'point-group':
+      return `would ${command.restore ? 'put' : 'point'} ${command.group} ${command.restore ? 'back on' : 'at'} launch template version ${command.version}${command.defaultVersion !== undefined ? ` (the template's default ${command.defaultVersion})` : ''}`;
     case 'cancel-rollback':
       return `would call CancelUpdate ${command.updateId} of ${command.cluster}`;
     case 'adopt-update':

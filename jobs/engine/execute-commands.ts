@@ -34,6 +34,7 @@ interface Results {
   'terminate-instance': Done;
   'start-instance-refresh': { kind: 'refresh'; refreshId: string } | { kind: 'retry' };
   'create-launch-template-version': { kind: 'version'; version: number };
+  'point-group': Done;
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -112,7 +113,23 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     }
     case 'create-launch-template-version': {
       const version = await ctx.ec2.createLaunchTemplateVersion(command.launchTemplateId, { sourceVersion: command.sourceVersion, imageId: command.imageId, description: command.description });
+      await ctx.emit(command.event.replace('{version}', String(version)), {
+        kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+        text: `${command.group}: launch template ${command.template} version ${version} created from version ${command.sourceVersion} with ${command.imageId} (${command.source}).`,
+      });
       return { kind: 'version', version };
+    }
+    case 'point-group': {
+      const setDefault = async () => {
+        if (command.defaultVersion !== undefined) await ctx.ec2.setDefaultLaunchTemplateVersion(command.launchTemplateId, command.defaultVersion);
+      };
+      if (!command.restore) await setDefault();
+      await ctx.autoScaling.setLaunchTemplate(command.group, { id: command.launchTemplateId, version: command.version });
+      if (command.restore) await setDefault();
+      await ctx.saveStepState(command.save);
+      const at = ctx.clock.now();
+      await ctx.emit(command.event, command.restore ? { kind: 'note', at, level: 'info', text: command.text } : { kind: 'progress', at, step: ctx.step.id, text: command.text });
+      return { kind: 'done' };
     }
     case 'start-instance-refresh': {
       let refreshId: string;

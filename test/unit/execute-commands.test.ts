@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
+import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type CreateLaunchTemplateVersionCommand, type PointGroupCommand, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
 import { completed, describeInstead, execute, preview } from '../../jobs/engine/execute-commands.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
+import type { StepContext } from '../../jobs/engine/step-context.js';
 import { fakeStepContext } from './step-fake-context.js';
 
 /** The one executor: steps hand it commands; it acts, records and adopts — or, in a dry run, only describes. */
@@ -167,4 +168,39 @@ describe('execute', () => {
     expect(data.stepState).toEqual({});
     expect(events).toEqual([]);
   });
+
+  it('points a group at a launch template version (the default first; after the group when it goes back), saves, then says so', async () => {
+    const calls: string[] = [];
+    const { ctx, data, events } = fakeStepContext();
+    const acting: StepContext = {
+      ...ctx,
+      ec2: { ...ctx.ec2, setDefaultLaunchTemplateVersion: async (id: string, version: number) => void calls.push(`default ${id} ${version}`) },
+      autoScaling: { setLaunchTemplate: async (group: string, lt: { id: string; version: string }) => void calls.push(`group ${group} ${lt.id} ${lt.version}`) } as unknown as StepContext['autoScaling'],
+    };
+    const point: PointGroupCommand = { kind: 'point-group', group: 'smg', launchTemplateId: 'lt-1', version: '3', defaultVersion: 3, save: { 'smg:smg': { newVersion: 3 } }, event: 'smg:smg:pointed', text: 'smg: pointed.' };
+    await execute(acting, point);
+    // A repeat (a lost answer, a re-run after a crash) sets the same values again and says nothing new.
+    await execute(acting, point);
+    expect(calls).toEqual(['default lt-1 3', 'group smg lt-1 3', 'default lt-1 3', 'group smg lt-1 3']);
+    expect(data.stepState['h1-control-plane']).toEqual({ 'smg:smg': { newVersion: 3 } });
+    expect(new Set(events.map((e) => `${e.event.kind} ${e.key}`))).toEqual(new Set(['progress j1:h1-control-plane:smg:smg:pointed']));
+    calls.length = 0;
+    await execute(acting, { ...point, version: '1', defaultVersion: 1, restore: true, event: 'smg:smg:restored' });
+    expect(calls).toEqual(['group smg lt-1 1', 'default lt-1 1']);
+    expect(events.at(-1)).toMatchObject({ key: 'j1:h1-control-plane:smg:smg:restored', event: { kind: 'note', text: 'smg: pointed.' } });
+    expect(describeCommand(point)).toBe("would point smg at launch template version 3 (the template's default 3)");
+  });
+
+  it('creates a launch template version with only the image changed and names it on the timeline', async () => {
+    const { ctx, events } = fakeStepContext();
+    const sources: unknown[] = [];
+    const acting: StepContext = { ...ctx, ec2: { ...ctx.ec2, createLaunchTemplateVersion: async (id: string, from: unknown) => (sources.push({ id, from }), 7) } };
+    const create: CreateLaunchTemplateVersionCommand = {
+      kind: 'create-launch-template-version', group: 'custom', launchTemplateId: 'lt-9', template: 'custom-lt', sourceVersion: '2', imageId: 'ami-new', source: 'clusters.yaml', description: 'eks-upgrade-bot j1: 1.31', event: 'ng:custom:lt-version:{version}',
+    };
+    expect(await execute(acting, create)).toEqual({ kind: 'version', version: 7 });
+    expect(sources).toEqual([{ id: 'lt-9', from: { sourceVersion: '2', imageId: 'ami-new', description: 'eks-upgrade-bot j1: 1.31' } }]);
+    expect(events).toMatchObject([{ key: 'j1:h1-control-plane:ng:custom:lt-version:7', event: { kind: 'progress', text: 'custom: launch template custom-lt version 7 created from version 2 with ami-new (clusters.yaml).' } }]);
+  });
 });
+

@@ -5,7 +5,7 @@ import { describeBlocker } from '../../../src/planning/workloads/find-drain-bloc
 import { StepFailure, type Step, type StepContext, type StepResult } from '../../engine/step-context.js';
 import { remedyForUpdate } from '../../../src/planning/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
-import { createCustomAmiVersion, findCustomAmiVersion } from './custom-ami-version.js';
+import { findCustomAmiVersion } from './custom-ami-version.js';
 import { applyRemedy, inspectDrain } from '../../engine/drain-inspection.js';
 import { amiSourceHint } from '../../../src/planning/deciders/ami-source.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
@@ -187,8 +187,13 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     }
     if (decision.action === 'roll-launch-template' && decision.request.launchTemplate.version === NEW_LAUNCH_TEMPLATE_VERSION) {
       // Crash-safe: a re-run finds the version this made (it carries the target AMI) and rolls to it instead.
-      const version = await createCustomAmiVersion(ctx, ng, customAmi!);
-      update.request = { launchTemplate: { ...decision.request.launchTemplate, version } };
+      const lt = ng.launchTemplate!;
+      const created = await execute(ctx, {
+        kind: 'create-launch-template-version', group: name, launchTemplateId: lt.id!, template: lt.name ?? lt.id!, sourceVersion: lt.version ?? '$Default',
+        imageId: customAmi!.imageId, source: customAmi!.label, description: `eks-upgrade-bot ${data.jobId}: ${step.to}`, event: `ng:${name}:lt-version:{version}`,
+      });
+      if (created.kind !== 'version') continue;
+      update.request = { launchTemplate: { ...decision.request.launchTemplate, version: String(created.version) } };
     }
     const started = await execute(ctx, await followOrIssue(ctx, update));
     if (started.kind !== 'update') continue;
