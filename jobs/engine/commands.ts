@@ -1,6 +1,7 @@
 import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { GateSpec } from './gate-step.js';
+import type { DrainRemedy } from '../../src/planning/workloads/find-drain-blockers.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
@@ -22,6 +23,8 @@ export type Command =
   | StartInstanceRefreshCommand
   | CreateLaunchTemplateVersionCommand
   | PointGroupCommand
+  | ScaleForDrainCommand
+  | ForceDrainCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
@@ -250,6 +253,26 @@ export interface PointGroupCommand {
 }
 
 /**
+ * A blocked drain's safe remedy, chosen at its card: the Deployment scaled (a merge patch to a count, so a repeat
+ * changes nothing) and waited on, bounded, until the extra replica is available (jobs/engine/drain-inspection.ts).
+ */
+export interface ScaleForDrainCommand {
+  kind: 'scale-for-drain';
+  remedy: DrainRemedy;
+}
+
+/**
+ * Force at a blocked drain: the pods the PDBs protect on `nodes` are deleted outright (a DELETE is not an eviction),
+ * read again now rather than taken from the card. A repeat deletes only what still blocks.
+ */
+export interface ForceDrainCommand {
+  kind: 'force-drain';
+  nodes: string[];
+  by: string;
+  reason?: string;
+}
+
+/**
  * Follow an update already under way (found by the step's read) instead of starting another: recorded as adopted
  * under `record` unless it is this job's own (`ours`), with a note in the timeline when `note` is given.
  */
@@ -384,6 +407,10 @@ export function describeCommand(command: Command): string {
       return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
     case 'point-group':
       return `would ${command.restore ? 'put' : 'point'} ${command.group} ${command.restore ? 'back on' : 'at'} launch template version ${command.version}${command.defaultVersion !== undefined ? ` (the template's default ${command.defaultVersion})` : ''}`;
+    case 'scale-for-drain':
+      return `would ${command.remedy.label}: scale ${command.remedy.namespace}/${command.remedy.deployment} to ${command.remedy.replicas} replicas and wait until they are available`;
+    case 'force-drain':
+      return `would delete the pods the PDBs protect on ${command.nodes.join(', ')} (Force by ${command.by})`;
     case 'cancel-rollback':
       return `would call CancelUpdate ${command.updateId} of ${command.cluster}`;
     case 'adopt-update':

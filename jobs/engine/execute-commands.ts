@@ -2,6 +2,7 @@ import { RESTARTED_AT } from '../../src/planning/deciders/fargate-workloads.js';
 import { mention } from '../../src/report/format-text.js';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type Command, type UpdateCommand } from './commands.js';
+import { applyRemedy, forceDrain, type ForcedDrain } from './drain-inspection.js';
 import { awaitGate, reopenGate } from './gate-step.js';
 import { safePoint } from './safe-point.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
@@ -35,6 +36,8 @@ interface Results {
   'start-instance-refresh': { kind: 'refresh'; refreshId: string } | { kind: 'retry' };
   'create-launch-template-version': { kind: 'version'; version: number };
   'point-group': Done;
+  'scale-for-drain': Done;
+  'force-drain': { kind: 'forced'; forced: ForcedDrain };
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -131,6 +134,11 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       await ctx.emit(command.event, command.restore ? { kind: 'note', at, level: 'info', text: command.text } : { kind: 'progress', at, step: ctx.step.id, text: command.text });
       return { kind: 'done' };
     }
+    case 'scale-for-drain':
+      await applyRemedy(ctx, command.remedy);
+      return { kind: 'done' };
+    case 'force-drain':
+      return { kind: 'forced', forced: await forceDrain(ctx, command.nodes, { by: command.by, reason: command.reason }) };
     case 'start-instance-refresh': {
       let refreshId: string;
       try {
@@ -218,9 +226,12 @@ export function describeInstead(ctx: StepContext, command: Command): string | un
   return ctx.data.dryRun ? describeCommand(command) : undefined;
 }
 
-/** Where a step ends when its gate gave no answer to go on with: parked or stopped at it, or (a dry run) its description. */
-export function unanswered(asked: Exclude<Executed<AskGateCommand>, { kind: 'answered' }>): StepResult {
-  return asked.kind === 'stop' ? asked.result : { outcome: 'dry-run', summary: asked.text };
+/**
+ * Where a step ends when a command did not let it go on: parked or stopped at a gate (Abort, a timeout), or — a dry
+ * run — at the command's description.
+ */
+export function halted(result: Described | { kind: 'stop'; result: StepResult }): StepResult {
+  return result.kind === 'stop' ? result.result : { outcome: 'dry-run', summary: result.text };
 }
 
 /** The end of a step that went through its commands: 'dry-run' when they were only described. */

@@ -1,6 +1,6 @@
 import type { PlannedAction } from '../../src/ports/upgrade-plan.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
-import { acts, execute, unanswered } from './execute-commands.js';
+import { acts, execute, halted } from './execute-commands.js';
 
 /**
  * The gates the approved plan announces for a data-plane step (issue 23): each planned action that carries a
@@ -32,7 +32,7 @@ export async function askPlannedGates(ctx: StepContext, skip: (action: PlannedAc
         actions: ['continue', 'abort'],
       },
     });
-    if (outcome.kind !== 'answered') return unanswered(outcome);
+    if (outcome.kind !== 'answered') return halted(outcome);
     await ctx.saveStepState({ [`asked:${gateId}`]: { by: outcome.by, at: outcome.at } });
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type CreateLaunchTemplateVersionCommand, type PointGroupCommand, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
-import { completed, describeInstead, execute, preview } from '../../jobs/engine/execute-commands.js';
+import { completed, describeInstead, execute, halted, preview } from '../../jobs/engine/execute-commands.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { StepContext } from '../../jobs/engine/step-context.js';
 import { fakeStepContext } from './step-fake-context.js';
@@ -201,6 +201,15 @@ describe('execute', () => {
     expect(await execute(acting, create)).toEqual({ kind: 'version', version: 7 });
     expect(sources).toEqual([{ id: 'lt-9', from: { sourceVersion: '2', imageId: 'ami-new', description: 'eks-upgrade-bot j1: 1.31' } }]);
     expect(events).toMatchObject([{ key: 'j1:h1-control-plane:ng:custom:lt-version:7', event: { kind: 'progress', text: 'custom: launch template custom-lt version 7 created from version 2 with ami-new (clusters.yaml).' } }]);
+  });
+
+  it('in a dry run describes a drain remedy and a forced drain and touches no Kubernetes object', async () => {
+    // This context has no Kubernetes API: any call would throw.
+    const { ctx } = fakeStepContext({ data: { dryRun: true } });
+    const remedy = { label: 'Scale orders to 2', namespace: 'orders', deployment: 'orders', replicas: 2 };
+    expect(await execute(ctx, { kind: 'scale-for-drain', remedy })).toEqual({ kind: 'described', text: 'would Scale orders to 2: scale orders/orders to 2 replicas and wait until they are available' });
+    expect(await execute(ctx, { kind: 'force-drain', nodes: ['ip-10-0-1-1'], by: 'U0APP' })).toEqual({ kind: 'described', text: 'would delete the pods the PDBs protect on ip-10-0-1-1 (Force by U0APP)' });
+    expect(halted({ kind: 'described', text: 'x' })).toEqual({ outcome: 'dry-run', summary: 'x' });
   });
 });
 

@@ -9,7 +9,7 @@ import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from '../..
 import { mention } from '../../../src/report/format-text.js';
 import { requestToken } from '../../engine/request-token.js';
 import type { AdoptUpdateCommand, UpdateAddonCommand } from '../../engine/commands.js';
-import { completed, execute, unanswered } from '../../engine/execute-commands.js';
+import { completed, execute, halted } from '../../engine/execute-commands.js';
 
 /**
  * Add-ons of one hop: every installed EKS add-on to the target minor's default version, one at a time (VPC CNI one
@@ -92,7 +92,7 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[], cat
           remedyLabel: conflict ? `Retry ${name} with resolveConflicts OVERWRITE` : undefined,
         },
       });
-      if (outcome.kind !== 'answered') return unanswered(outcome);
+      if (outcome.kind !== 'answered') return halted(outcome);
       if (outcome.action === 'remedy') {
         Object.assign(state, { failed: undefined, overwrite: true, attempt: (state.attempt ?? 0) + 1 });
         await execute(ctx, { kind: 'reopen-gate', gateId });

@@ -2,7 +2,7 @@ import type { Step } from '../../engine/step-context.js';
 import type { GateSpec } from '../../engine/gate-step.js';
 import { hopPlanLines } from '../../../src/report/plan-vs-job.js';
 import { mention } from '../../../src/report/format-text.js';
-import { execute, unanswered } from '../../engine/execute-commands.js';
+import { execute, halted } from '../../engine/execute-commands.js';
 
 function withHeading(heading: string, lines: string[]): string[] {
   return lines.length ? [heading, ...lines] : [];
@@ -22,7 +22,7 @@ export const controlPlaneGateStep: Step = async (ctx) => {
     actions: ['continue', 'abort'],
   };
   const outcome = await execute(ctx, { kind: 'ask-gate', gate: spec });
-  if (outcome.kind !== 'answered') return unanswered(outcome);
+  if (outcome.kind !== 'answered') return halted(outcome);
   const verb = outcome.action === 'force' ? 'forced' : 'approved';
   return { outcome: 'done', summary: `${verb} by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` };
 };

@@ -5,14 +5,14 @@ import { describeBlocker } from '../../../src/planning/workloads/find-drain-bloc
 import { StepFailure, type StepContext, type StepResult } from '../../engine/step-context.js';
 import { kubeletMinorOf } from '../../../src/planning/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../../../src/planning/nodegroup-rollout.js';
-import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from '../../engine/drain-inspection.js';
+import { inspectDrain, type DrainInspection, type ForcedDrain } from '../../engine/drain-inspection.js';
 import { plannedQuestion } from '../../engine/planned-gates.js';
 import { formatDuration } from '../../../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { mention } from '../../../src/report/format-text.js';
 import { requestToken } from '../../engine/request-token.js';
-import { describeInstead, execute, readsEarlierHopsAsDone, unanswered } from '../../engine/execute-commands.js';
+import { describeInstead, execute, readsEarlierHopsAsDone, halted } from '../../engine/execute-commands.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -134,7 +134,7 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
               },
             })
             : undefined;
-          if (outcome && outcome.kind !== 'answered') return unanswered(outcome);
+          if (outcome && outcome.kind !== 'answered') return halted(outcome);
           // Already being deleted (our own call whose answer was lost) is adopted by the executor.
           state.deleteIssued = true;
           await execute(ctx, { kind: 'delete-nodegroup', cluster: data.cluster, nodegroup: blueName, record: `${blueName}:delete`, event: `bg:${blueName}:delete`, save: { [`ng:${blueName}`]: state } });
@@ -234,14 +234,16 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
           remedyLabel: fix?.label,
         },
       });
-      if (outcome.kind !== 'answered') return unanswered(outcome);
+      if (outcome.kind !== 'answered') return halted(outcome);
       const revision = (ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined)?.revision ?? 1;
       if (state.drainAnswer?.revision !== revision) {
         state.drainAnswer = { revision, at: ctx.clock.now(), action: outcome.action };
         await saveNodegroupState(ctx, blueName, state);
       }
       if (outcome.action === 'force' && state.forced?.revision !== revision) {
-        const forced = await forceDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name), outcome);
+        const deleted = await execute(ctx, { kind: 'force-drain', nodes: watch.nodes(blueName).map((n) => n.metadata.name), by: outcome.by, reason: outcome.reason });
+        if (deleted.kind !== 'forced') return halted(deleted);
+        const { forced } = deleted;
         state.forced = { ...forced, revision };
         await saveNodegroupState(ctx, blueName, state);
         await ctx.emit(`bg:${blueName}:forced:${revision}`, {
@@ -253,7 +255,7 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
         });
       }
       if (outcome.action === 'remedy' && fix) {
-        await applyRemedy(ctx, fix);
+        await execute(ctx, { kind: 'scale-for-drain', remedy: fix });
         state.remedied = [...(state.remedied ?? []), fix.label];
         await saveNodegroupState(ctx, blueName, state);
         drain = undefined;

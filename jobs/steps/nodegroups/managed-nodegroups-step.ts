@@ -6,7 +6,7 @@ import { StepFailure, type Step, type StepContext, type StepResult } from '../..
 import { remedyForUpdate } from '../../../src/planning/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
 import { findCustomAmiVersion } from './custom-ami-version.js';
-import { applyRemedy, inspectDrain } from '../../engine/drain-inspection.js';
+import { inspectDrain } from '../../engine/drain-inspection.js';
 import { amiSourceHint } from '../../../src/planning/deciders/ami-source.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
@@ -15,7 +15,7 @@ import { askPlannedGates } from '../../engine/planned-gates.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from '../../engine/read-cluster-updates.js';
 import { requestToken } from '../../engine/request-token.js';
 import type { AdoptUpdateCommand, AskGateCommand, UpdateNodegroupVersionCommand } from '../../engine/commands.js';
-import { completed, describeInstead, execute, readsEarlierHopsAsDone, unanswered } from '../../engine/execute-commands.js';
+import { completed, describeInstead, execute, readsEarlierHopsAsDone, halted } from '../../engine/execute-commands.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -98,8 +98,8 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
           remedyLabel: failed.fix?.label,
         },
       });
-      if (outcome.kind !== 'answered') return unanswered(outcome);
-      if (outcome.action === 'remedy' && failed.fix) await applyRemedy(ctx, failed.fix);
+      if (outcome.kind !== 'answered') return halted(outcome);
+      if (outcome.action === 'remedy' && failed.fix) await execute(ctx, { kind: 'scale-for-drain', remedy: failed.fix });
       Object.assign(state, { failed: undefined, force: state.force || outcome.action === 'force', attempt: (state.attempt ?? 0) + 1 });
       await execute(ctx, { kind: 'reopen-gate', gateId });
       await saveNodegroupState(ctx, name, state);

@@ -10,7 +10,7 @@ import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, t
 import { StepFailure, type Step, type StepContext } from '../../engine/step-context.js';
 import { inProgressUpdate, readRecentUpdates } from '../../engine/read-cluster-updates.js';
 import { mention } from '../../../src/report/format-text.js';
-import { acts, execute, preview, readsEarlierHopsAsDone, unanswered } from '../../engine/execute-commands.js';
+import { acts, execute, preview, readsEarlierHopsAsDone, halted } from '../../engine/execute-commands.js';
 
 /**
  * Preflight of one hop: the job's own state checks (is the cluster where this hop starts, is an update running —
@@ -88,7 +88,7 @@ export const preflightStep: Step = async (ctx) => {
         waivable: blocking.slice(0, 5).map((finding) => ({ cluster: data.cluster, code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, title: finding.title.slice(0, 300) })),
       },
     });
-    if (outcome.kind !== 'answered') return unanswered(outcome);
+    if (outcome.kind !== 'answered') return halted(outcome);
     // The control-plane step passes `force` to UpdateClusterVersion when its hop's preflight was forced (EKS refuses
     // the update on ERROR readiness insights otherwise).
     await ctx.saveStepState({ forced: { by: outcome.by, reason: outcome.reason, codes: blocking.map((finding) => finding.code) } });

@@ -3,8 +3,8 @@ import { KubeApiError, type KubeObject } from '../../../src/ports/kube-port.js';
 import { describeBlocker } from '../../../src/planning/workloads/find-drain-blockers.js';
 import { createChangeSignal, startWatchCaches } from '../../engine/watch-cache.js';
 import type { StepContext, StepResult } from '../../engine/step-context.js';
-import { applyRemedy, forceDrain, inspectDrain } from '../../engine/drain-inspection.js';
-import { execute, unanswered } from '../../engine/execute-commands.js';
+import { inspectDrain } from '../../engine/drain-inspection.js';
+import { execute, halted } from '../../engine/execute-commands.js';
 import { mention } from '../../../src/report/format-text.js';
 
 /**
@@ -93,10 +93,12 @@ async function blockedGate(ctx: StepContext, gateId: string, input: { group: str
       remedyLabel: drain.remedy?.label,
     },
   });
-  if (outcome.kind !== 'answered') return unanswered(outcome);
-  if (outcome.action === 'remedy' && drain.remedy) await applyRemedy(ctx, drain.remedy);
+  if (outcome.kind !== 'answered') return halted(outcome);
+  if (outcome.action === 'remedy' && drain.remedy) await execute(ctx, { kind: 'scale-for-drain', remedy: drain.remedy });
   if (outcome.action === 'force') {
-    const forced = await forceDrain(ctx, [input.node], { by: outcome.by, reason: outcome.reason });
+    const deleted = await execute(ctx, { kind: 'force-drain', nodes: [input.node], by: outcome.by, reason: outcome.reason });
+    if (deleted.kind !== 'forced') return halted(deleted);
+    const { forced } = deleted;
     await ctx.emit(`smg:${input.group}:${input.node}:forced`, {
       kind: 'note', at: ctx.clock.now(), level: 'warning',
       text: `Force by ${mention(outcome.by)}${outcome.reason ? ` (${outcome.reason})` : ''}: deleted ${forced.pods.join(', ') || 'no pods'} on ${input.node}, ignoring their PDBs.`,
