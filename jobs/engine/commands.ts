@@ -1,5 +1,7 @@
 import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
+import type { GateSpec } from './gate-step.js';
+import type { DrainRemedy } from '../../src/planning/workloads/find-drain-blockers.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
@@ -20,6 +22,9 @@ export type Command =
   | TerminateInstanceCommand
   | StartInstanceRefreshCommand
   | CreateLaunchTemplateVersionCommand
+  | PointGroupCommand
+  | ScaleForDrainCommand
+  | ForceDrainCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
@@ -29,6 +34,7 @@ export type Command =
   | RestartWorkloadsCommand
   | VerifyHopCommand
   | AskGateCommand
+  | ReopenGateCommand
   | StopAtFindingsCommand
   | SaveStateCommand
   | RecordActedCommand
@@ -207,13 +213,63 @@ export interface StartInstanceRefreshCommand {
   minHealthyPercentage: number;
 }
 
-/** A launch template version that differs from `sourceVersion` only in its image id. */
+/**
+ * A launch template version that differs from `sourceVersion` only in its image id, for a managed group pinned to a
+ * custom AMI or a self-managed group (`group`); the timeline says so under `event` (`{version}` in it becomes the
+ * new version). Not adopted here: a re-run after a crash finds the version by its image id in the step's read
+ * (custom-ami-version.ts, self-managed-world.ts) and never asks for another.
+ */
 export interface CreateLaunchTemplateVersionCommand {
   kind: 'create-launch-template-version';
+  group: string;
   launchTemplateId: string;
+  /** The template as the thread names it (its name, else its id). */
+  template: string;
   sourceVersion: string;
   imageId: string;
+  /** Where the AMI id came from (the SSM parameter, clusters.yaml). */
+  source: string;
   description: string;
+  event: string;
+}
+
+/**
+ * A self-managed group pointed at a launch template version (SetLaunchTemplate: UpdateAutoScalingGroup) and the
+ * template's default set (ModifyLaunchTemplate): the default first when the group moves on, after the group when it
+ * goes back (`restore`: an abort before any node moved). Both calls set a value, so a repeat after a lost answer or
+ * a crash lands where the first call did. `save` is written to the step state once both are done, then the
+ * timeline says `text` (a progress line; a note when restoring).
+ */
+export interface PointGroupCommand {
+  kind: 'point-group';
+  group: string;
+  launchTemplateId: string;
+  version: string;
+  defaultVersion?: number;
+  restore?: boolean;
+  save: Record<string, unknown>;
+  event: string;
+  text: string;
+}
+
+/**
+ * A blocked drain's safe remedy, chosen at its card: the Deployment scaled (a merge patch to a count, so a repeat
+ * changes nothing) and waited on, bounded, until the extra replica is available (jobs/engine/drain-inspection.ts).
+ */
+export interface ScaleForDrainCommand {
+  kind: 'scale-for-drain';
+  remedy: DrainRemedy;
+}
+
+/**
+ * Force at a blocked drain: the pods the PDBs protect on `nodes` are deleted outright (a DELETE is not an eviction),
+ * read again now rather than taken from the card. A repeat deletes only what still blocks.
+ */
+export interface ForceDrainCommand {
+  kind: 'force-drain';
+  nodes: string[];
+  by: string;
+  reason?: string;
 }
 
 /**
@@ -255,15 +311,39 @@ export interface VerifyHopCommand {
 }
 
 /**
- * An approval card (jobs/engine/gate-step.ts awaitGate posts it and parks the job until it is answered). `before` is what
- * the step reads again first, for the dry run to say so.
+ * An approval card, asked by the executor (jobs/engine/gate-step.ts awaitGate posts it once, parks the job until it
+ * is answered, and puts the answer on the timeline). `before` is what the step reads again first, for the dry run
+ * to say so. With `skip`, an answer that is not Abort (the card offers Force) skips the resource: the executor
+ * records it as skipped (acted, and `final: 'skipped'` in the step state under `skip.stateKey`, before the step goes
+ * on) and hands back the note (`skipped`), "<why>, skipped by <@who>: <reason>".
  */
 export interface AskGateCommand {
   kind: 'ask-gate';
-  gate: { gateId: string; title: string; details: string[]; actions: GateAction[] };
+  gate: GateSpec;
   before?: string;
   /** What a dry run says when the card is not the usual question (a group it would stop at, and why). */
   said?: string;
+  skip?: GateSkip;
+}
+
+/** What a Force at a skip gate records (AskGateCommand.skip). */
+export interface GateSkip {
+  resource: string;
+  action: ActedAction['action'];
+  /** The resource's state in the step state, saved with `final: 'skipped'` and the note. */
+  stateKey: string;
+  state: object;
+  /** The note's opening words ("custom AMI", "no AMI source"). */
+  why: string;
+}
+
+/**
+ * The same gate asked afresh at its next revision (a retry after its answer failed the same way): the old card's
+ * buttons go stale and the next ask-gate posts a new card. Bookkeeping, like save-state: a dry run asked nothing.
+ */
+export interface ReopenGateCommand {
+  kind: 'reopen-gate';
+  gateId: string;
 }
 
 /** Blocking findings: the job stops here (at a Force card when all may be forced, else it fails). */
@@ -325,6 +405,12 @@ export function describeCommand(command: Command): string {
       return `would call StartInstanceRefresh ${command.group} (MinHealthyPercentage ${command.minHealthyPercentage}, SkipMatching)`;
     case 'create-launch-template-version':
       return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
+    case 'point-group':
+      return `would ${command.restore ? 'put' : 'point'} ${command.group} ${command.restore ? 'back on' : 'at'} launch template version ${command.version}${command.defaultVersion !== undefined ? ` (the template's default ${command.defaultVersion})` : ''}`;
+    case 'scale-for-drain':
+      return `would ${command.remedy.label}: scale ${command.remedy.namespace}/${command.remedy.deployment} to ${command.remedy.replicas} replicas and wait until they are available`;
+    case 'force-drain':
+      return `would delete the pods the PDBs protect on ${command.nodes.join(', ')} (Force by ${command.by})`;
     case 'cancel-rollback':
       return `would call CancelUpdate ${command.updateId} of ${command.cluster}`;
     case 'adopt-update':
@@ -351,13 +437,17 @@ export function describeCommand(command: Command): string {
       return `would record ${command.acted.action} of ${command.acted.resource}`;
     case 'safe-point':
       return `would stop for a Pause or an Abort before ${command.before}`;
+    case 'reopen-gate':
+      return `would ask ${command.gateId} again`;
   }
 }
+
+const BOOKKEEPING: readonly Command['kind'][] = ['save-state', 'record-acted', 'safe-point', 'reopen-gate'];
 
 /** The commands a dry run describes: the ones a person reads in the summary (bookkeeping is left out). */
 export function describeCommands(commands: readonly Command[]): string {
   return commands
-    .filter((command) => command.kind !== 'save-state' && command.kind !== 'record-acted' && command.kind !== 'safe-point')
+    .filter((command) => !BOOKKEEPING.includes(command.kind))
     .map(describeCommand)
     .join('; ');
 }

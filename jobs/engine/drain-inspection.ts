@@ -3,7 +3,6 @@ import { findDrainBlockers, safeRemedy, type DrainBlocker, type DrainRemedy } fr
 import { createChangeSignal, startWatchCache } from './watch-cache.js';
 import { StepFailure, type StepContext } from './step-context.js';
 import { mention } from '../../src/report/format-text.js';
-import { acts } from './execute-commands.js';
 
 /**
  * Reads what a blocked drain needs explained (pods on the nodes, PDBs, ReplicaSets, Deployments) and applies the
@@ -37,7 +36,7 @@ async function readDrain(ctx: StepContext, nodes: string[]): Promise<DrainInspec
 }
 
 /**
- * Scales the deployment and waits (bounded) until the extra replica is available, so the retry can drain. The
+ * The executor's scale-for-drain (jobs/engine/execute-commands.ts). Scales the deployment and waits (bounded) until the extra replica is available, so the retry can drain. The
  * deployment's status comes from a watch on it, not from reading it in a loop.
  */
 export async function applyRemedy(ctx: StepContext, remedy: DrainRemedy, timeoutMs = 10 * 60_000): Promise<void> {
@@ -79,13 +78,12 @@ export interface ForcedDrain {
 }
 
 /**
- * Force for a drain that only waits on evictions (a node group being deleted): the pods the PDBs protect are
+ * The executor's force-drain (never run in a dry run, which describes it instead). Force for a drain that only waits on evictions (a node group being deleted): the pods the PDBs protect are
  * deleted outright — a DELETE is not an eviction, so no PDB refuses it, as with `kubectl delete pod` — and the
  * drain's next eviction round finds the node empty; their Deployments recreate them on schedulable nodes. The
  * blockers are read again now rather than taken from the gate card, which may be minutes old.
  */
 export async function forceDrain(ctx: StepContext, nodes: string[], answer: { by: string; reason?: string }): Promise<ForcedDrain> {
-  if (!acts(ctx)) throw new Error('forceDrain must not run in a dry run');
   // Unlike the gate card's best-effort reading, a failure here fails the attempt (a transient one is retried):
   // Force must not claim to have cleared pods it could not see.
   const { blockers } = await readDrain(ctx, nodes);

@@ -1,6 +1,9 @@
 import { RESTARTED_AT } from '../../src/planning/deciders/fargate-workloads.js';
 import { mention } from '../../src/report/format-text.js';
-import { describeCommand, describeCommands, describeIssued, type Command, type UpdateCommand } from './commands.js';
+import type { GateAction } from '../../src/ports/timeline-event.js';
+import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type Command, type UpdateCommand } from './commands.js';
+import { applyRemedy, forceDrain, type ForcedDrain } from './drain-inspection.js';
+import { awaitGate, reopenGate } from './gate-step.js';
 import { safePoint } from './safe-point.js';
 import { StepFailure, type StepContext, type StepResult } from './step-context.js';
 import { adoptUpdateInFlight, isResourceInUse } from './update-in-flight.js';
@@ -15,6 +18,10 @@ export type Described = { kind: 'described'; text: string };
 /** An update to follow; `retry` when EKS said one runs but none shows yet (the executor waited a poll interval). */
 export type UpdateStarted = { kind: 'update'; updateId: string } | { kind: 'retry' };
 type Done = { kind: 'done' };
+/** The gate's answer (with a skip gate's `skipped` note); `stop` when the job parks at it or ends there (Abort, a timeout). */
+export type GateAsked =
+  | { kind: 'answered'; action: GateAction; by: string; at: number; reason?: string; skipped?: string }
+  | { kind: 'stop'; result: StepResult };
 
 interface Results {
   'update-cluster-version': UpdateStarted;
@@ -28,6 +35,9 @@ interface Results {
   'terminate-instance': Done;
   'start-instance-refresh': { kind: 'refresh'; refreshId: string } | { kind: 'retry' };
   'create-launch-template-version': { kind: 'version'; version: number };
+  'point-group': Done;
+  'scale-for-drain': Done;
+  'force-drain': { kind: 'forced'; forced: ForcedDrain };
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -35,7 +45,8 @@ interface Results {
   'restart-workload': Done;
   'restart-workloads': Done;
   'verify-hop': Done;
-  'ask-gate': Done;
+  'ask-gate': GateAsked;
+  'reopen-gate': Done;
   'stop-at-findings': Done;
   'save-state': Done;
   'record-acted': Done;
@@ -62,6 +73,9 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       const stop = dryRun ? undefined : await safePoint(ctx, command.before);
       return stop ? { kind: 'stop', result: stop } : { kind: 'done' };
     }
+    case 'reopen-gate':
+      if (!dryRun) await reopenGate(ctx, command.gateId);
+      return { kind: 'done' };
     default:
       if (dryRun) return { kind: 'described', text: describeCommand(command) };
   }
@@ -102,8 +116,29 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     }
     case 'create-launch-template-version': {
       const version = await ctx.ec2.createLaunchTemplateVersion(command.launchTemplateId, { sourceVersion: command.sourceVersion, imageId: command.imageId, description: command.description });
+      await ctx.emit(command.event.replace('{version}', String(version)), {
+        kind: 'progress', at: ctx.clock.now(), step: ctx.step.id,
+        text: `${command.group}: launch template ${command.template} version ${version} created from version ${command.sourceVersion} with ${command.imageId} (${command.source}).`,
+      });
       return { kind: 'version', version };
     }
+    case 'point-group': {
+      const setDefault = async () => {
+        if (command.defaultVersion !== undefined) await ctx.ec2.setDefaultLaunchTemplateVersion(command.launchTemplateId, command.defaultVersion);
+      };
+      if (!command.restore) await setDefault();
+      await ctx.autoScaling.setLaunchTemplate(command.group, { id: command.launchTemplateId, version: command.version });
+      if (command.restore) await setDefault();
+      await ctx.saveStepState(command.save);
+      const at = ctx.clock.now();
+      await ctx.emit(command.event, command.restore ? { kind: 'note', at, level: 'info', text: command.text } : { kind: 'progress', at, step: ctx.step.id, text: command.text });
+      return { kind: 'done' };
+    }
+    case 'scale-for-drain':
+      await applyRemedy(ctx, command.remedy);
+      return { kind: 'done' };
+    case 'force-drain':
+      return { kind: 'forced', forced: await forceDrain(ctx, command.nodes, { by: command.by, reason: command.reason }) };
     case 'start-instance-refresh': {
       let refreshId: string;
       try {
@@ -162,6 +197,8 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       }
       return { kind: 'done' };
     }
+    case 'ask-gate':
+      return askGate(ctx, command);
     case 'restart-workloads':
     case 'verify-hop':
     case 'roll-launch-template':
@@ -170,9 +207,6 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     case 'drive-karpenter':
     case 'hold-budgets':
     case 'stop-at-findings':
-    // A gate is carried out by awaitGate (jobs/engine/gate-step.ts, which the steps call after `preview`): the executor
-    // cannot import it, as gate-step's own step previews through here.
-    case 'ask-gate':
       // Plans a step carries out itself, command by command; only a dry run has something to say about them.
       return { kind: 'done' };
   }
@@ -190,6 +224,14 @@ export function preview(ctx: StepContext, commands: readonly Command[]): StepRes
 /** One item's command as a dry run describes it (its line in the step's summary); undefined when the job acts. */
 export function describeInstead(ctx: StepContext, command: Command): string | undefined {
   return ctx.data.dryRun ? describeCommand(command) : undefined;
+}
+
+/**
+ * Where a step ends when a command did not let it go on: parked or stopped at a gate (Abort, a timeout), or — a dry
+ * run — at the command's description.
+ */
+export function halted(result: Described | { kind: 'stop'; result: StepResult }): StepResult {
+  return result.kind === 'stop' ? result.result : { outcome: 'dry-run', summary: result.text };
 }
 
 /** The end of a step that went through its commands: 'dry-run' when they were only described. */
@@ -222,6 +264,23 @@ async function describeNodegroupOrUndefined(ctx: StepContext, cluster: string, n
     if (isNotFound(error)) return undefined;
     throw error;
   }
+}
+
+/**
+ * Asks the gate (awaitGate: posted once per revision, the job parked until the answer, the answer on the timeline).
+ * A skip gate's answer is recorded before the step hears it, so a re-run after a crash reads the resource as
+ * skipped rather than asking again.
+ */
+async function askGate(ctx: StepContext, command: AskGateCommand): Promise<GateAsked> {
+  const outcome = await awaitGate(ctx, command.gate);
+  if (outcome.kind === 'result') return { kind: 'stop', result: outcome.result };
+  const { skip } = command;
+  const answered = { kind: 'answered' as const, action: outcome.action, by: outcome.by, at: outcome.at, reason: outcome.reason };
+  if (!skip) return answered;
+  const note = `${skip.why}, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}`;
+  ctx.recordActed({ resource: skip.resource, action: skip.action, to: ctx.step.to, outcome: 'skipped', note });
+  await ctx.saveStepState({ [skip.stateKey]: { ...skip.state, final: 'skipped', note } });
+  return { ...answered, skipped: note };
 }
 
 /** What each update command calls, and how its update is named in job.data and found again when EKS says one runs. */

@@ -1,8 +1,6 @@
 import type { GateAction, GateModel } from '../../src/ports/timeline-event.js';
-import type { Step, StepContext, StepResult } from './step-context.js';
-import { hopPlanLines } from '../../src/report/plan-vs-job.js';
+import type { StepContext, StepResult } from './step-context.js';
 import { mention } from '../../src/report/format-text.js';
-import { preview } from './execute-commands.js';
 
 /**
  * Approval gates. The gate is recorded in Redis (gate-store.ts) and announced once (key
@@ -159,28 +157,3 @@ export async function abortOpenGates(ctx: StepContext, by: string, at: number): 
     await ctx.emitKeyed(threadKey, `${threadKey}:answered`, { kind: 'gate-answered', at, gate: record.gate, action: 'abort', by });
   }
 }
-
-function withHeading(heading: string, lines: string[]): string[] {
-  return lines.length ? [heading, ...lines] : [];
-}
-
-/** The approval before the control-plane upgrade of each hop, listing what the approved plan does in it. */
-export const gateStep: Step = async (ctx) => {
-  const { data, step } = ctx;
-  const spec: GateSpec = {
-    gateId: `h${step.hop}-control-plane`,
-    title: `Upgrade the control plane of ${data.cluster} to ${step.to}?`,
-    details: [
-      `${data.cluster} goes from ${step.from} to ${step.to}${data.hops.length > 1 ? ` (hop ${step.hop} of ${data.hops.length})` : ''}.`,
-      'The update takes about 10 minutes; AWS cannot pause or stop it once it has started.',
-      ...withHeading('The approved plan for this hop:', hopPlanLines(data.steps, step.hop)),
-    ],
-    actions: ['continue', 'abort'],
-  };
-  const dry = preview(ctx, [{ kind: 'ask-gate', gate: spec }]);
-  if (dry) return dry;
-  const outcome = await awaitGate(ctx, spec);
-  if (outcome.kind === 'result') return outcome.result;
-  const verb = outcome.action === 'force' ? 'forced' : 'approved';
-  return { outcome: 'done', summary: `${verb} by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` };
-};

@@ -1,7 +1,6 @@
 import type { PlannedAction } from '../../src/ports/upgrade-plan.js';
-import { awaitGate } from './gate-step.js';
 import type { Step, StepContext, StepResult } from './step-context.js';
-import { acts } from './execute-commands.js';
+import { acts, execute, halted } from './execute-commands.js';
 
 /**
  * The gates the approved plan announces for a data-plane step (issue 23): each planned action that carries a
@@ -24,13 +23,16 @@ export async function askPlannedGates(ctx: StepContext, skip: (action: PlannedAc
     if (!action.gate || skip(action)) continue;
     const gateId = plannedGateId(ctx, action);
     if (ctx.stepState()[`asked:${gateId}`]) continue;
-    const outcome = await awaitGate(ctx, {
-      gateId,
-      title: action.gate,
-      details: [`${action.reason}.`.replace(/\.\.$/, '.'), 'The approved plan asks this before the job acts (clusters.yaml `gates:` turns a kind of gate off).'],
-      actions: ['continue', 'abort'],
+    const outcome = await execute(ctx, {
+      kind: 'ask-gate',
+      gate: {
+        gateId,
+        title: action.gate,
+        details: [`${action.reason}.`.replace(/\.\.$/, '.'), 'The approved plan asks this before the job acts (clusters.yaml `gates:` turns a kind of gate off).'],
+        actions: ['continue', 'abort'],
+      },
     });
-    if (outcome.kind === 'result') return outcome.result;
+    if (outcome.kind !== 'answered') return halted(outcome);
     await ctx.saveStepState({ [`asked:${gateId}`]: { by: outcome.by, at: outcome.at } });
   }
   return undefined;

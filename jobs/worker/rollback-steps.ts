@@ -7,10 +7,10 @@ import { hopPlanLines } from '../../src/report/plan-vs-job.js';
 import { readRollback } from '../../src/cluster-reader/rollback-reads.js';
 import { listFreshInsights } from '../../src/cluster-reader/refresh-insights.js';
 import { DEFAULT_CHECK_SETTINGS } from '../../src/config/clusters-config.js';
-import { awaitGate, type GateSpec } from '../engine/gate-step.js';
+import type { GateSpec } from '../engine/gate-step.js';
 import { StepFailure, type Step, type StepContext } from '../engine/step-context.js';
 import { mention } from '../../src/report/format-text.js';
-import { acts, completed, preview } from '../engine/execute-commands.js';
+import { acts, completed, execute, preview, halted } from '../engine/execute-commands.js';
 
 /**
  * The two steps a rollback job (issue 10) runs differently from an upgrade:
@@ -124,10 +124,8 @@ export const rollbackGateStep: Step = async (ctx) => {
           ],
           actions: ['continue', 'abort'],
         };
-  const dry = preview(ctx, [{ kind: 'ask-gate', gate: spec, before: 're-read the rollback-readiness insights' }]);
-  if (dry) return dry;
-  const outcome = await awaitGate(ctx, spec);
-  if (outcome.kind === 'result') return outcome.result;
+  const outcome = await execute(ctx, { kind: 'ask-gate', gate: spec, before: 're-read the rollback-readiness insights' });
+  if (outcome.kind !== 'answered') return halted(outcome);
   if (outcome.action === 'force') {
     await ctx.saveStepState({ forced: { by: outcome.by, reason: outcome.reason, codes: (blocking ?? []).map((finding) => finding.code) } });
     return { outcome: 'done', summary: `${blocking?.length ?? 0} rollback-blocking insight(s) forced by ${mention(outcome.by)}: ${outcome.reason ?? 'no reason given'}` };

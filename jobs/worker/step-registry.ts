@@ -4,7 +4,7 @@ import type { JobControls } from '../../src/ports/job-controls.js';
 import { addonsStep } from '../steps/addons/addons-step.js';
 import { controlPlaneStep } from '../steps/control-plane/control-plane-step.js';
 import { fargateStep } from '../steps/fargate/fargate-step.js';
-import { gateStep } from '../engine/gate-step.js';
+import { controlPlaneGateStep } from '../steps/control-plane/control-plane-gate-step.js';
 import { managedNodegroupsStep } from '../steps/nodegroups/managed-nodegroups-step.js';
 import { applyHolds, restoreHolds } from '../steps/karpenter/karpenter-budget-hold.js';
 import { karpenterBudgetStep } from '../steps/karpenter/karpenter-budget-step.js';
@@ -22,7 +22,7 @@ import { verifyStep } from '../steps/verify/verify-step.js';
  */
 const STEPS: Partial<Record<StepKind, Step>> = {
   preflight: (ctx) => (ctx.data.rollback ? rollbackPreflightStep(ctx) : preflightStep(ctx)),
-  gate: (ctx) => (ctx.data.rollback ? rollbackGateStep(ctx) : gateStep(ctx)),
+  gate: (ctx) => (ctx.data.rollback ? rollbackGateStep(ctx) : controlPlaneGateStep(ctx)),
   'karpenter-budget': karpenterBudgetStep,
   'control-plane': withBudgetHold(withAliasRestore(controlPlaneStep)),
   addons: withBudgetHold(addonsStep),

@@ -10,7 +10,7 @@ import type { SlackHarness } from '../support/slack-app-harness.js';
 export interface FuzzFigures {
   runs: number;
   /** Requests the bot did not answer 200 (or, for junk interactions, a 4xx) — Slack would show an error. */
-  unanswered: number;
+  halted: number;
   /** Acks slower than Slack's 3 s. */
   over3s: number;
   maxAckMs: number;
@@ -41,14 +41,14 @@ export const slashText = fc.oneof(
 
 export async function fuzzSlashCommands(harness: SlackHarness, opts: { runs: number; seed: number }): Promise<FuzzFigures> {
   const samples = fc.sample(fc.tuple(slashText, fc.constantFrom(...USERS), fc.constantFrom(...CHANNELS)), { numRuns: opts.runs, seed: opts.seed });
-  const figures: FuzzFigures = { runs: samples.length, unanswered: 0, over3s: 0, maxAckMs: 0, wrongAnswers: [] };
+  const figures: FuzzFigures = { runs: samples.length, halted: 0, over3s: 0, maxAckMs: 0, wrongAnswers: [] };
   let answered = harness.fake.ephemerals().length;
   for (const [text, userId, channelId] of samples) {
     const result = await harness.fake.sendSlashCommand({ text, userId, channelId });
     figures.maxAckMs = Math.max(figures.maxAckMs, result.ackMs);
     if (result.ackMs > 3_000) figures.over3s++;
     if (result.status !== 200) {
-      figures.unanswered++;
+      figures.halted++;
       continue;
     }
     // Each command gets exactly one answer; wait for it (the fake wakes on every record, no polling).
@@ -123,7 +123,7 @@ function interactionPayload(fakeUrl: string, jobIds: string[]) {
 
 export async function fuzzInteractions(harness: SlackHarness, opts: { runs: number; seed: number; jobIds: string[] }): Promise<FuzzFigures> {
   const samples = fc.sample(interactionPayload(harness.fake.url, opts.jobIds), { numRuns: opts.runs, seed: opts.seed });
-  const figures: FuzzFigures = { runs: samples.length, unanswered: 0, over3s: 0, maxAckMs: 0, wrongAnswers: [] };
+  const figures: FuzzFigures = { runs: samples.length, halted: 0, over3s: 0, maxAckMs: 0, wrongAnswers: [] };
   for (const payload of samples) {
     const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
     const result = await harness.fake.sendRaw({ body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...harness.fake.signRequest(body) } });
@@ -131,7 +131,7 @@ export async function fuzzInteractions(harness: SlackHarness, opts: { runs: numb
     if (result.ackMs > 3_000) figures.over3s++;
     // 200 is an answer; so is a 4xx for a payload Slack would never send (it shows the user nothing broken).
     if (result.status !== 200 && !(result.status >= 400 && result.status < 500)) {
-      figures.unanswered++;
+      figures.halted++;
       if (figures.wrongAnswers.length < 5) figures.wrongAnswers.push(`HTTP ${result.status} after ${result.ackMs} ms for ${JSON.stringify(payload).slice(0, 200)}`);
     }
   }

@@ -61,10 +61,10 @@ function faultRow(f: AwsFaultFigures): Row {
 }
 
 function fuzzRow(name: string, f: FuzzFigures): Row {
-  const ok = f.unanswered === 0 && f.over3s === 0 && f.wrongAnswers.length === 0;
+  const ok = f.halted === 0 && f.over3s === 0 && f.wrongAnswers.length === 0;
   return {
     point: name, runs: f.runs, lostJobs: '—', repeatedCalls: '—', lostOrDuplicatedPosts: '—', crashes: 0,
-    answeredUnder3s: `${f.runs - f.unanswered - f.over3s}/${f.runs} (max ${Math.round(f.maxAckMs)} ms)`, notes: f.wrongAnswers.slice(0, 2).join('; ') || `seed ${seed}`, ok,
+    answeredUnder3s: `${f.runs - f.halted - f.over3s}/${f.runs} (max ${Math.round(f.maxAckMs)} ms)`, notes: f.wrongAnswers.slice(0, 2).join('; ') || `seed ${seed}`, ok,
   };
 }
 

@@ -5,7 +5,7 @@ import { parseClustersConfig } from '../../src/config/clusters-config.js';
  * The table of lost-answers.test.ts and lost-answers-worker-restart.test.ts (two files, so the suite's two workers
  * run them side by side). Issue 23 item 1: a step that finds its own earlier action already under way adopts it.
  * Every mutating action of deploy/iam/permissions-policy.json that an upgrade makes has its answer lost once (the
- * simulator's `dropAnswers` fault: the action is done, then the connection closes unanswered), through the real SDK:
+ * simulator's `dropAnswers` fault: the action is done, then the connection closes halted), through the real SDK:
  * - "the answer was lost": the SDK retries the call itself (maxAttempts 2) and gets "already under way" back;
  * - "a retry": the SDK gives up (maxAttempts 1), the step fails with a network error and the job runs it again.
  * - "a worker restart": the worker process is SIGKILLed as the answer is lost and another one takes the job over

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeCommand, describeCommands, describeIssued, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
-import { completed, describeInstead, execute, preview } from '../../jobs/engine/execute-commands.js';
+import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type CreateLaunchTemplateVersionCommand, type PointGroupCommand, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
+import { completed, describeInstead, execute, halted, preview } from '../../jobs/engine/execute-commands.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
+import type { StepContext } from '../../jobs/engine/step-context.js';
 import { fakeStepContext } from './step-fake-context.js';
 
 /** The one executor: steps hand it commands; it acts, records and adopts — or, in a dry run, only describes. */
@@ -126,4 +127,89 @@ describe('execute', () => {
     await expect(execute(active.ctx, del)).rejects.toThrow('in use');
     expect(active.data.updates).toEqual({});
   });
+
+  it('asks a gate: parks the job until it is answered, posts the card once, and hands back the answer', async () => {
+    const { ctx, gates, events } = fakeStepContext();
+    const ask: AskGateCommand = { kind: 'ask-gate', gate: { gateId: 'h1-x', title: 'Go on?', details: [], actions: ['continue', 'abort'] } };
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'stop', result: { outcome: 'wait' } });
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'stop', result: { outcome: 'wait' } });
+    await gates.answer('j1', 'h1-x', 1, { action: 'continue', by: 'U0APP', at: 5, reason: 'ok' });
+    expect(await execute(ctx, ask)).toEqual({ kind: 'answered', action: 'continue', by: 'U0APP', at: 5, reason: 'ok' });
+    // One card (every run re-sends it under the same key, which the thread posts once), then its answer on it.
+    expect(new Set(events.map((e) => `${e.event.kind} ${e.key}`))).toEqual(new Set(['gate-opened j1:h1-x:1', 'gate-answered j1:h1-x:1']));
+    expect(gates.records.get('h1-x')?.answer).toMatchObject({ action: 'continue', by: 'U0APP' });
+    // Asked again after reopen-gate: a fresh card at the next revision, the old answer no longer counts.
+    await execute(ctx, { kind: 'reopen-gate', gateId: 'h1-x' });
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'stop', result: { outcome: 'wait' } });
+    expect(events.at(-1)).toMatchObject({ key: 'j1:h1-x:2', event: { kind: 'gate-opened' } });
+  });
+
+  it('records a skip gate\'s Force as the resource skipped, before the step hears it, and a re-run reads it so', async () => {
+    const { ctx, gates, data } = fakeStepContext();
+    const ask: AskGateCommand = {
+      kind: 'ask-gate', gate: { gateId: 'h1-ng-a-custom-ami', title: 'Skip a?', details: [], actions: ['force', 'abort'] },
+      skip: { resource: 'nodegroup/a', action: 'custom-ami-gate', stateKey: 'ng:a', state: { from: '1.30' }, why: 'custom AMI' },
+    };
+    await execute(ctx, ask);
+    expect(data.acted).toEqual({});
+    await gates.answer('j1', 'h1-ng-a-custom-ami', 1, { action: 'force', by: 'U0APP', at: 5, reason: 'later' });
+    expect(await execute(ctx, ask)).toMatchObject({ kind: 'answered', action: 'force', skipped: 'custom AMI, skipped by <@U0APP>: later' });
+    expect(data.stepState['h1-control-plane']?.['ng:a']).toEqual({ from: '1.30', final: 'skipped', note: 'custom AMI, skipped by <@U0APP>: later' });
+    expect(Object.values(data.acted['h1-control-plane'] ?? {})).toEqual([{ resource: 'nodegroup/a', action: 'custom-ami-gate', to: '1.31', outcome: 'skipped', note: 'custom AMI, skipped by <@U0APP>: later' }]);
+  });
+
+  it('in a dry run describes a gate ("would ask …"), opens no card and saves nothing', async () => {
+    const { ctx, gates, data, events } = fakeStepContext({ data: { dryRun: true } });
+    const ask: AskGateCommand = { kind: 'ask-gate', gate: { gateId: 'h1-x', title: 'Go on?', details: [], actions: ['continue', 'abort'] } };
+    expect(await execute(ctx, ask)).toEqual({ kind: 'described', text: 'would ask the approvers "Go on?" (Continue / Abort) and wait for an answer' });
+    expect(await execute(ctx, { ...ask, said: 'a: would stop at a gate: no AMI' })).toEqual({ kind: 'described', text: 'a: would stop at a gate: no AMI' });
+    expect(await execute(ctx, { kind: 'reopen-gate', gateId: 'h1-x' })).toEqual({ kind: 'done' });
+    expect(gates.records.size).toBe(0);
+    expect(data.stepState).toEqual({});
+    expect(events).toEqual([]);
+  });
+
+  it('points a group at a launch template version (the default first; after the group when it goes back), saves, then says so', async () => {
+    const calls: string[] = [];
+    const { ctx, data, events } = fakeStepContext();
+    const acting: StepContext = {
+      ...ctx,
+      ec2: { ...ctx.ec2, setDefaultLaunchTemplateVersion: async (id: string, version: number) => void calls.push(`default ${id} ${version}`) },
+      autoScaling: { setLaunchTemplate: async (group: string, lt: { id: string; version: string }) => void calls.push(`group ${group} ${lt.id} ${lt.version}`) } as unknown as StepContext['autoScaling'],
+    };
+    const point: PointGroupCommand = { kind: 'point-group', group: 'smg', launchTemplateId: 'lt-1', version: '3', defaultVersion: 3, save: { 'smg:smg': { newVersion: 3 } }, event: 'smg:smg:pointed', text: 'smg: pointed.' };
+    await execute(acting, point);
+    // A repeat (a lost answer, a re-run after a crash) sets the same values again and says nothing new.
+    await execute(acting, point);
+    expect(calls).toEqual(['default lt-1 3', 'group smg lt-1 3', 'default lt-1 3', 'group smg lt-1 3']);
+    expect(data.stepState['h1-control-plane']).toEqual({ 'smg:smg': { newVersion: 3 } });
+    expect(new Set(events.map((e) => `${e.event.kind} ${e.key}`))).toEqual(new Set(['progress j1:h1-control-plane:smg:smg:pointed']));
+    calls.length = 0;
+    await execute(acting, { ...point, version: '1', defaultVersion: 1, restore: true, event: 'smg:smg:restored' });
+    expect(calls).toEqual(['group smg lt-1 1', 'default lt-1 1']);
+    expect(events.at(-1)).toMatchObject({ key: 'j1:h1-control-plane:smg:smg:restored', event: { kind: 'note', text: 'smg: pointed.' } });
+    expect(describeCommand(point)).toBe("would point smg at launch template version 3 (the template's default 3)");
+  });
+
+  it('creates a launch template version with only the image changed and names it on the timeline', async () => {
+    const { ctx, events } = fakeStepContext();
+    const sources: unknown[] = [];
+    const acting: StepContext = { ...ctx, ec2: { ...ctx.ec2, createLaunchTemplateVersion: async (id: string, from: unknown) => (sources.push({ id, from }), 7) } };
+    const create: CreateLaunchTemplateVersionCommand = {
+      kind: 'create-launch-template-version', group: 'custom', launchTemplateId: 'lt-9', template: 'custom-lt', sourceVersion: '2', imageId: 'ami-new', source: 'clusters.yaml', description: 'eks-upgrade-bot j1: 1.31', event: 'ng:custom:lt-version:{version}',
+    };
+    expect(await execute(acting, create)).toEqual({ kind: 'version', version: 7 });
+    expect(sources).toEqual([{ id: 'lt-9', from: { sourceVersion: '2', imageId: 'ami-new', description: 'eks-upgrade-bot j1: 1.31' } }]);
+    expect(events).toMatchObject([{ key: 'j1:h1-control-plane:ng:custom:lt-version:7', event: { kind: 'progress', text: 'custom: launch template custom-lt version 7 created from version 2 with ami-new (clusters.yaml).' } }]);
+  });
+
+  it('in a dry run describes a drain remedy and a forced drain and touches no Kubernetes object', async () => {
+    // This context has no Kubernetes API: any call would throw.
+    const { ctx } = fakeStepContext({ data: { dryRun: true } });
+    const remedy = { label: 'Scale orders to 2', namespace: 'orders', deployment: 'orders', replicas: 2 };
+    expect(await execute(ctx, { kind: 'scale-for-drain', remedy })).toEqual({ kind: 'described', text: 'would Scale orders to 2: scale orders/orders to 2 replicas and wait until they are available' });
+    expect(await execute(ctx, { kind: 'force-drain', nodes: ['ip-10-0-1-1'], by: 'U0APP' })).toEqual({ kind: 'described', text: 'would delete the pods the PDBs protect on ip-10-0-1-1 (Force by U0APP)' });
+    expect(halted({ kind: 'described', text: 'x' })).toEqual({ outcome: 'dry-run', summary: 'x' });
+  });
 });
+

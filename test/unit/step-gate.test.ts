@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GATE_RECHECK_MS, gateStep } from '../../jobs/engine/gate-step.js';
+import { GATE_RECHECK_MS } from '../../jobs/engine/gate-step.js';
+import { controlPlaneGateStep as gateStep } from '../../jobs/steps/control-plane/control-plane-gate-step.js';
 import { fakeStepContext } from './step-fake-context.js';
 
 const gateStepAt = { id: 'h1-gate-control-plane', kind: 'gate' as const, title: 'approval: control plane of demo to 1.31' };

@@ -4,13 +4,12 @@ import type { WorldDecision } from '../../../src/planning/plan-vs-world.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
 import type { Step, StepContext, StepResult } from '../../engine/step-context.js';
 import { remedyForUpdate } from '../../../src/planning/update-error-remedies.js';
-import { awaitGate, reopenGate } from '../../engine/gate-step.js';
 import { followUpdate } from '../../engine/follow-update.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from '../../engine/read-cluster-updates.js';
 import { mention } from '../../../src/report/format-text.js';
 import { requestToken } from '../../engine/request-token.js';
 import type { AdoptUpdateCommand, UpdateAddonCommand } from '../../engine/commands.js';
-import { completed, execute } from '../../engine/execute-commands.js';
+import { completed, execute, halted } from '../../engine/execute-commands.js';
 
 /**
  * Add-ons of one hop: every installed EKS add-on to the target minor's default version, one at a time (VPC CNI one
@@ -83,17 +82,20 @@ async function upgradeAddon(ctx: StepContext, name: string, lines: string[], cat
     if (state.failed) {
       const failed = state.failed;
       const conflict = failed.code === 'ConfigurationConflict';
-      const outcome = await awaitGate(ctx, {
-        gateId,
-        title: `Updating add-on ${name} to ${failed.version} failed. Force past it, or abort?`,
-        details: [failed.error, `What to do: ${failed.remedy}.`, `Force leaves ${name} as it is and carries on with the upgrade.`],
-        actions: conflict ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
-        remedyLabel: conflict ? `Retry ${name} with resolveConflicts OVERWRITE` : undefined,
+      const outcome = await execute(ctx, {
+        kind: 'ask-gate',
+        gate: {
+          gateId,
+          title: `Updating add-on ${name} to ${failed.version} failed. Force past it, or abort?`,
+          details: [failed.error, `What to do: ${failed.remedy}.`, `Force leaves ${name} as it is and carries on with the upgrade.`],
+          actions: conflict ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
+          remedyLabel: conflict ? `Retry ${name} with resolveConflicts OVERWRITE` : undefined,
+        },
       });
-      if (outcome.kind === 'result') return outcome.result;
+      if (outcome.kind !== 'answered') return halted(outcome);
       if (outcome.action === 'remedy') {
         Object.assign(state, { failed: undefined, overwrite: true, attempt: (state.attempt ?? 0) + 1 });
-        await reopenGate(ctx, gateId);
+        await execute(ctx, { kind: 'reopen-gate', gateId });
       } else {
         Object.assign(state, { final: 'forced', note: `forced past by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
         ctx.recordActed({ resource: `addon/${name}`, action: 'update-addon', to: failed.version, outcome: 'skipped', note: state.note });

@@ -5,15 +5,14 @@ import { describeBlocker } from '../../../src/planning/workloads/find-drain-bloc
 import { StepFailure, type StepContext, type StepResult } from '../../engine/step-context.js';
 import { kubeletMinorOf } from '../../../src/planning/kubelet-skew.js';
 import { countRollout, describeLanding, isNodeReady, oldNodesOf } from '../../../src/planning/nodegroup-rollout.js';
-import { applyRemedy, forceDrain, inspectDrain, type DrainInspection, type ForcedDrain } from '../../engine/drain-inspection.js';
-import { awaitGate, reopenGate } from '../../engine/gate-step.js';
+import { inspectDrain, type DrainInspection, type ForcedDrain } from '../../engine/drain-inspection.js';
 import { plannedQuestion } from '../../engine/planned-gates.js';
 import { formatDuration } from '../../../src/report/format-text.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState, type NodegroupState } from './nodegroup-state.js';
 import { createRolloutReporter, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
 import { mention } from '../../../src/report/format-text.js';
 import { requestToken } from '../../engine/request-token.js';
-import { describeInstead, execute, readsEarlierHopsAsDone } from '../../engine/execute-commands.js';
+import { describeInstead, execute, readsEarlierHopsAsDone, halted } from '../../engine/execute-commands.js';
 
 /**
  * A managed node group upgraded blue/green (the workshop's blue-mng → green-mng): create a clone at the target
@@ -125,14 +124,17 @@ export async function upgradeBlueGreen(ctx: StepContext, blueName: string, lines
           // without a plan, and a rollback, ask as they always did).
           const planned = !ctx.step.actions || data.rollback ? `${greenName} is Ready at ${step.to}. Delete ${blueName} (its nodes are drained)?` : plannedQuestion(ctx, `nodegroup/${blueName}`);
           const outcome = planned
-            ? await awaitGate(ctx, {
-              gateId: `h${step.hop}-bg-${blueName}`,
-              title: planned,
-              details: [`${greenName} is Ready at ${step.to}. Pods on ${blueName} move to ${greenName} as EKS drains ${blueName}; PDBs are respected.`],
-              actions: ['continue', 'abort'],
+            ? await execute(ctx, {
+              kind: 'ask-gate',
+              gate: {
+                gateId: `h${step.hop}-bg-${blueName}`,
+                title: planned,
+                details: [`${greenName} is Ready at ${step.to}. Pods on ${blueName} move to ${greenName} as EKS drains ${blueName}; PDBs are respected.`],
+                actions: ['continue', 'abort'],
+              },
             })
             : undefined;
-          if (outcome?.kind === 'result') return outcome.result;
+          if (outcome && outcome.kind !== 'answered') return halted(outcome);
           // Already being deleted (our own call whose answer was lost) is adopted by the executor.
           state.deleteIssued = true;
           await execute(ctx, { kind: 'delete-nodegroup', cluster: data.cluster, nodegroup: blueName, record: `${blueName}:delete`, event: `bg:${blueName}:delete`, save: { [`ng:${blueName}`]: state } });
@@ -206,7 +208,7 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
       // The answer did not clear the block (Continue while PDBs still block, a remedy that was not enough): a fresh
       // card offers the choice again, so the job never waits with no way forward.
       const { action, revision } = state.drainAnswer;
-      await reopenGate(ctx, gateId);
+      await execute(ctx, { kind: 'reopen-gate', gateId });
       state.drainAnswer = undefined;
       await saveNodegroupState(ctx, blueName, state);
       drain = undefined;
@@ -218,25 +220,30 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
     if (evictionIssue) {
       drain ??= await inspectDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name));
       const fix = drain.remedy && !(state.remedied ?? []).includes(drain.remedy.label) ? drain.remedy : undefined;
-      const outcome = await awaitGate(ctx, {
-        gateId,
-        title: `Deleting ${blueName} is blocked: pods cannot be evicted. ${fix ? `${fix.label}, or force?` : 'Force, keep waiting, or abort?'}`,
-        details: [
-          `${evictionIssue.code}: ${evictionIssue.message}`,
-          ...(drain.error ? [`The blocking pods could not be read: ${drain.error}`] : drain.blockers.slice(0, 20).map(describeBlocker)),
-          `Force deletes the blocking pods (a delete is not an eviction: PDBs do not stop it); their Deployments recreate them on ${green}, pods without a controller are gone for good.`,
-        ],
-        actions: fix ? ['remedy', 'force', 'continue', 'abort'] : ['force', 'continue', 'abort'],
-        remedyLabel: fix?.label,
+      const outcome = await execute(ctx, {
+        kind: 'ask-gate',
+        gate: {
+          gateId,
+          title: `Deleting ${blueName} is blocked: pods cannot be evicted. ${fix ? `${fix.label}, or force?` : 'Force, keep waiting, or abort?'}`,
+          details: [
+            `${evictionIssue.code}: ${evictionIssue.message}`,
+            ...(drain.error ? [`The blocking pods could not be read: ${drain.error}`] : drain.blockers.slice(0, 20).map(describeBlocker)),
+            `Force deletes the blocking pods (a delete is not an eviction: PDBs do not stop it); their Deployments recreate them on ${green}, pods without a controller are gone for good.`,
+          ],
+          actions: fix ? ['remedy', 'force', 'continue', 'abort'] : ['force', 'continue', 'abort'],
+          remedyLabel: fix?.label,
+        },
       });
-      if (outcome.kind === 'result') return outcome.result;
+      if (outcome.kind !== 'answered') return halted(outcome);
       const revision = (ctx.stepState()[`gate:${gateId}`] as { revision?: number } | undefined)?.revision ?? 1;
       if (state.drainAnswer?.revision !== revision) {
         state.drainAnswer = { revision, at: ctx.clock.now(), action: outcome.action };
         await saveNodegroupState(ctx, blueName, state);
       }
       if (outcome.action === 'force' && state.forced?.revision !== revision) {
-        const forced = await forceDrain(ctx, watch.nodes(blueName).map((n) => n.metadata.name), outcome);
+        const deleted = await execute(ctx, { kind: 'force-drain', nodes: watch.nodes(blueName).map((n) => n.metadata.name), by: outcome.by, reason: outcome.reason });
+        if (deleted.kind !== 'forced') return halted(deleted);
+        const { forced } = deleted;
         state.forced = { ...forced, revision };
         await saveNodegroupState(ctx, blueName, state);
         await ctx.emit(`bg:${blueName}:forced:${revision}`, {
@@ -248,7 +255,7 @@ async function followDeletion(ctx: StepContext, watch: NodegroupWatch, blueName:
         });
       }
       if (outcome.action === 'remedy' && fix) {
-        await applyRemedy(ctx, fix);
+        await execute(ctx, { kind: 'scale-for-drain', remedy: fix });
         state.remedied = [...(state.remedied ?? []), fix.label];
         await saveNodegroupState(ctx, blueName, state);
         drain = undefined;

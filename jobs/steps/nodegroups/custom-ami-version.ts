@@ -10,8 +10,9 @@ import { StepFailure, type StepContext } from '../../engine/step-context.js';
  * clusters.yaml names where that AMI comes from (`amiParameter: "/my/amis/{minor}/image_id"` or
  * `ami: {"1.26": ami-…}`). `findCustomAmiVersion` reads (never changes anything): the target AMI and the newest
  * version that already carries it (a re-run after a crash, or a version someone made) — what the node-group decider
- * (src/planning/deciders/decide-nodegroup-action.ts) needs as `amiVersion`. `createCustomAmiVersion` makes the version from
- * the group's current one with only the image id changed, once the step acts on a group the plan names.
+ * (src/planning/deciders/decide-nodegroup-action.ts) needs as `amiVersion`. The step has the executor make the version
+ * from the group's current one with only the image id changed (create-launch-template-version), once it acts on a
+ * group the plan names.
  * Undefined: clusters.yaml gives no source, or names a launchTemplateVersion itself (the decider then needs nothing).
  */
 export interface CustomAmiTarget {
@@ -36,15 +37,4 @@ export async function findCustomAmiVersion(ctx: StepContext, ng: Nodegroup, poli
   const versions = await ctx.ec2.describeLaunchTemplateVersions(lt.id);
   const existing = versions.filter((v) => v.imageId === imageId).map((v) => v.version);
   return { imageId, label: source.label, ...(existing.length ? { version: String(Math.max(...existing)) } : {}) };
-}
-
-export async function createCustomAmiVersion(ctx: StepContext, ng: Nodegroup, target: CustomAmiTarget): Promise<string> {
-  const { step } = ctx;
-  const lt = ng.launchTemplate!;
-  const version = await ctx.ec2.createLaunchTemplateVersion(lt.id!, { sourceVersion: lt.version ?? '$Default', imageId: target.imageId, description: `eks-upgrade-bot ${ctx.data.jobId}: ${step.to}` });
-  await ctx.emit(`ng:${ng.nodegroupName}:lt-version:${version}`, {
-    kind: 'progress', at: ctx.clock.now(), step: step.id,
-    text: `${ng.nodegroupName}: launch template ${lt.name ?? lt.id} version ${version} created from version ${lt.version} with ${target.imageId} (${target.label}).`,
-  });
-  return String(version);
 }

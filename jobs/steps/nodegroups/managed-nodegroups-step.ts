@@ -5,19 +5,17 @@ import { describeBlocker } from '../../../src/planning/workloads/find-drain-bloc
 import { StepFailure, type Step, type StepContext, type StepResult } from '../../engine/step-context.js';
 import { remedyForUpdate } from '../../../src/planning/update-error-remedies.js';
 import { upgradeBlueGreen } from './blue-green-nodegroup.js';
-import { createCustomAmiVersion, findCustomAmiVersion } from './custom-ami-version.js';
-import { applyRemedy, inspectDrain } from '../../engine/drain-inspection.js';
+import { findCustomAmiVersion } from './custom-ami-version.js';
+import { inspectDrain } from '../../engine/drain-inspection.js';
 import { amiSourceHint } from '../../../src/planning/deciders/ami-source.js';
 import { nodegroupStateOf, reportUnsettled, saveNodegroupState } from './nodegroup-state.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
 import { createRolloutReporter, followNodegroupUpdate, lazyNodegroupWatch, NODEGROUP_SETTLE, waitUntilRolledOut, type NodegroupWatch } from './nodegroup-watch.js';
-import { awaitGate, reopenGate } from '../../engine/gate-step.js';
 import { askPlannedGates } from '../../engine/planned-gates.js';
 import { describeUpdateErrors, inProgressUpdate, readRecentUpdates } from '../../engine/read-cluster-updates.js';
-import { mention } from '../../../src/report/format-text.js';
 import { requestToken } from '../../engine/request-token.js';
 import type { AdoptUpdateCommand, AskGateCommand, UpdateNodegroupVersionCommand } from '../../engine/commands.js';
-import { completed, describeInstead, execute, readsEarlierHopsAsDone } from '../../engine/execute-commands.js';
+import { completed, describeInstead, execute, readsEarlierHopsAsDone, halted } from '../../engine/execute-commands.js';
 
 /**
  * Managed node groups of one hop, one group at a time. In place: UpdateNodegroupVersion (or, for a group pinned to
@@ -90,17 +88,20 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     }
     if (state.failed) {
       const { failed } = state;
-      const outcome = await awaitGate(ctx, {
-        gateId,
-        title: `Node group ${name} could not drain its nodes. Force the update, or abort?`,
-        details: [failed.error, ...failed.details, `What to do: ${failed.fix ? `${failed.fix.label}, or ` : ''}Force (evicts ignoring the PDBs).`],
-        actions: failed.fix ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
-        remedyLabel: failed.fix?.label,
+      const outcome = await execute(ctx, {
+        kind: 'ask-gate',
+        gate: {
+          gateId,
+          title: `Node group ${name} could not drain its nodes. Force the update, or abort?`,
+          details: [failed.error, ...failed.details, `What to do: ${failed.fix ? `${failed.fix.label}, or ` : ''}Force (evicts ignoring the PDBs).`],
+          actions: failed.fix ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
+          remedyLabel: failed.fix?.label,
+        },
       });
-      if (outcome.kind === 'result') return outcome.result;
-      if (outcome.action === 'remedy' && failed.fix) await applyRemedy(ctx, failed.fix);
+      if (outcome.kind !== 'answered') return halted(outcome);
+      if (outcome.action === 'remedy' && failed.fix) await execute(ctx, { kind: 'scale-for-drain', remedy: failed.fix });
       Object.assign(state, { failed: undefined, force: state.force || outcome.action === 'force', attempt: (state.attempt ?? 0) + 1 });
-      await reopenGate(ctx, gateId);
+      await execute(ctx, { kind: 'reopen-gate', gateId });
       await saveNodegroupState(ctx, name, state);
       continue;
     }
@@ -141,17 +142,15 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
           actions: ['force', 'abort'],
         },
         said: `${name}: pinned to a custom AMI (launch template ${template}); would stop at a gate asking for a ${step.to} launch template version, or Force to skip it`,
+        skip: { resource: `nodegroup/${name}`, action: 'custom-ami-gate', stateKey: `ng:${name}`, state, why: 'custom AMI' },
       };
-      const dry = describeInstead(ctx, ask);
-      if (dry) {
-        lines.push(dry);
+      const asked = await execute(ctx, ask);
+      if (asked.kind === 'described') {
+        lines.push(asked.text);
         return undefined;
       }
-      const outcome = await awaitGate(ctx, ask.gate);
-      if (outcome.kind === 'result') return outcome.result;
-      Object.assign(state, { final: 'skipped', note: `custom AMI, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
-      ctx.recordActed({ resource: `nodegroup/${name}`, action: 'custom-ami-gate', to: step.to, outcome: 'skipped', note: state.note });
-      await saveNodegroupState(ctx, name, state);
+      if (asked.kind === 'stop') return asked.result;
+      Object.assign(state, { final: 'skipped', note: asked.skipped });
       continue;
     }
     if (decision.action === 'blue-green') {
@@ -188,8 +187,13 @@ async function runInPlace(ctx: StepContext, name: string, lines: string[], nodeW
     }
     if (decision.action === 'roll-launch-template' && decision.request.launchTemplate.version === NEW_LAUNCH_TEMPLATE_VERSION) {
       // Crash-safe: a re-run finds the version this made (it carries the target AMI) and rolls to it instead.
-      const version = await createCustomAmiVersion(ctx, ng, customAmi!);
-      update.request = { launchTemplate: { ...decision.request.launchTemplate, version } };
+      const lt = ng.launchTemplate!;
+      const created = await execute(ctx, {
+        kind: 'create-launch-template-version', group: name, launchTemplateId: lt.id!, template: lt.name ?? lt.id!, sourceVersion: lt.version ?? '$Default',
+        imageId: customAmi!.imageId, source: customAmi!.label, description: `eks-upgrade-bot ${data.jobId}: ${step.to}`, event: `ng:${name}:lt-version:{version}`,
+      });
+      if (created.kind !== 'version') continue;
+      update.request = { launchTemplate: { ...decision.request.launchTemplate, version: String(created.version) } };
     }
     const started = await execute(ctx, await followOrIssue(ctx, update));
     if (started.kind !== 'update') continue;

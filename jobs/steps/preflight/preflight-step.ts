@@ -8,10 +8,9 @@ import { collectSnapshot } from '../../../src/cluster-reader/collect-snapshot.js
 import { imageInventory } from '../../../src/planning/deciders/image-inventory.js';
 import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../../../src/planning/checks/preflight-checks.js';
 import { StepFailure, type Step, type StepContext } from '../../engine/step-context.js';
-import { awaitGate } from '../../engine/gate-step.js';
 import { inProgressUpdate, readRecentUpdates } from '../../engine/read-cluster-updates.js';
 import { mention } from '../../../src/report/format-text.js';
-import { acts, execute, preview, readsEarlierHopsAsDone } from '../../engine/execute-commands.js';
+import { acts, execute, preview, readsEarlierHopsAsDone, halted } from '../../engine/execute-commands.js';
 
 /**
  * Preflight of one hop: the job's own state checks (is the cluster where this hop starts, is an update running —
@@ -78,15 +77,18 @@ export const preflightStep: Step = async (ctx) => {
   const dry = preview(ctx, [{ kind: 'stop-at-findings', findings: blocking.map((finding) => `${finding.code} ${finding.title}`) }]);
   if (dry) return dry;
   if (blocking.every((finding) => finding.forceable)) {
-    const outcome = await awaitGate(ctx, {
-      gateId: `h${step.hop}-preflight`,
-      title: `Preflight for ${data.cluster} → ${step.to} found ${blocking.length} blocking problem(s). Force past them?`,
-      // A finding waived from this card (or the plan's) and approved no longer blocks the next start.
-      details: [...blocking.map(formatFinding), 'To let a finding stand instead: Waive… below (an approver confirms), then Abort and start again.'],
-      actions: ['force', 'abort'],
-      waivable: blocking.slice(0, 5).map((finding) => ({ cluster: data.cluster, code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, title: finding.title.slice(0, 300) })),
+    const outcome = await execute(ctx, {
+      kind: 'ask-gate',
+      gate: {
+        gateId: `h${step.hop}-preflight`,
+        title: `Preflight for ${data.cluster} → ${step.to} found ${blocking.length} blocking problem(s). Force past them?`,
+        // A finding waived from this card (or the plan's) and approved no longer blocks the next start.
+        details: [...blocking.map(formatFinding), 'To let a finding stand instead: Waive… below (an approver confirms), then Abort and start again.'],
+        actions: ['force', 'abort'],
+        waivable: blocking.slice(0, 5).map((finding) => ({ cluster: data.cluster, code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, title: finding.title.slice(0, 300) })),
+      },
     });
-    if (outcome.kind === 'result') return outcome.result;
+    if (outcome.kind !== 'answered') return halted(outcome);
     // The control-plane step passes `force` to UpdateClusterVersion when its hop's preflight was forced (EKS refuses
     // the update on ERROR readiness insights otherwise).
     await ctx.saveStepState({ forced: { by: outcome.by, reason: outcome.reason, codes: blocking.map((finding) => finding.code) } });

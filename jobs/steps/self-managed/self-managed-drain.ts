@@ -3,8 +3,8 @@ import { KubeApiError, type KubeObject } from '../../../src/ports/kube-port.js';
 import { describeBlocker } from '../../../src/planning/workloads/find-drain-blockers.js';
 import { createChangeSignal, startWatchCaches } from '../../engine/watch-cache.js';
 import type { StepContext, StepResult } from '../../engine/step-context.js';
-import { applyRemedy, forceDrain, inspectDrain } from '../../engine/drain-inspection.js';
-import { awaitGate, reopenGate } from '../../engine/gate-step.js';
+import { inspectDrain } from '../../engine/drain-inspection.js';
+import { execute, halted } from '../../engine/execute-commands.js';
 import { mention } from '../../../src/report/format-text.js';
 
 /**
@@ -79,26 +79,31 @@ export async function drainNode(ctx: StepContext, input: { group: string; node: 
 async function blockedGate(ctx: StepContext, gateId: string, input: { group: string; node: string }): Promise<StepResult | undefined> {
   const drain = await inspectDrain(ctx, [input.node]);
   const details = drain.blockers.length ? drain.blockers.slice(0, 20).map(describeBlocker) : [`The blocking pods could not be identified${drain.error ? ` (${drain.error})` : ''}.`];
-  const outcome = await awaitGate(ctx, {
-    gateId,
-    title: `Self-managed group ${input.group} could not drain ${input.node}. Force the drain, or abort?`,
-    details: [
-      `Draining ${input.node} waits for PodDisruptionBudgets${drain.remedy ? ' that cannot allow an eviction as they are' : ` (${Math.round(DRAIN_BLOCKED_MS / 60_000)} minutes so far)`}.`,
-      ...details,
-      `What to do: ${drain.remedy ? `${drain.remedy.label}, or ` : ''}Force (deletes the blocking pods, ignoring the PDBs).`,
-    ],
-    actions: drain.remedy ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
-    remedyLabel: drain.remedy?.label,
+  const outcome = await execute(ctx, {
+    kind: 'ask-gate',
+    gate: {
+      gateId,
+      title: `Self-managed group ${input.group} could not drain ${input.node}. Force the drain, or abort?`,
+      details: [
+        `Draining ${input.node} waits for PodDisruptionBudgets${drain.remedy ? ' that cannot allow an eviction as they are' : ` (${Math.round(DRAIN_BLOCKED_MS / 60_000)} minutes so far)`}.`,
+        ...details,
+        `What to do: ${drain.remedy ? `${drain.remedy.label}, or ` : ''}Force (deletes the blocking pods, ignoring the PDBs).`,
+      ],
+      actions: drain.remedy ? ['remedy', 'force', 'abort'] : ['force', 'abort'],
+      remedyLabel: drain.remedy?.label,
+    },
   });
-  if (outcome.kind === 'result') return outcome.result;
-  if (outcome.action === 'remedy' && drain.remedy) await applyRemedy(ctx, drain.remedy);
+  if (outcome.kind !== 'answered') return halted(outcome);
+  if (outcome.action === 'remedy' && drain.remedy) await execute(ctx, { kind: 'scale-for-drain', remedy: drain.remedy });
   if (outcome.action === 'force') {
-    const forced = await forceDrain(ctx, [input.node], { by: outcome.by, reason: outcome.reason });
+    const deleted = await execute(ctx, { kind: 'force-drain', nodes: [input.node], by: outcome.by, reason: outcome.reason });
+    if (deleted.kind !== 'forced') return halted(deleted);
+    const { forced } = deleted;
     await ctx.emit(`smg:${input.group}:${input.node}:forced`, {
       kind: 'note', at: ctx.clock.now(), level: 'warning',
       text: `Force by ${mention(outcome.by)}${outcome.reason ? ` (${outcome.reason})` : ''}: deleted ${forced.pods.join(', ') || 'no pods'} on ${input.node}, ignoring their PDBs.`,
     });
   }
-  await reopenGate(ctx, gateId);
+  await execute(ctx, { kind: 'reopen-gate', gateId });
   return undefined;
 }

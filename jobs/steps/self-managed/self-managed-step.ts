@@ -6,14 +6,12 @@ import type { AutoScalingGroupInfo } from '../../../src/ports/aws/autoscaling-po
 import type { KubeObject } from '../../../src/ports/kube-port.js';
 import { describeError } from '../../engine/classify-error.js';
 import { StepFailure, type Step, type StepContext, type StepResult } from '../../engine/step-context.js';
-import { awaitGate } from '../../engine/gate-step.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
 import { safePoint } from '../../engine/safe-point.js';
 import { cordonNode, drainNode } from './self-managed-drain.js';
 import { followRefresh, removeHook, startOrAdoptRefresh } from './self-managed-refresh.js';
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
-import { mention } from '../../../src/report/format-text.js';
 import type { AskGateCommand } from '../../engine/commands.js';
 import { completed, describeInstead, execute } from '../../engine/execute-commands.js';
 
@@ -107,22 +105,23 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
     if (action.kind !== 'wait') waitingSince = undefined;
     switch (action.kind) {
       case 'create-version': {
-        const created = await execute(ctx, { kind: 'create-launch-template-version', launchTemplateId: view.launchTemplateId, sourceVersion: action.sourceVersion, imageId: action.imageId, description: `eks-upgrade-bot ${data.jobId}: ${step.to}` });
+        const created = await execute(ctx, {
+          kind: 'create-launch-template-version', group: name, launchTemplateId: view.launchTemplateId, template: view.launchTemplateId, sourceVersion: action.sourceVersion,
+          imageId: action.imageId, source: source.kind === 'none' ? '' : source.label, description: `eks-upgrade-bot ${data.jobId}: ${step.to}`, event: `smg:${name}:version`,
+        });
         if (created.kind !== 'version') break;
-        const version = created.version;
-        state.newVersion = version;
+        state.newVersion = created.version;
         await saveGroupState(ctx, name, state);
-        await ctx.emit(`smg:${name}:version`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `${name}: launch template ${view.launchTemplateId} version ${version} created from version ${action.sourceVersion} with ${action.imageId} (${source.kind === 'none' ? '' : source.label}).` });
         break;
       }
-      case 'point-group': {
-        if (action.setDefault) await ctx.ec2.setDefaultLaunchTemplateVersion(view.launchTemplateId, action.version);
-        await ctx.autoScaling.setLaunchTemplate(name, { id: view.launchTemplateId, version: String(action.version) });
+      case 'point-group':
         state.newVersion = action.version;
-        await saveGroupState(ctx, name, state);
-        await ctx.emit(`smg:${name}:pointed`, { kind: 'progress', at: ctx.clock.now(), step: step.id, text: `${name}: the group now launches launch template version ${action.version} (also the template's default); replacing its ${view.instances.length} node(s) ${policy.strategy === 'instance-refresh' ? 'by an instance refresh' : 'one at a time'}.` });
+        await execute(ctx, {
+          kind: 'point-group', group: name, launchTemplateId: view.launchTemplateId, version: String(action.version), defaultVersion: action.setDefault ? action.version : undefined,
+          save: { [stateKey(name)]: state }, event: `smg:${name}:pointed`,
+          text: `${name}: the group now launches launch template version ${action.version} (also the template's default); replacing its ${view.instances.length} node(s) ${policy.strategy === 'instance-refresh' ? 'by an instance refresh' : 'one at a time'}.`,
+        });
         break;
-      }
       case 'replace': {
         const stop = await safePoint(ctx, `replacing ${action.node} of ${name}`);
         if (stop) return stop.outcome === 'abort' ? abortGroup(ctx, name, state, view, stop) : stop;
@@ -198,16 +197,16 @@ async function abortGroup(ctx: StepContext, group: string, state: GroupState, vi
 export async function restoreIfUnmoved(ctx: StepContext, group: string, state: GroupState, view: Pick<SelfManagedView, 'instances' | 'state' | 'groupVersion' | 'target' | 'launchTemplateId'>): Promise<void> {
   const restore = decideAbortRestore(view);
   if (!restore) return;
-  await ctx.autoScaling.setLaunchTemplate(group, { id: view.launchTemplateId, version: restore.groupVersion });
-  await ctx.ec2.setDefaultLaunchTemplateVersion(view.launchTemplateId, restore.defaultVersion);
   // "Before any node moved" only when true: a node drained for its replacement (not yet terminated) did move its pods.
   const drained = state.current && !state.current.terminated ? state.current.node : undefined;
   const before = drained
     ? `aborted before any instance was replaced (${drained} was cordoned and drained: \`kubectl uncordon ${drained}\` to use it again)`
     : 'aborted before any node moved';
   Object.assign(state, { final: 'restored', note: `${before}; the group is back on launch template version ${restore.groupVersion} (default ${restore.defaultVersion})` });
-  await saveGroupState(ctx, group, state);
-  await ctx.emit(`smg:${group}:restored`, { kind: 'note', at: ctx.clock.now(), level: 'info', text: `${group}: ${state.note}.` });
+  await execute(ctx, {
+    kind: 'point-group', group, launchTemplateId: view.launchTemplateId, version: restore.groupVersion, defaultVersion: restore.defaultVersion, restore: true,
+    save: { [stateKey(group)]: state }, event: `smg:${group}:restored`, text: `${group}: ${state.note}.`,
+  });
 }
 
 /** A group the bot has no AMI for: Force skips it (recorded), Abort stops the job. */
@@ -221,18 +220,11 @@ async function skipGate(ctx: StepContext, name: string, state: GroupState, why: 
       actions: ['force', 'abort'],
     },
     said: `${name}: would stop at a gate: ${why}`,
+    skip: { resource: resourceOf(name), action: 'roll-self-managed', stateKey: stateKey(name), state, why: 'no AMI source' },
   };
-  const dry = describeInstead(ctx, ask);
-  if (dry) {
-    lines.push(dry);
-    return undefined;
-  }
-  const outcome = await awaitGate(ctx, ask.gate);
-  if (outcome.kind === 'result') return outcome.result;
-  Object.assign(state, { final: 'skipped', note: `no AMI source, skipped by ${mention(outcome.by)}${outcome.reason ? `: ${outcome.reason}` : ''}` });
-  ctx.recordActed({ resource: resourceOf(name), action: 'roll-self-managed', to: ctx.step.to, outcome: 'skipped', note: state.note });
-  await saveGroupState(ctx, name, state);
-  lines.push(`${name}: ${state.note}`);
+  const asked = await execute(ctx, ask);
+  if (asked.kind === 'stop') return asked.result;
+  lines.push(asked.kind === 'described' ? asked.text : `${name}: ${asked.skipped}`);
   return undefined;
 }
 
