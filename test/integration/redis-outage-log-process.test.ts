@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { freePort } from '../../src/demo/ensure-redis.js';
+import { builtEntry } from '../support/built-entry.js';
 
 /**
  * After start-up a Redis outage is ridden out as before ("The job queue (Redis) is unavailable…" to users), and the
@@ -53,7 +54,7 @@ beforeAll(async () => {
   // Until redis-server listens, start-up refuses with its one line: start again until the bot is up.
   for (;;) {
     output.length = 0;
-    bot = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env });
+    bot = spawn(process.execPath, await builtEntry('src/main.ts'), { cwd: process.cwd(), env });
     bot.stdout!.on('data', (chunk) => output.push(...String(chunk).split('\n').filter(Boolean)));
     bot.stderr!.on('data', (chunk) => output.push(...String(chunk).split('\n').filter(Boolean)));
     const started = await waitForLine((line) => line.includes('"msg":"eks-upgrade-bot started"'), 'starting').then(() => true, () => false);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRedis, type RedisHandle } from '../../src/demo/ensure-redis.js';
+import { builtEntry } from '../support/built-entry.js';
 
 /**
  * The real entry point (`src/main.ts`, ROLE=all) in a process of its own, with a Redis of its own that the test
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'outage-'));
   const clustersFile = join(dir, 'clusters.yaml');
   writeFileSync(clustersFile, 'clusters:\n  - { name: demo, region: us-west-2, channels: [C0DEMO], requesters: [U0REQ], approvers: [U0APP] }\n');
-  bot = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  bot = spawn(process.execPath, await builtEntry('src/main.ts'), {
     cwd: process.cwd(),
     env: {
       PATH: process.env.PATH,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { freePort } from '../../src/demo/ensure-redis.js';
+import { builtEntry } from '../support/built-entry.js';
 
 /**
  * Redis as ElastiCache serves it with in-transit encryption and AUTH: a real redis-server started here with TLS
@@ -86,7 +87,7 @@ describe('ElastiCache-style Redis: rediss:// with AUTH', () => {
   });
 
   it('the bot starts on it and answers a command that reads the queue; a wrong password stops it in one line', async () => {
-    const bot = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: env(`rediss://:${PASSWORD}@localhost:${port}`), cwd: process.cwd() });
+    const bot = spawn(process.execPath, await builtEntry('src/main.ts'), { env: env(`rediss://:${PASSWORD}@localhost:${port}`), cwd: process.cwd() });
     children.push(bot);
     const { out, err } = lines(bot);
     const listening = await new Promise<number>((resolve, reject) => {
@@ -102,7 +103,7 @@ describe('ElastiCache-style Redis: rediss:// with AUTH', () => {
     expect(reply.text).not.toMatch(/unavailable/);
     bot.kill('SIGTERM');
 
-    const wrong = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: env(`rediss://:not-the-token@localhost:${port}`), cwd: process.cwd() });
+    const wrong = spawn(process.execPath, await builtEntry('src/main.ts'), { env: env(`rediss://:not-the-token@localhost:${port}`), cwd: process.cwd() });
     children.push(wrong);
     const wrongLines = lines(wrong);
     const code = await new Promise((resolve) => wrong.on('exit', resolve));

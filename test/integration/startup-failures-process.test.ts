@@ -8,6 +8,7 @@ import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '
 import { freePort } from '../../src/demo/ensure-redis.js';
 import { redisUrl } from '../support/redis-url.js';
 import { until } from '../support/until.js';
+import { builtEntry } from '../support/built-entry.js';
 
 /**
  * The real entry point (`src/main.ts`) in a process of its own, started with one thing wrong at a time: it prints
@@ -54,9 +55,12 @@ function healthyEnv(): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs the bot until it exits (or says it started, which fails the test); its stderr lines and exit code. */
-function run(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string[]; stdout: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env });
+/**
+ * Runs the bot until it exits (or says it started, which fails the test); its stderr lines and exit code. The bot is
+ * src/main.ts bundled by the test kit (built-entry.ts), as `npm start` runs dist/'s bundle of it.
+ */
+async function run(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string[]; stdout: string[] }> {
+  const child = spawn(process.execPath, await builtEntry('src/main.ts'), { cwd: process.cwd(), env });
   children.push(child);
   const stderr: string[] = [];
   const stdout: string[] = [];
