@@ -22,11 +22,28 @@ import {
   UpdateAddonCommand,
   UpdateClusterVersionCommand,
   UpdateNodegroupVersionCommand,
+  type AddonInfo,
   type Category,
 } from '@aws-sdk/client-eks';
 import type { EksPort, EksPortFactory } from '../ports/aws/eks-port.js';
 import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 import { collectPages } from './collect-pages.js';
+import { systemClock } from '../ports/clock.js';
+import { reusedAnswers } from '../domain/reused-answers.js';
+
+export interface EksAdapterOptions extends AwsAdapterOptions {
+  /** How long one add-on catalogue read is shared (default ADDON_CATALOGUE_REUSE_MS; 0: read every time). */
+  addonCatalogueReuseMs?: number;
+}
+
+/**
+ * What EKS offers of an add-on for a Kubernetes minor (DescribeAddonVersions) is the same for every cluster a client
+ * reads (one client per region and role), and AWS publishes new add-on versions days apart: one read is shared for
+ * 10 minutes by the wall clock, so a rollout's plans, preflights and add-on steps over hundreds of clusters at one
+ * version read it a few times, not 21 times a cluster (bench P8). Every page is still followed (AWS promises neither
+ * order nor page size); a failed read is not kept, so the next caller asks again with the same credentials.
+ */
+export const ADDON_CATALOGUE_REUSE_MS = 10 * 60_000;
 
 /**
  * EksPort over @aws-sdk/client-eks: one EKSClient per region/role, list calls followed to the last page. SDK
@@ -34,8 +51,8 @@ import { collectPages } from './collect-pages.js';
  * a sentence for people with describeAwsError. A response missing the object it exists to return is a broken
  * endpoint, reported as such rather than handed on as undefined.
  */
-export function createEksPortFactory(opts: AwsAdapterOptions = {}): EksPortFactory {
-  return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig(target, opts)), 'eks', opts.metrics)));
+export function createEksPortFactory(opts: EksAdapterOptions = {}): EksPortFactory {
+  return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig(target, opts)), 'eks', opts.metrics), opts.addonCatalogueReuseMs ?? ADDON_CATALOGUE_REUSE_MS));
 }
 
 /**
@@ -47,8 +64,9 @@ export function createEksPortFactory(opts: AwsAdapterOptions = {}): EksPortFacto
  */
 export const EKS_MAX_PAGE = 100;
 
-function eksPort(client: EKSClient): EksPort {
+function eksPort(client: EKSClient, catalogueReuseMs: number): EksPort {
   const pages = { client, pageSize: EKS_MAX_PAGE };
+  const catalogues = reusedAnswers<AddonInfo[]>({ reuseMs: catalogueReuseMs, now: systemClock.now });
   // Concurrent DescribeClusters of one cluster (a status read and its Kubernetes connection start together) share
   // one call: they would get the same answer. Nothing is kept once it has answered.
   const describing = new Map<string, ReturnType<EksPort['describeCluster']>>();
@@ -125,7 +143,9 @@ function eksPort(client: EKSClient): EksPort {
     },
 
     describeAddonVersions: (addonName, kubernetesVersion) =>
-      collectPages(paginateDescribeAddonVersions(pages, { addonName, kubernetesVersion }), (page) => page.addons),
+      catalogues(`${addonName}|${kubernetesVersion}`, () =>
+        collectPages(paginateDescribeAddonVersions(pages, { addonName, kubernetesVersion }), (page) => page.addons),
+      ),
 
     async updateAddon(cluster, addon, options) {
       const { update } = await client.send(new UpdateAddonCommand({ clusterName: cluster, addonName: addon, ...options }));

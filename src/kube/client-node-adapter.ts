@@ -11,8 +11,9 @@ import { createEksTokenSource } from '../aws/eks-token.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../ports/metrics.js';
 import { systemClock, type Clock } from '../ports/clock.js';
+import { reusedAnswers } from '../domain/reused-answers.js';
 import type { EksPortFactory } from '../ports/aws/eks-port.js';
-import type { KubeList, KubeObject, KubePort, KubePortFactory, KubeResource, ListOptions, PatchType } from '../ports/kube-port.js';
+import type { AccessQuestion, KubeList, KubeObject, KubePort, KubePortFactory, KubeResource, ListOptions, PatchType } from '../ports/kube-port.js';
 import { createEksKubeConfig } from './eks-kube-config.js';
 import { toKubeApiError } from './kube-api-error.js';
 import { createKubeRequester, type KubeRequester } from './kube-request.js';
@@ -37,6 +38,8 @@ export interface KubePortFactoryOptions {
   tokenReuseMs?: number;
   /** Counts every request and failure by verb and resource (eks_upgrade_kube_calls_total / _errors_total). */
   metrics?: Metrics;
+  /** How long a SelfSubjectAccessReview that answered "allowed" is reused (default ACCESS_REUSE_MS; 0: ask every time). */
+  accessReuseMs?: number;
 }
 
 type KubeClusterTarget = { name: string; region: string; roleArn?: string };
@@ -47,6 +50,16 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   json: PatchStrategy.JsonPatch,
 };
 const LIST_PAGE_SIZE = 500;
+
+/**
+ * An "allowed" SelfSubjectAccessReview is reused for 5 minutes, by the wall clock: the apiserver itself caches a
+ * webhook authorizer's allowed answers that long (kube-apiserver --authorization-webhook-cache-authorized-ttl, default
+ * 5m; EKS access entries are such a webhook), so a permission revoked meanwhile could pass there too, and the step
+ * that uses it still meets the 403. Denials and failures are never kept: an ACC001 fixed after the plan is seen
+ * at the preflight. A plan and the preflight that follows it ask the same 61 questions of the same cluster (bench P8:
+ * 122 reviews per cluster before).
+ */
+export const ACCESS_REUSE_MS = 5 * 60_000;
 
 export function createKubePortFactory(opts: KubePortFactoryOptions): KubePortFactory {
   const ports = new Map<string, Promise<KubePort>>();
@@ -95,6 +108,23 @@ async function connect(cluster: KubeClusterTarget, opts: KubePortFactoryOptions)
 function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: Watch; clock: Clock; opts: KubePortFactoryOptions }): KubePort {
   const { clusterName, request } = deps;
   const inCluster = `in cluster ${clusterName}`;
+  const access = reusedAnswers<boolean>({ reuseMs: deps.opts.accessReuseMs ?? ACCESS_REUSE_MS, now: systemClock.now, keep: (allowed) => allowed });
+
+  function askAccess(question: AccessQuestion): Promise<boolean> {
+    const info = KUBE_RESOURCES[question.resource];
+    return call(`asking whether the bot may ${question.verb} ${question.subresource ? `${question.resource}/${question.subresource}` : question.resource}`, async () => {
+      const review = await request<{ status?: { allowed?: boolean } }>({
+        method: 'POST',
+        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: { resourceAttributes: { verb: question.verb, group: info.group, resource: info.plural, subresource: question.subresource, namespace: question.namespace } },
+        },
+      });
+      return review?.status?.allowed === true;
+    });
+  }
 
   async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
     try {
@@ -168,20 +198,7 @@ function kubePort(deps: { clusterName: string; request: KubeRequester; watcher: 
       );
     },
 
-    canI: (question) =>
-      call(`asking whether the bot may ${question.verb} ${question.subresource ? `${question.resource}/${question.subresource}` : question.resource}`, async () => {
-        const info = KUBE_RESOURCES[question.resource];
-        const review = await request<{ status?: { allowed?: boolean } }>({
-          method: 'POST',
-          path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-          body: {
-            apiVersion: 'authorization.k8s.io/v1',
-            kind: 'SelfSubjectAccessReview',
-            spec: { resourceAttributes: { verb: question.verb, group: info.group, resource: info.plural, subresource: question.subresource, namespace: question.namespace } },
-          },
-        });
-        return review?.status?.allowed === true;
-      }),
+    canI: (question) => access(`${question.verb} ${question.resource}/${question.subresource ?? ''} ${question.namespace ?? ''}`, () => askAccess(question)),
 
     evictPod: (namespace, name) =>
       call(`evicting pod ${namespace}/${name}`, async () => {
