@@ -11,7 +11,7 @@
 
 import { readAndPlan } from '../../src/cluster-reader/read-and-plan.js';
 import { PlanRequestError } from '../../src/planning/planner/build-plan.js';
-import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { connectRedis, deleteMatching, type RedisTarget } from '../../src/store/redis-connection.js';
 import { planHash } from '../../src/planning/planner/plan-hash.js';

@@ -1,8 +1,7 @@
 import type { App } from '@slack/bolt';
-import { findCluster } from '../../config/clusters-config.js';
 import { WAIVE_ACTION_ID } from '../../report/blocks/render-plan-blocks.js';
-import type { WaiverStore } from '../../ports/waivers/waiver-store.js';
-import { authorizeWaiverDecision, authorizeWaiverRequest } from '../authorize-waiver.js';
+import { authorizeWaiverRequestFor } from '../../waivers/policy/authorize-waiver.js';
+import { decideWaiver, type WaiverDecision } from '../../waivers/store/decide-waiver.js';
 import { renderWaiverCard, WAIVER_ACTIONS } from '../../report/blocks/render-waiver-card.js';
 import { defineAction, defineSubmission, fieldErrors, type ActionDeps, type Answer, type Verdict } from './define-action.js';
 import {
@@ -16,7 +15,7 @@ import {
   waiverExpiry,
   waiverReasonProblem,
   waiverRequestView,
-} from './waiver-modal.js';
+} from '../../waivers/request/waiver-request-modal.js';
 
 /**
  * Waivers in Slack. **Waive…** on a plan finding (requesters and approvers) opens the modal; its submission stores a
@@ -24,8 +23,6 @@ import {
  * two-person rule) approves, and the card is edited to say who and when; Revoke on an approved card (or on the
  * `waivers` list) ends it early. Every click is acked first, authorized, and leaves an audit log line either way.
  */
-type Decision = 'approve' | 'reject' | 'revoke';
-
 export function registerWaiverActions(app: App, kit: ActionDeps): void {
   const { deps, logger } = kit;
   const store = deps.waivers;
@@ -33,8 +30,7 @@ export function registerWaiverActions(app: App, kit: ActionDeps): void {
 
   /** Requesters and approvers may ask; a refusal is logged, recorded with the finding, and said. */
   const mayAsk = async (ref: { c: string; k: string; r: string }, user: string, gone: string): Promise<Verdict<undefined>> => {
-    const cluster = findCluster(deps.config, ref.c);
-    const decision = cluster ? await authorizeWaiverRequest(deps, cluster, user) : { allowed: false as const, reason: gone };
+    const decision = await authorizeWaiverRequestFor(deps, ref.c, user, gone);
     if (decision.allowed) return { grant: undefined };
     return {
       refuse: {
@@ -110,7 +106,7 @@ export function registerWaiverActions(app: App, kit: ActionDeps): void {
     },
   });
 
-  const verbOf = (actionId: string) => actionId.slice('waiver:'.length) as Decision;
+  const verbOf = (actionId: string) => actionId.slice('waiver:'.length) as WaiverDecision;
   defineAction(app, kit, {
     id: /^waiver:(approve|reject|revoke)$/,
     read: (value) => value ?? '',
@@ -118,8 +114,9 @@ export function registerWaiverActions(app: App, kit: ActionDeps): void {
     unreadable: { log: 'waiver click outside a channel ignored' },
     act: async (id, _grant, click): Promise<Answer> => {
       const verb = verbOf(click.id);
-      const outcome = await decide(store, deps, verb, id, click.user);
-      const { card, reply } = outcome;
+      const outcome = await decideWaiver(store, deps, verb, id, click.user);
+      const { reply } = outcome;
+      const card = outcome.waiver && renderWaiverCard(outcome.waiver, outcome.at!);
       const body = click.body;
       return {
         log: { level: outcome.refused ? 'warn' : 'info', msg: `waiver ${verb}: ${outcome.result}`, fields: { cluster: outcome.cluster, outcome: outcome.result } },
@@ -135,25 +132,6 @@ export function registerWaiverActions(app: App, kit: ActionDeps): void {
     },
     failed: (_error, actionId) => ({ log: `handling a waiver ${verbOf(actionId)} failed`, tell: `The bot could not ${verbOf(actionId)} the waiver (now in its log). Try again in a moment.` }),
   });
-}
-
-const DONE: Record<Decision, string> = { approve: 'approved', reject: 'rejected', revoke: 'revoked' };
-
-/** Authorizes and applies one decision; says what happened in words, with the card to show afterwards. */
-async function decide(store: WaiverStore, deps: ActionDeps['deps'], verb: Decision, id: string, userId: string) {
-  const waiver = await store.get(id);
-  if (!waiver) return { result: 'unknown', reply: 'This waiver no longer exists; nothing was changed.' };
-  const cluster = findCluster(deps.config, waiver.cluster);
-  const allowed = cluster ? await authorizeWaiverDecision(deps, cluster, waiver, userId, verb) : { allowed: false as const, reason: `${waiver.cluster} is not in clusters.yaml any more.` };
-  if (!allowed.allowed) return { result: 'refused', refused: true, cluster: waiver.cluster, reply: allowed.reason };
-  const now = deps.clock.now();
-  const changed = await store[verb](id, userId, now);
-  if (changed.outcome === 'unknown') return { result: 'unknown', reply: 'This waiver no longer exists; nothing was changed.' };
-  const card = renderWaiverCard(changed.waiver, now);
-  if (changed.outcome === 'not-allowed') {
-    return { result: 'stale', cluster: waiver.cluster, card, reply: `Nothing changed: this waiver is already ${changed.waiver.state}${changed.waiver.closedBy ? ` (by <@${changed.waiver.closedBy}>)` : changed.waiver.approvedBy ? ` (by <@${changed.waiver.approvedBy}>)` : ''}.` };
-  }
-  return { result: DONE[verb], cluster: waiver.cluster, card };
 }
 
 export { WAIVER_ACTIONS };
