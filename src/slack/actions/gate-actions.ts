@@ -13,8 +13,6 @@ import { checkGateClick, gateAnswerReply, parseGateRef, type GateRef } from './g
 import { isQueueUnavailable, QUEUE_UNAVAILABLE_SENTENCE } from '../../domain/queue-unavailable.js';
 import { defineAction, defineSubmission, fieldErrors, type ActionDeps, type Answer, type Click, type Verdict } from './define-action.js';
 
-export type { ActionDeps } from './define-action.js';
-
 /**
  * Gate buttons (contract with render-gate-card.ts): `gate:continue | gate:abort | gate:remedy` answer the gate at
  * once; `gate:force` opens a modal for the reason, and its submission answers with action 'force'. Every handler

@@ -15,6 +15,7 @@ import {
   waiverExpiry,
   waiverReasonProblem,
   waiverRequestView,
+  type FindingRef,
 } from '../../waivers/request/waiver-request-modal.js';
 
 /**
@@ -29,7 +30,7 @@ export function registerWaiverActions(app: App, kit: ActionDeps): void {
   if (!store) return;
 
   /** Requesters and approvers may ask; a refusal is logged, recorded with the finding, and said. */
-  const mayAsk = async (ref: { c: string; k: string; r: string }, user: string, gone: string): Promise<Verdict<undefined>> => {
+  const mayAsk = async (ref: FindingRef, user: string, gone: string): Promise<Verdict<undefined>> => {
     const decision = await authorizeWaiverRequestFor(deps, ref.c, user, gone);
     if (decision.allowed) return { grant: undefined };
     return {
@@ -41,7 +42,7 @@ export function registerWaiverActions(app: App, kit: ActionDeps): void {
       },
     };
   };
-  const findingFields = (action: string, ref: { c: string; k: string; r: string } | undefined) =>
+  const findingFields = (action: string, ref: FindingRef | undefined) =>
     ({ audit: 'waiver', action, ...(ref ? { cluster: ref.c, code: ref.k, resource: ref.r } : {}) });
 
   defineAction(app, kit, {
