@@ -12,7 +12,7 @@ import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
 import { renderPlanMessages } from '../src/report/blocks/render-plan-blocks.js';
 import { withDeadline } from '../src/cluster-reader/bounded.js';
 import { readAndPlan } from '../src/cluster-reader/read-and-plan.js';
-import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
+import { readWaiversForPlan } from '../src/waivers/store/read-waivers.js';
 import { attempt } from './routing/command-failure.js';
 import type { CommandHandler } from './routing/command-context.js';
 import { CommandRejected } from './routing/command-rejected.js';

@@ -5,7 +5,7 @@ import { formatFinding } from '../src/planning/checks/preflight-checks.js';
 import { formatUtc } from '../src/planning/rollback-preflight.js';
 import { withDeadline } from '../src/cluster-reader/bounded.js';
 import { readRollback, RollbackReadError } from '../src/cluster-reader/rollback-reads.js';
-import { readWaiversForPlan } from '../src/waivers/read-waivers.js';
+import { readWaiversForPlan } from '../src/waivers/store/read-waivers.js';
 import { attempt } from './routing/command-failure.js';
 import type { CommandHandler } from './routing/command-context.js';
 import { CommandRejected } from './routing/command-rejected.js';

@@ -1,10 +1,10 @@
 import type { ClusterConfig } from '../src/config/clusters-config.js';
-import { configWaivers } from '../src/planning/plan-policy.js';
+import { configWaivers } from '../src/waivers/policy/config-waivers.js';
 import { contextLine, cutAt, listNames } from '../src/report/blocks/block-kit-limits.js';
 import { escapeMrkdwn, formatUtcDateTime } from '../src/report/format-text.js';
 import { packLines, paginate, section, type BlockItem } from '../src/report/blocks/slack-pages.js';
 import { renderWaiverCard, waiverSubject, who } from '../src/report/blocks/render-waiver-card.js';
-import type { WaiverAuditEntry } from '../src/ports/waivers/waiver-store.js';
+import type { WaiverAuditEntry } from '../src/waivers/model/waiver-store.js';
 import { attempt } from './routing/command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
 import { readArgs } from './routing/parse-command.js';

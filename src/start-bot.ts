@@ -29,7 +29,7 @@ import { credentialProviderFor } from './aws/aws-client-config.js';
 import { guardChecks } from './doctor/guard-checks.js';
 import { createRehearsalQueue, startRehearsalWorker } from '../jobs/rehearsal/rehearsal-worker.js';
 import { createCommandQueue, startCommandWorker } from '../jobs/slash-commands/slash-command-queue.js';
-import { createWaiverStore } from './waivers/waiver-store.js';
+import { createWaiverStore } from './waivers/store/redis-waiver-store.js';
 import { createFleetScheduler } from '../jobs/fleet/fleet-scheduler.js';
 import { createChannelPoster } from './slack/channel-poster.js';
 import { createGuardEvaluationStore } from './store/guard-evaluation-store.js';

@@ -7,7 +7,7 @@ import type { Ec2Port } from '../../src/ports/aws/ec2-port.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { KubePort } from '../../src/ports/kube-port.js';
 import type { SsmPort } from '../../src/ports/aws/ssm-port.js';
-import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import type { GateStore } from '../../src/ports/gate-store.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
 import type { StepMessageModel, TimelineEvent, UpgradeState } from '../../src/ports/timeline-event.js';

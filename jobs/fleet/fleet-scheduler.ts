@@ -13,7 +13,7 @@ import { findCluster } from '../../src/config/clusters-config.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { ChannelPoster } from '../../src/ports/slack/channel-poster.js';
 import type { UpgradeControl } from '../../src/ports/upgrade-control.js';
-import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import { reminderThreshold, renderDigestMessage, renderReminder } from '../../src/report/digest.js';
 import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
 import { collectDigestRows } from '../../src/cluster-reader/collect-digest.js';

@@ -11,7 +11,7 @@
 
 import { readAndPlan } from '../../src/cluster-reader/read-and-plan.js';
 import { PlanRequestError } from '../../src/planning/planner/build-plan.js';
-import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { deleteMatching, type RedisClient } from '../../src/store/redis-connection.js';
 import type { QueueKit } from '../../src/store/queue-kit.js';

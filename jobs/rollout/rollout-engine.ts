@@ -10,7 +10,7 @@
  */
 
 import { readPlan } from '../../src/cluster-reader/read-and-plan.js';
-import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { DelayedError, type Job, type Worker } from 'bullmq';

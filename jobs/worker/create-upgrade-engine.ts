@@ -22,7 +22,7 @@ import { createUpgradeProcessor } from './upgrade-processor.js';
 import { createClusterLock } from '../../src/store/cluster-lock.js';
 import { engineKeys, UPGRADE_QUEUE } from '../../src/store/engine-keys.js';
 import { createGateStore } from '../../src/store/gate-store.js';
-import { createWaiverStore } from '../../src/waivers/waiver-store.js';
+import { createWaiverStore } from '../../src/waivers/store/redis-waiver-store.js';
 import { createJobControlsStore } from '../../src/store/job-controls-store.js';
 import { createQueueUpgradeControl } from '../../src/store/queue-upgrade-control.js';
 import { createTimelineLog } from '../../src/store/timeline-log.js';

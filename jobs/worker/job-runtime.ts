@@ -11,7 +11,7 @@ import type { SsmPortFactory } from '../../src/ports/aws/ssm-port.js';
 import type { ThreadPort } from '../../src/ports/slack/thread-port.js';
 import type { ClusterLock } from '../../src/ports/cluster-lock.js';
 import type { GateStore } from '../../src/ports/gate-store.js';
-import type { WaiverStore } from '../../src/ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import type { JobControlsStore } from '../../src/ports/job-controls.js';
 import type { StepContext } from '../engine/step-context.js';
 import type { TimelineLog } from '../../src/ports/timeline-log.js';

@@ -7,7 +7,7 @@ import type { AuditLog } from '../ports/audit-port.js';
 import type { AwsProbePort } from '../ports/doctor-check.js';
 import type { GuardEvaluationStore } from '../ports/guards/guard-evaluations.js';
 import type { SnapshotSources } from '../cluster-reader/collect-snapshot.js';
-import type { WaiverConnection } from '../waivers/connect-waiver-store.js';
+import type { WaiverConnection } from '../waivers/store/connect-waiver-store.js';
 
 export interface CliDeps {
   /** snapshot: writes the twin file (default: node:fs writeFileSync). */

@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       };
     },
     waiverStore: async (env) => {
-      const [{ connectWaiverStore }, { cliRedis }] = await Promise.all([import('../waivers/connect-waiver-store.js'), import('./cli-redis.js')]);
+      const [{ connectWaiverStore }, { cliRedis }] = await Promise.all([import('../waivers/store/connect-waiver-store.js'), import('./cli-redis.js')]);
       const { target, prefix } = cliRedis(env);
       return connectWaiverStore(target, prefix);
     },

@@ -22,7 +22,7 @@ import { renderStatusText } from '../report/render-status-text.js';
 import { renderAuditText } from '../report/render-audit.js';
 import { CLI_USAGE, CliUsageError, parseCliArgs, type CliCommand } from './parse-cli-args.js';
 import { readPlan } from '../cluster-reader/read-and-plan.js';
-import { readWaiversForPlan, type WaiversForPlan } from '../waivers/read-waivers.js';
+import { readWaiversForPlan, type WaiversForPlan } from '../waivers/store/read-waivers.js';
 import { loadCliConfig, regionFor, resolveNamedTarget, type CliTarget } from './resolve-targets.js';
 import { EXIT, type CliDeps } from './cli-deps.js';
 

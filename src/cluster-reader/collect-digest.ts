@@ -9,7 +9,7 @@ import { readAndPlan } from './read-and-plan.js';
 import type { ClusterConfig } from '../config/clusters-config.js';
 import { nextMinorOf } from '../planning/upgrade-path.js';
 import { systemClock } from '../ports/clock.js';
-import type { WaiverStore } from '../ports/waivers/waiver-store.js';
+import type { WaiverStore } from '../waivers/model/waiver-store.js';
 import { buildClusterStatus, type ActiveJobStatus } from '../report/cluster-status.js';
 import { buildDigestRow, type DigestRow } from '../report/digest.js';
 import { mapBounded, withDeadline } from './bounded.js';

@@ -1,7 +1,8 @@
-import { CLUSTER_DEFAULTS, DEFAULT_CHECK_SETTINGS, DEFAULT_NODEGROUP_POLICY, DEFAULT_SELF_MANAGED_POLICY, GATES_ON, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type GateSwitches, type ConfigWaiver, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
+import { CLUSTER_DEFAULTS, DEFAULT_CHECK_SETTINGS, DEFAULT_NODEGROUP_POLICY, DEFAULT_SELF_MANAGED_POLICY, GATES_ON, nodegroupPolicyFor, selfManagedPolicyFor, type CheckSettings, type ClusterConfig, type GateSwitches, type NodegroupPolicy, type SelfManagedPolicy } from '../config/clusters-config.js';
 import { guardWatches } from '../config/guards-config.js';
 import type { MaintenanceWindow } from '../domain/maintenance-window.js';
-import type { Waiver } from '../domain/waiver.js';
+import type { Waiver } from '../waivers/model/waiver.js';
+import { configWaivers } from '../waivers/policy/config-waivers.js';
 
 /**
  * What clusters.yaml says about how to upgrade one cluster, reduced to what checks and plans need: each node
@@ -44,28 +45,6 @@ export const DEFAULT_POLICY: PlanPolicy = {
 
 export function checkSettingsOf(policy: PlanPolicy): CheckSettings {
   return policy.checks ?? DEFAULT_CHECK_SETTINGS;
-}
-
-/** A date without a time ("2026-12-31") lasts to the end of that day, UTC. */
-export function waiverExpiry(expires: string): number {
-  const at = Date.parse(expires);
-  return /^\d{4}-\d{2}-\d{2}$/.test(expires) ? at + 24 * 3600_000 : at;
-}
-
-export function configWaivers(cluster: ClusterConfig): Waiver[] {
-  return (cluster.waivers ?? []).map((waiver: ConfigWaiver, index): Waiver => ({
-    id: `clusters.yaml#${index + 1}`,
-    cluster: cluster.name,
-    code: waiver.code,
-    resource: waiver.resource,
-    reason: waiver.reason,
-    expiresAt: waiverExpiry(waiver.expires),
-    requestedBy: waiver.approvedBy,
-    requestedAt: 0,
-    state: 'active',
-    approvedBy: waiver.approvedBy,
-    source: 'clusters.yaml',
-  }));
 }
 
 export function policyFromConfig(cluster: ClusterConfig | undefined, slackWaivers: Waiver[] = [], waiverNote?: string): PlanPolicy {

@@ -12,7 +12,7 @@ import type { EksPortFactory } from './aws/eks-port.js';
 import type { KubePortFactory } from './kube-port.js';
 import type { SsmPortFactory } from './aws/ssm-port.js';
 import type { UpgradeControl } from './upgrade-control.js';
-import type { WaiverStore } from './waivers/waiver-store.js';
+import type { WaiverStore } from '../waivers/model/waiver-store.js';
 import type { RolloutControl } from './rollout-control.js';
 
 /** Who belongs to a Slack user group (S…), for requesters/approvers lists that name groups. */

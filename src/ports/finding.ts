@@ -5,7 +5,7 @@
  * names the area (EKS control plane, NET subnets, ADD add-ons, NG node groups, KAR Karpenter, K8S nodes and
  * workloads, FRG Fargate, INS upgrade insights, OPS GitOps/IaC).
  */
-import type { WaivedBy } from './waivers/waiver.js';
+import type { WaivedBy } from '../waivers/model/waiver.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -17,7 +17,7 @@ export interface Finding {
   resources: string[];
   /** What to do about it, as an instruction (a command where one exists). */
   remedy: string;
-  /** Set when a waiver in force covers it (src/planning/apply-waivers.ts): shown, but no longer blocking. */
+  /** Set when a waiver in force covers it (src/waivers/policy/apply-waivers.ts): shown, but no longer blocking. */
   waived?: WaivedBy;
 }
 

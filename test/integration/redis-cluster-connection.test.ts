@@ -5,7 +5,7 @@ import { parseEnv } from '../../src/config/env-config.js';
 import { deleteKeysUnder } from '../../src/demo/ensure-redis.js';
 import { redisChecks } from '../../src/doctor/redis-checks.js';
 import { bullConnection, connectRedis, deleteMatching, keyPrefixFor, redisTargetOf, scanNodes, type RedisClient } from '../../src/store/redis-connection.js';
-import { createWaiverStore } from '../../src/waivers/waiver-store.js';
+import { createWaiverStore } from '../../src/waivers/store/redis-waiver-store.js';
 import { haveRedisClusterTools, startRedisCluster, type RedisClusterHandle } from '../support/redis-cluster.js';
 import { until } from '../support/until.js';
 

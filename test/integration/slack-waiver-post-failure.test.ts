@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWaiverStore } from '../../src/waivers/waiver-store.js';
+import { createWaiverStore } from '../../src/waivers/store/redis-waiver-store.js';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
 import { BOT_TOKEN, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClustersConfig, type ClusterConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { AuthDeps } from '../../src/domain/authorize.js';
-import { authorizeWaiverDecision, authorizeWaiverRequest } from '../../src/slack/authorize-waiver.js';
+import { authorizeWaiverDecision, authorizeWaiverRequest } from '../../src/waivers/policy/authorize-waiver.js';
 
 /** Who may ask for a waiver (requesters, approvers) and who may decide (approvers; not the asker under twoPersonRule). */
 const [demo, strict] = parseClustersConfig({

@@ -3,7 +3,7 @@ import { cliRedis } from '../../src/cli/cli-redis.js';
 import { parseEnv } from '../../src/config/env-config.js';
 import { engineKeys } from '../../src/store/engine-keys.js';
 import { bullConnection, keyPrefixFor, redisTargetOf } from '../../src/store/redis-connection.js';
-import { waiverKeys } from '../../src/waivers/waiver-store.js';
+import { waiverKeys } from '../../src/waivers/store/redis-waiver-store.js';
 
 const base = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_SIGNING_SECRET: 'a-signing-secret' };
 

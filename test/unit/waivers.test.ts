@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { resourceGlobMatches, type Waiver } from '../../src/domain/waiver.js';
+import { resourceGlobMatches, type Waiver } from '../../src/waivers/model/waiver-match.js';
 import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { isBlocking } from '../../src/ports/finding.js';
 import { policyFromConfig } from '../../src/planning/plan-policy.js';
 import { runChecks } from '../../src/planning/checks/run-checks.js';
 import { planJson } from '../../src/report/json-output.js';
-import { waiverExpiry } from '../../src/slack/actions/waiver-modal.js';
+import { waiverExpiry } from '../../src/waivers/request/waiver-request-modal.js';
 import { deployment, deploymentPod, healthySnapshot, NOW, pdb, withKube } from './check-snapshot-fixture.js';
 
 /** Waivers: matching by code and resource glob, expiry on the snapshot's clock, clusters.yaml validation, JSON. */

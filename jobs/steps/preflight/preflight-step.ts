@@ -3,7 +3,7 @@ import { policyFromConfig } from '../../../src/planning/plan-policy.js';
 import { runChecks } from '../../../src/planning/checks/run-checks.js';
 import { insightsLine, planContext, type PlanContext } from '../../../src/planning/plan-context.js';
 import { preflightReads } from '../../../src/cluster-reader/preflight-reads.js';
-import { readWaiversForPlan } from '../../../src/waivers/read-waivers.js';
+import { readWaiversForPlan } from '../../../src/waivers/store/read-waivers.js';
 import { collectSnapshot } from '../../../src/cluster-reader/collect-snapshot.js';
 import { imageInventory } from '../../../src/planning/deciders/image-inventory.js';
 import { blockingFindings, checkHopPreflight, formatFinding, fromPlanFindings, type PreflightFinding } from '../../../src/planning/checks/preflight-checks.js';

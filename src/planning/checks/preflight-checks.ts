@@ -1,5 +1,5 @@
 import type { ClusterVersionInformation, Update } from '@aws-sdk/client-eks';
-import type { WaivedBy } from '../../domain/waiver.js';
+import type { WaivedBy } from '../../waivers/model/waiver-match.js';
 import type { Finding } from '../../ports/finding.js';
 import { versionParamOf } from '../deciders/decide-control-plane-action.js';
 

@@ -20,7 +20,7 @@ import { checkLaunchTemplates } from './launch-template-checks.js';
 import { checkWorkloads } from './workload-checks.js';
 import type { ClusterSnapshot } from '../cluster-snapshot.js';
 import { sortFindings, type Finding } from '../../ports/finding.js';
-import { applyWaivers } from '../apply-waivers.js';
+import { applyWaivers } from '../../waivers/policy/apply-waivers.js';
 import { DEFAULT_POLICY, type PlanPolicy } from '../plan-policy.js';
 import { remedyOf } from './finding-codes.js';
 

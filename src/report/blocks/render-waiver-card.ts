@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import { isInForce, type Waiver } from '../../domain/waiver.js';
+import { isInForce, type Waiver } from '../../waivers/model/waiver-match.js';
 import type { SlackMessage } from '../../ports/slack/slack-message.js';
 import { chunkLines, fallbackText } from './block-kit-limits.js';
 import { escapeMrkdwn, formatUtcDateTime } from '../format-text.js';

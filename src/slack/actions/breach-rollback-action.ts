@@ -11,7 +11,7 @@
  * start are said in the upgrade's thread.
  */
 
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/record-audit.js';
@@ -20,13 +20,13 @@ import { formatUtc } from '../../planning/rollback-preflight.js';
 import type { BotDeps } from '../../ports/bot-deps.js';
 import type { SlashCommandRouter } from '../../ports/slack/slash-command.js';
 import { fallbackText, mrkdwnSection } from '../../report/blocks/block-kit-limits.js';
+import { parseJsonAs } from '../../report/blocks/reason-modal.js';
 import { mention } from '../../report/format-text.js';
 import { createChannelPoster } from '../channel-poster.js';
-import { observeAck } from '../metrics-ack.js';
 import { BREACH_ROLLBACK_ACTION_ID, type BreachRollbackValue } from '../../report/blocks/render-gate-card.js';
-import type { ActionDeps } from './gate-actions.js';
+import { defineAction, routedOutcome, type ActionDeps, type Answer } from './define-action.js';
 import { gateAnswerReply } from './gate-click.js';
-import { clickPlace, tellUser, type ClickPlace } from './tell-user.js';
+import type { ClickPlace } from './tell-user.js';
 
 const valueSchema = z.object({
   jobId: z.string().min(1),
@@ -41,74 +41,61 @@ const valueSchema = z.object({
 export const RELEASE_WAIT_MS = 5 * 60_000;
 const RELEASE_POLL_MS = 250;
 
-export function registerBreachRollbackAction(app: App, { deps, metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
-  app.action<BlockButtonAction>(BREACH_ROLLBACK_ACTION_ID, async ({ ack, body, action, client, context }) => {
-    await ack();
-    observeAck(metrics, context);
-    const place = clickPlace(body);
-    const offer = readValue(action.value);
-    if (!place || !offer) {
-      logger.warn({ user: body.user.id, value: action.value }, 'breach-card rollback click without a readable offer ignored');
-      metrics.countAction(action.action_id, 'invalid');
-      if (place) await tellUser(client, place, 'This button does not carry a rollback the bot knows; nothing was changed.', logger);
-      return;
-    }
-    const refuse = async (outcome: string, text: string) => {
-      metrics.countAction(action.action_id, outcome);
-      await recordAudit(deps.audit, logger, { at: deps.clock.now(), cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, gate: offer.gateId, detail: text, via: 'button' });
-      await tellUser(client, place, text, logger);
-    };
-    const now = deps.clock.now();
-    if (now > offer.until) {
-      return refuse('stale', `EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtc(offer.until)}: nothing was started and the upgrade stays held. Resume, Force or Abort it on its card.`);
-    }
-    const job = await deps.control.getJob(offer.jobId).then((found) => found, () => 'unreadable' as const);
-    if (job === 'unreadable') return refuse('error', `Could not read the upgrade this card belongs to (\`${offer.jobId}\`): nothing was changed; try again in a minute.`);
-    if (!job || job.cluster !== offer.cluster || job.dryRun) {
-      return refuse('refused', `This Roll back button is not from an upgrade of ${offer.cluster} the bot is running: nothing was started. To roll ${offer.cluster} back, run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\`.`);
-    }
-    if (job.openGate?.gateId !== offer.gateId || job.openGate.revision !== offer.revision) {
-      return refuse('stale', `This breach card is out of date: the upgrade of ${offer.cluster} is no longer held at it (resumed, aborted, or asked again further down the thread). Nothing was started; use the latest card, or \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\` once the upgrade has ended.`);
-    }
-
-    let aborted = false;
-    let answer = '';
-    const prepared = commands.prepare({
-      text: `rollback ${offer.cluster} --to ${offer.to}`,
-      userId: body.user.id,
-      channelId: place.channel,
-      respond: async (reply) => {
-        answer = reply.text ?? '';
-        await tellUser(client, place, answer, logger);
-      },
-      replacing: {
-        jobId: offer.jobId,
-        clear: async () => {
-          const problem = await abortAndRelease(deps, offer, body.user.id, logger);
-          aborted = problem === undefined || problem.startsWith(ABORTED_PREFIX);
-          return problem;
+export function registerBreachRollbackAction(app: App, kit: ActionDeps, commands: SlashCommandRouter): void {
+  const { deps, logger } = kit;
+  defineAction(app, kit, {
+    id: BREACH_ROLLBACK_ACTION_ID,
+    read: (value): BreachRollbackValue | undefined => parseJsonAs(valueSchema, value),
+    unreadable: { log: 'breach-card rollback click without a readable offer ignored', tell: 'This button does not carry a rollback the bot knows; nothing was changed.' },
+    authorize: async (offer) => {
+      const refuse = (outcome: string, text: string): { refuse: Answer } =>
+        ({ refuse: { outcome, audit: { cluster: offer.cluster, action: 'rollback', outcome: 'refused', job: offer.jobId, gate: offer.gateId, detail: text }, tell: text } });
+      if (deps.clock.now() > offer.until) {
+        return refuse('stale', `EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtc(offer.until)}: nothing was started and the upgrade stays held. Resume, Force or Abort it on its card.`);
+      }
+      const job = await deps.control.getJob(offer.jobId).then((found) => found, () => 'unreadable' as const);
+      if (job === 'unreadable') return refuse('error', `Could not read the upgrade this card belongs to (\`${offer.jobId}\`): nothing was changed; try again in a minute.`);
+      if (!job || job.cluster !== offer.cluster || job.dryRun) {
+        return refuse('refused', `This Roll back button is not from an upgrade of ${offer.cluster} the bot is running: nothing was started. To roll ${offer.cluster} back, run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\`.`);
+      }
+      if (job.openGate?.gateId !== offer.gateId || job.openGate.revision !== offer.revision) {
+        return refuse('stale', `This breach card is out of date: the upgrade of ${offer.cluster} is no longer held at it (resumed, aborted, or asked again further down the thread). Nothing was started; use the latest card, or \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\` once the upgrade has ended.`);
+      }
+      return { grant: undefined };
+    },
+    act: async (offer, _grant, click) => {
+      let aborted = false;
+      let answer = '';
+      const prepared = commands.prepare({
+        text: `rollback ${offer.cluster} --to ${offer.to}`,
+        userId: click.user,
+        channelId: click.place.channel,
+        respond: async (reply) => {
+          answer = reply.text ?? '';
+          await click.tell(answer);
         },
-      },
-    });
-    const outcome = await prepared.run();
-    metrics.countAction(action.action_id, outcome === 'ok' ? 'accepted' : outcome === 'rejected' ? 'refused' : 'error');
-    logger.info({ user: body.user.id, cluster: offer.cluster, to: offer.to, job: offer.jobId, aborted, outcome }, 'breach-card rollback handled');
-    if (!aborted) return;
-    const who = mention(body.user.id);
-    const text = outcome === 'ok'
-      ? `⏪ ${who} chose Roll back on the breach card: the upgrade was aborted where the guard held it. ${answer}`
-      : `⚠️ ${who} chose Roll back on the breach card: the upgrade was aborted where the guard held it, but the rollback did not start: ${answer || 'see the bot\'s log'} Run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\` to try again.`;
-    await sayInThread(client, place, text, logger);
+        replacing: {
+          jobId: offer.jobId,
+          clear: async () => {
+            const problem = await abortAndRelease(deps, offer, click.user, logger);
+            aborted = problem === undefined || problem.startsWith(ABORTED_PREFIX);
+            return problem;
+          },
+        },
+      });
+      const outcome = await prepared.run();
+      const handled: Answer = {
+        outcome: routedOutcome(outcome),
+        log: { level: 'info', msg: 'breach-card rollback handled', fields: { cluster: offer.cluster, to: offer.to, job: offer.jobId, aborted, outcome } },
+      };
+      if (!aborted) return handled;
+      const who = mention(click.user);
+      const text = outcome === 'ok'
+        ? `⏪ ${who} chose Roll back on the breach card: the upgrade was aborted where the guard held it. ${answer}`
+        : `⚠️ ${who} chose Roll back on the breach card: the upgrade was aborted where the guard held it, but the rollback did not start: ${answer || 'see the bot\'s log'} Run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\` to try again.`;
+      return { ...handled, show: () => sayInThread(click.client, click.place, text, logger) };
+    },
   });
-}
-
-function readValue(value: string | undefined): BreachRollbackValue | undefined {
-  try {
-    const parsed = valueSchema.safeParse(JSON.parse(value ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** How a refusal after the abort begins, so the click knows the upgrade is gone although the rollback did not start. */

@@ -9,60 +9,55 @@
  * Refusals and confirmations go to the clicker alone.
  */
 
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import type { SlackMessage } from '../../ports/slack/slack-message.js';
 import type { SlashCommandRouter } from '../../ports/slack/slash-command.js';
-import { observeAck } from '../metrics-ack.js';
-import type { ActionDeps } from './gate-actions.js';
-import { clickPlace, tellUser } from './tell-user.js';
+import { parseJsonAs } from '../../report/blocks/reason-modal.js';
+import { defineAction, routedOutcome, type ActionDeps } from './define-action.js';
 
 const NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
 const startValue = z.object({ cluster: z.string().regex(NAME), to: z.string().regex(/^\d+\.\d+$/) });
 const rolloutValue = z.object({ verb: z.enum(['continue', 'pause', 'resume', 'abort']), id: z.string().regex(/^r[0-9a-f]{7}$/) });
 
-export function registerFleetActions(app: App, { metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
-  app.action<BlockButtonAction>(/^fleet:(plan|start|rollout|rollout-pause|rollout-resume|rollout-abort)$/, async ({ ack, body, action, client, context }) => {
-    await ack();
-    observeAck(metrics, context);
-    const place = clickPlace(body);
-    const verb = action.action_id === 'fleet:plan' ? 'plan' : 'start';
-    let text: string | undefined;
-    if (verb === 'plan' && NAME.test(action.value ?? '')) text = `plan ${action.value}`;
-    if (action.action_id.startsWith('fleet:rollout')) {
-      const value = rolloutValue.safeParse((() => { try { return JSON.parse(action.value ?? ''); } catch { return undefined; } })());
-      text = value.success ? `rollout ${value.data.verb} ${value.data.id}` : undefined;
-    } else if (verb === 'start') {
-      try {
-        const value = startValue.parse(JSON.parse(action.value ?? ''));
-        text = `start ${value.cluster} --to ${value.to}`;
-      } catch {
-        text = undefined;
-      }
-    }
-    if (!place || !text) {
-      logger.warn({ action: action.action_id, value: action.value }, 'fleet button without a readable value ignored');
-      metrics.countAction(action.action_id, 'invalid');
-      return;
-    }
-    const replies: SlackMessage[] = [];
-    const prepared = commands.prepare({ text, userId: body.user.id, channelId: place.channel, respond: async (reply) => void replies.push(reply) });
-    const outcome = await prepared.run();
-    metrics.countAction(action.action_id, outcome === 'ok' ? 'accepted' : outcome === 'rejected' ? 'refused' : 'error');
-    // The digest's message is the thread's parent (or, for a click inside a thread, that thread).
-    const threadTs = place.threadTs ?? (body.message?.ts as string | undefined);
-    if (outcome === 'ok' && verb === 'plan' && threadTs) {
-      for (const reply of replies) {
-        try {
-          await client.chat.postMessage({ channel: place.channel, thread_ts: threadTs, text: reply.text, ...(reply.blocks ? { blocks: reply.blocks } : {}) });
-        } catch (error) {
-          logger.warn({ err: error, channel: place.channel }, 'could not post a plan into the digest thread');
-          await tellUser(client, place, 'The plan could not be posted in the thread (Slack refused it); `/eks-upgrade plan` shows it to you.', logger);
-          return;
+/** The subcommand a fleet button stands for, or undefined when its value does not read. */
+function commandOf(actionId: string, value: string | undefined): string | undefined {
+  if (actionId === 'fleet:plan') return NAME.test(value ?? '') ? `plan ${value}` : undefined;
+  if (actionId.startsWith('fleet:rollout')) {
+    const rollout = parseJsonAs(rolloutValue, value);
+    return rollout && `rollout ${rollout.verb} ${rollout.id}`;
+  }
+  const start = parseJsonAs(startValue, value);
+  return start && `start ${start.cluster} --to ${start.to}`;
+}
+
+export function registerFleetActions(app: App, kit: ActionDeps, commands: SlashCommandRouter): void {
+  const { logger } = kit;
+  defineAction(app, kit, {
+    id: /^fleet:(plan|start|rollout|rollout-pause|rollout-resume|rollout-abort)$/,
+    read: (value, actionId) => commandOf(actionId, value),
+    logFields: (id) => ({ action: id }),
+    unreadable: { log: 'fleet button without a readable value ignored' },
+    act: async (text, _grant, click) => {
+      const replies: SlackMessage[] = [];
+      const prepared = commands.prepare({ text, userId: click.user, channelId: click.place.channel, respond: async (reply) => void replies.push(reply) });
+      const outcome = await prepared.run();
+      const counted = { outcome: routedOutcome(outcome) };
+      // The digest's message is the thread's parent (or, for a click inside a thread, that thread).
+      const threadTs = click.place.threadTs ?? (click.body.message?.ts as string | undefined);
+      if (outcome === 'ok' && click.id === 'fleet:plan' && threadTs) {
+        for (const reply of replies) {
+          try {
+            await click.client.chat.postMessage({ channel: click.place.channel, thread_ts: threadTs, text: reply.text, ...(reply.blocks ? { blocks: reply.blocks } : {}) });
+          } catch (error) {
+            logger.warn({ err: error, channel: click.place.channel }, 'could not post a plan into the digest thread');
+            return { ...counted, tell: 'The plan could not be posted in the thread (Slack refused it); `/eks-upgrade plan` shows it to you.' };
+          }
         }
+        return counted;
       }
-      return;
-    }
-    for (const reply of replies) await tellUser(client, place, reply.text, logger);
+      for (const reply of replies) await click.tell(reply.text);
+      return counted;
+    },
   });
 }

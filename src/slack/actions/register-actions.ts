@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
-import { registerGateActions, type ActionDeps } from './gate-actions.js';
+import type { ActionDeps } from './define-action.js';
+import { registerGateActions } from './gate-actions.js';
 import { registerJobControlActions, registerTimelineAction } from './job-control-actions.js';
 import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-actions.js';
 import { registerWaiverActions } from './waiver-actions.js';
@@ -8,9 +9,9 @@ import { registerRollbackAction } from './rollback-action.js';
 import { registerBreachRollbackAction } from './breach-rollback-action.js';
 
 /**
- * Every button and modal the bot answers: gate cards, the Force reason modal, status-card job controls, waivers;
- * then the fallback that answers any other button or modal at once with a sentence instead of Slack's failed-button
- * mark.
+ * Every button and modal the bot answers, each through define-action.ts: gate cards, the Force reason modal,
+ * status-card job controls, waivers, the fleet digest, Roll back; then the fallback that answers any other button
+ * or modal at once with a sentence instead of Slack's failed-button mark.
  */
 export function registerActions(app: App, deps: ActionDeps): void {
   const ids = recordListenerIds(app);

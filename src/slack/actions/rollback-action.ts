@@ -6,75 +6,58 @@
  * checks, the same rollback preflight, the same audit — and its answer is told to the clicker.
  */
 
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { App, BlockAction } from '@slack/bolt';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/record-audit.js';
 import { formatUtc } from '../../planning/rollback-preflight.js';
 import type { SlashCommandRouter } from '../../ports/slack/slash-command.js';
-import { observeAck } from '../metrics-ack.js';
+import { parseJsonAs } from '../../report/blocks/reason-modal.js';
 import { ROLLBACK_ACTION_ID, rollbackOfferBlocks } from '../../report/blocks/render-timeline-event.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
-import type { ActionDeps } from './gate-actions.js';
-import { clickPlace, tellUser } from './tell-user.js';
+import { defineAction, routedOutcome, type ActionDeps } from './define-action.js';
 
 const offerSchema = z.object({ jobId: z.string().min(1), cluster: z.string().min(1), to: z.string().regex(/^\d+\.\d+$/), until: z.number() });
+type Offer = z.infer<typeof offerSchema>;
 
-export function registerRollbackAction(app: App, { deps, metrics, logger }: ActionDeps, commands: SlashCommandRouter): void {
-  app.action<BlockButtonAction>(ROLLBACK_ACTION_ID, async ({ ack, body, action, client, context }) => {
-    await ack();
-    observeAck(metrics, context);
-    const place = clickPlace(body);
-    const offer = readOffer(action.value);
-    if (!place || !offer) {
-      logger.warn({ user: body.user.id, value: action.value }, 'rollback click without a readable offer ignored');
-      metrics.countAction(action.action_id, 'invalid');
-      if (place) await tellUser(client, place, 'This button does not carry a rollback the bot knows; nothing was changed.', logger);
-      return;
-    }
-    const now = deps.clock.now();
-    if (now > offer.until) {
-      const text =
-        `This Roll back button is out of date: EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtc(offer.until)}. ` +
-        'Nothing was started; a rollback is no longer possible, so fix forward.';
-      metrics.countAction(action.action_id, 'stale');
-      await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });
-      await retireButton(client, body, offer, now, logger);
-      return await tellUser(client, place, text, logger);
-    }
-    // Only a card of an upgrade this bot ran on that cluster rolls it back: a rehearsal's card (posted before
-    // rehearsals stopped offering the button, issue 23) names a job of the rehearsal's own engine, unknown here.
-    const job = await deps.control.getJob(offer.jobId).then((found) => found, () => 'unreadable' as const);
-    if (job === 'unreadable' || !job || job.cluster !== offer.cluster || job.dryRun) {
-      const text = job === 'unreadable'
-        ? `Could not read the job this Roll back button belongs to (\`${offer.jobId}\`): nothing was started; try again in a minute.`
-        : `This Roll back button is not from an upgrade of ${offer.cluster} the bot ran (a rehearsal's card, or a job too old to be kept): nothing was started. ` +
-          `To roll ${offer.cluster} back, run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\`.`;
-      metrics.countAction(action.action_id, 'refused');
-      await recordAudit(deps.audit, logger, { at: now, cluster: offer.cluster, user: body.user.id, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text, via: 'button' });
-      return await tellUser(client, place, text, logger);
-    }
-    const prepared = commands.prepare({
-      text: `rollback ${offer.cluster} --to ${offer.to}`,
-      userId: body.user.id,
-      channelId: place.channel,
-      respond: async (reply) => {
-        await tellUser(client, place, reply.text ?? '', logger);
-      },
-    });
-    const outcome = await prepared.run();
-    metrics.countAction(action.action_id, outcome === 'ok' ? 'accepted' : outcome === 'rejected' ? 'refused' : 'error');
-    logger.info({ user: body.user.id, cluster: offer.cluster, to: offer.to, outcome }, 'rollback button handled');
+export function registerRollbackAction(app: App, kit: ActionDeps, commands: SlashCommandRouter): void {
+  const { deps, logger } = kit;
+  const refused = (offer: Offer, at: number, outcome: string, text: string) =>
+    ({ outcome, audit: { at, cluster: offer.cluster, action: 'rollback', outcome: 'refused', job: offer.jobId, detail: text }, tell: text });
+  defineAction(app, kit, {
+    id: ROLLBACK_ACTION_ID,
+    read: (value) => parseJsonAs(offerSchema, value),
+    unreadable: { log: 'rollback click without a readable offer ignored', tell: 'This button does not carry a rollback the bot knows; nothing was changed.' },
+    authorize: async (offer, click) => {
+      const now = deps.clock.now();
+      if (now > offer.until) {
+        const text =
+          `This Roll back button is out of date: EKS's 7-day window to roll ${offer.cluster} back to ${offer.to} closed on ${formatUtc(offer.until)}. ` +
+          'Nothing was started; a rollback is no longer possible, so fix forward.';
+        return { refuse: { ...refused(offer, now, 'stale', text), show: () => retireButton(click.client, click.body, offer, now, logger) } };
+      }
+      // Only a card of an upgrade this bot ran on that cluster rolls it back: a rehearsal's card (posted before
+      // rehearsals stopped offering the button, issue 23) names a job of the rehearsal's own engine, unknown here.
+      const job = await deps.control.getJob(offer.jobId).then((found) => found, () => 'unreadable' as const);
+      if (job === 'unreadable' || !job || job.cluster !== offer.cluster || job.dryRun) {
+        const text = job === 'unreadable'
+          ? `Could not read the job this Roll back button belongs to (\`${offer.jobId}\`): nothing was started; try again in a minute.`
+          : `This Roll back button is not from an upgrade of ${offer.cluster} the bot ran (a rehearsal's card, or a job too old to be kept): nothing was started. ` +
+            `To roll ${offer.cluster} back, run \`/eks-upgrade rollback ${offer.cluster} --to ${offer.to}\`.`;
+        return { refuse: refused(offer, now, 'refused', text) };
+      }
+      return { grant: undefined };
+    },
+    act: async (offer, _grant, click) => {
+      const prepared = commands.prepare({
+        text: `rollback ${offer.cluster} --to ${offer.to}`,
+        userId: click.user,
+        channelId: click.place.channel,
+        respond: (reply) => click.tell(reply.text ?? ''),
+      });
+      const outcome = await prepared.run();
+      return { outcome: routedOutcome(outcome), log: { level: 'info', msg: 'rollback button handled', fields: { cluster: offer.cluster, to: offer.to, outcome } } };
+    },
   });
-}
-
-function readOffer(value: string | undefined): z.infer<typeof offerSchema> | undefined {
-  try {
-    const parsed = offerSchema.safeParse(JSON.parse(value ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -82,7 +65,7 @@ function readOffer(value: string | undefined): z.infer<typeof offerSchema> | und
  * possible (chat.update of that message, the other blocks as they were). Best effort: the answer to the clicker
  * does not depend on it.
  */
-async function retireButton(client: WebClient, body: { channel?: { id: string }; message?: { ts: string; blocks?: unknown[]; text?: string } }, offer: z.infer<typeof offerSchema>, now: number, logger: Logger): Promise<void> {
+async function retireButton(client: WebClient, body: BlockAction, offer: Offer, now: number, logger: Logger): Promise<void> {
   const blocks = body.message?.blocks as Array<{ type?: string; block_id?: string }> | undefined;
   if (!body.channel?.id || !body.message?.ts || !blocks?.some((block) => block.block_id === 'rollback')) return;
   const line = rollbackOfferBlocks(offer, now);

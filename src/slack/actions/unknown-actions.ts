@@ -1,7 +1,5 @@
-import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
-import type { Logger } from '../../log/logger.js';
-import type { SlackMetrics } from '../metrics.js';
-import { clickPlace, tellUser } from './tell-user.js';
+import type { App } from '@slack/bolt';
+import { defineAction, defineSubmission, type ActionDeps } from './define-action.js';
 
 /**
  * Bolt runs every listener whose constraint matches and nothing for an id no listener matches: Slack then waits its
@@ -45,27 +43,27 @@ export function recordListenerIds(app: App): ListenerIds {
   };
 }
 
-export function registerUnknownActionFallbacks(ids: ListenerIds, app: App, { metrics, logger }: { metrics: SlackMetrics; logger: Logger }): void {
-  app.action<BlockAction>(/[\s\S]*/, async ({ ack, body, action, client }) => {
-    const actionId = 'action_id' in action ? String(action.action_id) : '';
-    if (ids.isKnownAction(actionId)) return;
-    await ack();
-    metrics.countAction('unknown', 'invalid');
-    logger.warn({ audit: 'unknown-action', user: body.user?.id, actionId: actionId.slice(0, 100) }, 'click on a button this version does not answer');
-    const place = clickPlace(body);
-    if (place) {
-      await tellUser(
-        client,
-        place,
-        'This button belongs to a card this version of the bot no longer answers (it may predate an update); nothing was changed. `/eks-upgrade jobs` lists the current upgrades and their threads.',
-        logger,
-      );
-    }
+export function registerUnknownActionFallbacks(ids: ListenerIds, app: App, kit: ActionDeps): void {
+  // Nothing here reads: every id that reaches these is one no listener answers, so each is answered as unreadable.
+  defineAction(app, kit, {
+    id: /[\s\S]*/,
+    skip: (id) => ids.isKnownAction(id),
+    metric: 'unknown',
+    read: () => undefined,
+    logFields: (id) => ({ audit: 'unknown-action', actionId: id.slice(0, 100) }),
+    unreadable: {
+      log: 'click on a button this version does not answer',
+      tell: 'This button belongs to a card this version of the bot no longer answers (it may predate an update); nothing was changed. `/eks-upgrade jobs` lists the current upgrades and their threads.',
+    },
+    act: async () => undefined,
   });
-  app.view<ViewSubmitAction>(/[\s\S]*/, async ({ ack, body, view }) => {
-    if (ids.isKnownView(view.callback_id)) return;
-    await ack();
-    metrics.countAction('unknown-view', 'invalid');
-    logger.warn({ audit: 'unknown-view', user: body.user?.id, callbackId: view.callback_id.slice(0, 100) }, 'submission of a modal this version does not answer');
+  defineSubmission(app, kit, {
+    callbackId: /[\s\S]*/,
+    skip: (id) => ids.isKnownView(id),
+    metric: 'unknown-view',
+    read: () => undefined,
+    logFields: (id) => ({ audit: 'unknown-view', callbackId: id.slice(0, 100) }),
+    unreadable: { log: 'submission of a modal this version does not answer' },
+    act: async () => undefined,
   });
 }

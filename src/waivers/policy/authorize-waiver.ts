@@ -1,6 +1,6 @@
-import type { ClusterConfig } from '../config/clusters-config.js';
-import type { Waiver } from '../domain/waiver.js';
-import { formatPrincipals, isListed, type AuthDecision, type AuthDeps } from '../domain/authorize.js';
+import { findCluster, type ClusterConfig, type ClustersConfig } from '../../config/clusters-config.js';
+import type { Waiver } from '../model/waiver-match.js';
+import { formatPrincipals, isListed, type AuthDecision, type AuthDeps } from '../../domain/authorize.js';
 
 /**
  * Who may do what with waivers, from clusters.yaml: requesters and approvers may ask for one; approvers decide.
@@ -32,4 +32,13 @@ export async function authorizeWaiverDecision(
     };
   }
   return { allowed: true };
+}
+
+/**
+ * Whether a finding of the cluster named `clusterName` may be waived by userId, that cluster looked up in clusters.yaml
+ * as it is now (a button or a modal may outlive the cluster's entry); `gone` is the sentence when it is not there.
+ */
+export async function authorizeWaiverRequestFor(deps: AuthDeps & { config: ClustersConfig }, clusterName: string, userId: string, gone: string): Promise<AuthDecision> {
+  const cluster = findCluster(deps.config, clusterName);
+  return cluster ? authorizeWaiverRequest(deps, cluster, userId) : { allowed: false, reason: gone };
 }

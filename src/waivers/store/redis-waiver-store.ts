@@ -1,13 +1,13 @@
-import type { RedisClient } from '../store/redis-connection.js';
-import type { Waiver, WaiverState } from '../domain/waiver.js';
-import type { WaiverAuditEntry, WaiverRequest, WaiverStore, WaiverTransition } from '../ports/waivers/waiver-store.js';
+import type { RedisClient } from '../../store/redis-connection.js';
+import type { Waiver, WaiverState } from '../model/waiver-match.js';
+import type { WaiverAuditEntry, WaiverRequest, WaiverStore, WaiverTransition } from '../model/waiver-store.js';
 
 /**
  * Waivers asked for and approved in Slack, in Redis with their audit: one JSON record per waiver, an index per
  * cluster, and an append-only audit list per waiver (requested, approved, rejected, revoked — who and when).
  * Transitions are compare-and-set in Lua, so two approvers clicking at once approve once, and a click on a waiver
  * that was meanwhile rejected or revoked changes nothing and says what happened instead. The interface is
- * src/ports/waivers/waiver-store.ts.
+ * src/waivers/model/waiver-store.ts.
  */
 
 // KEYS[1] waiver hash {state, data}, KEYS[2] its audit list; ARGV the state the caller read, the new state, the new

@@ -1,6 +1,6 @@
 import type { View } from '@slack/types';
 import { z } from 'zod';
-import { MAX_WAIVER_DAYS, MIN_WAIVER_REASON } from '../../domain/waiver.js';
+import { MAX_WAIVER_DAYS, MIN_WAIVER_REASON } from '../model/waiver-match.js';
 import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/blocks/reason-modal.js';
 
 /**

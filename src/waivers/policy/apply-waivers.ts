@@ -1,5 +1,5 @@
-import { isInForce, waiverMatches, type Waiver } from '../domain/waiver.js';
-import type { Finding } from '../ports/finding.js';
+import { isInForce, waiverMatches, type Waiver } from '../model/waiver-match.js';
+import type { Finding } from '../../ports/finding.js';
 
 /**
  * Marks the findings that a waiver in force covers: they stay in the plan (shown as waived, with who, why and

@@ -1,7 +1,7 @@
-import type { RedisTarget } from '../store/redis-connection.js';
-import { connectFastRedis } from '../store/connect-fast-redis.js';
-import type { WaiverStore } from '../ports/waivers/waiver-store.js';
-import { createWaiverStore } from './waiver-store.js';
+import type { RedisTarget } from '../../store/redis-connection.js';
+import { connectFastRedis } from '../../store/connect-fast-redis.js';
+import type { WaiverStore } from '../model/waiver-store.js';
+import { createWaiverStore } from './redis-waiver-store.js';
 
 /**
  * For the terminal CLI: a Redis connection that gives up fast. The CLI counts Slack waivers when REDIS_URL answers

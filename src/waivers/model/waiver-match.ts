@@ -1,9 +1,9 @@
 import picomatch from 'picomatch';
 
-import type { Waiver } from '../ports/waivers/waiver.js';
+import type { Waiver } from './waiver.js';
 
-/** What a waiver may be (src/ports/waivers/waiver.ts) and whether one covers a finding now. */
-export type { Waiver, WaiverState, WaivedBy } from '../ports/waivers/waiver.js';
+/** What a waiver may be (src/waivers/model/waiver.ts) and whether one covers a finding now. */
+export type { Waiver, WaiverState, WaivedBy } from './waiver.js';
 
 export const MAX_WAIVER_DAYS = 90;
 export const MIN_WAIVER_REASON = 10;

@@ -1,5 +1,5 @@
-import type { Waiver } from '../domain/waiver.js';
-import type { WaiverStore } from '../ports/waivers/waiver-store.js';
+import type { Waiver } from '../model/waiver-match.js';
+import type { WaiverStore } from '../model/waiver-store.js';
 
 /**
  * The Slack waivers a plan counts, with a sentence when they could not be had: the plan then runs on the

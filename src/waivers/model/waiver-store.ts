@@ -5,7 +5,7 @@ export type { WaiverRequest } from './waiver.js';
 /**
  * Waivers asked for and approved in Slack, in Redis with their audit: one JSON record per waiver, an index per
  * cluster, and an append-only audit list per waiver (requested, approved, rejected, revoked — who and when).
- * The port; the Redis adapter is src/waivers/waiver-store.ts, where transitions are compare-and-set in Lua, so two
+ * The port; the Redis adapter is src/waivers/store/redis-waiver-store.ts, where transitions are compare-and-set in Lua, so two
  * approvers clicking at once approve once, and a click on a waiver that was meanwhile rejected or revoked changes
  * nothing and says what happened instead.
  */
