@@ -103,7 +103,7 @@ module.exports = {
       '^src/store/redis-connection\\.ts$': 'connectRedis and bullConnection: the one place ioredis clients are made',
       '^src/store/queue-kit\\.ts$': 'the QueueKit an entry point builds: its connections, queues, workers and flow producers',
       '^src/store/connect-fast-redis\\.ts$': "the CLI's fail-fast connection",
-      '^src/waivers/connect-waiver-store\\.ts$': "the CLI's waiver store on that connection",
+      '^src/waivers/store/connect-waiver-store\\.ts$': "the CLI's waiver store on that connection",
       '^src/slack/slack-web-client\\.ts$': "the bot's WebClient",
       '^src/aws/[^/]+-sdk-adapter\\.ts$': 'SDK clients, built lazily per target by a factory the entry point calls',
       '^src/aws/cloudwatch-guard-reader\\.ts$': 'CloudWatch clients, likewise',
