@@ -17,8 +17,8 @@ import { connectRedis, deleteMatching, type RedisTarget } from '../../src/store/
 import { planHash } from '../../src/planning/planner/plan-hash.js';
 import type { RehearsalStore } from '../../src/ports/rehearsal-store.js';
 // The simulator is loaded only when a rehearsal runs (the web process never pays for it).
-import type { SimTwin } from '@eks-upgrade-bot/sim';
-const sim = () => import('@eks-upgrade-bot/sim');
+import type { SimTwin } from '@eks-upgrade-bot/sim/twin';
+const sim = () => import('@eks-upgrade-bot/sim/twin');
 import { createAutoScalingPortFactory } from '../../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../../src/aws/ec2-sdk-adapter.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
