@@ -1,10 +1,14 @@
 /**
- * `@eks-upgrade-bot/sim/kit`: the simulator's test kit — fixtures and facts product tests and benchmarks build
- * their inputs and expectations from, without starting anything: a Node object as the kubelet reports it, Slack's
- * Block Kit limits, signed Slack requests and interaction payloads, the version and add-on catalogs the simulated
- * AWS answers from, the rollback window and Auto Mode facts, the IAM policy evaluator, the request-count keys.
+ * `@eks-upgrade-bot/sim/kit`: the simulator's test kit. A simulator per test (`useSim()` closes each one after its
+ * test; vitest's afterEach) and the SDK config, environment and control-API calls that point at it; and fixtures and
+ * facts tests build their inputs and expectations from: a Node object as the kubelet reports it, Slack's Block Kit
+ * limits, signed Slack requests and interaction payloads, the version and add-on catalogs the simulated AWS answers
+ * from, the rollback window and Auto Mode facts, the IAM policy evaluator, the request-count keys.
  * Tests and bench/ import it; the product does not.
  */
+
+// A simulator in a test, and how clients (SDKs, the aws CLI, the bot's processes) reach it.
+export { startSim, useSim, simClientConfig, simEnv, simControl, SIM_CREDENTIALS, SIM_REGION, type StartSimOptions } from './use-sim.js';
 
 // How a simulator counts the requests it served (SimServer.requests), keyed as kubeRequestKey writes them.
 export { kubeRequestKey, type RequestCounter, type RequestCounts } from '../request-counts.js';

@@ -26,7 +26,7 @@ import {
 import { GetParameterCommand, GetParametersByPathCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, useSim } from '../../support/start-sim.js';
+import { simClientConfig, simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../../support/until.js';
 
 /**

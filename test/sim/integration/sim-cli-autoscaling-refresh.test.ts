@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '@eks-upgrade-bot/sim';
-import { simControl, useSim } from '../../support/start-sim.js';
+import { simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 import { aws } from '../../support/aws-cli.js';
 import { GROUP, group } from './sim-cli-autoscaling-group.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simControl, simEnv, useSim } from '../../support/start-sim.js';
+import { simControl, simEnv, useSim } from '@eks-upgrade-bot/sim/kit';
 import { aws } from '../../support/aws-cli.js';
 
 /**

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '@eks-upgrade-bot/sim';
 import { aws } from '../../support/aws-cli.js';
 import { AWS_CLI, requireTool, skipWithout } from '../../support/required-tool.js';
-import { simControl, useSim } from '../../support/start-sim.js';
+import { simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * The simulated CloudWatch through the real `aws` CLI (botocore speaks JSON 1.0 to it and names errors by the

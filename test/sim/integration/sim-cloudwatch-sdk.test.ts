@@ -1,7 +1,7 @@
 import { CloudWatchClient, DescribeAlarmsCommand, GetMetricDataCommand, PutMetricAlarmCommand, SetAlarmStateCommand, paginateDescribeAlarms, type PutMetricAlarmCommandInput } from '@aws-sdk/client-cloudwatch';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, useSim } from '../../support/start-sim.js';
+import { simClientConfig, simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * The simulated CloudWatch through @aws-sdk/client-cloudwatch (AWS JSON 1.0, query-compatible errors), as the bot's

@@ -1,7 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '@eks-upgrade-bot/sim';
-import { useSim } from '../../support/start-sim.js';
+import { useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * The simulator controls the playground's side panel uses: the speed of the simulated clock, changed while it

@@ -1,7 +1,7 @@
 import { EKSClient, UpdateClusterVersionCommand } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, useSim } from '../../support/start-sim.js';
+import { simClientConfig, simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * GET /_sim/disruptions: the disruptive calls a client made, in simulated time, so an upgrade test can assert that the

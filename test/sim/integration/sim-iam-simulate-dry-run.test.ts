@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadIamPolicyFile, type SimServer } from '@eks-upgrade-bot/sim';
 import { policyWithout } from '../../support/policy-without.js';
-import { useSim } from '../../support/start-sim.js';
+import { useSim } from '@eks-upgrade-bot/sim/kit';
 import { aws } from '../../support/aws-cli.js';
 
 /**

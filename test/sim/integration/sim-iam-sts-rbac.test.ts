@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createEksPortFactory } from '../../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../../src/kube/client-node-adapter.js';
 import { loadIamPolicyFile, loadRbacFile, type PolicyDocument } from '@eks-upgrade-bot/sim';
-import { SIM_CREDENTIALS, simClientConfig, simEnv, useSim } from '../../support/start-sim.js';
+import { SIM_CREDENTIALS, simClientConfig, simEnv, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * The simulator as the bot's AWS account and clusters see it with access enforced: STS (the real STS client and

@@ -6,7 +6,7 @@ import { ALERTMANAGER, startAlertmanager } from '../../support/alertmanager-serv
 import type { LocalDaemon } from '../../support/local-daemon.js';
 import { PROMETHEUS, startPrometheus } from '../../support/prometheus-server.js';
 import { requireTool, skipWithout } from '../../support/required-tool.js';
-import { simClientConfig, simControl, useSim } from '../../support/start-sim.js';
+import { simClientConfig, simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../../support/until.js';
 
 /**

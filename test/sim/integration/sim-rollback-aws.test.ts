@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { CancelUpdateCommand, DescribeInsightCommand, DescribeUpdateCommand, EKSClient, ListInsightsCommand, ListUpdatesCommand, UpdateClusterVersionCommand } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, simEnv, useSim } from '../../support/start-sim.js';
+import { simClientConfig, simControl, simEnv, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * EKS version rollback in the simulator over HTTP, as the bot and an operator reach it: the real `aws` CLI v1

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
 import { createEksPortFactory } from '../../../src/aws/eks-sdk-adapter.js';
 import { readRecentUpdates } from '../../../jobs/engine/read-cluster-updates.js';
-import { SIM_CREDENTIALS, simClientConfig, useSim } from '../../support/start-sim.js';
+import { SIM_CREDENTIALS, simClientConfig, useSim } from '@eks-upgrade-bot/sim/kit';
 import { aws } from '../../support/aws-cli.js';
 
 /**

@@ -8,7 +8,7 @@ import { closeWatches, type SimKubeStoreImpl, type SimServer } from '@eks-upgrad
 import { createEksPortFactory } from '../../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../../src/kube/client-node-adapter.js';
 import type { KubeObject } from '../../../src/ports/kube-port.js';
-import { SIM_CREDENTIALS, useSim} from '../../support/start-sim.js';
+import { SIM_CREDENTIALS, useSim} from '@eks-upgrade-bot/sim/kit';
 import { until } from '../../support/until.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { SimServer } from '@eks-upgrade-bot/sim';
-import { simControl, useSim } from '../../support/start-sim.js';
+import { simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../../support/until.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { startSimulator, type SimServer, type StartSimulatorOptions } from '@eks-upgrade-bot/sim';
+import { startSimulator, type SimServer, type StartSimulatorOptions } from '../sim-server.js';
 
 /**
  * Starting a simulator in a test: on an ephemeral 127.0.0.1 port, fast by default (speed 600: a 10-minute
