@@ -15,7 +15,12 @@
  * connection, a BullMQ object, an SDK client or a WebClient is created in an entry point and passed in.
  *
  * No file cycles and no folder cycles anywhere. The simulator (src/sim, the workspace package @eks-upgrade-bot/sim)
- * is reached only through its entry point src/sim/index.ts, and imports no product code except src/kube-types.
+ * is reached only through its entry points: src/sim/twin/index.ts (@eks-upgrade-bot/sim/twin, the twin runtime, the
+ * only part the product in src/, commands/ and jobs/ may import), src/sim/services/index.ts (the fake services; also
+ * src/demo and src/playground, which run the bot against them), src/sim/kit/index.ts (the test kit) and
+ * src/sim/index.ts (the union, for test/ and bench/). It imports no product code except src/kube-types. Its own
+ * tests are in test/sim/: they may reach its insides, and the in-process ones (test/sim/unit/) import no product
+ * code either; test/sim/integration/ drives it through the product's adapters, as the bot does.
  *
  * TypeScript 7 ships no JavaScript compiler API, so sources are parsed with swc (@swc/core).
  */
@@ -25,6 +30,13 @@ const ADAPTERS = ['^src/aws/', '^src/guards/', '^src/kube/', '^src/slack/', '^sr
 const CORE = ['^src/planning/', '^src/report/', '^src/waivers/policy/', '^src/waivers/request/'];
 const BASE = ['^src/ports/', '^src/domain/', '^src/config/', '^src/log/', '^src/kube-types/', '^src/waivers/model/'];
 const SIM = '^src/sim/';
+const SIM_TWIN = '^src/sim/twin/index\\.ts$';
+const SIM_ENTRIES = ['^src/sim/index\\.ts$', SIM_TWIN, '^src/sim/services/index\\.ts$', '^src/sim/kit/index\\.ts$'];
+// Entry points that run the bot against the fake services rather than rehearse on a twin.
+const SIM_TOOLS = ['^src/demo/', '^src/playground/'];
+// The simulator's own tests, which may reach its insides; the in-process ones hold to its no-product-code rule.
+const SIM_TESTS = '^test/sim/';
+const SIM_UNIT_TESTS = '^test/sim/unit/';
 const TIERED = [...ENTRY, ...HANDLERS, ...ADAPTERS, ...CORE, ...BASE, SIM];
 
 const upward = (name, from, to, tier) => ({
@@ -59,16 +71,23 @@ module.exports = {
     {
       name: 'sim-only-through-entry',
       severity: 'error',
-      comment: 'Product code reaches the simulator only through its entry point: import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there',
-      from: { pathNot: SIM },
-      to: { path: SIM, pathNot: '^src/sim/index\\.ts$' },
+      comment: 'Code outside the simulator reaches it only through its entry points: import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there, or from the part it belongs to (@eks-upgrade-bot/sim/twin, /services, /kit: src/sim/<part>/index.ts)',
+      from: { pathNot: [SIM, SIM_TESTS] },
+      to: { path: SIM, pathNot: SIM_ENTRIES },
+    },
+    {
+      name: 'product-imports-only-the-twin',
+      severity: 'error',
+      comment: 'The product (src/, commands/, jobs/) imports only the twin runtime of the simulator, @eks-upgrade-bot/sim/twin (src/sim/twin/index.ts): the fake services and the test kit are for test/, bench/, src/demo and src/playground. Export what a rehearsal needs from src/sim/twin/index.ts',
+      from: { path: '^(src|commands|jobs)/', pathNot: [SIM, ...SIM_TOOLS] },
+      to: { path: SIM, pathNot: SIM_TWIN },
     },
     {
       name: 'sim-imports-product',
       severity: 'error',
       comment: 'The simulator imports no product code (a test oracle must not share the product\'s bugs); shared types live in src/kube-types',
-      from: { path: SIM },
-      to: { path: '^(src|commands|jobs|test|bench|bin)/', pathNot: [SIM, '^src/kube-types/'] },
+      from: { path: [SIM, SIM_UNIT_TESTS] },
+      to: { path: '^(src|commands|jobs|test|bench|bin)/', pathNot: [SIM, SIM_UNIT_TESTS, '^src/kube-types/'] },
     },
     {
       name: 'file-outside-the-tiers',
@@ -114,7 +133,7 @@ module.exports = {
     advice: 'create it in an entry point (src/main.ts, src/start-bot.ts, src/cli/, src/wiring/, src/demo/, src/playground/, bench/, bin/) and pass it in: Redis connections and BullMQ objects come from the QueueKit the entry point builds (src/store/queue-kit.ts), SDK adapters from the factories it calls',
   },
   // No source folder holds more than maxFiles
-  // files directly; test folders (test/, src/sim/test/) and fixtures are exempt, since a test file sits beside the
+  // files directly; test folders (test/) and fixtures are exempt, since a test file sits beside the
   // others of its project. `enforced` is set by the last step of `node bin/relayout/relayout.mjs`, once the files
   // are in their feature folders; a tree given with --root is always held to it.
   folderSize: { maxFiles: 20, roots: ['src', 'commands', 'jobs', 'bench', 'bin'], exempt: '(^|/)(test|fixtures|node_modules)(/|$)', enforced: true },

@@ -3,8 +3,9 @@ import { LongFilesFirst } from './test/support/long-files-first.js';
 
 /**
  * Three projects, sized for the 2-core CI machine (`npm run test:times` shows where the time goes):
- * - unit: the pure core and the simulator's own tests, in worker threads;
- * - integration: the real SDKs, client-node and BullMQ against the simulator over HTTP and a real Redis, in forks;
+ * - unit: the pure core and the simulator's in-process tests (test/sim/unit), in worker threads;
+ * - integration: the real SDKs, client-node and BullMQ against the simulator over HTTP and a real Redis, in forks, the
+ *   simulator's own tests through them, kubectl and the aws CLI (test/sim/integration) included;
  * - e2e: the whole bot driven through the fake Slack, in forks (the crash tests start and kill processes of their own).
  * Every worker keeps its module cache from file to file (isolate: false): importing the SDKs, client-node and Bolt
  * once per worker rather than once per file took about half of the suite's time. Files already share one module
@@ -29,11 +30,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'src/sim/test/**/*.test.ts'], pool: 'threads', isolate: false },
+        test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/sim/unit/**/*.test.ts'], pool: 'threads', isolate: false },
       },
       {
         extends: true,
-        test: { ...shared, name: 'integration', include: ['test/integration/**/*.test.ts'], pool: 'forks', isolate: false },
+        test: { ...shared, name: 'integration', include: ['test/integration/**/*.test.ts', 'test/sim/integration/**/*.test.ts'], pool: 'forks', isolate: false },
       },
       {
         extends: true,

@@ -1,4 +1,4 @@
-import { startFakeSlack } from '@eks-upgrade-bot/sim';
+import { startFakeSlack } from '@eks-upgrade-bot/sim/services';
 import { type BenchContext, type Figure, ms } from './kit/figures.js';
 import { freshPrefix, median, startBotProcess, startSimProcess, timeCommand } from './kit/processes.js';
 

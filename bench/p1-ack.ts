@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim/services';
 import { type BenchContext, type Figure, ms } from './kit/figures.js';
 import { CLUSTERS_YAML } from './p0-startup.js';
 import { freshPrefix, percentile, startBareBolt, startBotProcess, startSimProcess } from './kit/processes.js';

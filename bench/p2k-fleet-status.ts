@@ -1,4 +1,4 @@
-import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
+import { checkMessageBlocks } from '@eks-upgrade-bot/sim/kit';
 import type { ClusterStatus } from '../src/report/cluster-status.js';
 import { renderStatusMessages } from '../src/report/blocks/render-status-blocks.js';
 import { type Figure, ms } from './kit/figures.js';

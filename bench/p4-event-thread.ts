@@ -1,5 +1,5 @@
 import { answerGatesUntilSummary } from '../test/support/e2e-thread.js';
-import type { WallEvent } from '@eks-upgrade-bot/sim';
+import type { WallEvent } from '@eks-upgrade-bot/sim/services';
 import type { BenchContext, Figure } from './kit/figures.js';
 import { percentile, startSlackStack } from './kit/processes.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { loadScenario, type FakeMessage } from '@eks-upgrade-bot/sim';
+import { loadScenario, type FakeMessage } from '@eks-upgrade-bot/sim/services';
 import type { BenchContext, Figure } from './kit/figures.js';
 
 /**

@@ -1,5 +1,5 @@
 import '../src/log/quiet-node-version-warning.js';
-import { loadScenario, scenarioNames, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
+import { loadScenario, scenarioNames, startSimulator, type SimServer } from '@eks-upgrade-bot/sim/services';
 import { rehearseUpgrade, readTwinOf, runUpgradeOnScenario, type RehearsalReport } from '../jobs/rehearsal/rehearse-upgrade.js';
 import { createAutoScalingPortFactory } from '../src/aws/autoscaling-sdk-adapter.js';
 import { createEc2PortFactory } from '../src/aws/ec2-sdk-adapter.js';

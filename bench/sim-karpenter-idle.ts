@@ -1,4 +1,4 @@
-import { createSimClock, createWorld, loadScenario, startSimulator } from '@eks-upgrade-bot/sim';
+import { createSimClock, createWorld, loadScenario, startSimulator } from '@eks-upgrade-bot/sim/services';
 
 /**
  * What an idle simulator costs at high speed: starts the workshop and karpenter-lab scenarios at --speed 600 (the

@@ -46,16 +46,16 @@ async function runSuite(): Promise<{ report: string; wallMs: number; code: numbe
   return { report, wallMs, code };
 }
 
-/** unit, integration, e2e… by the folder under test/ (src/sim/test counts as unit: the simulator's own tests). */
+/** unit, integration, e2e… by the folder under test/ (the simulator's own tests: by test/sim/unit, test/sim/integration). */
 function projectOf(file: string): string {
-  if (file.startsWith('src/sim/test/')) return 'unit';
+  if (file.startsWith('test/sim/')) return file.split('/')[2] ?? 'other';
   return file.split('/')[1] ?? 'other';
 }
 
 const run = given ? undefined : await runSuite();
 const report = JSON.parse(readFileSync(given ?? run!.report, 'utf8')) as JsonReport;
 // Paths from the repository's root, whichever clone wrote the report.
-const repoPath = (file: string) => /(src\/sim\/test\/.*|test\/.*)$/.exec(file)?.[1] ?? relative(ROOT, file);
+const repoPath = (file: string) => /(test\/.*)$/.exec(file)?.[1] ?? relative(ROOT, file);
 const files = report.testResults.map((result) => ({ file: repoPath(result.name), ms: result.endTime - result.startTime, status: result.status }));
 const vitestMs = Math.max(...report.testResults.map((result) => result.endTime)) - report.startTime;
 

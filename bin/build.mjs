@@ -1,8 +1,9 @@
 // `npm run build` (bin/build.mjs) (run by `npm ci` through `prepare`, and by the Dockerfile): bundles the bot (src/main.ts) and the
 // CLI (src/cli/main.ts) into dist/ as plain JavaScript for Node 20, dependencies included, so starting one neither
 // compiles TypeScript nor resolves thousands of module files; bin/load-built.cjs runs them with V8's code cache.
-// The simulator's CLI (src/sim/cli.ts) is bundled too, for the image's docker-compose service. `npm run dev`, the
-// demo, the benchmarks and the tests keep running the TypeScript sources through tsx.
+// The simulator's CLI (src/sim/services/cli.ts) is bundled too, for the image's docker-compose service. `npm run dev`,
+// the demo, the benchmarks and the tests keep running the TypeScript sources through tsx. The bot's bundle carries
+// only the simulator's twin runtime (@eks-upgrade-bot/sim/twin, which rehearsals load), not its fake Slack or test kit.
 import { build } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
 
@@ -34,7 +35,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { 'sim/cli': 'src/sim/cli.ts' },
+    entryPoints: { 'sim/cli': 'src/sim/services/cli.ts' },
     outdir: 'dist',
     format: 'esm',
     // Bundled CommonJS dependencies call require(); an ES module has none of its own.

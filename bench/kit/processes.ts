@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim';
+import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim/services';
 import { Redis } from 'ioredis';
 import { freePort } from '../../src/demo/ensure-redis.js';
 

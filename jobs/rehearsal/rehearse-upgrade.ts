@@ -18,8 +18,8 @@ import type { QueueKit } from '../../src/store/queue-kit.js';
 import { planHash } from '../../src/planning/planner/plan-hash.js';
 import type { RehearsalStore } from '../../src/ports/rehearsal-store.js';
 // The simulator is loaded only when a rehearsal runs (the web process never pays for it).
-import type { SimTwin } from '@eks-upgrade-bot/sim';
-const sim = () => import('@eks-upgrade-bot/sim');
+import type { SimTwin } from '@eks-upgrade-bot/sim/twin';
+const sim = () => import('@eks-upgrade-bot/sim/twin');
 import type { AutoScalingPortFactory } from '../../src/ports/aws/autoscaling-port.js';
 import type { Ec2PortFactory } from '../../src/ports/aws/ec2-port.js';
 import type { EksPortFactory } from '../../src/ports/aws/eks-port.js';

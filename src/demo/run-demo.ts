@@ -10,7 +10,7 @@ import { createEksPortFactory } from '../aws/eks-sdk-adapter.js';
 import { parseClustersConfig } from '../config/clusters-config.js';
 import { parseEnv } from '../config/env-config.js';
 import { createLogger } from '../log/logger.js';
-import { type FakeMessage, type FakeSlack, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim';
+import { type FakeMessage, type FakeSlack, startFakeSlack, startSimulator } from '@eks-upgrade-bot/sim/services';
 import { startBot, type RunningBot } from '../start-bot.js';
 import { demoRedis, type DemoRedis } from './demo-redis.js';
 

@@ -1,6 +1,6 @@
 /**
  * The shape of a Kubernetes object as the apiserver returns it: the one type the product and the simulator share.
- * It lives in its own module, below both, so the simulator (a package of its own, entry point src/sim/index.ts) need not
+ * It lives in its own module, below both, so the simulator (a package of its own, entry points in src/sim/) need not
  * import product code; the simulator keeps its own selectors, readiness and budgets, since a test oracle must not
  * share the product's bugs.
  */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
+import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim/services';
 import { parseEnv } from '../config/env-config.js';
 import { demoRedis } from '../demo/demo-redis.js';
 import { createLogger } from '../log/logger.js';

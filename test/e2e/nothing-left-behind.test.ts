@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
-import { simEnv, startSim } from '../support/start-sim.js';
+import { simEnv, startSim } from '@eks-upgrade-bot/sim/kit';
 import { ROOT, startTsx, type StartedTsx } from '../support/spawn-tsx.js';
 
 /**

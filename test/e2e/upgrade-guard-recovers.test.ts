@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2eStack } from '../support/e2e-stack.js';
 import { answerGate, blocksJson, openGateOf, openGates, repliesOf, summaryReply, type OpenGate } from '../support/e2e-thread.js';
 import { GUARD_CHANNEL as CHANNEL, startGuardBreach, type GuardBreachStage } from '../support/guard-breach-stack.js';
-import { simControl } from '../support/start-sim.js';
+import { simControl } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 
 /**

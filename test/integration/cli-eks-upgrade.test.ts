@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimServer } from '@eks-upgrade-bot/sim';
-import { simEnv, startSim } from '../support/start-sim.js';
+import { simEnv, startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled } from './read-path-harness.js';
 
 /**

@@ -8,7 +8,7 @@ import { cliGuardEvaluations } from '../../src/cli/main.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createGuardEvaluationStore } from '../../src/store/guard-evaluation-store.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

@@ -8,7 +8,7 @@ import type { SimServer } from '@eks-upgrade-bot/sim';
 import { connectWaiverStore } from '../../src/waivers/store/connect-waiver-store.js';
 import { createWaiverStore } from '../../src/waivers/store/redis-waiver-store.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 import { simSources } from './read-path-harness.js';
 

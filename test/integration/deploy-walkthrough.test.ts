@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario, type SimServer } from '@eks-upgrade-bot/sim';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * docs/deploy.md, command by command, as a stranger would paste them (`bash`, the real `aws` CLI): the ones the

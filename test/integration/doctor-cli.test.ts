@@ -15,7 +15,7 @@ import type { DoctorCheck } from '../../src/ports/doctor-check.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { ensureRedis, type RedisHandle } from '../../src/demo/ensure-redis.js';
 import { redisUrl } from '../support/redis-url.js';
-import { simClientConfig, useSim } from '../support/start-sim.js';
+import { simClientConfig, useSim } from '@eks-upgrade-bot/sim/kit';
 import { policyWithout } from '../support/policy-without.js';
 
 /**

@@ -12,7 +12,7 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { redisUrl } from '../support/redis-url.js';
 import { BOT_TOKEN, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
 import { policyWithout } from '../support/policy-without.js';
-import { simClientConfig, useSim } from '../support/start-sim.js';
+import { simClientConfig, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * `/eks-upgrade doctor` in Slack: an approver gets every check as one ephemeral answer, the missing IAM action named

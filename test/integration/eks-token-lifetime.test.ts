@@ -5,7 +5,7 @@ import { createEksTokenSource } from '../../src/aws/eks-token.js';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { systemClock, type Clock } from '../../src/ports/clock.js';
-import { SIM_CREDENTIALS, simClientConfig, useSim} from '../support/start-sim.js';
+import { SIM_CREDENTIALS, simClientConfig, useSim} from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simControl } from '../support/start-sim.js';
+import { simControl } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 import { startAlertmanager } from '../support/alertmanager-server.js';
 import { waitForJobState } from './engine-harness.js';

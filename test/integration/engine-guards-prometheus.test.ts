@@ -8,7 +8,7 @@ import type { UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 import { startPrometheus } from '../support/prometheus-server.js';
 import { redisUrl } from '../support/redis-url.js';
-import { simControl } from '../support/start-sim.js';
+import { simControl } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 import { TRAINER_AVAILABILITY } from '../support/guard-scenario.js';
 import { startEngineHarness, waitForJobState } from './engine-harness.js';

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { amiIdFor } from '@eks-upgrade-bot/sim';
-import { simEnv } from '../support/start-sim.js';
+import { simEnv } from '@eks-upgrade-bot/sim/kit';
 import { startEngineHarness, waitForJobState, type EngineHarness } from './engine-harness.js';
 
 /**

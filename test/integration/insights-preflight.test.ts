@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/planning/planner/build-plan.js';
 import { collectSnapshot } from '../../src/cluster-reader/collect-snapshot.js';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
-import { simClientConfig, simControl, simEnv, useSim } from '../support/start-sim.js';
+import { simClientConfig, simControl, simEnv, useSim } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 import { settled, simSources } from './read-path-harness.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextMinorOf } from '../../src/planning/upgrade-path.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { askedAlways, planAndRun, plannedGates, usePlanHarness, workshop } from './plan-equals-job.js';
 import { SCENARIOS, clustersOf, configFor } from './plan-announces-gates-scenarios.js';
 

@@ -14,7 +14,7 @@ import type { Waiver } from '../../src/waivers/model/waiver.js';
 import type { WaiverStore } from '../../src/waivers/model/waiver-store.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { createTestAuditLog } from '../support/test-audit-log.js';
 import { settled, simSources } from './read-path-harness.js';
 import { plannedGates } from './plan-equals-job.js';

@@ -9,7 +9,7 @@ import { planJson } from '../../src/report/json-output.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { collectSnapshot } from '../../src/cluster-reader/collect-snapshot.js';
 import { preflightReads } from '../../src/cluster-reader/preflight-reads.js';
-import { simEnv, startSim } from '../support/start-sim.js';
+import { simEnv, startSim } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 import { simSources } from './read-path-harness.js';
 

@@ -3,7 +3,7 @@ import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { collectStatuses, type StatusTarget } from '../../src/cluster-reader/collect-statuses.js';
 import { renderStatusMessages } from '../../src/report/blocks/render-status-blocks.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { simSources } from './read-path-harness.js';
 
 /**

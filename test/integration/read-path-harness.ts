@@ -6,7 +6,7 @@ import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import type { SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
-import { SIM_CREDENTIALS } from '../support/start-sim.js';
+import { SIM_CREDENTIALS } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 
 /**

@@ -10,7 +10,7 @@ import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
 import { createTestAuditLog } from '../support/test-audit-log.js';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
 import { startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

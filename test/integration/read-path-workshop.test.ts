@@ -6,7 +6,7 @@ import { amiIdFor, defaultAddonVersion, type SimServer } from '@eks-upgrade-bot/
 import { buildClusterStatus } from '../../src/report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from '../../src/cluster-reader/collect-snapshot.js';
 import { hopsBetweenText } from '../../src/cluster-reader/plan-request.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

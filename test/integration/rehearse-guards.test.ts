@@ -5,7 +5,7 @@ import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
 import { rehearseUpgrade } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
 import { createLogger } from '../../src/log/logger.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { createQueueKit } from '../../src/store/queue-kit.js';
 import { twinPorts } from '../../src/wiring/twin-ports.js';

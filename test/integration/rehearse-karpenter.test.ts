@@ -2,7 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
 import { rehearseUpgrade } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { createLogger } from '../../src/log/logger.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { createQueueKit } from '../../src/store/queue-kit.js';
 import { twinPorts } from '../../src/wiring/twin-ports.js';

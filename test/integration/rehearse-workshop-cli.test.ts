@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
 import { runCli } from '../../src/cli/run-cli.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

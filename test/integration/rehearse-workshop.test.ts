@@ -3,7 +3,7 @@ import { countMutatingCalls, type SimServer } from '@eks-upgrade-bot/sim';
 import { rehearseUpgrade, type RehearsalReport } from '../../jobs/rehearsal/rehearse-upgrade.js';
 import { createLogger } from '../../src/log/logger.js';
 import { parseClustersConfig } from '../../src/config/clusters-config.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { Redis } from 'ioredis';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
 import { createQueueKit } from '../../src/store/queue-kit.js';

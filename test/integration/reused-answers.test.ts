@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRbacFile, type SimServer } from '@eks-upgrade-bot/sim';
 import { createEksPortFactory } from '../../src/aws/eks-sdk-adapter.js';
 import { createKubePortFactory } from '../../src/kube/client-node-adapter.js';
-import { SIM_CREDENTIALS, simControl, useSim } from '../support/start-sim.js';
+import { SIM_CREDENTIALS, simControl, useSim } from '@eks-upgrade-bot/sim/kit';
 
 /**
  * What the adapters reuse instead of asking again (bench P8: 122 SelfSubjectAccessReviews and 21

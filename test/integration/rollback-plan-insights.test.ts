@@ -6,7 +6,7 @@ import type { BotDeps } from '../../src/ports/bot-deps.js';
 import type { SlackMessage } from '../../src/ports/slack/slack-message.js';
 import { INSIGHTS_REFRESH_MS, type SimServer } from '@eks-upgrade-bot/sim';
 import { createFakeUpgradeControl } from '../support/fake-upgrade-control.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { createTestAuditLog } from '../support/test-audit-log.js';
 import { simSources } from './read-path-harness.js';
 

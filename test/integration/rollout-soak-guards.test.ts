@@ -17,7 +17,7 @@ import { createGuardEvaluationStore } from '../../src/store/guard-evaluation-sto
 import type { LocalDaemon } from '../support/local-daemon.js';
 import { startPrometheus } from '../support/prometheus-server.js';
 import { redisUrl } from '../support/redis-url.js';
-import { simControl } from '../support/start-sim.js';
+import { simControl } from '@eks-upgrade-bot/sim/kit';
 import { until } from '../support/until.js';
 import { startEngineHarness, type EngineHarness } from './engine-harness.js';
 

@@ -7,7 +7,7 @@ import type { SimServer } from '@eks-upgrade-bot/sim';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
 import { redisUrl } from '../support/redis-url.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

@@ -9,7 +9,7 @@ import { runCli } from '../../src/cli/run-cli.js';
 import { createClusterLock } from '../../src/store/cluster-lock.js';
 import { engineKeys } from '../../src/store/engine-keys.js';
 import { deleteKeys, freshPrefix, redisUrl } from '../support/redis-url.js';
-import { startSim } from '../support/start-sim.js';
+import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { settled, simSources } from './read-path-harness.js';
 
 /**

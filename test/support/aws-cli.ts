@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { SimServer } from '@eks-upgrade-bot/sim';
-import { simEnv } from './start-sim.js';
+import { simEnv } from '@eks-upgrade-bot/sim/kit';
 
 const run = promisify(execFile);
 

@@ -103,7 +103,7 @@ if (sizeEnforced && crowded.length > 0) console.error(`${crowded.length} ${crowd
 if (violations.length > 0 || constructions.length > 0 || (sizeEnforced && crowded.length > 0)) {
   process.exitCode = 1;
 } else {
-  console.log('import rules hold: no upward imports, no file or folder cycles, the simulator reached only through its entry point');
+  console.log('import rules hold: no upward imports, no file or folder cycles, the simulator reached only through its entry points, the product only through its twin');
   console.log('construction rule holds: every Redis connection, BullMQ object, SDK client and WebClient is built in an entry point or a factory it calls');
   if (sizeEnforced) console.log(`folder-size rule holds: no source folder holds more than ${config.folderSize.maxFiles} files directly`);
   else if (crowded.length > 0) console.log(`folder-size rule off until bin/relayout/relayout.mjs has run: ${crowded.length} folders hold more than ${config.folderSize.maxFiles} files (${crowded.map((c) => `${c.dir}/ ${c.files}`).join(', ')})`);

@@ -11,7 +11,7 @@ import { startPrometheus } from './prometheus-server.js';
 import { startAlertmanager } from './alertmanager-server.js';
 import type { FakeMessage, PolicyDocument } from '@eks-upgrade-bot/sim';
 import * as k8s from '@kubernetes/client-node';
-import { simControl } from './start-sim.js';
+import { simControl } from '@eks-upgrade-bot/sim/kit';
 import { until } from './until.js';
 
 /**

@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * The import rules `npm test` enforces (.dependency-cruiser.cjs, run by test/support/check-imports.mjs) catch each
  * kind of violation: test/fixtures/import-rules is a small tree with one planted per rule and one allowed import
- * (src/report/planted-clean.ts → src/ports) that must stay unflagged; likewise a queue, a Redis connection and a
- * WebClient built outside an entry point, and one built in an entry point (src/cli/planted-entry.ts).
+ * (src/report/planted-clean.ts → src/ports, a job → the simulator's twin, a simulator test → its insides) that must
+ * stay unflagged; likewise a queue, a Redis connection and a WebClient built outside an entry point, and one built in
+ * an entry point (src/cli/planted-entry.ts).
  */
 const SCRIPT = fileURLToPath(new URL('../support/check-imports.mjs', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/import-rules/', import.meta.url));
@@ -26,7 +27,7 @@ async function checkImports(root: string): Promise<{ code: number; stdout: strin
 }
 
 describe('import rules', () => {
-  it('fail the check on an upward import, a file or folder cycle, a file outside the tiers, and either way past the simulator boundary', async () => {
+  it('fail the check on an upward import, a file or folder cycle, a file outside the tiers, either way past the simulator boundary, and product code importing more of the simulator than its twin', async () => {
     const { code, stderr } = await checkImports(FIXTURE);
     expect(code).toBe(1);
     const broken = stderr.split('\n').filter((line) => line.startsWith('import rule broken: ')).map((line) => line.slice('import rule broken: '.length));
@@ -36,12 +37,17 @@ describe('import rules', () => {
       'no-file-cycles: src/report/planted-a.ts → src/report/planted-b.ts → src/report/planted-a.ts',
       'no-folder-cycles: src/aws → src/slack → src/aws',
       'no-folder-cycles: src/slack → src/aws → src/slack',
+      // jobs/planted-rehearsal.ts imports the twin's entry too, which is allowed.
+      'product-imports-only-the-twin: jobs/planted-rehearsal.ts → src/sim/index.ts',
       'sim-imports-product: src/sim/planted-oracle.ts → src/planning/planted-plan.ts',
+      // The simulator's in-process tests may reach its insides, and hold to its no-product-code rule.
+      'sim-imports-product: test/sim/unit/planted-sim-test.ts → src/planning/planted-plan.ts',
       'sim-only-through-entry: test/planted-use.ts → src/sim/kube/planted-internal.ts',
     ]);
     // Each says what to do, not only what is wrong.
     expect(stderr).toContain('import from @eks-upgrade-bot/sim (src/sim/index.ts), exporting what you need there');
-    expect(stderr).toContain('7 import rule violations (the rules: .dependency-cruiser.cjs)');
+    expect(stderr).toContain('imports only the twin runtime of the simulator, @eks-upgrade-bot/sim/twin (src/sim/twin/index.ts)');
+    expect(stderr).toContain('9 import rule violations (the rules: .dependency-cruiser.cjs)');
   });
 
   it('fail the check on a client built outside an entry point, naming the file, the line and what to do', async () => {
