@@ -37,9 +37,24 @@ async function closeBull(object: BullObject): Promise<void> {
   await (object.closing ?? object.close()).catch(() => undefined);
 }
 
+/**
+ * QUIT (or, when Redis is gone, a plain disconnect), resolved once the socket has closed: a caller that closed the
+ * kit may count on its connections being gone. Bounded, so a socket that never says so cannot hold a shutdown.
+ */
 async function quit(redis: RedisClient): Promise<void> {
   if (redis.status === 'end') return;
-  await redis.quit().catch(() => redis.disconnect());
+  let timer: NodeJS.Timeout | undefined;
+  const ended = new Promise<void>((resolve) => {
+    redis.once('end', () => resolve());
+    timer = setTimeout(() => {
+      redis.disconnect();
+      resolve();
+    }, 2_000);
+  });
+  // Not awaited: with Redis gone, a client that waits out outages would hold QUIT in its offline queue for ever.
+  redis.quit().catch(() => redis.disconnect());
+  await ended;
+  clearTimeout(timer);
 }
 
 export function createQueueKit(target: RedisTarget, prefix: string, onClosed?: () => void): QueueKit {

@@ -26,11 +26,16 @@ async function checkImports(root: string): Promise<{ code: number; stdout: strin
   }
 }
 
+/** The rest of each line of `output` that starts with `prefix`. */
+function linesAfter(output: string, prefix: string): string[] {
+  return output.split('\n').filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length));
+}
+
 describe('import rules', () => {
   it('fail the check on an upward import, a file or folder cycle, a file outside the tiers, either way past the simulator boundary, and product code importing more of the simulator than its twin', async () => {
     const { code, stderr } = await checkImports(FIXTURE);
     expect(code).toBe(1);
-    const broken = stderr.split('\n').filter((line) => line.startsWith('import rule broken: ')).map((line) => line.slice('import rule broken: '.length));
+    const broken = linesAfter(stderr, 'import rule broken: ');
     expect(broken.sort()).toEqual([
       'base-imports-upward: src/ports/planted-port.ts → src/store/planted-store.ts',
       'file-outside-the-tiers: src/planted-outside.ts → src/planning/planted-plan.ts',
@@ -53,7 +58,7 @@ describe('import rules', () => {
   it('fail the check on a client built outside an entry point, naming the file, the line and what to do', async () => {
     const { code, stderr } = await checkImports(FIXTURE);
     expect(code).toBe(1);
-    const built = stderr.split('\n').filter((line) => line.startsWith('built outside an entry point: ')).map((line) => line.slice('built outside an entry point: '.length));
+    const built = linesAfter(stderr, 'built outside an entry point: ');
     // The entry point's own `new Redis(` (src/cli/planted-entry.ts) and the comment that says `new Queue(` stay unflagged.
     expect(built.sort()).toEqual([
       'jobs/planted-queue.ts:7 constructs new Queue(…)',
