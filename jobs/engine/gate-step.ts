@@ -14,6 +14,8 @@ export interface GateSpec {
   details: string[];
   actions: GateAction[];
   remedyLabel?: string;
+  /** What blocks, one line each, when the producer names it apart from the card's details (see problemsOf). */
+  problems?: string[];
   waivable?: GateModel['waivable'];
   /** The breach card itself: its Continue is judged by the hold (jobs/worker/guard-hold.ts), not here. */
   guardHold?: boolean;
@@ -36,6 +38,20 @@ interface GateStepState {
   reminded?: boolean;
 }
 
+/**
+ * The gate's problems: the ones its producer names (the preflight's blocking findings); else, for a gate asked
+ * because something blocks (it offers a remedy, or Force without Continue: a drain held by a PDB, a failed update),
+ * its details but the "What to do:" line, which says what to do about them. An approval nothing blocks has none.
+ */
+export function problemsOf(spec: Pick<GateSpec, 'problems' | 'actions' | 'details'>): string[] {
+  if (spec.problems) return spec.problems;
+  const blocks = spec.actions.includes('remedy') || (spec.actions.includes('force') && !spec.actions.includes('continue'));
+  return blocks ? spec.details.filter((line) => !line.startsWith(WHAT_TO_DO)) : [];
+}
+
+/** How a gate card's details say what to do about what blocks (the last line of a drain-block card). */
+export const WHAT_TO_DO = 'What to do:';
+
 export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateOutcome> {
   const { data, gates, clock } = ctx;
   const stateKey = `gate:${spec.gateId}`;
@@ -48,14 +64,17 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
   const guardLines = spec.guardHold ? [] : (ctx.guards?.().lines ?? []);
   // Where guards apply, Force is offered beside Continue, since Continue is refused while a guard halts.
   const guarded = !spec.guardHold && ctx.guards?.().applies && spec.actions.includes('continue') && !spec.actions.includes('force');
+  const problems = problemsOf(spec);
   const gate: GateModel = {
     jobId: data.jobId,
     gateId: spec.gateId,
     revision,
     title: spec.title,
     details: [...spec.details, ...guardLines],
+
     actions: guarded ? [...spec.actions.filter((action) => action !== 'abort'), 'force', ...spec.actions.filter((action) => action === 'abort')] : spec.actions,
     remedyLabel: spec.remedyLabel,
+    ...(problems.length ? { problems } : {}),
     ...(spec.waivable?.length ? { waivable: spec.waivable } : {}),
     ...(spec.continueLabel ? { continueLabel: spec.continueLabel } : {}),
     ...(spec.rollback ? { rollback: spec.rollback } : {}),

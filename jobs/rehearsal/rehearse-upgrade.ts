@@ -40,6 +40,7 @@ import { collectSnapshot, type SnapshotSources } from '../../src/cluster-reader/
 import { hopsBetweenText } from '../../src/cluster-reader/plan-request.js';
 import { withDeadline } from '../../src/cluster-reader/bounded.js';
 import { createUpgradeEngine } from '../worker/create-upgrade-engine.js';
+import { problemsOf, WHAT_TO_DO } from '../engine/gate-step.js';
 
 export type RehearsalAnswers = 'continue' | 'remedy' | 'stop';
 
@@ -213,16 +214,13 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     crawling = on;
     twin.setSpeed(on ? 1 : speed);
   };
+  // The thread says when to answer (a gate card) and when the job is busy again (any other post but the answer's
+  // own card edit: full speed comes back shortly after the answer); what happened is read from the job's timeline.
   const thread = rehearsalThread(opts.thread, opts.answers, (event) => {
-    recorded.push(event);
-    opts.onEvent?.(event);
-    if (event.kind === 'gate-opened') {
+    if (event?.kind === 'gate-opened') {
       crawl(true);
       answer(event.gate);
-    } else if (event.kind === 'gate-answered') gateAnswers.set(event.gate.gateId, event.action);
-    else crawl(false);
-    // A step that ends is progress: the gates answered before it start their count again.
-    budget.observe(event);
+    } else if (event?.kind !== 'gate-answered') crawl(false);
   });
   // The cluster's own policy (strategies, budgets, checks), without what only the real one needs: its role, its window.
   const config: ClustersConfig = opts.cluster.config
@@ -252,10 +250,23 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     );
     if (!started.ok) throw new Error(`the rehearsal engine refused to start: ${started.reason}`);
     const jobId = started.job.jobId;
-    answer = (gate) => {
-      const key = `${gate.gateId}#${gate.revision}`;
-      if (answered.has(key)) return;
-      answered.add(key);
+    // What the report is made of: the job's timeline log (every event the job appended, in its order), read as it
+    // grows, one read at a time, beside the rehearsal's own notes (a stall, a block).
+    let followed = 0;
+    let following: Promise<void> = Promise.resolve();
+    const follow = (): Promise<void> =>
+      (following = following.catch(() => undefined).then(async () => {
+        const entries = await engine.timeline.read(jobId, followed);
+        for (const { event } of entries) {
+          recorded.push(event);
+          opts.onEvent?.(event);
+          if (event.kind === 'gate-answered') gateAnswers.set(event.gate.gateId, event.action);
+          // A step that ends is progress: the gates answered before it start their count again.
+          budget.observe(event);
+        }
+        followed += entries.length;
+      }));
+    const reply = (gate: GateModel, key: string) => {
       // The same question again and again, nothing moving: a real run with these answers would loop too.
       if (!budget.allow(gate)) return;
       const action = decide(gate, opts.answers);
@@ -273,6 +284,20 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
           });
       }, 50);
     };
+    answer = (gate) => {
+      const key = `${gate.gateId}#${gate.revision}`;
+      if (answered.has(key)) return;
+      answered.add(key);
+      // A gate is appended to the timeline before it is posted, so this read holds every step that ended before it
+      // (the answer budget counts again after each).
+      follow().then(
+        () => reply(gate, key),
+        (error: Error) => {
+          answered.delete(key);
+          opts.logger.warn({ err: error }, "reading the rehearsal job's timeline failed");
+        },
+      );
+    };
     const startedAt = engineClock.now();
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
     const stallMs = (opts.stallMinutes ?? 240) * 60_000;
@@ -283,6 +308,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
         state = 'interrupted';
         break;
       }
+      await follow();
       const job = await engine.control.getJob(jobId);
       state = job?.state ?? 'unknown';
       if (['succeeded', 'failed', 'aborted'].includes(state)) break;
@@ -308,6 +334,7 @@ export async function runUpgradeOnScenario(scenario: object, plan: UpgradePlan, 
     if (budget.blocked()) state = 'blocked';
     else if (stalled) state = `stalled (${state})`;
     const rehearsedMs = engineClock.now() - startedAt;
+    await follow();
     const podsAfter = (await kubePort.list('pods')).items;
     const report = buildReport({ cluster, from: read.from, to: opts.to, answers: opts.answers, state, plan, recorded, gateAnswers, podsBefore, podsAfter, rehearsedMs, guards: config.clusters[0].guards ?? [] });
     if (state !== 'interrupted') await opts.store?.record({ cluster, from: read.from, to: opts.to, planHash: report.planHash, state, answers: opts.answers, at: Date.now() });
@@ -349,8 +376,8 @@ export function createAnswerBudget(max = MAX_ANSWERS_WITHOUT_PROGRESS) {
 
 /** The finding a rehearsal ends `blocked` with: where, why, and what an operator would have to do. */
 export function blockedLine(gate: GateModel, times: number, answers: RehearsalAnswers): string {
-  const why = gate.details.filter((d) => !/^What to do:/.test(d)).slice(0, 3).map((d) => d.replace(/\s+/g, ' ').trim()).join(' ');
-  const todo = gate.details.find((d) => /^What to do:/.test(d))?.replace(/^What to do:\s*/, '');
+  const why = (gate.problems ?? problemsOf(gate)).slice(0, 3).map((d) => d.replace(/\s+/g, ' ').trim()).join(' ');
+  const todo = gate.details.find((d) => d.startsWith(WHAT_TO_DO))?.slice(WHAT_TO_DO.length).trim();
   return `Blocked at gate ${gate.gateId} ("${gate.title}"): asked again after ${times} automatic answers (${decide(gate, answers)}, --answers ${answers}) with no step ending, so a real run answered this way would loop here. ${why}`
     + ` An operator would have to ${todo ? todo.replace(/\.$/, '') : 'resolve what the gate names'} before the upgrade can pass, or answer it another way.`;
 }
@@ -397,8 +424,12 @@ async function twinSettled(twin: SimTwin, cluster: string): Promise<void> {
   }
 }
 
-/** A ThreadPort that marks every post REHEARSAL and records the events, forwarding to `inner` when given. */
-function rehearsalThread(inner: ThreadPort | undefined, answers: RehearsalAnswers, record: (event: TimelineEvent) => void): ThreadPort {
+/**
+ * A ThreadPort that marks every post REHEARSAL, forwarding to `inner` when given, and tells `seen` of each post (the
+ * event, or nothing for a step's message): the rehearsal answers gate cards as they are posted. What the report says
+ * is read from the job's timeline log, not from these posts.
+ */
+function rehearsalThread(inner: ThreadPort | undefined, answers: RehearsalAnswers, seen: (event?: TimelineEvent) => void): ThreadPort {
   const rehearsalGate = (gate: GateModel): GateModel => ({
     jobId: gate.jobId,
     gateId: gate.gateId,
@@ -445,25 +476,11 @@ function rehearsalThread(inner: ThreadPort | undefined, answers: RehearsalAnswer
       await inner?.updateStatusCard(thread, mark(card));
     },
     async postEvent(thread, key, event) {
-      record(event);
+      seen(event);
       await inner?.postEvent(thread, key, markEvent(event));
     },
     async upsertStepMessage(thread, key, message, dedupeKey) {
-      // A message a step keeps in place beside its own (the Karpenter step's blocked nodes, key …:blocked:<pool>)
-      // is news, not a step: the report reads its latest text as a note.
-      if (!key.endsWith(':message')) {
-        const text = message.state === 'running' ? message.progress : message.summary;
-        if (text) record({ kind: 'note', at: message.at, level: 'warning', text });
-        await inner?.upsertStepMessage(thread, key, { ...message, title: `REHEARSAL · ${message.title}` }, dedupeKey);
-        return;
-      }
-      // Step lifecycle events reach the thread as one message per step: the report reads them back from it.
-      if (message.state === 'running' && !message.progress) record({ kind: 'step-started', at: message.startedAt, step: message.step, title: message.title });
-      if (message.state === 'running' && message.progress) record({ kind: 'progress', at: message.at, step: message.step, text: message.progress });
-      if (message.state === 'done' || message.state === 'skipped' || message.state === 'dry-run') {
-        record({ kind: 'step-started', at: message.startedAt, step: message.step, title: message.title });
-        record({ kind: 'step-finished', at: message.at, step: message.step, title: message.title, durationMs: message.durationMs ?? message.at - message.startedAt, ...(message.summary ? { summary: message.summary } : {}) });
-      }
+      seen();
       await inner?.upsertStepMessage(thread, key, { ...message, title: `REHEARSAL · ${message.title}` }, dedupeKey);
     },
     async uploadMarkdown(thread, key, filename, title, content) {
@@ -520,12 +537,11 @@ function buildReport(input: {
   for (const event of recorded) {
     if (event.kind !== 'gate-opened') continue;
     const earlier = opened.get(event.gate.gateId);
-    opened.set(event.gate.gateId, earlier ? { ...event.gate, details: [...new Set([...earlier.details, ...event.gate.details])] } : event.gate);
+    opened.set(event.gate.gateId, earlier ? { ...event.gate, details: [...new Set([...earlier.details, ...event.gate.details])], problems: [...new Set([...(earlier.problems ?? []), ...(event.gate.problems ?? [])])] } : event.gate);
   }
   const gates = [...opened.values()].map((g) => ({ gateId: g.gateId, title: g.title, answer: input.gateAnswers.get(g.gateId) ?? ('none' as const), details: g.details }));
-  const blocks = [...opened.values()].flatMap((g) =>
-    g.details.filter((d) => /PDB|PodDisruptionBudget|Pending|no node|do-not-disrupt|budget|error:/i.test(d)).map((d) => `${g.gateId}: ${d.replace(/\s+/g, ' ').trim()}`),
-  );
+  // What each gate asked because something blocked names (GateModel.problems, set where the gate is opened).
+  const blocks = [...opened.values()].flatMap((g) => (g.problems ?? []).map((problem) => `${g.gateId}: ${problem.replace(/\s+/g, ' ').trim()}`));
   for (const event of recorded) {
     if (event.kind === 'step-failed') blocks.push(`${event.step}: ${event.error}`);
     // Stalls the job waits out rather than gates: do-not-disrupt pods, a budget of 0, pods no node fits.

@@ -25,7 +25,7 @@ import { createGateStore } from '../../src/store/gate-store.js';
 import { createWaiverStore } from '../../src/waivers/store/redis-waiver-store.js';
 import { createJobControlsStore } from '../../src/store/job-controls-store.js';
 import { createQueueUpgradeControl } from '../../src/store/queue-upgrade-control.js';
-import { createTimelineLog } from '../../src/store/timeline-log.js';
+import { createTimelineLog, type TimelineLog } from '../../src/store/timeline-log.js';
 import type { UpgradeControl } from '../../src/ports/upgrade-control.js';
 import { isTerminal, type UpgradeJobData } from '../../src/planning/upgrade-job-data.js';
 import type { StepKind } from '../../src/ports/upgrade-plan.js';
@@ -69,6 +69,8 @@ export interface UpgradeEngine {
   control: UpgradeControl;
   /** The durable audit trail, on the same fail-fast connection as the control side. */
   audit: AuditLog;
+  /** Each job's timeline as the worker and the control side append it (a rehearsal's report is read from it). */
+  timeline: Pick<TimelineLog, 'read'>;
   startWorker(opts?: { concurrency?: number }): Promise<void>;
   close(): Promise<void>;
 }
@@ -126,12 +128,13 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     metrics: opts.metrics ?? noMetrics,
     ...(opts.guards ? { guards: opts.guards, guardEvaluations: createGuardEvaluationStore(redis, prefix) } : {}),
   };
+  const controlTimeline = createTimelineLog(controlRedis, keys);
   const control = createQueueUpgradeControl({
     queue,
     lock: createClusterLock(controlRedis, keys),
     gates: createGateStore(controlRedis, keys),
     controls: createJobControlsStore(controlRedis, keys),
-    timeline: createTimelineLog(controlRedis, keys),
+    timeline: controlTimeline,
     thread: opts.thread,
     clock: opts.clock,
     logger,
@@ -157,6 +160,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
   return {
     control,
     audit: createRedisAuditLog(controlRedis, { prefix, clock: opts.clock, retentionDays: opts.auditRetentionDays }),
+    timeline: { read: (jobId, from) => controlTimeline.read(jobId, from) },
     async startWorker(workerOpts = {}) {
       if (worker) return;
       worker = queues.worker<UpgradeJobData>(UPGRADE_QUEUE, createUpgradeProcessor(deps, draining.signal), { maxRetriesPerRequest: null }, {

@@ -22,6 +22,12 @@ export interface GateModel {
   title: string;
   /** Lines of context (mrkdwn), e.g. the pods and PDBs that block a drain. */
   details: string[];
+  /**
+   * What blocks, when the gate is asked because something does (a drain held by a PDB, blocking findings, a failed
+   * update): one line per problem, for reports that list them (a rehearsal's "What would block"). Empty for an
+   * approval nothing blocks. Set where the gate is opened (jobs/engine/gate-step.ts).
+   */
+  problems?: string[];
   actions: GateAction[];
   /** Label of the safe remedy button, when actions includes 'remedy' (e.g. "Scale orders to 2 replicas"). */
   remedyLabel?: string;

@@ -13,5 +13,6 @@ export interface TimelineEntry {
 export interface TimelineLog {
   /** true if appended now, false if an entry with this key was already there. */
   append(jobId: string, key: string, event: TimelineEvent): Promise<boolean>;
-  read(jobId: string): Promise<TimelineEntry[]>;
+  /** The entries in the order they were appended, from the `from`-th on (default: all). */
+  read(jobId: string, from?: number): Promise<TimelineEntry[]>;
 }

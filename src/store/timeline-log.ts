@@ -25,8 +25,8 @@ export function createTimelineLog(redis: RedisClient, keys: EngineKeys, ttlSecon
       const added = await redis.eval(APPEND, 2, keys.timeline(jobId), keys.timelineKeys(jobId), key, JSON.stringify(entry), ttlSeconds);
       return Number(added) === 1;
     },
-    async read(jobId) {
-      const items = await redis.lrange(keys.timeline(jobId), 0, -1);
+    async read(jobId, from = 0) {
+      const items = await redis.lrange(keys.timeline(jobId), from, -1);
       return items.map((item) => JSON.parse(item) as TimelineEntry);
     },
   };

@@ -70,6 +70,12 @@ describe('rehearse workshop 1.25 → 1.26', () => {
     expect(drain!.answer).toBe('remedy');
   });
 
+  it('lists no line of a gate that only asks for approval as a block (the blue group\'s delete, once its clone is Ready)', () => {
+    const approvals = report.gates.filter((g) => g.answer === 'continue').map((g) => g.gateId);
+    expect(approvals.length).toBeGreaterThan(0);
+    expect(report.blocks.filter((line) => approvals.some((gateId) => line.startsWith(`${gateId}: `)))).toEqual([]);
+  });
+
   it('runs the steps in the real run\'s order and predicts their durations in simulated time', () => {
     const order = ['preflight', 'control-plane', 'addons', 'managed-nodegroups', 'karpenter', 'self-managed', 'fargate', 'verify'];
     const seen = report.steps.map((s) => s.step.replace(/^h1-/, ''));

@@ -84,6 +84,7 @@ export const preflightStep: Step = async (ctx) => {
         title: `Preflight for ${data.cluster} → ${step.to} found ${blocking.length} blocking problem(s). Force past them?`,
         // A finding waived from this card (or the plan's) and approved no longer blocks the next start.
         details: [...blocking.map(formatFinding), 'To let a finding stand instead: Waive… below (an approver confirms), then Abort and start again.'],
+        problems: blocking.map(formatFinding),
         actions: ['force', 'abort'],
         waivable: blocking.slice(0, 5).map((finding) => ({ cluster: data.cluster, code: finding.code, resource: finding.resources[0] ?? `cluster/${data.cluster}`, title: finding.title.slice(0, 300) })),
       },
