@@ -24,6 +24,8 @@ export type Command =
   | CreateLaunchTemplateVersionCommand
   | PointGroupCommand
   | ScaleForDrainCommand
+  | DrainHookCommand
+  | CancelInstanceRefreshCommand
   | ForceDrainCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
@@ -253,6 +255,25 @@ export interface PointGroupCommand {
 }
 
 /**
+ * The termination lifecycle hook an instance refresh waits on while the bot drains each node
+ * (jobs/steps/self-managed/self-managed-refresh.ts): `put` it on the group (PutLifecycleHook replaces a hook of the
+ * same name, so a repeat is harmless), `complete` the held instance's wait once its node is drained, `remove` it when
+ * the refresh ends. A ValidationError to complete (the heartbeat ran out and Auto Scaling went on by itself) or to
+ * remove (the hook is gone already: this job's own call whose answer was lost) is adopted.
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_CompleteLifecycleAction.html
+ */
+export type DrainHookCommand =
+  | { kind: 'put-drain-hook'; group: string; hook: string; heartbeatSeconds: number }
+  | { kind: 'complete-drain-hook'; group: string; hook: string; instanceId: string }
+  | { kind: 'remove-drain-hook'; group: string; hook: string };
+
+/** CancelInstanceRefresh after an Abort; a refresh already over (nothing to cancel) is no failure. */
+export interface CancelInstanceRefreshCommand {
+  kind: 'cancel-instance-refresh';
+  group: string;
+}
+
+/**
  * A blocked drain's safe remedy, chosen at its card: the Deployment scaled (a merge patch to a count, so a repeat
  * changes nothing) and waited on, bounded, until the extra replica is available (jobs/engine/drain-inspection.ts).
  */
@@ -407,6 +428,14 @@ export function describeCommand(command: Command): string {
       return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
     case 'point-group':
       return `would ${command.restore ? 'put' : 'point'} ${command.group} ${command.restore ? 'back on' : 'at'} launch template version ${command.version}${command.defaultVersion !== undefined ? ` (the template's default ${command.defaultVersion})` : ''}`;
+    case 'put-drain-hook':
+      return `would put the termination lifecycle hook ${command.hook} on ${command.group} (heartbeat ${command.heartbeatSeconds} s)`;
+    case 'complete-drain-hook':
+      return `would let ${command.instanceId} of ${command.group} go (CompleteLifecycleAction ${command.hook})`;
+    case 'remove-drain-hook':
+      return `would remove the lifecycle hook ${command.hook} from ${command.group}`;
+    case 'cancel-instance-refresh':
+      return `would call CancelInstanceRefresh ${command.group}`;
     case 'scale-for-drain':
       return `would ${command.remedy.label}: scale ${command.remedy.namespace}/${command.remedy.deployment} to ${command.remedy.replicas} replicas and wait until they are available`;
     case 'force-drain':

@@ -37,6 +37,10 @@ interface Results {
   'create-launch-template-version': { kind: 'version'; version: number };
   'point-group': Done;
   'scale-for-drain': Done;
+  'put-drain-hook': Done;
+  'complete-drain-hook': Done;
+  'remove-drain-hook': Done;
+  'cancel-instance-refresh': Done;
   'force-drain': { kind: 'forced'; forced: ForcedDrain };
   'roll-self-managed': Done;
   'drive-karpenter': Done;
@@ -134,6 +138,19 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       await ctx.emit(command.event, command.restore ? { kind: 'note', at, level: 'info', text: command.text } : { kind: 'progress', at, step: ctx.step.id, text: command.text });
       return { kind: 'done' };
     }
+    case 'put-drain-hook':
+      await ctx.autoScaling.putTerminationHook(command.group, command.hook, command.heartbeatSeconds);
+      return { kind: 'done' };
+    case 'complete-drain-hook':
+      await ctx.autoScaling.completeLifecycleAction(command.group, command.hook, command.instanceId).catch(unlessValidationError);
+      return { kind: 'done' };
+    case 'remove-drain-hook':
+      await ctx.autoScaling.deleteLifecycleHook(command.group, command.hook).catch(unlessValidationError);
+      return { kind: 'done' };
+    case 'cancel-instance-refresh':
+      // Best effort, as the Abort goes on either way: a refresh that has ended has nothing to cancel.
+      await ctx.autoScaling.cancelInstanceRefresh(command.group).catch(() => undefined);
+      return { kind: 'done' };
     case 'scale-for-drain':
       await applyRemedy(ctx, command.remedy);
       return { kind: 'done' };
@@ -254,6 +271,11 @@ export function acts(ctx: StepContext): boolean {
 
 /** The states of an instance refresh still under way (DescribeInstanceRefreshes). */
 export const ACTIVE_REFRESH = ['Pending', 'InProgress', 'Cancelling'];
+
+/** A ValidationError from a lifecycle-hook call means it is done already (DrainHookCommand); anything else stands. */
+function unlessValidationError(error: Error): void {
+  if (error.name !== 'ValidationError') throw error;
+}
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
 

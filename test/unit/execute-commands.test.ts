@@ -211,5 +211,29 @@ describe('execute', () => {
     expect(await execute(ctx, { kind: 'force-drain', nodes: ['ip-10-0-1-1'], by: 'U0APP' })).toEqual({ kind: 'described', text: 'would delete the pods the PDBs protect on ip-10-0-1-1 (Force by U0APP)' });
     expect(halted({ kind: 'described', text: 'x' })).toEqual({ outcome: 'dry-run', summary: 'x' });
   });
+
+  it('puts, completes and removes the drain hook, adopting a ValidationError (already done) and letting any other error stand', async () => {
+    const calls: string[] = [];
+    let fail: string | undefined;
+    const call = (op: string) => async (...args: unknown[]) => {
+      calls.push(`${op} ${args.join(' ')}`);
+      if (fail) throw Object.assign(new Error(fail), { name: fail });
+    };
+    const { ctx } = fakeStepContext();
+    const acting: StepContext = {
+      ...ctx,
+      autoScaling: { putTerminationHook: call('put'), completeLifecycleAction: call('complete'), deleteLifecycleHook: call('delete'), cancelInstanceRefresh: call('cancel') } as unknown as StepContext['autoScaling'],
+    };
+    await execute(acting, { kind: 'put-drain-hook', group: 'smg', hook: 'h', heartbeatSeconds: 1800 });
+    fail = 'ValidationError';
+    expect(await execute(acting, { kind: 'complete-drain-hook', group: 'smg', hook: 'h', instanceId: 'i-1' })).toEqual({ kind: 'done' });
+    expect(await execute(acting, { kind: 'remove-drain-hook', group: 'smg', hook: 'h' })).toEqual({ kind: 'done' });
+    expect(await execute(acting, { kind: 'cancel-instance-refresh', group: 'smg' })).toEqual({ kind: 'done' });
+    fail = 'Throttling';
+    await expect(execute(acting, { kind: 'remove-drain-hook', group: 'smg', hook: 'h' })).rejects.toThrow('Throttling');
+    expect(calls).toEqual(['put smg h 1800', 'complete smg h i-1', 'delete smg h', 'cancel smg', 'delete smg h']);
+    const dry = fakeStepContext({ data: { dryRun: true } });
+    expect(await execute(dry.ctx, { kind: 'put-drain-hook', group: 'smg', hook: 'h', heartbeatSeconds: 1800 })).toEqual({ kind: 'described', text: 'would put the termination lifecycle hook h on smg (heartbeat 1800 s)' });
+  });
 });
 
