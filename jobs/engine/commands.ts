@@ -2,6 +2,8 @@ import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { GateSpec } from './gate-step.js';
 import type { DrainRemedy } from '../../src/planning/workloads/find-drain-blockers.js';
+import { describeBudgets, type Budget } from '../../src/planning/workloads/disruption-budget.js';
+import { describeTerms } from '../../src/planning/deciders/decide-ami-action.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
@@ -30,6 +32,8 @@ export type Command =
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
+  | SetNodePoolBudgetsCommand
+  | PointNodeClassCommand
   | HoldBudgetsCommand
   | AdoptUpdateCommand
   | RestartWorkloadCommand
@@ -139,6 +143,27 @@ export interface DriveKarpenterCommand {
   kind: 'drive-karpenter';
   changes: string[];
   reports: string[];
+}
+
+/**
+ * A NodePool's disruption budgets set to `budgets` (null removes the field: it was absent before the job) by merge
+ * patch — custom resources take no strategic merge, and a merge patch replaces the list as a whole. The pool is read
+ * first and patched only when its budgets differ, so a repeat after a crash changes nothing.
+ */
+export interface SetNodePoolBudgetsCommand {
+  kind: 'set-nodepool-budgets';
+  pool: string;
+  budgets: Budget[] | null;
+}
+
+/**
+ * An EC2NodeClass's amiSelectorTerms by merge patch, read first and patched only when they differ; Karpenter then
+ * marks its nodes drifted (AMIDrift). A class that no longer exists fails the step with what to do.
+ */
+export interface PointNodeClassCommand {
+  kind: 'point-node-class';
+  nodeClass: string;
+  terms: Array<Record<string, unknown>>;
 }
 
 /** The upgrade budget set on NodePools before the control plane moves (karpenter-budget-step.ts), one line a pool. */
@@ -414,6 +439,10 @@ export function describeCommand(command: Command): string {
     }
     case 'drive-karpenter':
       return [...command.changes.map((line) => `would: ${line}`), ...command.reports.map((line) => `report: ${line}`)].join('; ') || 'no NodePool needs changes';
+    case 'set-nodepool-budgets':
+      return `would set the disruption budgets of NodePool ${command.pool} to ${describeBudgets(command.budgets)}`;
+    case 'point-node-class':
+      return `would set the amiSelectorTerms of EC2NodeClass ${command.nodeClass} to ${describeTerms(command.terms)}`;
     case 'hold-budgets':
       return `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${command.pools.join('; ')}`;
     case 'create-nodegroup':

@@ -1,4 +1,6 @@
 import { RESTARTED_AT } from '../../src/planning/deciders/fargate-workloads.js';
+import { termsMatch } from '../../src/planning/deciders/decide-ami-action.js';
+import { describeBudgets, sameBudgets } from '../../src/planning/workloads/disruption-budget.js';
 import { mention } from '../../src/report/format-text.js';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type Command, type UpdateCommand } from './commands.js';
@@ -45,6 +47,8 @@ interface Results {
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
+  'set-nodepool-budgets': { kind: 'set'; from: string } | { kind: 'unchanged' } | { kind: 'gone' };
+  'point-node-class': Done;
   'adopt-update': { kind: 'update'; updateId: string };
   'restart-workload': Done;
   'restart-workloads': Done;
@@ -205,6 +209,27 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
         text: `Abort by ${mention(command.by)}: CancelUpdate issued for the rollback ${command.updateId} while EKS was still rolling the Auto Mode nodes back; they return to ${command.from} and the control plane stays at ${command.from}.`,
       });
       return { kind: 'done' };
+    case 'set-nodepool-budgets': {
+      const kube = await ctx.kube();
+      const current = await kube.get('nodepools', command.pool);
+      if (!current) return { kind: 'gone' };
+      if (sameBudgets(current.spec?.disruption?.budgets, command.budgets)) return { kind: 'unchanged' };
+      await kube.patch('nodepools', command.pool, { spec: { disruption: { budgets: command.budgets } } }, { type: 'merge' });
+      return { kind: 'set', from: describeBudgets(current.spec?.disruption?.budgets) };
+    }
+    case 'point-node-class': {
+      const kube = await ctx.kube();
+      const current = await kube.get('ec2nodeclasses', command.nodeClass);
+      if (!current) {
+        throw new StepFailure(`Pointing EC2NodeClass ${command.nodeClass} at the ${ctx.step.to} AMI failed: it no longer exists`, {
+          remedy: "recreate it (or fix the NodePools' nodeClassRef), then start the upgrade again",
+        });
+      }
+      if (!termsMatch(current.spec?.amiSelectorTerms, command.terms)) {
+        await kube.patch('ec2nodeclasses', command.nodeClass, { spec: { amiSelectorTerms: command.terms } }, { type: 'merge' });
+      }
+      return { kind: 'done' };
+    }
     case 'restart-workload': {
       // Written only when the pod template does not carry this restart's annotation yet: a re-run writes nothing.
       const kube = await ctx.kube();

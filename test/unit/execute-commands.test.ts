@@ -43,6 +43,8 @@ describe('describing commands (what a dry run says)', () => {
     expect(describeCommand({ ...update, rollback: { timeoutMinutes: 240 } })).toContain('with rollbackConfig.timeoutMinutes 240 (a VersionRollback)');
     expect(describeCommand(addon)).toBe('would call UpdateAddon vpc-cni v1.18.0 → v1.19.0 (then on to v1.20.0)');
     expect(describeCommand({ ...addon, goal: 'v1.19.0' })).toBe('would call UpdateAddon vpc-cni v1.18.0 → v1.19.0');
+    expect(describeCommand({ kind: 'set-nodepool-budgets', pool: 'default', budgets: [{ nodes: '1' }] })).toBe('would set the disruption budgets of NodePool default to nodes 1');
+    expect(describeCommand({ kind: 'point-node-class', nodeClass: 'default', terms: [{ id: 'ami-1' }] })).toMatch(/^would set the amiSelectorTerms of EC2NodeClass default to .*ami-1/);
   });
 
   it('leaves bookkeeping out of a summary', () => {
