@@ -29,6 +29,7 @@ export type Command =
   | DrainHookCommand
   | CancelInstanceRefreshCommand
   | ForceDrainCommand
+  | CordonNodeCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
@@ -307,6 +308,12 @@ export interface ScaleForDrainCommand {
   remedy: DrainRemedy;
 }
 
+/** A node marked unschedulable before its drain (as kubectl cordon): read first, patched only when it is not yet. */
+export interface CordonNodeCommand {
+  kind: 'cordon-node';
+  node: string;
+}
+
 /**
  * Force at a blocked drain: the pods the PDBs protect on `nodes` are deleted outright (a DELETE is not an eviction),
  * read again now rather than taken from the card. A repeat deletes only what still blocks.
@@ -467,6 +474,8 @@ export function describeCommand(command: Command): string {
       return `would call CancelInstanceRefresh ${command.group}`;
     case 'scale-for-drain':
       return `would ${command.remedy.label}: scale ${command.remedy.namespace}/${command.remedy.deployment} to ${command.remedy.replicas} replicas and wait until they are available`;
+    case 'cordon-node':
+      return `would cordon ${command.node}`;
     case 'force-drain':
       return `would delete the pods the PDBs protect on ${command.nodes.join(', ')} (Force by ${command.by})`;
     case 'cancel-rollback':

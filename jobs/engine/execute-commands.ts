@@ -44,6 +44,7 @@ interface Results {
   'remove-drain-hook': Done;
   'cancel-instance-refresh': Done;
   'force-drain': { kind: 'forced'; forced: ForcedDrain };
+  'cordon-node': Done;
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
@@ -158,6 +159,12 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     case 'scale-for-drain':
       await applyRemedy(ctx, command.remedy);
       return { kind: 'done' };
+    case 'cordon-node': {
+      const kube = await ctx.kube();
+      const found = await kube.get('nodes', command.node);
+      if (found && !found.spec?.unschedulable) await kube.patch('nodes', command.node, { spec: { unschedulable: true } }, { type: 'merge' });
+      return { kind: 'done' };
+    }
     case 'force-drain':
       return { kind: 'forced', forced: await forceDrain(ctx, command.nodes, { by: command.by, reason: command.reason }) };
     case 'start-instance-refresh': {

@@ -219,7 +219,7 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
   }, 30_000);
 });
 
-describe('the executor\'s Karpenter commands, against the drift lab', () => {
+describe('the executor\'s Kubernetes commands, against the drift lab', () => {
   it('sets a NodePool\'s budgets once (a repeat reads them already so and patches nothing) and points an EC2NodeClass the same way', async () => {
     const rig = await startLab();
     const ctx = rig.context();
@@ -241,5 +241,16 @@ describe('the executor\'s Karpenter commands, against the drift lab', () => {
     expect(store().get('ec2nodeclasses', nodeClass)?.metadata.resourceVersion).toBe(classVersion);
     await expect(execute(ctx, { ...point, nodeClass: 'gone' })).rejects.toThrow('Pointing EC2NodeClass gone at the 1.31 AMI failed: it no longer exists');
   });
-});
 
+  it('cordons a node once: a repeat (a re-run after a crash) patches nothing, and a node already gone is no failure', async () => {
+    const rig = await startLab();
+    const ctx = rig.context();
+    const node = checkoutNodes()[0].metadata.name;
+    await execute(ctx, { kind: 'cordon-node', node });
+    expect(store().get('nodes', node)?.spec?.unschedulable).toBe(true);
+    const version = store().get('nodes', node)?.metadata.resourceVersion;
+    await execute(ctx, { kind: 'cordon-node', node });
+    expect(store().get('nodes', node)?.metadata.resourceVersion).toBe(version);
+    expect(await execute(ctx, { kind: 'cordon-node', node: 'ip-10-9-9-9.no-such-node' })).toEqual({ kind: 'done' });
+  });
+});

@@ -211,6 +211,7 @@ describe('execute', () => {
     const remedy = { label: 'Scale orders to 2', namespace: 'orders', deployment: 'orders', replicas: 2 };
     expect(await execute(ctx, { kind: 'scale-for-drain', remedy })).toEqual({ kind: 'described', text: 'would Scale orders to 2: scale orders/orders to 2 replicas and wait until they are available' });
     expect(await execute(ctx, { kind: 'force-drain', nodes: ['ip-10-0-1-1'], by: 'U0APP' })).toEqual({ kind: 'described', text: 'would delete the pods the PDBs protect on ip-10-0-1-1 (Force by U0APP)' });
+    expect(await execute(ctx, { kind: 'cordon-node', node: 'ip-10-0-1-1' })).toEqual({ kind: 'described', text: 'would cordon ip-10-0-1-1' });
     expect(halted({ kind: 'described', text: 'x' })).toEqual({ outcome: 'dry-run', summary: 'x' });
   });
 

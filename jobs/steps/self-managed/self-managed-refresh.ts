@@ -2,7 +2,7 @@ import type { SelfManagedGroupState, SelfManagedView } from '../../../src/planni
 import { countAtTarget } from '../../../src/planning/deciders/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../../../src/ports/aws/autoscaling-port.js';
 import { StepFailure, type StepContext, type StepResult } from '../../engine/step-context.js';
-import { cordonNode, drainNode } from './self-managed-drain.js';
+import { drainNode } from './self-managed-drain.js';
 import { instanceViews } from './self-managed-world.js';
 import { mention } from '../../../src/report/format-text.js';
 import { ACTIVE_REFRESH, execute } from '../../engine/execute-commands.js';
@@ -56,7 +56,7 @@ export async function followRefresh(
     }
     const nodes = (await (await ctx.kube()).list('nodes')).items;
     for (const held of instanceViews(info, nodes).filter((i) => i.lifecycleState === 'Terminating:Wait' && i.node)) {
-      await cordonNode(ctx, held.node!.name);
+      await execute(ctx, { kind: 'cordon-node', node: held.node!.name });
       const drain = await drainNode(ctx, { group, node: held.node!.name, stateKey: `smg:${group}:drain` });
       if (!drain.drained) return drain.result;
       // A heartbeat that ran out meanwhile (Auto Scaling went on by itself) is adopted: the node is drained either way.
