@@ -2,6 +2,8 @@ import type { CreateNodegroupRequest } from '@aws-sdk/client-eks';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import type { GateSpec } from './gate-step.js';
 import type { DrainRemedy } from '../../src/planning/workloads/find-drain-blockers.js';
+import { describeBudgets, type Budget } from '../../src/planning/workloads/disruption-budget.js';
+import { describeTerms } from '../../src/planning/deciders/decide-ami-action.js';
 import type { ActedAction } from '../../src/planning/upgrade-job-data.js';
 
 /**
@@ -24,10 +26,15 @@ export type Command =
   | CreateLaunchTemplateVersionCommand
   | PointGroupCommand
   | ScaleForDrainCommand
+  | DrainHookCommand
+  | CancelInstanceRefreshCommand
   | ForceDrainCommand
+  | CordonNodeCommand
   | DeleteNodegroupCommand
   | RollSelfManagedCommand
   | DriveKarpenterCommand
+  | SetNodePoolBudgetsCommand
+  | PointNodeClassCommand
   | HoldBudgetsCommand
   | AdoptUpdateCommand
   | RestartWorkloadCommand
@@ -137,6 +144,27 @@ export interface DriveKarpenterCommand {
   kind: 'drive-karpenter';
   changes: string[];
   reports: string[];
+}
+
+/**
+ * A NodePool's disruption budgets set to `budgets` (null removes the field: it was absent before the job) by merge
+ * patch — custom resources take no strategic merge, and a merge patch replaces the list as a whole. The pool is read
+ * first and patched only when its budgets differ, so a repeat after a crash changes nothing.
+ */
+export interface SetNodePoolBudgetsCommand {
+  kind: 'set-nodepool-budgets';
+  pool: string;
+  budgets: Budget[] | null;
+}
+
+/**
+ * An EC2NodeClass's amiSelectorTerms by merge patch, read first and patched only when they differ; Karpenter then
+ * marks its nodes drifted (AMIDrift). A class that no longer exists fails the step with what to do.
+ */
+export interface PointNodeClassCommand {
+  kind: 'point-node-class';
+  nodeClass: string;
+  terms: Array<Record<string, unknown>>;
 }
 
 /** The upgrade budget set on NodePools before the control plane moves (karpenter-budget-step.ts), one line a pool. */
@@ -253,12 +281,37 @@ export interface PointGroupCommand {
 }
 
 /**
+ * The termination lifecycle hook an instance refresh waits on while the bot drains each node
+ * (jobs/steps/self-managed/self-managed-refresh.ts): `put` it on the group (PutLifecycleHook replaces a hook of the
+ * same name, so a repeat is harmless), `complete` the held instance's wait once its node is drained, `remove` it when
+ * the refresh ends. A ValidationError to complete (the heartbeat ran out and Auto Scaling went on by itself) or to
+ * remove (the hook is gone already: this job's own call whose answer was lost) is adopted.
+ * https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_CompleteLifecycleAction.html
+ */
+export type DrainHookCommand =
+  | { kind: 'put-drain-hook'; group: string; hook: string; heartbeatSeconds: number }
+  | { kind: 'complete-drain-hook'; group: string; hook: string; instanceId: string }
+  | { kind: 'remove-drain-hook'; group: string; hook: string };
+
+/** CancelInstanceRefresh after an Abort; a refresh already over (nothing to cancel) is no failure. */
+export interface CancelInstanceRefreshCommand {
+  kind: 'cancel-instance-refresh';
+  group: string;
+}
+
+/**
  * A blocked drain's safe remedy, chosen at its card: the Deployment scaled (a merge patch to a count, so a repeat
  * changes nothing) and waited on, bounded, until the extra replica is available (jobs/engine/drain-inspection.ts).
  */
 export interface ScaleForDrainCommand {
   kind: 'scale-for-drain';
   remedy: DrainRemedy;
+}
+
+/** A node marked unschedulable before its drain (as kubectl cordon): read first, patched only when it is not yet. */
+export interface CordonNodeCommand {
+  kind: 'cordon-node';
+  node: string;
 }
 
 /**
@@ -393,6 +446,10 @@ export function describeCommand(command: Command): string {
     }
     case 'drive-karpenter':
       return [...command.changes.map((line) => `would: ${line}`), ...command.reports.map((line) => `report: ${line}`)].join('; ') || 'no NodePool needs changes';
+    case 'set-nodepool-budgets':
+      return `would set the disruption budgets of NodePool ${command.pool} to ${describeBudgets(command.budgets)}`;
+    case 'point-node-class':
+      return `would set the amiSelectorTerms of EC2NodeClass ${command.nodeClass} to ${describeTerms(command.terms)}`;
     case 'hold-budgets':
       return `would set, before the control plane moves (their EC2NodeClass follows the cluster version): ${command.pools.join('; ')}`;
     case 'create-nodegroup':
@@ -407,8 +464,18 @@ export function describeCommand(command: Command): string {
       return `would create a version of launch template ${command.launchTemplateId} from version ${command.sourceVersion} with ${command.imageId}`;
     case 'point-group':
       return `would ${command.restore ? 'put' : 'point'} ${command.group} ${command.restore ? 'back on' : 'at'} launch template version ${command.version}${command.defaultVersion !== undefined ? ` (the template's default ${command.defaultVersion})` : ''}`;
+    case 'put-drain-hook':
+      return `would put the termination lifecycle hook ${command.hook} on ${command.group} (heartbeat ${command.heartbeatSeconds} s)`;
+    case 'complete-drain-hook':
+      return `would let ${command.instanceId} of ${command.group} go (CompleteLifecycleAction ${command.hook})`;
+    case 'remove-drain-hook':
+      return `would remove the lifecycle hook ${command.hook} from ${command.group}`;
+    case 'cancel-instance-refresh':
+      return `would call CancelInstanceRefresh ${command.group}`;
     case 'scale-for-drain':
       return `would ${command.remedy.label}: scale ${command.remedy.namespace}/${command.remedy.deployment} to ${command.remedy.replicas} replicas and wait until they are available`;
+    case 'cordon-node':
+      return `would cordon ${command.node}`;
     case 'force-drain':
       return `would delete the pods the PDBs protect on ${command.nodes.join(', ')} (Force by ${command.by})`;
     case 'cancel-rollback':

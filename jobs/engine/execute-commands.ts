@@ -1,4 +1,6 @@
 import { RESTARTED_AT } from '../../src/planning/deciders/fargate-workloads.js';
+import { termsMatch } from '../../src/planning/deciders/decide-ami-action.js';
+import { describeBudgets, sameBudgets } from '../../src/planning/workloads/disruption-budget.js';
 import { mention } from '../../src/report/format-text.js';
 import type { GateAction } from '../../src/ports/timeline-event.js';
 import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type Command, type UpdateCommand } from './commands.js';
@@ -37,10 +39,17 @@ interface Results {
   'create-launch-template-version': { kind: 'version'; version: number };
   'point-group': Done;
   'scale-for-drain': Done;
+  'put-drain-hook': Done;
+  'complete-drain-hook': Done;
+  'remove-drain-hook': Done;
+  'cancel-instance-refresh': Done;
   'force-drain': { kind: 'forced'; forced: ForcedDrain };
+  'cordon-node': Done;
   'roll-self-managed': Done;
   'drive-karpenter': Done;
   'hold-budgets': Done;
+  'set-nodepool-budgets': { kind: 'set'; from: string } | { kind: 'unchanged' } | { kind: 'gone' };
+  'point-node-class': Done;
   'adopt-update': { kind: 'update'; updateId: string };
   'restart-workload': Done;
   'restart-workloads': Done;
@@ -134,9 +143,28 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
       await ctx.emit(command.event, command.restore ? { kind: 'note', at, level: 'info', text: command.text } : { kind: 'progress', at, step: ctx.step.id, text: command.text });
       return { kind: 'done' };
     }
+    case 'put-drain-hook':
+      await ctx.autoScaling.putTerminationHook(command.group, command.hook, command.heartbeatSeconds);
+      return { kind: 'done' };
+    case 'complete-drain-hook':
+      await ctx.autoScaling.completeLifecycleAction(command.group, command.hook, command.instanceId).catch(unlessValidationError);
+      return { kind: 'done' };
+    case 'remove-drain-hook':
+      await ctx.autoScaling.deleteLifecycleHook(command.group, command.hook).catch(unlessValidationError);
+      return { kind: 'done' };
+    case 'cancel-instance-refresh':
+      // Best effort, as the Abort goes on either way: a refresh that has ended has nothing to cancel.
+      await ctx.autoScaling.cancelInstanceRefresh(command.group).catch(() => undefined);
+      return { kind: 'done' };
     case 'scale-for-drain':
       await applyRemedy(ctx, command.remedy);
       return { kind: 'done' };
+    case 'cordon-node': {
+      const kube = await ctx.kube();
+      const found = await kube.get('nodes', command.node);
+      if (found && !found.spec?.unschedulable) await kube.patch('nodes', command.node, { spec: { unschedulable: true } }, { type: 'merge' });
+      return { kind: 'done' };
+    }
     case 'force-drain':
       return { kind: 'forced', forced: await forceDrain(ctx, command.nodes, { by: command.by, reason: command.reason }) };
     case 'start-instance-refresh': {
@@ -188,6 +216,27 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
         text: `Abort by ${mention(command.by)}: CancelUpdate issued for the rollback ${command.updateId} while EKS was still rolling the Auto Mode nodes back; they return to ${command.from} and the control plane stays at ${command.from}.`,
       });
       return { kind: 'done' };
+    case 'set-nodepool-budgets': {
+      const kube = await ctx.kube();
+      const current = await kube.get('nodepools', command.pool);
+      if (!current) return { kind: 'gone' };
+      if (sameBudgets(current.spec?.disruption?.budgets, command.budgets)) return { kind: 'unchanged' };
+      await kube.patch('nodepools', command.pool, { spec: { disruption: { budgets: command.budgets } } }, { type: 'merge' });
+      return { kind: 'set', from: describeBudgets(current.spec?.disruption?.budgets) };
+    }
+    case 'point-node-class': {
+      const kube = await ctx.kube();
+      const current = await kube.get('ec2nodeclasses', command.nodeClass);
+      if (!current) {
+        throw new StepFailure(`Pointing EC2NodeClass ${command.nodeClass} at the ${ctx.step.to} AMI failed: it no longer exists`, {
+          remedy: "recreate it (or fix the NodePools' nodeClassRef), then start the upgrade again",
+        });
+      }
+      if (!termsMatch(current.spec?.amiSelectorTerms, command.terms)) {
+        await kube.patch('ec2nodeclasses', command.nodeClass, { spec: { amiSelectorTerms: command.terms } }, { type: 'merge' });
+      }
+      return { kind: 'done' };
+    }
     case 'restart-workload': {
       // Written only when the pod template does not carry this restart's annotation yet: a re-run writes nothing.
       const kube = await ctx.kube();
@@ -254,6 +303,11 @@ export function acts(ctx: StepContext): boolean {
 
 /** The states of an instance refresh still under way (DescribeInstanceRefreshes). */
 export const ACTIVE_REFRESH = ['Pending', 'InProgress', 'Cancelling'];
+
+/** A ValidationError from a lifecycle-hook call means it is done already (DrainHookCommand); anything else stands. */
+function unlessValidationError(error: Error): void {
+  if (error.name !== 'ValidationError') throw error;
+}
 
 const isNotFound = (error: unknown) => ['ResourceNotFoundException', 'NotFoundException'].includes((error as Error)?.name);
 

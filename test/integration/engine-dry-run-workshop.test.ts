@@ -29,6 +29,8 @@ describe('a dry run of the workshop cluster', () => {
     const ended = await waitForJobState(engine, job.jobId, ['succeeded', 'failed', 'aborted'], 120_000);
     expect(ended.state, JSON.stringify(h.thread.events('step-failed'))).toBe('succeeded');
     expect(h.sim.world.calls).toHaveLength(0);
+    // Every gate of the run (the preflight's, the hop's, the custom-AMI group's) was described, none asked.
+    expect(h.thread.events('gate-opened')).toHaveLength(0);
     const summaries = Object.fromEntries(h.thread.events('step-finished').map((e) => (e.kind === 'step-finished' ? [e.step, e.summary] : ['', ''])));
     expect(summaries['h1-preflight']).toMatch(/^would stop here: INS001 /);
     expect(summaries['h1-gate-control-plane']).toBe('would ask the approvers "Upgrade the control plane of eksworkshop-eksctl to 1.26?" (Continue / Abort) and wait for an answer');

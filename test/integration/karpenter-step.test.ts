@@ -5,6 +5,8 @@ import { createKarpenterStep, karpenterCleanup } from '../../jobs/steps/karpente
 import type { KubeObject, KubeWatchHandle } from '../../src/ports/kube-port.js';
 import { amiIdFor, SCENARIOS_DIR, type SimServer, startSimulator } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';
+import { execute } from '../../jobs/engine/execute-commands.js';
+import type { PointNodeClassCommand, SetNodePoolBudgetsCommand } from '../../jobs/engine/commands.js';
 
 /**
  * The Karpenter step on seed 000's drift lab, called directly with the real adapters against the simulator over
@@ -215,4 +217,40 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
     expect(store().get('ec2nodeclasses', 'default')?.spec?.amiSelectorTerms).toEqual([{ id: 'ami-0f676a166352f02ab' }]);
     expect(rig.data.stepState['h1-karpenter'] ?? {}).toEqual({});
   }, 30_000);
+});
+
+describe('the executor\'s Kubernetes commands, against the drift lab', () => {
+  it('sets a NodePool\'s budgets once (a repeat reads them already so and patches nothing) and points an EC2NodeClass the same way', async () => {
+    const rig = await startLab();
+    const ctx = rig.context();
+    const set: SetNodePoolBudgetsCommand = { kind: 'set-nodepool-budgets', pool: 'default', budgets: [{ nodes: '1' }] };
+    const first = await execute(ctx, set);
+    expect(first).toMatchObject({ kind: 'set' });
+    expect(budgets()).toEqual([{ nodes: '1' }]);
+    const version = store().get('nodepools', 'default')?.metadata.resourceVersion;
+    expect(await execute(ctx, set)).toEqual({ kind: 'unchanged' });
+    expect(store().get('nodepools', 'default')?.metadata.resourceVersion).toBe(version);
+    expect(await execute(ctx, { ...set, pool: 'no-such-pool' })).toEqual({ kind: 'gone' });
+
+    const nodeClass = store().list('ec2nodeclasses')[0].metadata.name;
+    const point: PointNodeClassCommand = { kind: 'point-node-class', nodeClass, terms: [{ id: AMI_131 }] };
+    await execute(ctx, point);
+    expect(store().get('ec2nodeclasses', nodeClass)?.spec?.amiSelectorTerms).toEqual([{ id: AMI_131 }]);
+    const classVersion = store().get('ec2nodeclasses', nodeClass)?.metadata.resourceVersion;
+    await execute(ctx, point);
+    expect(store().get('ec2nodeclasses', nodeClass)?.metadata.resourceVersion).toBe(classVersion);
+    await expect(execute(ctx, { ...point, nodeClass: 'gone' })).rejects.toThrow('Pointing EC2NodeClass gone at the 1.31 AMI failed: it no longer exists');
+  });
+
+  it('cordons a node once: a repeat (a re-run after a crash) patches nothing, and a node already gone is no failure', async () => {
+    const rig = await startLab();
+    const ctx = rig.context();
+    const node = checkoutNodes()[0].metadata.name;
+    await execute(ctx, { kind: 'cordon-node', node });
+    expect(store().get('nodes', node)?.spec?.unschedulable).toBe(true);
+    const version = store().get('nodes', node)?.metadata.resourceVersion;
+    await execute(ctx, { kind: 'cordon-node', node });
+    expect(store().get('nodes', node)?.metadata.resourceVersion).toBe(version);
+    expect(await execute(ctx, { kind: 'cordon-node', node: 'ip-10-9-9-9.no-such-node' })).toEqual({ kind: 'done' });
+  });
 });

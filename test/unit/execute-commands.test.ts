@@ -43,6 +43,8 @@ describe('describing commands (what a dry run says)', () => {
     expect(describeCommand({ ...update, rollback: { timeoutMinutes: 240 } })).toContain('with rollbackConfig.timeoutMinutes 240 (a VersionRollback)');
     expect(describeCommand(addon)).toBe('would call UpdateAddon vpc-cni v1.18.0 → v1.19.0 (then on to v1.20.0)');
     expect(describeCommand({ ...addon, goal: 'v1.19.0' })).toBe('would call UpdateAddon vpc-cni v1.18.0 → v1.19.0');
+    expect(describeCommand({ kind: 'set-nodepool-budgets', pool: 'default', budgets: [{ nodes: '1' }] })).toBe('would set the disruption budgets of NodePool default to nodes 1');
+    expect(describeCommand({ kind: 'point-node-class', nodeClass: 'default', terms: [{ id: 'ami-1' }] })).toMatch(/^would set the amiSelectorTerms of EC2NodeClass default to .*ami-1/);
   });
 
   it('leaves bookkeeping out of a summary', () => {
@@ -209,7 +211,32 @@ describe('execute', () => {
     const remedy = { label: 'Scale orders to 2', namespace: 'orders', deployment: 'orders', replicas: 2 };
     expect(await execute(ctx, { kind: 'scale-for-drain', remedy })).toEqual({ kind: 'described', text: 'would Scale orders to 2: scale orders/orders to 2 replicas and wait until they are available' });
     expect(await execute(ctx, { kind: 'force-drain', nodes: ['ip-10-0-1-1'], by: 'U0APP' })).toEqual({ kind: 'described', text: 'would delete the pods the PDBs protect on ip-10-0-1-1 (Force by U0APP)' });
+    expect(await execute(ctx, { kind: 'cordon-node', node: 'ip-10-0-1-1' })).toEqual({ kind: 'described', text: 'would cordon ip-10-0-1-1' });
     expect(halted({ kind: 'described', text: 'x' })).toEqual({ outcome: 'dry-run', summary: 'x' });
+  });
+
+  it('puts, completes and removes the drain hook, adopting a ValidationError (already done) and letting any other error stand', async () => {
+    const calls: string[] = [];
+    let fail: string | undefined;
+    const call = (op: string) => async (...args: unknown[]) => {
+      calls.push(`${op} ${args.join(' ')}`);
+      if (fail) throw Object.assign(new Error(fail), { name: fail });
+    };
+    const { ctx } = fakeStepContext();
+    const acting: StepContext = {
+      ...ctx,
+      autoScaling: { putTerminationHook: call('put'), completeLifecycleAction: call('complete'), deleteLifecycleHook: call('delete'), cancelInstanceRefresh: call('cancel') } as unknown as StepContext['autoScaling'],
+    };
+    await execute(acting, { kind: 'put-drain-hook', group: 'smg', hook: 'h', heartbeatSeconds: 1800 });
+    fail = 'ValidationError';
+    expect(await execute(acting, { kind: 'complete-drain-hook', group: 'smg', hook: 'h', instanceId: 'i-1' })).toEqual({ kind: 'done' });
+    expect(await execute(acting, { kind: 'remove-drain-hook', group: 'smg', hook: 'h' })).toEqual({ kind: 'done' });
+    expect(await execute(acting, { kind: 'cancel-instance-refresh', group: 'smg' })).toEqual({ kind: 'done' });
+    fail = 'Throttling';
+    await expect(execute(acting, { kind: 'remove-drain-hook', group: 'smg', hook: 'h' })).rejects.toThrow('Throttling');
+    expect(calls).toEqual(['put smg h 1800', 'complete smg h i-1', 'delete smg h', 'cancel smg', 'delete smg h']);
+    const dry = fakeStepContext({ data: { dryRun: true } });
+    expect(await execute(dry.ctx, { kind: 'put-drain-hook', group: 'smg', hook: 'h', heartbeatSeconds: 1800 })).toEqual({ kind: 'described', text: 'would put the termination lifecycle hook h on smg (heartbeat 1800 s)' });
   });
 });
 

@@ -1,21 +1,20 @@
-import type { KubePort } from '../../../src/ports/kube-port.js';
 import type { JobControls } from '../../../src/ports/job-controls.js';
-import { StepFailure, type StepContext } from '../../engine/step-context.js';
-import { budgetToApply, describeBudgets, sameBudgets } from '../../../src/planning/workloads/disruption-budget.js';
-import { describeTerms, termsMatch } from '../../../src/planning/deciders/decide-ami-action.js';
+import type { StepContext } from '../../engine/step-context.js';
+import { budgetToApply, describeBudgets } from '../../../src/planning/workloads/disruption-budget.js';
+import { describeTerms } from '../../../src/planning/deciders/decide-ami-action.js';
+import { execute } from '../../engine/execute-commands.js';
 import { saveKarpenterState, type KarpenterStepState } from './karpenter-step-state.js';
 
 /**
- * The Karpenter step's only mutating calls: NodePool budgets and EC2NodeClass amiSelectorTerms, both merge patches
- * (custom resources take no strategic merge). Each reads the object first and patches only when it differs, and
- * records its progress before the call whose repetition would be wrong (restoring), so a re-run after a crash
- * lands on the same result.
+ * The Karpenter step's only changes: NodePool budgets and EC2NodeClass amiSelectorTerms, decided here and carried
+ * out by the executor (set-nodepool-budgets, point-node-class: read first, merge-patched only when they differ).
+ * Progress is recorded before the call whose repetition would be wrong (restoring), so a re-run after a crash lands
+ * on the same result.
  */
 export type Controls = Pick<JobControls, 'paused' | 'abort' | 'pauseSeq'>;
 
 export async function applyBudgets(
   ctx: StepContext,
-  kube: KubePort,
   state: KarpenterStepState,
   controls: Controls,
   finished: (pool: string) => boolean = () => false,
@@ -28,12 +27,8 @@ export async function applyBudgets(
       pool.restoring = true;
       await saveKarpenterState(ctx, state);
     }
-    const current = await kube.get('nodepools', name);
-    if (current && !sameBudgets(current.spec?.disruption?.budgets, decision.budgets)) {
-      // A merge patch replaces the list as a whole; null removes the field (it was absent before the job).
-      await kube.patch('nodepools', name, { spec: { disruption: { budgets: decision.budgets } } }, { type: 'merge' });
-      changes.push({ pool: name, kind: decision.kind, from: describeBudgets(current.spec?.disruption?.budgets), to: describeBudgets(decision.budgets) });
-    }
+    const set = await execute(ctx, { kind: 'set-nodepool-budgets', pool: name, budgets: decision.budgets });
+    if (set.kind === 'set') changes.push({ pool: name, kind: decision.kind, from: set.from, to: describeBudgets(decision.budgets) });
     if (decision.kind === 'original') {
       // Also when the NodePool is gone: there is nothing left to restore.
       Object.assign(pool, { restoring: false, restored: true });
@@ -67,21 +62,13 @@ function budgetText(kind: 'upgrade' | 'paused' | 'original', changes: Array<{ po
 }
 
 /** Points each pinned EC2NodeClass at the target images (once; a class already there is only marked done). */
-export async function pointNodeClasses(ctx: StepContext, kube: KubePort, state: KarpenterStepState): Promise<void> {
+export async function pointNodeClasses(ctx: StepContext, state: KarpenterStepState): Promise<void> {
   for (const [name, nodeClass] of Object.entries(state.classes).sort(([a], [b]) => a.localeCompare(b))) {
     if (nodeClass.action !== 'pin' || nodeClass.patched || !nodeClass.newTerms) continue;
-    const current = await kube.get('ec2nodeclasses', name);
-    if (!current) {
-      throw new StepFailure(`Pointing EC2NodeClass ${name} at the ${ctx.step.to} AMI failed: it no longer exists`, {
-        remedy: "recreate it (or fix the NodePools' nodeClassRef), then start the upgrade again",
-      });
-    }
+    await execute(ctx, { kind: 'point-node-class', nodeClass: name, terms: nodeClass.newTerms });
     const ids = nodeClass.newTerms.map((term) => (Object.keys(term).length === 1 && typeof term.id === 'string' ? term.id : undefined));
     const onlyIds = ids.every((id) => id !== undefined);
     const terms = onlyIds ? ids.join(', ') : describeTerms(nodeClass.newTerms);
-    if (!termsMatch(current.spec?.amiSelectorTerms, nodeClass.newTerms)) {
-      await kube.patch('ec2nodeclasses', name, { spec: { amiSelectorTerms: nodeClass.newTerms } }, { type: 'merge' });
-    }
     nodeClass.patched = true;
     await saveKarpenterState(ctx, state);
     const source =

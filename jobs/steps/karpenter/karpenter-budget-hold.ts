@@ -1,4 +1,3 @@
-import type { KubePort } from '../../../src/ports/kube-port.js';
 import type { StepContext } from '../../engine/step-context.js';
 import type { PlannedStep } from '../../../src/ports/upgrade-plan.js';
 import { applyBudgets, type Controls } from './apply-karpenter-changes.js';
@@ -61,16 +60,14 @@ export function holdContext(ctx: StepContext, hold: PlannedStep): StepContext {
 export async function applyHolds(ctx: StepContext, controls: Controls): Promise<void> {
   const holds = activeHolds(ctx);
   if (holds.length === 0) return;
-  const kube = await ctx.kube();
-  for (const { step, state } of holds) await applyBudgets(holdContext(ctx, step), kube, state, controls);
+  for (const { step, state } of holds) await applyBudgets(holdContext(ctx, step), state, controls);
 }
 
 /** For cleanup after an abort or a failure: every held pool gets its original budget back. */
 export async function restoreHolds(ctx: StepContext): Promise<void> {
   const holds = activeHolds(ctx);
   if (holds.length === 0) return;
-  const kube = await ctx.kube();
-  for (const { step, state } of holds) await applyBudgets(holdContext(ctx, step), kube, state, { paused: false, pauseSeq: 0 }, () => true);
+  for (const { step, state } of holds) await applyBudgets(holdContext(ctx, step), state, { paused: false, pauseSeq: 0 }, () => true);
 }
 
 /** The hold of the Karpenter step's own hop, if it is still active. */
@@ -95,12 +92,12 @@ export function heldOriginals(ctx: StepContext): Map<string, Budget[] | null> {
  * For the Karpenter step, once its own state (with the held originals) is saved: restore the held pools it does
  * not drive (nothing left to replace), then mark the hold adopted. Safe to run again after a crash.
  */
-export async function releaseHold(ctx: StepContext, kube: KubePort, driven: ReadonlySet<string>): Promise<void> {
+export async function releaseHold(ctx: StepContext, driven: ReadonlySet<string>): Promise<void> {
   const hold = holdOfHop(ctx);
   if (!hold) return;
   const view = holdContext(ctx, hold.step);
   // The driven pools keep what the controls say (the upgrade budget, in practice: they carry it already).
-  await applyBudgets(view, kube, hold.state, await ctx.controls(), (pool) => !driven.has(pool));
+  await applyBudgets(view, hold.state, await ctx.controls(), (pool) => !driven.has(pool));
   hold.state.adoptedBy = ctx.step.id;
   await view.saveStepState({ adoptedBy: ctx.step.id });
 }

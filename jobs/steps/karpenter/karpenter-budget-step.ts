@@ -43,7 +43,7 @@ export const karpenterBudgetStep: Step = async (ctx) => {
     await saveKarpenterState(ctx, state);
   }
   const controls = await ctx.controls();
-  await applyBudgets(ctx, kube, state, controls);
+  await applyBudgets(ctx, state, controls);
   const names = Object.keys(state.pools).sort();
   if (controls.abort) {
     const by = controls.abort.by;

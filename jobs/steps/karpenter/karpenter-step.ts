@@ -48,7 +48,7 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
         rollback: ctx.data.rollback ? { recorded: ctx.data.rollback.karpenter } : undefined,
       });
       if (reading.kind === 'nothing') {
-        await releaseHold(ctx, kube, new Set());
+        await releaseHold(ctx, new Set());
         return { outcome: 'skipped', summary: reading.summary };
       }
       const { plan } = reading;
@@ -69,7 +69,7 @@ export function createKarpenterStep(options: KarpenterStepOptions = {}): Step {
       await saveKarpenterState(ctx, state);
     }
     // Held pools this step does not drive get their original back here; the rest are this step's from now on.
-    await releaseHold(ctx, kube, new Set(Object.keys(state.pools)));
+    await releaseHold(ctx, new Set(Object.keys(state.pools)));
     for (const [index, report] of state.reports.entries()) {
       await ctx.emit(`report:${index}`, { kind: 'note', at: ctx.clock.now(), level: 'warning', text: report });
     }
@@ -89,27 +89,27 @@ async function drive(
   ctx: StepContext, kube: KubePort, state: KarpenterStepState, follow: FollowOptions, resumeDelayMs: number, watches: FollowWatches,
 ): Promise<StepResult> {
   const controls = await ctx.controls();
-  if (controls.abort) return abortWith(ctx, kube, state, controls);
-  await applyBudgets(ctx, kube, state, controls);
+  if (controls.abort) return abortWith(ctx, state, controls);
+  await applyBudgets(ctx, state, controls);
   // Paused: the budget is now "0"; park, and the processor holds the job until Resume runs this again.
   if (controls.paused) return { outcome: 'wait', delayMs: resumeDelayMs };
-  await pointNodeClasses(ctx, kube, state);
+  await pointNodeClasses(ctx, state);
 
   const window = await followDrift(ctx, kube, state, follow, watches);
-  if (window.end === 'aborted') return abortWith(ctx, kube, state, window.controls);
+  if (window.end === 'aborted') return abortWith(ctx, state, window.controls);
   if (window.end === 'paused') {
-    await applyBudgets(ctx, kube, state, window.controls);
+    await applyBudgets(ctx, state, window.controls);
     return { outcome: 'wait', delayMs: resumeDelayMs };
   }
   if (window.end === 'window') {
     await saveKarpenterState(ctx, state);
     // One more look: a pause that came in since the window's last tick must not wait for the next window.
     const latest = await ctx.controls();
-    if (latest.abort) return abortWith(ctx, kube, state, latest);
-    if (latest.paused) await applyBudgets(ctx, kube, state, latest);
+    if (latest.abort) return abortWith(ctx, state, latest);
+    if (latest.paused) await applyBudgets(ctx, state, latest);
     return { outcome: 'wait', delayMs: resumeDelayMs };
   }
-  await restoreBudgets(ctx, kube, state);
+  await restoreBudgets(ctx, state);
   for (const [name, nodeClass] of Object.entries(state.classes)) {
     const action = ctx.step.actions?.find((a) => a.resource === `ec2nodeclass/${name}`)?.action ?? (nodeClass.action === 'pin' ? 'pin-ami' : 'follow-alias');
     ctx.recordActed({ resource: `ec2nodeclass/${name}`, action, to: ctx.step.to, outcome: 'done' });
@@ -117,12 +117,12 @@ async function drive(
   return { outcome: 'done', summary: summaryOf(ctx, state) };
 }
 
-async function restoreBudgets(ctx: StepContext, kube: KubePort, state: KarpenterStepState): Promise<void> {
-  await applyBudgets(ctx, kube, state, { paused: false, pauseSeq: 0 }, () => true);
+async function restoreBudgets(ctx: StepContext, state: KarpenterStepState): Promise<void> {
+  await applyBudgets(ctx, state, { paused: false, pauseSeq: 0 }, () => true);
 }
 
-async function abortWith(ctx: StepContext, kube: KubePort, state: KarpenterStepState, controls: JobControls): Promise<StepResult> {
-  await applyBudgets(ctx, kube, state, controls);
+async function abortWith(ctx: StepContext, state: KarpenterStepState, controls: JobControls): Promise<StepResult> {
+  await applyBudgets(ctx, state, controls);
   let ended = false;
   for (const pool of Object.keys(state.pools)) ended = (await endBlockedMessage(ctx, state, pool, true)) || ended;
   if (ended) await saveKarpenterState(ctx, state);
@@ -163,7 +163,7 @@ function summaryOf(ctx: StepContext, state: KarpenterStepState): string {
 export async function karpenterControlHook(ctx: StepContext, controls: Controls): Promise<void> {
   const state = readKarpenterState(ctx);
   if (!state || !acts(ctx) || Object.keys(state.pools).length === 0) return;
-  await applyBudgets(ctx, await ctx.kube(), state, controls);
+  await applyBudgets(ctx, state, controls);
 }
 
 /**
@@ -173,5 +173,5 @@ export async function karpenterControlHook(ctx: StepContext, controls: Controls)
 export async function karpenterCleanup(ctx: StepContext): Promise<void> {
   const state = readKarpenterState(ctx);
   if (!state || !acts(ctx) || Object.keys(state.pools).length === 0) return;
-  await restoreBudgets(ctx, await ctx.kube(), state);
+  await restoreBudgets(ctx, state);
 }

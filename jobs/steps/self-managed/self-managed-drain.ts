@@ -19,13 +19,6 @@ const RETRY_MS = 5_000;
 
 export type DrainOutcome = { drained: true; evicted: string[] } | { drained: false; result: StepResult };
 
-export async function cordonNode(ctx: StepContext, node: string): Promise<void> {
-  const kube = await ctx.kube();
-  const found = await kube.get('nodes', node);
-  if (!found || found.spec?.unschedulable) return;
-  await kube.patch('nodes', node, { spec: { unschedulable: true } }, { type: 'merge' });
-}
-
 export async function drainNode(ctx: StepContext, input: { group: string; node: string; stateKey: string }): Promise<DrainOutcome> {
   const kube = await ctx.kube();
   const signal = createChangeSignal((ms) => ctx.sleep(ms));

@@ -2,7 +2,7 @@ import type { SelfManagedGroupState, SelfManagedView } from '../../../src/planni
 import { countAtTarget } from '../../../src/planning/deciders/decide-self-managed-action.js';
 import type { AutoScalingGroupInfo } from '../../../src/ports/aws/autoscaling-port.js';
 import { StepFailure, type StepContext, type StepResult } from '../../engine/step-context.js';
-import { cordonNode, drainNode } from './self-managed-drain.js';
+import { drainNode } from './self-managed-drain.js';
 import { instanceViews } from './self-managed-world.js';
 import { mention } from '../../../src/report/format-text.js';
 import { ACTIVE_REFRESH, execute } from '../../engine/execute-commands.js';
@@ -23,7 +23,7 @@ type RefreshState = SelfManagedGroupState & { hook?: boolean };
 
 export async function startOrAdoptRefresh(ctx: StepContext, group: string, state: RefreshState, minHealthyPercentage: number, save: () => Promise<void>): Promise<void> {
   if (!state.hook) {
-    await ctx.autoScaling.putTerminationHook(group, DRAIN_HOOK, HOOK_HEARTBEAT_S);
+    await execute(ctx, { kind: 'put-drain-hook', group, hook: DRAIN_HOOK, heartbeatSeconds: HOOK_HEARTBEAT_S });
     state.hook = true;
     await save();
   }
@@ -50,19 +50,17 @@ export async function followRefresh(
   for (;;) {
     const controls = await ctx.controls();
     if (controls.abort) {
-      await ctx.autoScaling.cancelInstanceRefresh(group).catch(() => undefined);
+      await execute(ctx, { kind: 'cancel-instance-refresh', group });
       await removeHook(ctx, group, state, input.save);
       return { outcome: 'abort', by: controls.abort.by, reason: `${mention(controls.abort.by)} aborted; the instance refresh of ${group} was cancelled after the node being replaced` };
     }
     const nodes = (await (await ctx.kube()).list('nodes')).items;
     for (const held of instanceViews(info, nodes).filter((i) => i.lifecycleState === 'Terminating:Wait' && i.node)) {
-      await cordonNode(ctx, held.node!.name);
+      await execute(ctx, { kind: 'cordon-node', node: held.node!.name });
       const drain = await drainNode(ctx, { group, node: held.node!.name, stateKey: `smg:${group}:drain` });
       if (!drain.drained) return drain.result;
-      await ctx.autoScaling.completeLifecycleAction(group, DRAIN_HOOK, held.instanceId).catch((error: Error) => {
-        // The heartbeat ran out meanwhile and Auto Scaling went on by itself: the node is drained either way.
-        if (error.name !== 'ValidationError') throw error;
-      });
+      // A heartbeat that ran out meanwhile (Auto Scaling went on by itself) is adopted: the node is drained either way.
+      await execute(ctx, { kind: 'complete-drain-hook', group, hook: DRAIN_HOOK, instanceId: held.instanceId });
       state.replaced = [...(state.replaced ?? []), held.instanceId];
       await input.save();
       await ctx.emit(`smg:${group}:drained:${held.instanceId}`, {
@@ -89,9 +87,7 @@ export async function followRefresh(
 /** Removes the drain hook this job put on the group, if it did (also when a re-run finds the refresh already over). */
 export async function removeHook(ctx: StepContext, group: string, state: RefreshState, save: () => Promise<void>): Promise<void> {
   if (!state.hook) return;
-  await ctx.autoScaling.deleteLifecycleHook(group, DRAIN_HOOK).catch((error: Error) => {
-    if (error.name !== 'ValidationError') throw error;
-  });
+  await execute(ctx, { kind: 'remove-drain-hook', group, hook: DRAIN_HOOK });
   state.hook = false;
   await save();
 }

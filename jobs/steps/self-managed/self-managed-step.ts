@@ -8,7 +8,7 @@ import { describeError } from '../../engine/classify-error.js';
 import { StepFailure, type Step, type StepContext, type StepResult } from '../../engine/step-context.js';
 import { resourcesToAct } from '../../engine/plan-check.js';
 import { safePoint } from '../../engine/safe-point.js';
-import { cordonNode, drainNode } from './self-managed-drain.js';
+import { drainNode } from './self-managed-drain.js';
 import { followRefresh, removeHook, startOrAdoptRefresh } from './self-managed-refresh.js';
 import { REPLACEMENT_TIMEOUT_MS, waitForGroupChange, waitForReplacement } from './self-managed-wait.js';
 import { findClusterGroups, groupImage, instanceViews, readGroupView } from './self-managed-world.js';
@@ -178,7 +178,7 @@ async function upgradeGroup(ctx: StepContext, group: AutoScalingGroupInfo, nodes
 /** Cordon, drain, then terminate — the termination recorded in job state before the call, never issued twice. */
 async function drainAndTerminate(ctx: StepContext, group: string, state: GroupState): Promise<StepResult | undefined> {
   const current = state.current!;
-  await cordonNode(ctx, current.node);
+  await execute(ctx, { kind: 'cordon-node', node: current.node });
   const drain = await drainNode(ctx, { group, node: current.node, stateKey: `smg:${group}:drain` });
   if (!drain.drained) return drain.result;
   current.terminated = true;
