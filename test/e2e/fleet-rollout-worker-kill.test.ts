@@ -18,7 +18,7 @@ describe('a worker killed mid-rollout', () => {
     stack = await startE2eStack({ scenario: 'fleet', fleetClusters: 17, speed: 600, role: 'web', clusters: stagingPairConfig });
     workers.push(await startWorkerChild(stack, stagingPairConfig));
     gates = answerEveryGate(stack.fake, 'C0OPS', 'U0APP');
-  }, 60_000);
+  });
 
   afterAll(async () => {
     gates?.stop();
@@ -31,5 +31,5 @@ describe('a worker killed mid-rollout', () => {
     await workers[0].kill();
     workers.push(await startWorkerChild(stack, stagingPairConfig));
     await expectWaveDoneOnce(stack, parent);
-  }, 90_000);
+  });
 });

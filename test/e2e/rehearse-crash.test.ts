@@ -67,5 +67,5 @@ describe('a worker SIGKILLed mid-rehearsal', () => {
       for (const worker of workers) await worker.stop(3_000);
       await stack.close();
     }
-  }, 90_000);
+  });
 });
