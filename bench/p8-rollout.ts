@@ -26,6 +26,7 @@ const SPEED = Number(process.env.P8_SPEED ?? 600);
 /** The benches' usual AWS poll (P7's): 1 s. */
 const POLL_SECONDS = Number(process.env.P8_POLL_SECONDS ?? 1);
 const TIMEOUT_MS = Number(process.env.P8_TIMEOUT_S ?? 3_600) * 1000;
+const WATCHED_REQUESTS = ['create selfsubjectaccessreviews', 'eks DescribeAddonVersions'];
 const FROM = '1.32';
 const TO = '1.33';
 const CHANNEL = 'C0FLEET';
@@ -138,7 +139,10 @@ export async function runRollout(opts: { clusters: number; wave: number; maxPara
     figures.workerCpuMsPerCluster = (cpuMsOf(worker.pid) - cpuBefore) / targets.length;
     const counts = stack.sim.requests.counts();
     figures.requestsPerCluster = { aws: sum(counts.aws) / targets.length, kube: sum(counts.kube) / targets.length };
-    figures.topRequests = [...Object.entries(counts.aws), ...Object.entries(counts.kube)].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([what, n]) => `${what} ${(n / targets.length).toFixed(1)}`);
+    const all = [...Object.entries(counts.aws), ...Object.entries(counts.kube)].sort((a, b) => b[1] - a[1]);
+    // The top ten, and always the two reads issue 30 cut (reused access answers and add-on catalogues), even once they are rare.
+    const shown = [...all.slice(0, 10), ...all.slice(10).filter(([what]) => WATCHED_REQUESTS.includes(what)), ...WATCHED_REQUESTS.filter((what) => !all.some(([seen]) => seen === what)).map((what) => [what, 0] as [string, number])];
+    figures.topRequests = shown.map(([what, n]) => `${what} ${(n / targets.length).toFixed(1)}`);
     figures.slackWritesPerCluster = (slackWrites(stack.fake.messages(CHANNEL)) - writesBefore) / targets.length;
     const checks = await checkThreads(stack, CHANNEL, targets);
     figures.succeeded = checks.succeeded;
