@@ -9,7 +9,8 @@ import { freshPrefix, percentile, startBareBolt, startBotProcess, startSimProces
  * bot's web process (ROLE=web; a ROLE=worker process beside it, as deployed, which runs the status and plan the web
  * process hands it through Redis), N in flight at once; the latency is
  * from sending to the HTTP 200 (the ack), as Slack measures it. Baseline: the same commands to a bare Bolt app
- * that only acks, in its own process on the same machine. Goal: p99 ≤ 1.5 × the baseline's p99 (and far under 3 s).
+ * that only acks, in its own process on the same machine. Goal (issue 30): p50 and p99 each ≤ 1.5 × the baseline's, or
+ * the baseline's + 10 ms where that is larger (and far under 3 s).
  */
 const LEVELS = (process.env.BENCH_P1_LEVELS ?? '1,50,200').split(',').map(Number);
 const TEXTS = ['status demo', 'plan demo --to 1.31', 'help', 'frobnicate demo --to'];
@@ -60,16 +61,17 @@ export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
       const after = await handlerAcks(web.port);
       // Let the work after the acks (status reads, plans) finish before the next level.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const p99 = percentile(bot.latencies, 99);
-      const baseP99 = percentile(base.latencies, 99);
+      const [p50, p99] = [percentile(bot.latencies, 50), percentile(bot.latencies, 99)];
+      const [baseP50, baseP99] = [percentile(base.latencies, 50), percentile(base.latencies, 99)];
+      const allowed = (baseline: number) => Math.max(1.5 * baseline, baseline + 10);
       figures.push({
         id: 'P1',
         name: `ack at ${level} concurrent (${bot.latencies.length} commands): p50 / p99`,
         // How much of that the bot's own handler took: parsing before the ack, as its /metrics count it.
-        value: `${ms(percentile(bot.latencies, 50))} / ${ms(p99)}${bot.failures ? `, ${bot.failures} not 200` : ''}; handler acked ${after.within5ms - before.within5ms} of ${after.count - before.count} within 5 ms of receipt`,
-        goal: `p99 ≤ 1.5 × baseline = ${ms(1.5 * baseP99)}`,
-        baseline: `bare Bolt: ${ms(percentile(base.latencies, 50))} / ${ms(baseP99)}`,
-        met: p99 <= 1.5 * baseP99 && p99 < 3000 && bot.failures === 0,
+        value: `${ms(p50)} / ${ms(p99)}${bot.failures ? `, ${bot.failures} not 200` : ''}; handler acked ${after.within5ms - before.within5ms} of ${after.count - before.count} within 5 ms of receipt`,
+        goal: `≤ max(1.5 ×, + 10 ms) baseline = ${ms(allowed(baseP50))} / ${ms(allowed(baseP99))}`,
+        baseline: `bare Bolt: ${ms(baseP50)} / ${ms(baseP99)}`,
+        met: p50 <= allowed(baseP50) && p99 <= allowed(baseP99) && p99 < 3000 && bot.failures === 0,
       });
     }
   } finally {
