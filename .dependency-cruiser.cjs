@@ -132,6 +132,15 @@ module.exports = {
     factoryCalls: '(?<!function\\s+)\\b(connectRedis|bullConnection|createQueueKit|connectFastRedis|connectWaiverStore|createSlackWebClient|create(Eks|Ssm|Ec2|AutoScaling|Kube)PortFactory|createCloudWatchGuardReader|createAwsProbePort)\\s*\\(',
     advice: 'create it in an entry point (src/main.ts, src/start-bot.ts, src/cli/, src/wiring/, src/demo/, src/playground/, bench/, bin/) and pass it in: Redis connections and BullMQ objects come from the QueueKit the entry point builds (src/store/queue-kit.ts), SDK adapters from the factories it calls',
   },
+  // Not dependency-cruiser's either: every Block Kit block, element, text object and view is written in
+  // src/report/blocks/ (the rest of the product composes them from there). The simulator's fake Slack reads blocks.
+  blockKit: {
+    roots: ['src', 'commands', 'jobs'],
+    // The playground's page reads blocks to draw them as HTML; it builds none.
+    exempt: ['^src/report/blocks/', '^src/playground/web/', SIM],
+    literal: "\\btype:\\s*['\"](section|actions|input|header|context|divider|modal|home|datepicker|timepicker|button|image|rich_text|static_select|multi_static_select|plain_text_input|overflow|checkboxes|radio_buttons|mrkdwn|plain_text)['\"]",
+    advice: 'build it with a function in src/report/blocks/ (block-kit-limits.ts has sections, context lines and headers) and call that',
+  },
   // No source folder holds more than maxFiles
   // files directly; test folders (test/) and fixtures are exempt, since a test file sits beside the
   // others of its project. `enforced` is set by the last step of `node bin/relayout/relayout.mjs`, once the files

@@ -5,7 +5,7 @@
  */
 
 import { findCluster, type ClusterConfig } from '../src/config/clusters-config.js';
-import { renderDigestMessage } from '../src/report/digest.js';
+import { renderDigestMessage } from '../src/report/blocks/render-digest-blocks.js';
 import { collectDigestRows } from '../src/cluster-reader/collect-digest.js';
 import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
 import { CommandRejected } from './routing/command-rejected.js';

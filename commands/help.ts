@@ -4,7 +4,7 @@ import type { KnownBlock } from '@slack/types';
 import type { CommandHandler } from './routing/command-context.js';
 import { COMMAND, SUBCOMMANDS, USAGE, isSubcommand, usageLine, type Subcommand } from './routing/command-usage.js';
 import type { SlackMessage } from '../src/ports/slack/slack-message.js';
-import { fallbackText, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
+import { fallbackText, headerBlock, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 export const helpCommand: CommandHandler = async (context) => {
   const topic = context.args[0]?.toLowerCase();
@@ -21,7 +21,7 @@ export function renderHelp(): SlackMessage {
     'Clusters come from clusters.yaml; each may be driven only from its `channels`. Gate buttons (Continue / Force / Abort) in an upgrade thread are for its `approvers`.',
   ];
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `${COMMAND}: EKS upgrades from Slack` } },
+    headerBlock(`${COMMAND}: EKS upgrades from Slack`),
     ...entries.map((text): KnownBlock => mrkdwnSection(text)),
     mrkdwnSection(options.join('\n')),
   ];

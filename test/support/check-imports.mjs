@@ -56,14 +56,8 @@ function codeOf(line) {
   return line.replace(/(^|[^:'"`])\/\/.*$/, '$1');
 }
 
-/** Every construction of a client, or call of a factory that opens one, outside entry points and the factories. */
-function findConstructions(baseDir) {
-  const { roots, exempt, factories, constructors, factoryCalls } = config.construction;
-  const skip = [...exempt, ...Object.keys(factories)].map((pattern) => new RegExp(pattern));
-  const patterns = [
-    { what: 'constructs', regex: new RegExp(constructors, 'g') },
-    { what: 'calls', regex: new RegExp(factoryCalls, 'g') },
-  ];
+/** Every line under `roots` (but the `skip` files) that matches one of `patterns`, as { path, line, what, call }. */
+function scanLines(baseDir, roots, skip, patterns) {
   const found = [];
   const visit = (dir) => {
     for (const entry of readdirSync(join(baseDir, dir), { withFileTypes: true })) {
@@ -73,8 +67,8 @@ function findConstructions(baseDir) {
       else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !/\.d\.ts$/.test(entry.name) && !skip.some((re) => re.test(path))) {
         readFileSync(join(baseDir, path), 'utf8').split('\n').forEach((line, index) => {
           const code = codeOf(line);
-          for (const { what, regex } of patterns) {
-            for (const match of code.matchAll(regex)) found.push({ path, line: index + 1, what, call: `${match[0].replace(/\s+/g, ' ').replace(/\($/, '')}(…)` });
+          for (const { what, regex, show } of patterns) {
+            for (const match of code.matchAll(regex)) found.push({ path, line: index + 1, what, call: show(match[0]) });
           }
         });
       }
@@ -84,12 +78,33 @@ function findConstructions(baseDir) {
   return found;
 }
 
+/** Every construction of a client, or call of a factory that opens one, outside entry points and the factories. */
+function findConstructions(baseDir) {
+  const { roots, exempt, factories, constructors, factoryCalls } = config.construction;
+  const skip = [...exempt, ...Object.keys(factories)].map((pattern) => new RegExp(pattern));
+  const show = (text) => `${text.replace(/\s+/g, ' ').replace(/\($/, '')}(…)`;
+  return scanLines(baseDir, roots, skip, [
+    { what: 'constructs', regex: new RegExp(constructors, 'g'), show },
+    { what: 'calls', regex: new RegExp(factoryCalls, 'g'), show },
+  ]);
+}
+
+/** Every Block Kit object written outside the one folder of Block Kit builders. */
+function findBlockKit(baseDir) {
+  const { roots, exempt, literal } = config.blockKit;
+  return scanLines(baseDir, roots, exempt.map((pattern) => new RegExp(pattern)), [
+    { what: 'writes', regex: new RegExp(literal, 'g'), show: (text) => text.replace(/\s+/g, ' ') },
+  ]);
+}
+
 const { values } = parseArgs({ options: { root: { type: 'string' } } });
 const baseDir = values.root ? resolve(values.root) : REPO;
 const violations = await findImportViolations(baseDir);
 for (const v of violations) console.error(`import rule broken: ${v.key}\n  ${v.advice}\n`);
 const constructions = findConstructions(baseDir);
 for (const c of constructions) console.error(`built outside an entry point: ${c.path}:${c.line} ${c.what} ${c.call}\n  ${config.construction.advice}\n`);
+const blockKit = findBlockKit(baseDir);
+for (const b of blockKit) console.error(`Block Kit outside src/report/blocks/: ${b.path}:${b.line} ${b.what} ${b.call}\n  ${config.blockKit.advice}\n`);
 const crowded = findCrowdedFolders(baseDir);
 const sizeEnforced = config.folderSize.enforced || values.root !== undefined;
 if (sizeEnforced) {
@@ -99,12 +114,14 @@ if (sizeEnforced) {
 }
 if (violations.length > 0) console.error(`${violations.length} import rule violations (the rules: .dependency-cruiser.cjs)`);
 if (constructions.length > 0) console.error(`${constructions.length} ${constructions.length === 1 ? 'client is' : 'clients are'} built outside an entry point (the rule: construction in .dependency-cruiser.cjs)`);
+if (blockKit.length > 0) console.error(`${blockKit.length} Block Kit ${blockKit.length === 1 ? 'object is' : 'objects are'} written outside src/report/blocks/ (the rule: blockKit in .dependency-cruiser.cjs)`);
 if (sizeEnforced && crowded.length > 0) console.error(`${crowded.length} ${crowded.length === 1 ? 'folder holds' : 'folders hold'} more than ${config.folderSize.maxFiles} files directly (the rule: folderSize in .dependency-cruiser.cjs)`);
-if (violations.length > 0 || constructions.length > 0 || (sizeEnforced && crowded.length > 0)) {
+if (violations.length > 0 || constructions.length > 0 || blockKit.length > 0 || (sizeEnforced && crowded.length > 0)) {
   process.exitCode = 1;
 } else {
   console.log('import rules hold: no upward imports, no file or folder cycles, the simulator reached only through its entry points, the product only through its twin');
   console.log('construction rule holds: every Redis connection, BullMQ object, SDK client and WebClient is built in an entry point or a factory it calls');
+  console.log('Block Kit rule holds: every block, element and view is built in src/report/blocks/');
   if (sizeEnforced) console.log(`folder-size rule holds: no source folder holds more than ${config.folderSize.maxFiles} files directly`);
   else if (crowded.length > 0) console.log(`folder-size rule off until bin/relayout/relayout.mjs has run: ${crowded.length} folders hold more than ${config.folderSize.maxFiles} files (${crowded.map((c) => `${c.dir}/ ${c.files}`).join(', ')})`);
 }

@@ -5,12 +5,11 @@ import {
   EXTENDED_SUPPORT_PER_MONTH,
   EXTENDED_SURCHARGE_PER_MONTH,
   reminderThreshold,
-  renderDigestMessage,
   renderDigestText,
-  renderReminder,
   sortByUrgency,
   type DigestRow,
 } from '../../src/report/digest.js';
+import { renderDigestMessage, renderReminder } from '../../src/report/blocks/render-digest-blocks.js';
 import { checkMessageBlocks } from '@eks-upgrade-bot/sim';
 import { parseCommand } from '../../commands/routing/parse-command.js';
 import { clustersYamlErrorOf } from '../support/clusters-yaml-error.js';

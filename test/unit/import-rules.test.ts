@@ -69,6 +69,19 @@ describe('import rules', () => {
     expect(stderr).toContain('3 clients are built outside an entry point (the rule: construction in .dependency-cruiser.cjs)');
   });
 
+  it('fail the check on Block Kit written outside src/report/blocks/, and leave the builders there alone', async () => {
+    const { code, stderr } = await checkImports(FIXTURE);
+    expect(code).toBe(1);
+    const written = stderr.split('\n').filter((line) => line.startsWith('Block Kit outside src/report/blocks/: ')).map((line) => line.slice('Block Kit outside src/report/blocks/: '.length));
+    // src/report/blocks/planted-section.ts writes the same section and stays unflagged.
+    expect(written).toEqual([
+      "src/slack/planted-blocks.ts:2 writes type: 'section'",
+      "src/slack/planted-blocks.ts:2 writes type: 'mrkdwn'",
+    ]);
+    expect(stderr).toContain('build it with a function in src/report/blocks/');
+    expect(stderr).toContain('2 Block Kit objects are written outside src/report/blocks/ (the rule: blockKit in .dependency-cruiser.cjs)');
+  });
+
   it('fail the check on a source folder holding more than 20 files directly, and leave test folders alone', async () => {
     const root = mkdtempSync(join(tmpdir(), 'folder-size-'));
     try {

@@ -11,7 +11,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
 import type { SlackMessage } from '../../ports/slack/slack-message.js';
 
 export const BLOCK_LIMITS = {
@@ -217,6 +217,10 @@ export function listNames(names: readonly string[], opts: { max?: number; where?
 
 export function mrkdwnSection(text: string): SectionBlock {
   return { type: 'section', text: { type: 'mrkdwn', text: truncateLine(text, BLOCK_LIMITS.sectionText) } };
+}
+
+export function headerBlock(text: string): HeaderBlock {
+  return { type: 'header', text: { type: 'plain_text', text: truncateLine(text, BLOCK_LIMITS.headerText) } };
 }
 
 export function contextLine(text: string): ContextBlock {

@@ -49,6 +49,16 @@ export function reasonModalView(modal: ReasonModal): View {
 }
 
 /** The error shown under the reason field (a sentence saying where the reason goes), or undefined when it will do. */
+/** A required date input for a modal (`initialDate` as YYYY-MM-DD), read back from view.state.values[blockId][actionId].selected_date. */
+export function datePickerInput(input: { blockId: string; actionId: string; label: string; initialDate: string }): KnownBlock {
+  return {
+    type: 'input',
+    block_id: input.blockId,
+    label: { type: 'plain_text', text: input.label },
+    element: { type: 'datepicker', action_id: input.actionId, initial_date: input.initialDate },
+  };
+}
+
 export function reasonProblemOf(reason: string | null | undefined, minLength: number, keptWhere: string): string | undefined {
   return (reason ?? '').trim().length < minLength ? `Give a reason of at least ${minLength} characters; ${keptWhere}.` : undefined;
 }

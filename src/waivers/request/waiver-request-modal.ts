@@ -1,7 +1,7 @@
 import type { View } from '@slack/types';
 import { z } from 'zod';
 import { MAX_WAIVER_DAYS, MIN_WAIVER_REASON } from '../model/waiver-match.js';
-import { parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/blocks/reason-modal.js';
+import { datePickerInput, parseJsonAs, reasonModalView, reasonProblemOf } from '../../report/blocks/reason-modal.js';
 
 /**
  * The modal behind Waive…: a reason and an expiry date (at most MAX_WAIVER_DAYS ahead). Opened from the button's
@@ -37,14 +37,7 @@ export function waiverRequestView(metadata: WaiverMetadata, now: number): View {
     submit: 'Ask for approval',
     intro: `\`${metadata.k}\` on \`${metadata.r}\` (${metadata.c})${metadata.t ? `\n> ${metadata.t}` : ''}\nAn approver of ${metadata.c} must confirm the waiver; until it expires the finding is shown as waived and no longer blocks.`,
     reason: { blockId: WAIVER_REASON_BLOCK, actionId: WAIVER_REASON_ACTION, label: 'Why may this finding stand?', minLength: MIN_WAIVER_REASON, maxLength: 1000 },
-    more: [
-      {
-        type: 'input',
-        block_id: WAIVER_EXPIRY_BLOCK,
-        label: { type: 'plain_text', text: `Expires (UTC, at most ${MAX_WAIVER_DAYS} days)` },
-        element: { type: 'datepicker', action_id: WAIVER_EXPIRY_ACTION, initial_date: isoDate(now + 14 * DAY) },
-      },
-    ],
+    more: [datePickerInput({ blockId: WAIVER_EXPIRY_BLOCK, actionId: WAIVER_EXPIRY_ACTION, label: `Expires (UTC, at most ${MAX_WAIVER_DAYS} days)`, initialDate: isoDate(now + 14 * DAY) })],
   });
 }
 
