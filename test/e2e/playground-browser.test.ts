@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../../src/playground/start-playground.js';
+import { PLAYGROUND_CHANNEL } from '../../src/playground/playground-people.js';
 import { ARTIFACTS, openPlayground, tabTo as tabToIn, type PlaygroundInBrowser } from '../support/playground-browser.js';
 
 /**
@@ -31,6 +32,24 @@ afterAll(async () => {
 });
 
 const tabTo = (selector: string, limit?: number) => tabToIn(page, selector, limit);
+
+/** chat.update of a bot message with its own text and blocks, through the fake Slack's Web API; resolves once the page has redrawn it. */
+async function editUnchanged(message: Locator): Promise<void> {
+  const ts = await message.getAttribute('data-ts');
+  const rev = await message.getAttribute('data-rev');
+  const api = async (method: string, body: Record<string, unknown>) => {
+    const response = await fetch(`${playground.fake.apiUrl}${method}`, { method: 'POST', headers: { authorization: 'Bearer xoxb-playground-token', 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
+    const answer = await response.json() as { ok: boolean; error?: string; messages?: Array<{ ts: string; text: string; blocks?: unknown[] }> };
+    expect(answer.error, `${method}`).toBeUndefined();
+    return answer;
+  };
+  const channel = PLAYGROUND_CHANNEL.id;
+  const history = await api('conversations.history', { channel, latest: ts, inclusive: true, limit: 1 });
+  const card = history.messages?.find((m) => m.ts === ts);
+  expect(card, 'the card in conversations.history').toBeDefined();
+  await api('chat.update', { channel, ts, text: card!.text, blocks: card!.blocks });
+  await expect.poll(() => page.locator(`#channel-messages .message[data-ts="${ts}"]`).getAttribute('data-rev')).not.toBe(rev);
+}
 const channel = () => page.locator('#channel-messages');
 const thread = () => page.locator('#thread-messages');
 const statusCard = (): Locator => channel().locator('.message', { hasText: /EKS upgrade · demo 1\.30 → 1\.31/i });
@@ -57,6 +76,11 @@ describe('playground in Chromium', () => {
     const replies = statusCard().locator('.replies-link');
     await replies.waitFor({ timeout: STEP_MS });
     await replies.focus();
+    // The bot edits its card whenever it likes, so an edit may land between the focus and the key: the replies link
+    // keeps the focus through it (the page redraws an edited message). Edit the card here, as the bot would.
+    // (Once the card waits for approval the bot leaves it alone until the answer, so this edit repeats its latest state.)
+    await expect.poll(() => statusCard().innerText(), { timeout: STEP_MS }).toMatch(/Waiting for approval/);
+    await editUnchanged(statusCard());
     await page.keyboard.press('Enter');
     const offered = thread().locator('.message', { has: page.locator('button[data-action-id="gate:continue"]') });
     await offered.waitFor({ timeout: STEP_MS });

@@ -97,9 +97,13 @@ function reconcile(list, items, inThread) {
   }
 }
 
+/** Puts focus back on the same control of an edited message: a button by its action and value, the replies link by its thread. */
 function restoreFocus(fresh, focused) {
   const actionId = focused.dataset?.actionId;
-  const match = actionId && [...fresh.querySelectorAll('[data-action-id]')].find((b) => b.dataset.actionId === actionId && b.dataset.value === focused.dataset.value);
+  const thread = focused.dataset?.openThread;
+  const match = actionId
+    ? [...fresh.querySelectorAll('[data-action-id]')].find((b) => b.dataset.actionId === actionId && b.dataset.value === focused.dataset.value)
+    : thread && [...fresh.querySelectorAll('[data-open-thread]')].find((link) => link.dataset.openThread === thread);
   (match ?? fresh).focus();
 }
 
