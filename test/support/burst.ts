@@ -102,11 +102,7 @@ export async function runBurst(opts: { upgrades: number; webs: number; workers: 
       }));
     }
     const webUrls = [stack.bot.port, ...webs.map((web) => web.port)].map((port) => `http://127.0.0.1:${port}/slack/events`);
-    // Booted side by side, as replicas are: each start mostly waits on its own imports and connections.
-    const booted = await Promise.allSettled(Array.from({ length: opts.workers }, () => startWorkerChild(stack, clusters)));
-    for (const boot of booted) if (boot.status === 'fulfilled') workers.push(boot.value);
-    const failed = booted.find((boot) => boot.status === 'rejected');
-    if (failed) throw failed.reason;
+    for (let i = 0; i < opts.workers; i++) workers.push(await startWorkerChild(stack, clusters));
 
     // The burst: every start in a row, taken in turn by the web processes as a load balancer would spread them (each
     // is acked within Slack's 3 s; the jobs then run side by side).
