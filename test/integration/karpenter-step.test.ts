@@ -52,10 +52,15 @@ async function observeDisruption(rig: StepRig, onDisrupted?: () => void): Promis
   return { max: () => max };
 }
 
+/** The simulator's Kubernetes request counts, by "<verb> <kind>". */
+async function kubeRequests(): Promise<Record<string, number>> {
+  const { kube } = (await (await fetch(`${sim!.url}/_sim/requests`)).json()) as { kube: Record<string, number> };
+  return kube;
+}
+
 /** How many PATCH requests for `kind` the simulator's Kubernetes API has answered. */
 async function patches(kind: string): Promise<number> {
-  const { kube } = (await (await fetch(`${sim!.url}/_sim/requests`)).json()) as { kube: Record<string, number> };
-  return kube[`patch ${kind}`] ?? 0;
+  return (await kubeRequests())[`patch ${kind}`] ?? 0;
 }
 
 async function startLab(scenario: string | object = 'karpenter-lab', speed = 600) {
@@ -101,7 +106,7 @@ describe('Karpenter step: the drift lab (seed 000)', () => {
     const { result, runs } = await rig.runUntilSettled(createKarpenterStep({ windowMs: 60_000 }));
     expect(result.outcome).toBe('done');
     expect(runs).toBeGreaterThan(2);
-    const { kube } = (await (await fetch(`${sim!.url}/_sim/requests`)).json()) as { kube: Record<string, number> };
+    const kube = await kubeRequests();
     // Nodes and NodeClaims are also listed once by the step's plan read, before it follows anything.
     for (const kind of ['pods', 'events', 'poddisruptionbudgets']) {
       expect({ kind, list: kube[`list ${kind}`], watch: kube[`watch ${kind}`] }).toEqual({ kind, list: 1, watch: 1 });
