@@ -244,8 +244,9 @@ export const scenarioSchema = z
     accountId: z.string().regex(/^\d{12}$/, 'must be a 12-digit AWS account id').default('111122223333'),
     /**
      * The date the scenario pretends it is for support dates: EKS's calendar is shifted so that, at start, each
-     * version has as much support left as it had on this day (the workshop's 1.25 is in extended support). An ISO
-     * time (as a twin's snapshot writes it) pins the moment, not only the day.
+     * version has as much support left as it had on this day (the workshop's 1.25 is in extended support). The shift
+     * is whole days counted from this moment to the simulator's start, so support dates stay calendar days; an ISO
+     * time (as a twin's snapshot writes it) sets where the days are counted from.
      */
     calendarAsOf: z.union([z.iso.date(), z.iso.datetime()]).optional(),
     eks: z

@@ -53,6 +53,8 @@ export function countMutatingCalls(server: SimServer, cluster?: string): number 
   return server.world.calls.filter(mine).length + server.world.rejectedCalls.filter((c) => c.service !== 'kubernetes' && mine(c)).length + server.kubeWrites.filter((w) => cluster === undefined || w.cluster === cluster).length;
 }
 
+const HALF_DAY_MS = 43_200_000;
+
 /**
  * The scenario `calendarAsOf` under which the simulator reports `endOfStandardSupport` for `minor` as it was seen
  * at `readAt` (so a twin shows the same support dates and days left as the cluster it copies).
@@ -60,8 +62,10 @@ export function countMutatingCalls(server: SimServer, cluster?: string): number 
 export function calendarAsOfFor(minor: string, endOfStandardSupport: number, readAt: number): string | undefined {
   try {
     const real = supportCalendarFor(minor).endOfStandardSupport;
-    // The moment, not the day: a day would move every support date by up to a day.
-    return new Date(real - (endOfStandardSupport - readAt)).toISOString();
+    // The simulator shifts its calendar by whole days, counted from this moment to its start (src/sim/aws/create-world.ts):
+    // half a day earlier than the reading, so a twin started up to half a day before or after it (another clock, a
+    // simulator running fast) still shows the same dates; one started days later moves them with today, as days left do.
+    return new Date(real - (endOfStandardSupport - readAt) - HALF_DAY_MS).toISOString();
   } catch {
     return undefined;
   }
