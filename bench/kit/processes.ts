@@ -186,10 +186,10 @@ export interface SlackStack {
  * driver, a ROLE=web and a ROLE=worker process (`workerEnv` on top of `env` for the worker only); clusters.yaml may
  * be read from the running simulator. For benchmarks that run whole upgrades from a signed command to the summary.
  */
-export async function startSlackStack(opts: { name: string; simArgs: string[]; clustersYaml: string | ((sim: SimChild) => Promise<string>); redisUrl: string; env?: Record<string, string>; workerEnv?: Record<string, string>; workerEntry?: string[] }): Promise<SlackStack> {
+export async function startSlackStack(opts: { name: string; simArgs: string[]; clustersYaml: string | ((sim: SimChild) => Promise<string>); redisUrl: string; env?: Record<string, string>; workerEnv?: Record<string, string>; workerEntry?: string[]; rateLimitSpeed?: number }): Promise<SlackStack> {
   const signingSecret = randomBytes(16).toString('hex');
   const sim = await startSimProcess(opts.simArgs);
-  const fake = await startFakeSlack({ signingSecret, userNames: { U0REQ: 'requester', U0APP: 'approver' } });
+  const fake = await startFakeSlack({ signingSecret, userNames: { U0REQ: 'requester', U0APP: 'approver' }, rateLimitSpeed: opts.rateLimitSpeed });
   const prefix = freshPrefix(opts.name);
   const clustersYaml = typeof opts.clustersYaml === 'string' ? opts.clustersYaml : await opts.clustersYaml(sim);
   const common = { simUrl: sim.url, slackApiUrl: fake.apiUrl, signingSecret, redisUrl: opts.redisUrl, prefix, clustersYaml };

@@ -68,6 +68,12 @@ export interface FakeSlackOptions {
    * new; at least one test keeps the limits on (test/integration/fake-slack-rate-limits.test.ts).
    */
   rateLimits?: RateLimitMode;
+  /**
+   * The speed of the simulated clock the bot's upgrades run on, for the rate limits only (rate-limits.ts): at 60 the
+   * buckets refill 60 times faster, so a bot running an hour's upgrade in a minute may make an hour's worth of the
+   * calls Slack allows. Default 1: Slack's real-time limits.
+   */
+  rateLimitSpeed?: number;
   /** Where the fake writes its warnings (e.g. a top-level `text` over 4,000 characters); console.warn by default. */
   log?: (message: string) => void;
   /**
@@ -175,7 +181,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     conversation,
     tokens,
     faults: createFaultInjector({ clock }),
-    rateLimits: createRateLimiter({ mode: opts.rateLimits ?? 'on' }),
+    rateLimits: createRateLimiter({ mode: opts.rateLimits ?? 'on', speed: opts.rateLimitSpeed }),
     warnings: [],
     ctx: {
       conversation,
