@@ -33,7 +33,9 @@ const CHANNEL = 'C0SIZES';
 
 beforeAll(async () => {
   slack = await startFakeSlack({ signingSecret: 'sizes-secret', rateLimits: 'off', log: () => undefined });
-  client = new WebClient('xoxb-sizes', { slackApiUrl: slack.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 } });
+  // Retries for the transport only (rate limits are off, and a refusal is an answer, never retried): rendering 500
+  // clusters on a busy machine can outlast the server's keep-alive, and the next post then meets a reset socket.
+  client = new WebClient('xoxb-sizes', { slackApiUrl: slack.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 10 } });
 });
 afterAll(async () => {
   await slack.close();
