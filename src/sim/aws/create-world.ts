@@ -10,10 +10,8 @@ import { recordWallTimeline } from './wall-timeline.js';
 import { recordPdbMinimums } from './pdb-minimums.js';
 import { createFaultState } from './faults.js';
 import { startFargateController } from './eks/fargate-controller.js';
-import { apiServerVersionFor, compareMinors, knownMinors, supportCalendarFor } from './eks/version-catalog.js';
+import { apiServerVersionFor, calendarShiftFor, compareMinors, knownMinors, supportCalendarFor } from './eks/version-catalog.js';
 import type { SimCall, SimCluster, SimWorld } from './world-types.js';
-
-const DAY_MS = 86_400_000;
 
 /**
  * Builds the simulated account from a validated scenario and starts the controllers that play Kubernetes (S1's
@@ -52,10 +50,7 @@ export async function createWorld(scenario: Scenario, options: CreateWorldOption
   const calls: SimCall[] = [];
   const rejectedCalls: SimCall[] = [];
   const clusters = new Map<string, SimCluster>();
-  // Whole days: EKS's support dates are calendar days (the version calendar of the EKS user guide lists days,
-  // https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html), and a shifted calendar keeps them so. A shift by the moment would put every date at the simulator's start time of day, so that "days left"
-  // read a few seconds later by another clock sits on a day's edge.
-  const calendarShiftMs = scenario.calendarAsOf ? Math.floor((clock.now() - Date.parse(scenario.calendarAsOf.includes('T') ? scenario.calendarAsOf : `${scenario.calendarAsOf}T00:00:00Z`)) / DAY_MS) * DAY_MS : 0;
+  const calendarShiftMs = calendarShiftFor(scenario.calendarAsOf, clock.now());
   const eks = scenario.eks;
 
   const world: SimWorld = {

@@ -6,7 +6,7 @@
 
 import { validateScenario } from '../scenario/load-scenario.js';
 import { startSimulator, type SimServer } from '../sim-server.js';
-import { supportCalendarFor } from '../aws/eks/version-catalog.js';
+import { calendarAsOfShowing } from '../aws/eks/version-catalog.js';
 
 export interface SimTwin {
   /** Where the twin's AWS APIs listen; each cluster's Kubernetes API is `${url}/k8s/<cluster>`. */
@@ -53,19 +53,13 @@ export function countMutatingCalls(server: SimServer, cluster?: string): number 
   return server.world.calls.filter(mine).length + server.world.rejectedCalls.filter((c) => c.service !== 'kubernetes' && mine(c)).length + server.kubeWrites.filter((w) => cluster === undefined || w.cluster === cluster).length;
 }
 
-const HALF_DAY_MS = 43_200_000;
-
 /**
  * The scenario `calendarAsOf` under which the simulator reports `endOfStandardSupport` for `minor` as it was seen
  * at `readAt` (so a twin shows the same support dates and days left as the cluster it copies).
  */
 export function calendarAsOfFor(minor: string, endOfStandardSupport: number, readAt: number): string | undefined {
   try {
-    const real = supportCalendarFor(minor).endOfStandardSupport;
-    // The simulator shifts its calendar by whole days, counted from this moment to its start (src/sim/aws/create-world.ts):
-    // half a day earlier than the reading, so a twin started up to half a day before or after it (another clock, a
-    // simulator running fast) still shows the same dates; one started days later moves them with today, as days left do.
-    return new Date(real - (endOfStandardSupport - readAt) - HALF_DAY_MS).toISOString();
+    return calendarAsOfShowing(minor, endOfStandardSupport, readAt);
   } catch {
     return undefined;
   }

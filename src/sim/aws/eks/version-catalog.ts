@@ -152,6 +152,32 @@ export interface SupportCalendar {
   endOfExtendedSupport: number;
 }
 
+const DAY_MS = 86_400_000;
+const HALF_DAY_MS = DAY_MS / 2;
+
+/**
+ * The shift a scenario's `calendarAsOf` gives the support calendar for a simulator starting at `startedAt`: whole
+ * days, counted from that date or moment to the start. EKS's support dates are calendar days (the version calendar
+ * of the EKS user guide lists days, https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html), and
+ * a shifted calendar keeps them so; a shift by the moment would put every date at the simulator's start time of
+ * day, where "days left" read a few seconds later by another clock sits on a day's edge.
+ */
+export function calendarShiftFor(calendarAsOf: string | undefined, startedAt: number): number {
+  if (!calendarAsOf) return 0;
+  const from = Date.parse(calendarAsOf.includes('T') ? calendarAsOf : `${calendarAsOf}T00:00:00Z`);
+  return Math.floor((startedAt - from) / DAY_MS) * DAY_MS;
+}
+
+/**
+ * The `calendarAsOf` under which a simulator shows `minor`'s end of standard support where a cluster read at
+ * `readAt` showed it: half a day before the moment calendarShiftFor would need, so a simulator started up to half a
+ * day before or after the reading (another clock, one running fast) shows the same dates, and one started days
+ * later moves them with today, as days left do.
+ */
+export function calendarAsOfShowing(minor: string, endOfStandardSupport: number, readAt: number): string {
+  return new Date(supportCalendarFor(minor).endOfStandardSupport - (endOfStandardSupport - readAt) - HALF_DAY_MS).toISOString();
+}
+
 /** Support dates of a minor, shifted by `shiftMs` (scenarios move the calendar so a lab's day is "today"). */
 export function supportCalendarFor(minor: string, shiftMs = 0): SupportCalendar {
   const f = facts(minor);
