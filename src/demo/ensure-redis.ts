@@ -27,8 +27,21 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** A port nothing listens on now, on the loopback interface. */
-export function freePort(): Promise<number> {
+/**
+ * Ports a child server (redis-server, Prometheus) is told to listen on are picked below Linux's ephemeral range
+ * (32768–60999 by default, net.ipv4.ip_local_port_range: https://docs.kernel.org/networking/ip-sysctl.html). A port
+ * the kernel handed out and took back is the next one it may hand to any `listen(0)` or outgoing connection in the
+ * meantime, so the child could find it taken or, worse, the caller could reach someone else's server there.
+ */
+const PICK_FROM = 20_000;
+const PICK_BELOW = 32_768;
+
+/** A port nothing listens on now, on the loopback interface, outside the range the kernel hands out by itself. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PICK_FROM + Math.floor(Math.random() * (PICK_BELOW - PICK_FROM));
+    if (await bindable(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -36,6 +49,14 @@ export function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
+  });
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

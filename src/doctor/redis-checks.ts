@@ -23,12 +23,23 @@ export function redisTarget(where: string | RedisTarget): string {
   }
 }
 
+/** What ioredis says of a reply that is not RESP; the group is the reply's first character. */
+const FOREIGN_REPLY = /Unknown RESP type \d+ "(.)"|Protocol error, got "(.)"/;
+
 /** The sentence for a Redis that cannot be used, from the connection error. */
 export function redisUnusable(url: string | RedisTarget, error: unknown): DoctorCheck {
   const message = (error as Error | null)?.message ?? String(error);
   const target = redisTarget(url);
   if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message)) {
     return failed('redis', 'redis.reachable', `Redis at ${target} refused AUTH (${message.split('\n')[0]})`, 'put the right password in REDIS_URL: rediss://:PASSWORD@host:6379 (ElastiCache: the AUTH token), or redis://user:PASSWORD@host:6379 with an ACL user');
+  }
+  // ioredis's RESP decoder throws "Unknown RESP type 72 "H"" when the first byte of a reply is none of RESP's type
+  // bytes (https://redis.io/docs/latest/develop/reference/protocol-spec/#resp-protocol-description): something else
+  // listens there — "H" is an HTTP server's "HTTP/1.1 400 Bad Request" to the PING.
+  const foreign = FOREIGN_REPLY.exec(message);
+  if (foreign) {
+    const first = foreign[1] ?? foreign[2];
+    return failed('redis', 'redis.reachable', `what answers at ${target} is not Redis (its reply begins with ${JSON.stringify(first)}${first === 'H' ? ', as an HTTP server\'s does' : ''})`, 'point REDIS_URL at the port Redis listens on (6379 unless it was changed), not at another service');
   }
   const code = (error as { code?: string } | null)?.code;
   return failed('redis', 'redis.reachable', `Redis at ${target} is unreachable (${code ?? message.split('\n')[0]})`, `start Redis there or set REDIS_URL to where it runs (rediss:// for TLS, as ElastiCache with in-transit encryption needs)`);
@@ -38,15 +49,17 @@ export function redisUnusable(url: string | RedisTarget, error: unknown): Doctor
 export async function connectOnce(url: string | RedisTarget, timeoutMs = 5_000): Promise<RedisClient> {
   const redis = connectRedis(typeof url === 'string' ? { url } : url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
   // connect() rejects with "Connection is closed."; the cause (ECONNREFUSED, a TLS or AUTH error) comes as 'error'.
-  let cause: unknown;
-  redis.on('error', (error) => void (cause ??= error));
+  // Another service on the port (an HTTP server answering the PING with 400 and closing) gives both a reply ioredis
+  // cannot decode and an EPIPE on its next write, in either order: the reply is the one that says what is wrong.
+  const causes: unknown[] = [];
+  redis.on('error', (error) => void causes.push(error));
   try {
     await redis.connect();
     await redis.ping();
     return redis;
   } catch (error) {
     redis.disconnect();
-    throw cause ?? error;
+    throw causes.find((cause) => FOREIGN_REPLY.test((cause as Error | null)?.message ?? '')) ?? causes[0] ?? error;
   }
 }
 

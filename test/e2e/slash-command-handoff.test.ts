@@ -4,7 +4,7 @@ import { startBot, type RunningBot } from '../../src/start-bot.js';
 import { E2E_CREDENTIALS, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { createCommandQueue } from '../../jobs/slash-commands/slash-command-queue.js';
 import { createQueueKit } from '../../src/store/queue-kit.js';
-import { freePort } from '../../src/demo/ensure-redis.js';
+import { CLOSED_PORT } from '../support/closed-port.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import { startSlackHarness } from '../support/slack-app-harness.js';
 
@@ -72,7 +72,7 @@ describe('read-only slash commands run in the worker process', () => {
 describe('when the workers cannot be reached', () => {
   it('answers status from the web process instead (Redis down: the command is not lost)', async () => {
     // A Redis URL nothing listens on: queuing fails within a few hundred milliseconds.
-    const queues = createQueueKit({ url: `redis://127.0.0.1:${await freePort()}` }, 'unreachable');
+    const queues = createQueueKit({ url: `redis://127.0.0.1:${CLOSED_PORT}` }, 'unreachable');
     const queue = createCommandQueue(queues);
     const eks = { describeCluster: async () => { throw Object.assign(new Error('no such cluster'), { name: 'ResourceNotFoundException' }); } } as unknown as EksPort;
     const harness = await startSlackHarness({ eks: () => eks, handOff: queue });

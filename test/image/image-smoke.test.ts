@@ -1,12 +1,12 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
 import { freshPrefix, redisUrl } from '../support/redis-url.js';
+import { freePort } from '../../src/demo/ensure-redis.js';
 
 /**
  * The image's contents without a container engine: the Dockerfile is read (not copied by hand, so it follows every
@@ -61,15 +61,6 @@ function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let root: string;
 let sim: SimServer;

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
@@ -9,6 +10,7 @@ import { freePort } from '../../src/demo/ensure-redis.js';
 import { redisUrl } from '../support/redis-url.js';
 import { until } from '../support/until.js';
 import { builtEntry } from '../support/built-entry.js';
+import { CLOSED_PORT } from '../support/closed-port.js';
 
 /**
  * The real entry point (`src/main.ts`) in a process of its own, started with one thing wrong at a time: it prints
@@ -83,11 +85,24 @@ function answersPing(port: number): Promise<boolean> {
 
 describe('start-up failures: one line and exit 1', () => {
   it('Redis unreachable', async () => {
-    const port = await freePort();
-    const { code, stderr, stdout } = await run({ ...healthyEnv(), REDIS_URL: `redis://127.0.0.1:${port}` });
+    const { code, stderr, stdout } = await run({ ...healthyEnv(), REDIS_URL: `redis://127.0.0.1:${CLOSED_PORT}` });
     expect(code).toBe(1);
-    expect(stderr).toEqual([`eks-upgrade-bot: cannot start: Redis at redis://127.0.0.1:${port} is unreachable (ECONNREFUSED); start Redis there or set REDIS_URL to where it runs (rediss:// for TLS, as ElastiCache with in-transit encryption needs).`]);
+    expect(stderr).toEqual([`eks-upgrade-bot: cannot start: Redis at redis://127.0.0.1:${CLOSED_PORT} is unreachable (ECONNREFUSED); start Redis there or set REDIS_URL to where it runs (rediss:// for TLS, as ElastiCache with in-transit encryption needs).`]);
     expect(stdout.filter((line) => line.includes('ioredis'))).toEqual([]);
+  });
+
+  it('REDIS_URL pointing at an HTTP server is told apart from a Redis that is down', async () => {
+    const http = createServer((_request, response) => response.end('not redis'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { port } = http.address() as AddressInfo;
+    try {
+      const { code, stderr } = await run({ ...healthyEnv(), REDIS_URL: `redis://127.0.0.1:${port}` });
+      expect(code).toBe(1);
+      expect(stderr).toEqual([`eks-upgrade-bot: cannot start: what answers at redis://127.0.0.1:${port} is not Redis (its reply begins with "H", as an HTTP server's does); point REDIS_URL at the port Redis listens on (6379 unless it was changed), not at another service.`]);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it('Redis refusing AUTH', async () => {

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
@@ -13,6 +12,7 @@ import type { FakeMessage, PolicyDocument } from '@eks-upgrade-bot/sim';
 import * as k8s from '@kubernetes/client-node';
 import { simControl } from '@eks-upgrade-bot/sim/kit';
 import { until } from './until.js';
+import { freePort } from '../../src/demo/ensure-redis.js';
 
 /**
  * The guards' end-to-end stage (issue 29), up to the breach card: the guards' scenario (a self-managed group the bot
@@ -35,14 +35,6 @@ export interface GuardBreachStage {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface GuardStageOptions {
   nodes: number;
