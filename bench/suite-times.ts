@@ -12,6 +12,7 @@ import { ROOT } from './kit/processes.js';
  *
  *   npm run test:times                          # runs the suite (the whole of it: mind the machine's other users)
  *   npm run test:times -- --report vitest.json  # reads a report written by `vitest run --reporter=json --outputFile=…`
+ *                                               # (and vitest.json.walls.json beside it, if FILE_WALL_OUT wrote one)
  *   npm run test:times -- --top 20              # more files
  *
  * The load average (os.loadavg) is printed before and after a run: a figure taken on a busy machine says so.
@@ -35,11 +36,28 @@ const given = option('--report');
 const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+/** Each file's whole wall time (hooks included) is written beside the JSON report by this reporter. */
+const WALL_REPORTER = './test/support/file-wall-reporter.ts';
+const wallsOf = (report: string) => `${report}.walls.json`;
+
+function readWalls(report: string): Map<string, number> | undefined {
+  try {
+    const rows = JSON.parse(readFileSync(wallsOf(report), 'utf8')) as Array<{ file: string; ms: number }>;
+    return new Map(rows.map((row) => [repoPath(row.file), row.ms]));
+  } catch {
+    return undefined;
+  }
+}
+
 async function runSuite(): Promise<{ report: string; wallMs: number; code: number | null }> {
   const report = join(mkdtempSync(join(tmpdir(), 'suite-times-')), 'vitest.json');
   console.log(`load average before: ${load()}`);
   const started = performance.now();
-  const child = spawn('npm', ['test', '--', '--reporter=default', '--reporter=json', `--outputFile=${report}`], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn('npm', ['test', '--', '--reporter=default', '--reporter=json', `--outputFile=${report}`, `--reporter=${WALL_REPORTER}`], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, FILE_WALL_OUT: wallsOf(report) },
+  });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const wallMs = performance.now() - started;
   console.log(`load average after:  ${load()}`);
@@ -56,7 +74,9 @@ const run = given ? undefined : await runSuite();
 const report = JSON.parse(readFileSync(given ?? run!.report, 'utf8')) as JsonReport;
 // Paths from the repository's root, whichever clone wrote the report.
 const repoPath = (file: string) => /(test\/.*)$/.exec(file)?.[1] ?? relative(ROOT, file);
-const files = report.testResults.map((result) => ({ file: repoPath(result.name), ms: result.endTime - result.startTime, status: result.status }));
+// A file's whole wall time where the wall reporter wrote it (FILE.walls.json beside the report); else its tests' time.
+const walls = readWalls(given ?? run!.report);
+const files = report.testResults.map((result) => ({ file: repoPath(result.name), ms: walls?.get(repoPath(result.name)) ?? result.endTime - result.startTime, status: result.status }));
 const vitestMs = Math.max(...report.testResults.map((result) => result.endTime)) - report.startTime;
 
 console.log('');
@@ -70,7 +90,7 @@ for (const { file, ms } of files) {
 for (const [name, { count, ms }] of [...projects].sort((a, b) => b[1].ms - a[1].ms)) {
   console.log(`  ${name.padEnd(12)} ${String(count).padStart(3)} files, ${seconds(ms).padStart(8)} summed`);
 }
-console.log(`\n${Math.min(top, files.length)} slowest files:`);
+console.log(`\n${Math.min(top, files.length)} slowest files (${walls ? 'whole file: import, hooks and tests' : "tests only: no FILE.walls.json beside the report, so a file's beforeAll is not counted"}):`);
 for (const { file, ms, status } of [...files].sort((a, b) => b.ms - a.ms).slice(0, top)) {
   console.log(`  ${seconds(ms).padStart(8)}  ${file}${status === 'passed' ? '' : `  (${status})`}`);
 }

@@ -1,6 +1,8 @@
 /**
- * The suite's longest files, longest first, as measured (docs/benchmarks.md, "Test suite"): each takes from 40 s to
- * 90 s on a loaded 2-core machine, most of it waiting (real processes, simulated time, aws CLI calls).
+ * The suite's longest files, longest first, as measured (docs/benchmarks.md, "Test suite"): each file's whole wall
+ * time, its beforeAll included (vitest's JSON report counts only the tests, and an end-to-end file that runs its
+ * upgrade in beforeAll shows there as 0 s), from 15 s to 60 s on a 3-worker run, most of it waiting (real processes,
+ * simulated time, Prometheus scrapes, aws CLI calls).
  *
  * vitest runs the files it has timings for longest first, but a fresh clone (CI, every run) has none, and then it
  * runs the largest files first: a 4-line file that runs 70 s of scenarios started last and ran alone for a minute
@@ -9,25 +11,43 @@
  * the order), and fails test/unit/long-files.test.ts, so the list stays true.
  */
 export const LONG_FILES = [
-  'test/integration/startup-failures-process.test.ts',
+  'test/integration/plan-announces-gates.test.ts',
+  'test/e2e/upgrade-guard-breach.test.ts',
+  'test/e2e/upgrade-guard-alertmanager.test.ts',
+  'test/integration/engine-guards-prometheus.test.ts',
+  'test/e2e/upgrade-guard-cloudwatch.test.ts',
   'test/e2e/burst-several-workers.test.ts',
-  'test/integration/lost-answers-worker-restart.test.ts',
-  'test/integration/plan-announces-gates-job.test.ts',
-  'test/sim/integration/sim-cloudwatch-cli.test.ts',
-  'test/integration/plan-equals-job-karpenter.test.ts',
-  'test/integration/plan-announces-gates-job-long.test.ts',
-  'test/integration/rehearse-workshop-cli.test.ts',
-  'test/sim/integration/sim-karpenter-scale-budget.test.ts',
+  'test/integration/rollout-soak-guards.test.ts',
+  'test/e2e/upgrade-guard-recovers.test.ts',
+  'test/integration/engine-guards-alertmanager.test.ts',
   'test/e2e/nothing-left-behind.test.ts',
+  'test/integration/plan-announces-gates-job-long.test.ts',
+  'test/integration/plan-announces-gates-job.test.ts',
+  'test/integration/rehearse-workshop-cli.test.ts',
+  'test/e2e/rehearsal-click-everything.test.ts',
+  'test/e2e/redis-cluster-failover.test.ts',
+  'test/integration/plan-equals-job-karpenter.test.ts',
+  'test/e2e/slack-upgrade-flow.test.ts',
+  'test/e2e/fleet-digest.test.ts',
+  'test/e2e/rollback-force.test.ts',
+  'test/e2e/upgrade-crash.test.ts',
+  'test/e2e/fleet-rollout.test.ts',
+  'test/e2e/rollback-workshop.test.ts',
+  'test/e2e/rollback-crash.test.ts',
+  'test/e2e/upgrade-workshop.test.ts',
+  'test/integration/lost-answers-worker-restart.test.ts',
+  'test/integration/startup-failures-process.test.ts',
+  'test/integration/karpenter-step.test.ts',
+  'test/integration/lost-answers.test.ts',
+  'test/integration/engine-crash-self-managed.test.ts',
+  'test/integration/rehearse-karpenter.test.ts',
+  'test/integration/engine-guards-unreadable.test.ts',
   'test/sim/integration/sim-cli-autoscaling.test.ts',
   'test/sim/integration/sim-cli-autoscaling-refresh.test.ts',
+  'test/sim/integration/sim-cloudwatch-cli.test.ts',
+  'test/sim/integration/sim-karpenter-scale-budget.test.ts',
   'test/sim/integration/sim-cli-aws.test.ts',
-  'test/integration/engine-guards-unreadable.test.ts',
-  'test/integration/engine-guards-prometheus.test.ts',
-  'test/integration/engine-guards-alertmanager.test.ts',
-  'test/integration/engine-crash-self-managed.test.ts',
   'test/sim/integration/sim-iam-simulate-dry-run.test.ts',
-  'test/integration/plan-announces-gates.test.ts',
 ];
 
 /** Where `file` (a path from the repository's root) comes in LONG_FILES; after every listed file when it is not listed. */
