@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect, type AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, startSimulator, type FakeSlack, type SimServer } from '@eks-upgrade-bot/sim';
@@ -91,8 +90,16 @@ describe('start-up failures: one line and exit 1', () => {
     expect(stdout.filter((line) => line.includes('ioredis'))).toEqual([]);
   });
 
-  it('REDIS_URL pointing at an HTTP server is told apart from a Redis that is down', async () => {
-    const http = createServer((_request, response) => response.end('not redis'));
+  it('REDIS_URL pointing at another service (one answering in HTTP) is told apart from a Redis that is down', async () => {
+    // It answers the bot's first command with an HTTP 400 and keeps the connection open. (A real HTTP server closes
+    // it too, and with the bot's commands unread its close is a reset that may beat the answer to the bot: then the
+    // bot can only say what it saw, EPIPE or ECONNRESET.)
+    const sockets = new Set<Socket>();
+    const http = createServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => socket.write('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
+      socket.on('error', () => undefined);
+    });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
     try {
@@ -100,7 +107,7 @@ describe('start-up failures: one line and exit 1', () => {
       expect(code).toBe(1);
       expect(stderr).toEqual([`eks-upgrade-bot: cannot start: what answers at redis://127.0.0.1:${port} is not Redis (its reply begins with "H", as an HTTP server's does); point REDIS_URL at the port Redis listens on (6379 unless it was changed), not at another service.`]);
     } finally {
-      http.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => http.close(resolve));
     }
   });
