@@ -10,17 +10,18 @@ import { LongFilesFirst } from './test/support/long-files-first.js';
  * Every worker keeps its module cache from file to file (isolate: false): importing the SDKs, client-node and Bolt
  * once per worker rather than once per file took about half of the suite's time. Files already share one module
  * graph between their own tests, so a file that changes module state (NODEGROUP_SETTLE) puts it back in afterEach.
- * All three share one pool of three workers (same groupOrder, same maxWorkers), so the long end-to-end files overlap
+ * All three share one pool of four workers (same groupOrder, same maxWorkers), so the long end-to-end files overlap
  * the short ones instead of running after them, and the longest files start first (LongFilesFirst: a fresh clone has
  * no timings, and vitest would start the largest files first). Speed is measured in bench/, not here: the timeouts
  * only bound a test that would otherwise hang on a busy machine.
  */
 /**
- * Three workers on the 2-core machine: the suite waits more than it computes (simulated time, real processes,
- * Prometheus scrapes), and at two workers the load average stayed at 1.3–1.9. At three, a quiet run took 537 s
- * of vitest instead of 662–745 s (docs/benchmarks.md, "Test suite").
+ * Four workers on the 2-core machine: the suite waits more than it computes (simulated time, real processes,
+ * Prometheus scrapes), and at two workers the load average stayed at 1.3–1.9. A quiet fresh-clone run took 662–745 s
+ * of vitest at two, 388 s at three and 336 s at four (docs/benchmarks.md, "Test suite"). VITEST_WORKERS sets another
+ * count, e.g. on a machine with more cores.
  */
-const WORKERS = 3;
+const WORKERS = Number(process.env.VITEST_WORKERS ?? 4);
 
 const shared = {
   testTimeout: 180_000,
