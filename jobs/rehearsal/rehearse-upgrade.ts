@@ -544,10 +544,10 @@ function buildReport(input: {
   const blocks = [...opened.values()].flatMap((g) => (g.problems ?? []).map((problem) => `${g.gateId}: ${problem.replace(/\s+/g, ' ').trim()}`));
   for (const event of recorded) {
     if (event.kind === 'step-failed') blocks.push(`${event.step}: ${event.error}`);
-    // Stalls the job waits out rather than gates: do-not-disrupt pods, a budget of 0, pods no node fits.
-    const stall = (event.kind === 'note' && event.level === 'warning' && !/^Preflight findings/.test(event.text)) || (event.kind === 'progress' && /do-not-disrupt|Pending|no node fits|cannot be scheduled/i.test(event.text));
-    if (stall) {
-      const line = `${event.kind === 'progress' ? event.step : 'note'}: ${event.text.replace(/\s+/g, ' ').trim()}`;
+    // Waits the job sits out rather than gates are the steps' warning notes (a NodePool with no claim replaced for the
+    // stall time, a replacement never Ready, a blocked disruption); the preflight's findings note is the plan's, not one.
+    if (event.kind === 'note' && event.level === 'warning' && event.topic !== 'findings') {
+      const line = `note: ${event.text.replace(/\s+/g, ' ').trim()}`;
       const seen = (l: string) => l.replace(/\d+/g, 'N');
       if (!blocks.some((b) => seen(b) === seen(line))) blocks.push(line);
     }

@@ -86,7 +86,8 @@ export type TimelineEvent =
   | { kind: 'step-finished'; at: number; step: string; title: string; durationMs: number; summary?: string }
   | { kind: 'step-failed'; at: number; step: string; title: string; error: string; remedy?: string; rollback?: RollbackOffer }
   | { kind: 'progress'; at: number; step: string; text: string }
-  | { kind: 'note'; at: number; level: 'info' | 'warning'; text: string }
+  /** `findings`: the preflight's list of findings (a plan's, not a wait), which a rehearsal does not report as a block. */
+  | { kind: 'note'; at: number; level: 'info' | 'warning'; text: string; topic?: 'findings' }
   | { kind: 'gate-opened'; at: number; gate: GateModel }
   | {
       kind: 'gate-answered';

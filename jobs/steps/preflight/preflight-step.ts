@@ -112,6 +112,7 @@ async function report(ctx: StepContext, findings: PreflightFinding[], context: P
     kind: 'note',
     at: ctx.clock.now(),
     level: worst,
+    topic: 'findings',
     text: [
       `Preflight findings for ${ctx.step.to} (${insightsLine(context)}${waived.length > 0 ? `; ${waived.length} waived` : ''})${context.waiverNote ? `. ${context.waiverNote}` : ''}:`,
       ...sorted.slice(0, 40).map((finding) => `• ${formatFinding(finding)}`), ...(sorted.length > 40 ? [`• …and ${sorted.length - 40} more (see the plan)`] : [])].join('\n'),
