@@ -3,7 +3,7 @@ import type { PlannedStep } from '../../src/ports/upgrade-plan.js';
 import type { GateModel } from '../../src/ports/timeline-event.js';
 import { formatUtcTime, mention } from '../../src/report/format-text.js';
 import { guardHalts } from '../../src/planning/guards/evaluate-guard.js';
-import { awaitGate } from '../engine/gate-step.js';
+import { execute } from '../engine/execute-commands.js';
 import type { StepContext } from '../engine/step-context.js';
 import { autoResumeDue, breachCard, type BreachCard, haltingGuards, holdGateId, nextGuardDueInMs, watchGuards } from './guard-watch.js';
 import type { JobRuntime } from './job-runtime.js';
@@ -50,11 +50,16 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
     await deps.gates.answer(data.jobId, gateId, revision, { action: 'continue', by: `${AUTO_RESUME_BY} of guard ${due.map((guard) => `"${guard.name}"`).join(', ')}`, at: deps.clock.now() });
   }
 
-  const outcome = await awaitGate(ctx, {
-    gateId, title: card.title, details: card.details, actions: ['continue', 'force', 'abort'], guardHold: true, continueLabel: 'Resume',
-    ...(card.rollback ? { rollback: card.rollback } : {}),
+  // The card is asked through the executor, as every gate is; a dry run reads no guard, so it never holds.
+  const outcome = await execute(ctx, {
+    kind: 'ask-gate',
+    gate: {
+      gateId, title: card.title, details: card.details, actions: ['continue', 'force', 'abort'], guardHold: true, continueLabel: 'Resume',
+      ...(card.rollback ? { rollback: card.rollback } : {}),
+    },
   });
-  if (outcome.kind === 'result') {
+  if (outcome.kind === 'described') throw new Error(`guard hold ${gateId} reached in a dry run, which reads no guard`);
+  if (outcome.kind === 'stop') {
     const result = outcome.result;
     if (result.outcome === 'abort') return { kind: 'abort', reason: result.reason };
     await ctx.setState('paused');
