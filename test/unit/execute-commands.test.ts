@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeCommand, describeCommands, describeIssued, type AskGateCommand, type CreateLaunchTemplateVersionCommand, type PointGroupCommand, type UpdateAddonCommand, type UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
+import type { AskGateCommand, CreateLaunchTemplateVersionCommand, PointGroupCommand, UpdateAddonCommand, UpdateClusterVersionCommand } from '../../jobs/engine/commands.js';
+import { describeCommand, describeCommands, describeIssued } from '../../jobs/engine/describe-command.js';
 import { completed, describeInstead, execute, halted, preview } from '../../jobs/engine/execute-commands.js';
 import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { StepContext } from '../../jobs/engine/step-context.js';
