@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
@@ -21,10 +22,18 @@ import { ROOT } from './spawn-tsx.js';
  */
 const CACHE = join(ROOT, 'node_modules/.cache/eks-upgrade-bot-tests');
 
+/** Builds under way in this process, by bundle: concurrent tests of one file (describe.concurrent) wait for one build. */
+const building = new Map<string, Promise<void>>();
+
 /** The node arguments that run `entry` (a path from the repository's root, e.g. 'src/main.ts'), building it if needed. */
 export async function builtEntry(entry: string): Promise<string[]> {
   const out = join(CACHE, `${entry.replace(/[/.]/g, '_')}.mjs`);
-  if (!isFresh(out)) await bundle(entry, out);
+  while (building.has(out)) await building.get(out);
+  if (!isFresh(out)) {
+    const build = bundle(entry, out).finally(() => building.delete(out));
+    building.set(out, build);
+    await build;
+  }
   return [out];
 }
 
@@ -59,9 +68,9 @@ const sourceImportMetaUrl: Plugin = {
 };
 
 async function bundle(entry: string, out: string): Promise<void> {
-  // Built in a folder of this process's own, then moved into place: test processes building at the same moment
-  // never read each other's half-written file.
-  const staging = join(CACHE, `.staging-${process.pid}`);
+  // Built in a folder of this build's own, then moved into place: test processes building at the same moment
+  // never read each other's half-written file, nor remove each other's folder.
+  const staging = join(CACHE, `.staging-${process.pid}-${randomUUID()}`);
   mkdirSync(staging, { recursive: true });
   const name = basename(out);
   // Dated when the build started: a source saved while it ran is newer than the bundle, which is then built again.

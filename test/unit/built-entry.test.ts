@@ -38,4 +38,15 @@ describe('builtEntry', () => {
     writeSource('word.ts', "export const word: string = 'two';\n", new Date(Date.now() + 60_000));
     expect(JSON.parse(await runNode(`${dir}/entry.ts`)).word).toBe('two');
   });
+
+  it('gives concurrent tests of one process (describe.concurrent) the same fresh bundle, built once', async () => {
+    mkdirSync(join(ROOT, dir), { recursive: true });
+    const past = new Date(Date.now() - 60_000);
+    writeSource('twice.ts', "import { word } from './word3.js';\nconsole.log(word);\n", past);
+    writeSource('word3.ts', "export const word: string = 'three';\n", past);
+    const started = await Promise.all([1, 2, 3].map(() => builtEntry(`${dir}/twice.ts`)));
+    expect(new Set(started.map((args) => args.join(' '))).size).toBe(1);
+    expect(execFileSync(process.execPath, started[0], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe('three');
+    expect(readdirSync(bundles).filter((file) => file.startsWith('.staging-'))).toEqual([]);
+  });
 });
