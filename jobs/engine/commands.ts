@@ -163,6 +163,8 @@ export interface PointNodeClassCommand {
   kind: 'point-node-class';
   nodeClass: string;
   terms: Array<Record<string, unknown>>;
+  /** `report`: a class that no longer exists is no failure; the executor answers `gone` (the rollback's alias restore says so). */
+  whenGone?: 'report';
 }
 
 /** The upgrade budget set on NodePools before the control plane moves (karpenter-budget-step.ts), one line a pool. */

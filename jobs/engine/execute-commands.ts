@@ -50,7 +50,7 @@ interface Results {
   'drive-karpenter': Done;
   'hold-budgets': Done;
   'set-nodepool-budgets': { kind: 'set'; from: string } | { kind: 'unchanged' } | { kind: 'gone' };
-  'point-node-class': Done;
+  'point-node-class': Done | { kind: 'gone' };
   'adopt-update': { kind: 'update'; updateId: string };
   'restart-workload': Done;
   'restart-workloads': Done;
@@ -228,6 +228,7 @@ async function run(ctx: StepContext, command: Command): Promise<Executed<Command
     case 'point-node-class': {
       const kube = await ctx.kube();
       const current = await kube.get('ec2nodeclasses', command.nodeClass);
+      if (!current && command.whenGone === 'report') return { kind: 'gone' };
       if (!current) {
         throw new StepFailure(`Pointing EC2NodeClass ${command.nodeClass} at the ${ctx.step.to} AMI failed: it no longer exists`, {
           remedy: "recreate it (or fix the NodePools' nodeClassRef), then start the upgrade again",
