@@ -44,7 +44,7 @@ describe('every mutating action of the IAM policy, its answer lost', () => {
     closers.push(() => queue.close(), async () => void (await redis.quit()));
     // The token of the worker holding the job (BullMQ's lock key `<prefix>:<queue>:<job>:lock`), null while nobody does.
     const lockOf = (jobId: string) => redis.get(`${h!.prefix}:${UPGRADE_QUEUE}:${jobId}:lock`);
-    const { job } = await control.start(h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
+    const { job } = await h.start(control, h.request({ cluster: 'batch', channel: 'C0OPS', to: '1.31' }), '1.30');
     let killed = 0;
     const deadline = Date.now() + 200_000;
     for (;;) {
