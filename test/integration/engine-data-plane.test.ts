@@ -22,7 +22,7 @@ describe('upgrade engine: add-ons and managed node groups', () => {
     // Deliberately started WITHOUT a plan: the "decide from the world" path, where every step kind runs and each step
     // acts on whatever needs work. `start` never takes it, but workers still resume such jobs (schema 1 jobs queued
     // before plans existed, engine-job-schema.test.ts), so it stays covered here. Every other engine test starts
-    // its job with a plan, as `start` does (h.start).
+    // its job with a plan, as `start` does (h.start), but lost-answers.test.ts (its comment says why).
     const { job } = await engine.control.start(h.request(), '1.30');
     await h.thread.waitFor((posts) => posts.some((p) => p.event.kind === 'gate-opened'), 20_000, 'the gate');
     await engine.control.answerGate({ jobId: job.jobId, gateId: 'h1-control-plane', revision: 1, action: 'continue', userId: 'U0APP' });

@@ -27,6 +27,8 @@ async function upgradeLosingAnswers(world: keyof typeof WORLDS, actions: string[
   const eks = createEksPortFactory(options);
   const engine = h.engine({ eks, ec2: createEc2PortFactory(options), autoScaling: createAutoScalingPortFactory(options), kube: createKubePortFactory({ eks, tokenSourceFor: () => ({ token: async () => 'sim' }) }) });
   await engine.startWorker();
+  // Started without a plan: planned (h.start), the plan's read runs on this harness's simulated clock at 600×, and
+  // its deadline passes in about a wall second (deadline_exceeded). Planning on the simulator's clock is left to do.
   const { job } = await engine.control.start(h.request({ cluster: w.cluster, channel: 'C0OPS', to: w.to }), w.from);
   const answered = new Set<string>();
   const deadline = Date.now() + 200_000;
