@@ -21,7 +21,13 @@ import { LongFilesFirst } from './test/support/long-files-first.js';
  * of vitest at two, 388 s at three and 336 s at four (docs/benchmarks.md, "Test suite"). VITEST_WORKERS sets another
  * count, e.g. on a machine with more cores.
  */
-const WORKERS = Number(process.env.VITEST_WORKERS ?? 4);
+const WORKERS = workerCount(process.env.VITEST_WORKERS);
+
+function workerCount(value: string | undefined): number {
+  if (value === undefined || value === '') return 4;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`VITEST_WORKERS is "${value}": set it to a whole number of workers, 1 or more (or leave it unset for 4).`);
+  return Number(value);
+}
 
 const shared = {
   testTimeout: 180_000,
