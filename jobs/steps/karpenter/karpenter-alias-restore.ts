@@ -27,7 +27,6 @@ export function withAliasRestore(step: Step): Step {
     const lines: string[] = [];
     for (const [name, terms] of pending.sort(([a], [b]) => a.localeCompare(b))) {
       if (done.has(name)) continue;
-      // Read first and merge-patched only when the terms differ (the executor's point-node-class).
       const pointed = await execute(ctx, { kind: 'point-node-class', nodeClass: name, terms, whenGone: 'report' });
       if (pointed.kind === 'gone') {
         lines.push(`EC2NodeClass ${name} no longer exists; its alias was not put back.`);
