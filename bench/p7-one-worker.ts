@@ -89,12 +89,17 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     },
     redisUrl: ctx.redisUrl,
     env: { AWS_POLL_SECONDS: String(pollSeconds) },
-    // BENCH_P7_PROFILE=<dir>: the worker writes a CPU profile there when it stops (open it in Chrome DevTools).
     workerEnv: { WORKER_CONCURRENCY: String(UPGRADES) },
     // Slack's Tier 3 allows about 50 chat.update a minute in the whole workspace; fifty upgrades that each take a
     // simulated hour in a real minute may make an hour's worth of them (the fake's buckets refill at the speed).
     rateLimitSpeed: SPEED,
-    ...(process.env.BENCH_P7_PROFILE ? { workerEntry: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_P7_PROFILE}`, 'bin/eks-upgrade-bot.cjs'] } : {}),
+    // BENCH_P7_PROFILE=<dir>: the worker writes a CPU profile there when it stops (open it in Chrome DevTools).
+    // BENCH_P7_NODE_ARGS: Node flags for the worker (e.g. `--heapsnapshot-signal=SIGUSR2`, `--max-old-space-size=…`).
+    workerEntry: [
+      ...(process.env.BENCH_P7_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_P7_PROFILE}`] : []),
+      ...(process.env.BENCH_P7_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      'bin/eks-upgrade-bot.cjs',
+    ],
   });
   // Everything that samples or answers stops however the run ends (a probe left running keeps the bench alive).
   const stoppers: Array<{ stop(): void }> = [];
