@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { answerEveryGate, readStepMessage, stepMessagesOf, summaryReply } from '../test/support/e2e-thread.js';
 import type { BenchContext, Figure } from './kit/figures.js';
-import { percentile, startSlackStack, type SlackStack } from './kit/processes.js';
+import { nodeArgsFrom, percentile, startSlackStack, type SlackStack } from './kit/processes.js';
 
 /**
  * P7 one worker, many upgrades. BENCH_P7_UPGRADES (default 50) clusters of the generated `fleet` scenario, each with
@@ -97,7 +97,7 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     // BENCH_P7_NODE_ARGS: Node flags for the worker (e.g. `--heapsnapshot-signal=SIGUSR2`, `--max-old-space-size=…`).
     workerEntry: [
       ...(process.env.BENCH_P7_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_P7_PROFILE}`] : []),
-      ...(process.env.BENCH_P7_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ...nodeArgsFrom('BENCH_P7_NODE_ARGS'),
       'bin/eks-upgrade-bot.cjs',
     ],
   });

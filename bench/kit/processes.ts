@@ -115,6 +115,11 @@ export async function startBotProcess(options: BotOptions): Promise<BotChild> {
   return { ...child, port, readyMs };
 }
 
+/** Node flags for a bench's bot process from an environment variable (space-separated; empty or unset: none). */
+export function nodeArgsFrom(variable: string): string[] {
+  return process.env[variable]?.split(' ').filter(Boolean) ?? [];
+}
+
 /** BENCH_CPU_PROF=<dir>: each bot process writes a V8 CPU profile there when it stops (open it in Chrome DevTools). */
 function profileFlags(role: string): string[] {
   const dir = process.env.BENCH_CPU_PROF;
