@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { answerEveryGate, readStepMessage, stepMessagesOf, summaryReply } from '../test/support/e2e-thread.js';
 import type { BenchContext, Figure } from './kit/figures.js';
-import { nodeArgsFrom, percentile, startSlackStack, type SlackStack } from './kit/processes.js';
+import { deployedNodeOptions, nodeArgsFrom, percentile, startSlackStack, type SlackStack } from './kit/processes.js';
 
 /**
  * P7 one worker, many upgrades. BENCH_P7_UPGRADES (default 50) clusters of the generated `fleet` scenario, each with
  * a channel of its own, are upgraded to their next minor at once through Slack — the bot as deployed: one ROLE=web
  * process and ONE ROLE=worker process with WORKER_CONCURRENCY equal to the number of upgrades; the simulator in
  * its own process at BENCH_P7_SPEED (default 60) with AWS_POLL_SECONDS = BENCH_P7_POLL_SECONDS (default 1).
+ * The worker runs with its Deployment's NODE_OPTIONS (the heap cap that fits its pod; BENCH_NODE_OPTIONS replaces it).
  * The driver answers every gate at once and scrapes the worker's /metrics every 2 s (prom-client's
  * nodejs_eventloop_lag_p99_seconds: the event-loop delay's p99 since the previous scrape) and reads its peak RSS
  * (VmHWM in /proc/<pid>/status). Baselines, same run: the same worker idle for 6 s before the commands, and a bare
@@ -21,6 +22,11 @@ const SPEED = Number(process.env.BENCH_P7_SPEED ?? 60);
 /** Default 1 s, the benches' usual poll: 15 × production's rate per real second (15 s), not 60 ×. */
 const POLL_SECONDS = Number(process.env.BENCH_P7_POLL_SECONDS ?? 1);
 const SCRAPE_MS = 2_000;
+/**
+ * BENCH_P7_NODES > 0: upgrade that many clusters of the `scale` scenario instead (`--clusters BENCH_P7_UPGRADES
+ * --nodes BENCH_P7_NODES`, 3 pods a node, 5 NodePools drifting by Karpenter): a worker's heap with large clusters.
+ */
+const SCALE_NODES = Number(process.env.BENCH_P7_NODES ?? 0);
 
 interface FleetCluster {
   name: string;
@@ -82,7 +88,9 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
   let clusters: FleetCluster[] = [];
   const stack = await startSlackStack({
     name: 'p7',
-    simArgs: ['--scenario', 'fleet', '--clusters', String(fleetSize), '--speed', String(SPEED)],
+    simArgs: SCALE_NODES > 0
+      ? ['--scenario', 'scale', '--clusters', String(UPGRADES), '--nodes', String(SCALE_NODES), '--pools', '5', '--speed', String(SPEED)]
+      : ['--scenario', 'fleet', '--clusters', String(fleetSize), '--speed', String(SPEED)],
     clustersYaml: async (sim) => {
       clusters = await pickClusters(sim.url);
       return `clusters:\n${clusters.map((c) => `  - { name: ${c.name}, region: us-west-2, channels: [${channelOf(c.name)}], requesters: [U0REQ], approvers: [U0APP], twoPersonRule: false }\n`).join('')}`;
@@ -103,6 +111,15 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
   });
   // Everything that samples or answers stops however the run ends (a probe left running keeps the bench alive).
   const stoppers: Array<{ stop(): void }> = [];
+  // With `--trace-gc` in BENCH_P7_NODE_ARGS: the heap after each full collection (V8 prints "Mark-Compact a (b) ->
+  // c (d) MB"), the largest of which bounds what the worker really holds (the RSS peak also counts garbage).
+  let liveAfterFullGc = 0;
+  let partial = '';
+  stack.worker.process.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const match of lines.join('\n').matchAll(/Mark-Compact(?: \(reduce\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(/g)) liveAfterFullGc = Math.max(liveAfterFullGc, Number(match[1]));
+  });
   try {
     const { fake } = stack;
     await scrape(stack.worker.port); // resets the window: start-up is not idle time
@@ -150,13 +167,13 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     const idleLoop = idle.samples.map((s) => s.loopP99);
     const worstLoop = Math.max(...loop);
     process.stdout.write(
-      `P7 ${clusters.length} upgrades in ${(wallMs / 1000).toFixed(0)} s; worker loop p99 per ${SCRAPE_MS / 1000} s window: median ${percentile(loop, 50).toFixed(0)} ms, p90 ${percentile(loop, 90).toFixed(0)} ms, worst ${worstLoop.toFixed(0)} ms; RSS now ${busy.samples.at(-1)?.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; live heap max ${Math.max(...busy.samples.map((s) => s.heapUsed)).toFixed(0)} MB (idle ${Math.max(...idle.samples.map((s) => s.heapUsed)).toFixed(0)} MB); \n  worker loop p99 per window: ${loop.map((v) => v.toFixed(0)).join(' ')}\n  bare loop p99 per window:   ${bare.samples.map((v) => v.toFixed(0)).join(' ')}\n` +
+      `P7 ${clusters.length} upgrades in ${(wallMs / 1000).toFixed(0)} s; worker loop p99 per ${SCRAPE_MS / 1000} s window: median ${percentile(loop, 50).toFixed(0)} ms, p90 ${percentile(loop, 90).toFixed(0)} ms, worst ${worstLoop.toFixed(0)} ms; RSS now ${busy.samples.at(-1)?.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; live heap max ${Math.max(...busy.samples.map((s) => s.heapUsed)).toFixed(0)} MB (idle ${Math.max(...idle.samples.map((s) => s.heapUsed)).toFixed(0)} MB)${liveAfterFullGc ? `; heap after a full GC max ${liveAfterFullGc.toFixed(0)} MB` : ''}\n  worker loop p99 per window: ${loop.map((v) => v.toFixed(0)).join(' ')}\n  bare loop p99 per window:   ${bare.samples.map((v) => v.toFixed(0)).join(' ')}\n` +
         (wrong.length ? `  not correct:\n${wrong.slice(0, 10).map((w) => `    ${w}`).join('\n')}\n` : ''),
     );
     return [
       {
         id: 'P7',
-        name: `${clusters.length} upgrades at once (fleet, speed ${SPEED}, poll ${pollSeconds.toFixed(2)} s), one worker process`,
+        name: `${clusters.length} upgrades at once (${SCALE_NODES > 0 ? `scale, ${SCALE_NODES} nodes each` : 'fleet'}, speed ${SPEED}, poll ${pollSeconds.toFixed(2)} s), one worker process (NODE_OPTIONS ${deployedNodeOptions('worker') || 'none'})`,
         value: `peak RSS ${peak.toFixed(0)} MB; loop delay p99 worst ${worstLoop.toFixed(0)} ms (median window ${percentile(loop, 50).toFixed(0)} ms); ${clusters.length - wrong.length}/${clusters.length} threads correct in ${(wallMs / 1000).toFixed(0)} s`,
         goal: 'RSS ≤ 300 MB, loop p99 ≤ 100 ms, every thread correct',
         baseline: `idle worker: RSS ${idleRss.toFixed(0)} MB, loop p99 worst ${Math.max(...idleLoop).toFixed(0)} ms; a bare Node loop during the run: p99 worst ${Math.max(...bare.samples).toFixed(0)} ms (median window ${percentile(bare.samples, 50).toFixed(0)} ms)`,

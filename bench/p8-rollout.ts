@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { loadScenario, type FakeMessage } from '@eks-upgrade-bot/sim/services';
 import type { BenchContext, Figure } from './kit/figures.js';
-import { nodeArgsFrom } from './kit/processes.js';
+import { deployedNodeOptions, nodeArgsFrom } from './kit/processes.js';
 
 /**
  * P8 (issue 30): a rollout of the whole fleet. `fleet --clusters P8_CLUSTERS --fleet-version 1.32` (500 healthy
@@ -103,7 +103,7 @@ export async function runRollout(opts: { clusters: number; wave: number; maxPara
   let worker: Awaited<ReturnType<typeof startWorkerChild>> | undefined;
   const bundle = await bundleWorker();
   try {
-    worker = await startWorkerChild(stack, clusters, { lockMs: 30_000, env: { WORKER_CONCURRENCY: String(opts.maxParallel) }, entry: [...nodeArgsFrom('P8_NODE_ARGS'), bundle.file] });
+    worker = await startWorkerChild(stack, clusters, { lockMs: 30_000, env: { WORKER_CONCURRENCY: String(opts.maxParallel), NODE_OPTIONS: deployedNodeOptions('worker') }, entry: [...nodeArgsFrom('P8_NODE_ARGS'), bundle.file] });
     log(`P8 worker ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const cpuBefore = cpuMsOf(worker.pid);
     figures.idleRssMb = rssMbOf(worker.pid);

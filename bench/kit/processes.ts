@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim/services';
 import { Redis } from 'ioredis';
+import { parse } from 'yaml';
 import { freePort } from '../../src/demo/ensure-redis.js';
 
 /**
@@ -107,12 +108,27 @@ export async function startBotProcess(options: BotOptions): Promise<BotChild> {
         AWS_SECRET_ACCESS_KEY: 'bench',
         AWS_POLL_SECONDS: '1',
         LOG_LEVEL: 'warn',
+        NODE_OPTIONS: deployedNodeOptions(options.role),
         ...options.env,
       },
     }),
   );
   const readyMs = await waitHealthy(`http://127.0.0.1:${port}/healthz`, child, started);
   return { ...child, port, readyMs };
+}
+
+/**
+ * The NODE_OPTIONS a role runs with as deployed: the value in its Deployment (deploy/kubernetes/deployment-<role>.yaml,
+ * the heap cap that fits its pod's memory limit), so the benches measure the heap the pods get. BENCH_NODE_OPTIONS,
+ * when set (empty: none), replaces it for every role; `all` (one process, docker-compose) has none.
+ */
+export function deployedNodeOptions(role: 'web' | 'worker' | 'all'): string {
+  if (process.env.BENCH_NODE_OPTIONS !== undefined) return process.env.BENCH_NODE_OPTIONS;
+  if (role === 'all') return '';
+  const manifest = parse(readFileSync(join(ROOT, `deploy/kubernetes/deployment-${role}.yaml`), 'utf8')) as {
+    spec: { template: { spec: { containers: Array<{ env?: Array<{ name: string; value?: string }> }> } } };
+  };
+  return manifest.spec.template.spec.containers[0].env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
 }
 
 /** Node flags for a bench's bot process from an environment variable (space-separated; empty or unset: none). */

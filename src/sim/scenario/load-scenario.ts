@@ -24,7 +24,7 @@ export function scenarioNames(): string[] {
 }
 
 export interface LoadScenarioOptions {
-  /** For the `fleet` generator: how many clusters (default 20). */
+  /** For the `fleet` generator: how many clusters (default 20); for `scale`: how many identical ones (default 1). */
   clusters?: number;
   /** For the `fleet` generator: every cluster healthy at this version (`--fleet-version`; default mixed, some broken). */
   fleetVersion?: string;
@@ -55,7 +55,7 @@ export function loadScenario(scenario: string | object, options: LoadScenarioOpt
   if (scenario === 'scale') {
     let generated: Record<string, unknown>;
     try {
-      generated = generateScaleScenario({ nodes: options.nodes, pools: options.pools, mngNodes: options.mngNodes });
+      generated = generateScaleScenario({ nodes: options.nodes, pools: options.pools, mngNodes: options.mngNodes, clusters: options.clusters });
     } catch (error) {
       throw new ScenarioError((error as Error).message);
     }

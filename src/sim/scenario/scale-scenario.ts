@@ -17,6 +17,8 @@ export interface ScaleScenarioOptions {
   pools?: number;
   /** Nodes of an extra managed node group (default 0: none). */
   mngNodes?: number;
+  /** Identical clusters (default 1: one named `scale`; more are `scale-01` …). */
+  clusters?: number;
 }
 
 const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c'];
@@ -26,10 +28,13 @@ export function generateScaleScenario(options: ScaleScenarioOptions = {}): Recor
   const nodes = options.nodes ?? 500;
   const pools = options.pools ?? 5;
   const mngNodes = options.mngNodes ?? 0;
+  const copies = options.clusters ?? 1;
   if (!Number.isInteger(nodes) || nodes < 0 || nodes > 5000) throw new Error(`scale scenario: --nodes must be an integer between 0 and 5000, got ${nodes}`);
   if (!Number.isInteger(pools) || pools < 1 || pools > 100) throw new Error(`scale scenario: --pools must be an integer between 1 and 100, got ${pools}`);
   if (pools > Math.max(nodes, 1)) throw new Error(`scale scenario: --pools (${pools}) cannot exceed --nodes (${nodes}); every pool needs a node`);
   if (!Number.isInteger(mngNodes) || mngNodes < 0 || mngNodes > 1000) throw new Error(`scale scenario: --mng-nodes must be an integer between 0 and 1000, got ${mngNodes}`);
+  if (!Number.isInteger(copies) || copies < 1 || copies > 50) throw new Error(`scale scenario: --clusters must be an integer between 1 and 50, got ${copies}`);
+  if (copies * (nodes + mngNodes) > 40_000) throw new Error(`scale scenario: --clusters × nodes is ${copies * (nodes + mngNodes)}; at most 40000 nodes in all fit one simulator`);
 
   const poolNames = Array.from({ length: pools }, (_, i) => `pool-${i + 1}`);
   const nodesOf = (i: number) => Math.floor(nodes / pools) + (i < nodes % pools ? 1 : 0);
@@ -41,14 +46,14 @@ export function generateScaleScenario(options: ScaleScenarioOptions = {}): Recor
     ...poolNames.flatMap((pool, i) => workload(`app-${pool}`, PODS_PER_NODE * nodesOf(i), { 'karpenter.sh/nodepool': pool }, [{ key: 'pool', operator: 'Equal', value: pool, effect: 'NoSchedule' }])),
     ...(mngNodes > 0 ? workload('mng-app', PODS_PER_NODE * mngNodes, { 'eks.amazonaws.com/nodegroup': 'mng' }, []) : []),
   ];
+  const names = copies === 1 ? ['scale'] : Array.from({ length: copies }, (_, i) => `scale-${String(i + 1).padStart(2, '0')}`);
   return {
     name: 'scale',
-    description: `one 1.30 cluster with ${nodes} Karpenter nodes in ${pools} NodePools${mngNodes ? ` and a ${mngNodes}-node managed node group` : ''}, ${PODS_PER_NODE} pods per node, PDBs`,
+    description: `${copies === 1 ? 'one 1.30 cluster' : `${copies} 1.30 clusters, each`} with ${nodes} Karpenter nodes in ${pools} NodePools${mngNodes ? ` and a ${mngNodes}-node managed node group` : ''}, ${PODS_PER_NODE} pods per node, PDBs`,
     calendarAsOf: '2025-06-15',
     eks: { versions: ['1.30', '1.31', '1.32', '1.33'], controlPlaneUpdateMinutes: 10 },
-    clusters: [
-      {
-        name: 'scale',
+    clusters: names.map((name) => ({
+        name,
         region: 'us-west-2',
         version: '1.30',
         tags: { env: 'bench' },
@@ -69,8 +74,8 @@ export function generateScaleScenario(options: ScaleScenarioOptions = {}): Recor
               amiFamily: 'AL2023',
               amiSelectorTerms: [{ alias: 'al2023@latest' }],
               role: 'karpenter-scale',
-              subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'scale' } }],
-              securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'scale' } }],
+              subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': name } }],
+              securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': name } }],
             },
           })),
           nodePools: poolNames.map((pool, i) => ({
@@ -98,8 +103,7 @@ export function generateScaleScenario(options: ScaleScenarioOptions = {}): Recor
           nodes: karpenterNodes,
         },
         kubernetes,
-      },
-    ],
+      })),
   };
 }
 

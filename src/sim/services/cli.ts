@@ -20,7 +20,7 @@ const USAGE = `Usage: npm run sim -- --scenario <name> [--port 4566] [--host 127
   --speed       simulated seconds per real second (default 1; 60 turns a 10-minute update into 10 s)
   --kubeconfig  write a kubeconfig with one context per cluster to this file
   --public-url  URL clients use to reach the simulator if not http://<host>:<port> (e.g. http://sim:4566 in compose)
-  --clusters    number of clusters for --scenario fleet (default 20)
+  --clusters    number of clusters for --scenario fleet (default 20), or of identical ones for --scenario scale (default 1)
   --fleet-version  for --scenario fleet: every cluster healthy at this version (default: mixed versions, some broken)
   --nodes       Karpenter nodes in all for --scenario scale (default 500)
   --pools       Karpenter NodePools sharing them for --scenario scale (default 5)
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   if (!(speed > 0) || !Number.isFinite(speed)) fail(`--speed must be a positive number, got "${args.speed}"`);
   const clusters = args.clusters === undefined ? undefined : Number(args.clusters);
   if (clusters !== undefined && (!Number.isInteger(clusters) || clusters < 1)) fail(`--clusters must be a positive integer, got "${args.clusters}"`);
-  if (clusters !== undefined && args.scenario !== 'fleet') fail('--clusters only applies to --scenario fleet');
+  if (clusters !== undefined && args.scenario !== 'fleet' && args.scenario !== 'scale') fail('--clusters only applies to --scenario fleet or scale');
   if (args['fleet-version'] !== undefined && args.scenario !== 'fleet') fail('--fleet-version only applies to --scenario fleet');
   const scaleFlag = (flag: 'nodes' | 'pools' | 'mng-nodes'): number | undefined => {
     const raw = args[flag];

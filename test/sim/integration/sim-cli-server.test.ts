@@ -54,7 +54,7 @@ describe('npm run sim', () => {
     expect(badRelax.output()).toContain('--relax bogus: not a simulator rule; choose from ordered-lists');
     expect(unknown.output()).toMatch(/unknown scenario "nope": choose one of [a-z, -]*\bdemo\b/);
     expect(badSpeed.output()).toContain('--speed must be a positive number, got "fast"');
-    expect(clustersWithoutFleet.output()).toContain('--clusters only applies to --scenario fleet');
+    expect(clustersWithoutFleet.output()).toContain('--clusters only applies to --scenario fleet or scale');
   });
 
   it('generates a fleet of N clusters', async () => {

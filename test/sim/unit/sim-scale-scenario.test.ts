@@ -18,7 +18,16 @@ describe('the generated scale scenario', () => {
     expect(kinds.filter((k) => k.startsWith('PodDisruptionBudget/'))).toHaveLength(6);
   });
 
+  it('makes identical clusters scale-01 … with --clusters, each its own size', () => {
+    const scenario = loadScenario('scale', { nodes: 12, pools: 3, clusters: 3 });
+    expect(scenario.clusters.map((c) => c.name)).toEqual(['scale-01', 'scale-02', 'scale-03']);
+    expect(scenario.clusters.map((c) => c.karpenter!.nodes.length)).toEqual([12, 12, 12]);
+    expect(loadScenario('scale', { nodes: 12, pools: 3 }).clusters.map((c) => c.name)).toEqual(['scale']);
+  });
+
   it('refuses sizes it cannot build with a sentence naming the flag', () => {
+    expect(() => loadScenario('scale', { nodes: 2000, clusters: 21 })).toThrow(/--clusters × nodes is 42000; at most 40000/);
+    expect(() => loadScenario('scale', { clusters: 0 })).toThrow(/--clusters must be an integer between 1 and 50, got 0/);
     expect(() => loadScenario('scale', { nodes: 3, pools: 5 })).toThrow(/--pools \(5\) cannot exceed --nodes \(3\)/);
     expect(() => loadScenario('scale', { nodes: -1 })).toThrow(/--nodes must be an integer/);
   });
