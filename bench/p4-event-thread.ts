@@ -11,8 +11,8 @@ import { percentile, startSlackStack } from './kit/processes.js';
  * time it took each post and edit. Latency of a replacement: from the k-th NodeClaim deletion to the first write in
  * the channel reading "NodeClaims replaced ≥ k/…" (the step message or the status card) or the step finished.
  * Latency of a block: from Karpenter's first DisruptionBlocked/FailedDraining Event with that message on that node to
- * the notice post naming them. Goal: p95 ≤ 2 s with ≤ 1 write per second in the channel. Baseline, same run: the
- * gap between consecutive writes in the channel (what the 1-per-second pacing alone costs).
+ * the notice post naming them. Goal: p95 ≤ 2 s within Slack's limits (at most one post a second in the channel, 50
+ * edits a minute, no 429). Baseline, same run: the gap between consecutive writes in the channel.
  */
 const NODES = Number(process.env.BENCH_P4_NODES ?? 60);
 const POOLS = Number(process.env.BENCH_P4_POOLS ?? 3);
@@ -51,8 +51,10 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
     const shownCount = (text: string) => {
       // The Karpenter step's message once ✅ says every old NodeClaim is gone (its summary counts per pool).
       if (/^✅ .*NodeClaims replaced/su.test(text)) return Infinity;
+      // "replaced k/N" counts from the Karpenter step's start: the NodeClaims Karpenter had already replaced by then
+      // (it drifts them as soon as the control plane moves, while the add-ons update) are the old ones less N.
       const progress = /NodeClaims replaced (\d+)\/(\d+)/.exec(text);
-      return progress ? Number(progress[1]) : -1;
+      return progress ? Number(progress[1]) + Math.max(0, oldClaims.size - Number(progress[2])) : -1;
     };
     // Replacements are deletions of the NodeClaims there were before the upgrade, not of replacements themselves.
     const deletions = events.filter((e) => e.kind === 'nodeclaim-deleted' && oldClaims.has(e.object)).sort((a, b) => a.at - b.at);
@@ -80,26 +82,34 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
       process.stdout.write(`P4 ${unshownReplacements} replacements never shown; last deletion +${((deletions.at(-1)!.at - sent) / 1000).toFixed(1)} s; last writes counting them:\n${last.map((w) => `  +${((w.at - sent) / 1000).toFixed(1)} s ${w.text.split('\n')[0].slice(0, 140)}`).join('\n')}\n`);
     }
     const gaps = writes.slice(1).map((w, i) => w.at - writes[i].at);
-    let maxPerSecond = 0;
-    for (let i = 0, j = 0; i < writes.length; i++) {
-      while (writes[i].at - writes[j].at >= 1000) j++;
-      maxPerSecond = Math.max(maxPerSecond, i - j + 1);
+    // Slack's limits, which the bot paces to: posts one per second per channel, chat.update 50 a minute (Tier 3).
+    const most = (times: number[], windowMs: number) => Math.max(0, ...times.map((at) => times.filter((t) => t >= at && t < at + windowMs).length));
+    const maxPerSecond = most(writes.filter((w) => w.method === 'chat.postMessage').map((w) => w.at), 1000);
+    const maxEditsPerMinute = most(writes.filter((w) => w.method === 'chat.update').map((w) => w.at), 60_000);
+    const refused = fake.calls.filter((call) => call.status === 429 && call.at >= sent).length;
+    // BENCH_P4_TRACE=1: every write with its time since the command, and each deletion, to see what a late one waited for.
+    if (process.env.BENCH_P4_TRACE === '1') {
+      const lines = [
+        ...writes.map((w) => ({ at: w.at, line: `${w.method === 'chat.update' ? 'edit' : 'post'} ${w.text.split('\n')[0].slice(0, 110)}` })),
+        ...deletions.map((d, i) => ({ at: d.at, line: `   (deletion ${i + 1})` })),
+      ].sort((a, b) => a.at - b.at);
+      process.stdout.write(`${lines.map((l) => `  +${((l.at - sent) / 1000).toFixed(1)} s ${l.line}`).join('\n')}\n`);
     }
     const all = [...replaced, ...blocked];
     const p95 = percentile(all, 95);
     const fmt = (values: number[]) => (values.length ? `p50 ${(percentile(values, 50) / 1000).toFixed(1)} s, p95 ${(percentile(values, 95) / 1000).toFixed(1)} s, max ${(Math.max(...values) / 1000).toFixed(1)} s` : 'none');
     process.stdout.write(
       `P4 ${summary.text.split('\n')[0].slice(0, 100)}\n  ${deletions.length} NodeClaims deleted → ${fmt(replaced)}${unshownReplacements ? ` (${unshownReplacements} never shown)` : ''}\n` +
-        `  ${blockedEvents.length} blocked Events, ${notices.length} notices → ${fmt(blocked)}\n  ${writes.length} writes in ${((writes.at(-1)!.at - sent) / 1000).toFixed(0)} s, max ${maxPerSecond} in 1 s\n`,
+        `  ${blockedEvents.length} blocked Events, ${notices.length} notices → ${fmt(blocked)}\n  ${writes.length} writes in ${((writes.at(-1)!.at - sent) / 1000).toFixed(0)} s, at most ${maxPerSecond} post in 1 s and ${maxEditsPerMinute} edits in 60 s; ${refused} refused with 429\n`,
     );
     return [
       {
         id: 'P4',
         name: `event → thread, ${NODES}-node scale drift at speed ${SPEED} (${replaced.length} replacements, ${blocked.length} blocks)`,
-        value: `p95 ${(p95 / 1000).toFixed(1)} s (replaced: ${fmt(replaced)}; blocked: ${fmt(blocked)}); max ${maxPerSecond} write/s`,
-        goal: 'p95 ≤ 2 s; ≤ 1 write/s/channel',
+        value: `p95 ${(p95 / 1000).toFixed(1)} s (replaced: ${fmt(replaced)}; blocked: ${fmt(blocked)}); ≤ ${maxPerSecond} post/s, ≤ ${maxEditsPerMinute} edits/min, ${refused} × 429`,
+        goal: "p95 ≤ 2 s within Slack's limits: ≤ 1 post/s/channel, ≤ 50 edits/min, no 429",
         baseline: `gap between writes: p50 ${(percentile(gaps, 50) / 1000).toFixed(1)} s, p95 ${(percentile(gaps, 95) / 1000).toFixed(1)} s`,
-        met: all.length > 0 && p95 <= 2000 && maxPerSecond <= 1 && unshownReplacements === 0,
+        met: all.length > 0 && p95 <= 2000 && maxPerSecond <= 1 && maxEditsPerMinute <= 50 && refused === 0 && unshownReplacements === 0,
       },
     ];
   } finally {

@@ -3,8 +3,9 @@ import { scaleUpgrade } from './scale-upgrade.js';
 
 /**
  * P5 posts per upgrade: chat.postMessage replies in the upgrade's thread during the same `scale` upgrade as P3
- * (one Slack-driven run), and the most posts + edits Slack took for the channel in any one second. Goal: ≤ 30 + 1
- * per 50 nodes (≤ 40 for 500 nodes, issue 17's done-when), ≤ 1 write per second per channel.
+ * (one Slack-driven run), the most posts Slack took for the channel in any second and the most edits in any minute.
+ * Goal: ≤ 30 + 1 per 50 nodes (≤ 40 for 500 nodes, issue 17's done-when), within Slack's limits: ≤ 1 post per
+ * second per channel, ≤ 50 edits a minute (Tier 3).
  */
 export async function p5Posts(ctx: BenchContext): Promise<Figure[]> {
   const run = await scaleUpgrade(ctx.redisUrl);
@@ -14,10 +15,10 @@ export async function p5Posts(ctx: BenchContext): Promise<Figure[]> {
     {
       id: 'P5',
       name: `posts per upgrade, ${nodes}-node scale cluster`,
-      value: `${run.threadPosts} thread posts (${run.channelPosts} in the channel); max ${run.maxPostsPerSecond} writes in 1 s`,
-      goal: `≤ ${allowed} posts; ≤ 1 write/s/channel`,
+      value: `${run.threadPosts} thread posts (${run.channelPosts} in the channel); at most ${run.maxPostsPerSecond} post in 1 s and ${run.maxEditsPerMinute} edits in 60 s`,
+      goal: `≤ ${allowed} posts; ≤ 1 post/s/channel, ≤ 50 edits/min`,
       baseline: 'two-node demo: ≤ 15 (e2e slack-upgrade-flow)',
-      met: run.threadPosts <= allowed && run.maxPostsPerSecond <= 1,
+      met: run.threadPosts <= allowed && run.maxPostsPerSecond <= 1 && run.maxEditsPerMinute <= 50,
     },
   ];
 }

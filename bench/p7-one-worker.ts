@@ -97,7 +97,8 @@ export async function p7OneWorker(ctx: BenchContext): Promise<Figure[]> {
     },
     redisUrl: ctx.redisUrl,
     env: { AWS_POLL_SECONDS: String(pollSeconds) },
-    workerEnv: { WORKER_CONCURRENCY: String(UPGRADES) },
+    // The bot's own chat.update budget (Tier 3, 50 a minute) runs at the same speed as the fake's buckets below.
+    workerEnv: { WORKER_CONCURRENCY: String(UPGRADES), SLACK_EDITS_PER_MINUTE: String(50 * SPEED) },
     // Slack's Tier 3 allows about 50 chat.update a minute in the whole workspace; fifty upgrades that each take a
     // simulated hour in a real minute may make an hour's worth of them (the fake's buckets refill at the speed).
     rateLimitSpeed: SPEED,

@@ -24,6 +24,7 @@ export interface ScaleRun {
   threadPosts: number;
   channelPosts: number;
   maxPostsPerSecond: number;
+  maxEditsPerMinute: number;
   pollSeconds: number;
 }
 
@@ -98,14 +99,12 @@ async function run(redisUrl: string): Promise<ScaleRun> {
       kinds.set(line, (kinds.get(line) ?? 0) + 1);
     }
     process.stdout.write(`P5 posts by first line (digits as #):\n${[...kinds].sort((a, b) => b[1] - a[1]).map(([line, n]) => `  ${n} × ${line}`).join('\n')}\n`);
-    // The most posts and edits Slack took for the channel in any one-second window.
-    const writes = [...posts, ...stack.fake.okCalls('chat.update').filter((call) => call.body.channel === channel)].map((c) => c.at).sort((a, b) => a - b);
-    let maxPostsPerSecond = 0;
-    for (let i = 0, j = 0; i < writes.length; i++) {
-      while (writes[i] - writes[j] >= 1000) j++;
-      maxPostsPerSecond = Math.max(maxPostsPerSecond, i - j + 1);
-    }
-    return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, drift, driftMs, threadPosts, channelPosts: posts.length, maxPostsPerSecond, pollSeconds };
+    // Slack's limits, which the outbox paces to: the most posts Slack took for the channel in any second, and the most
+    // edits in any minute (chat.update is Tier 3, per workspace; posts and edits are limited apart).
+    const most = (times: number[], windowMs: number) => Math.max(0, ...times.map((at) => times.filter((t) => t >= at && t < at + windowMs).length));
+    const maxPostsPerSecond = most(posts.map((c) => c.at), 1000);
+    const maxEditsPerMinute = most(stack.fake.okCalls('chat.update').filter((call) => call.body.channel === channel).map((c) => c.at), 60_000);
+    return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, drift, driftMs, threadPosts, channelPosts: posts.length, maxPostsPerSecond, maxEditsPerMinute, pollSeconds };
   } finally {
     await stack.close();
   }

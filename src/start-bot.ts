@@ -54,11 +54,11 @@ export interface StartBotOptions {
   /** The logger's Redis outage tracker (src/log/redis-outage.ts): this process's own connections say when Redis is back. */
   redisOutage?: RedisOutage;
   /**
-   * The thread outbox's pacing. Leave it out in production: the default is Slack's own limit, one call per second
-   * per channel (src/slack/thread/slack-thread-port.ts). Tests of the whole bot set tens of milliseconds so that an
-   * upgrade's thread does not take half a minute of real time.
+   * The thread outbox's pacing. Leave it out in production: the default is Slack's own limits, one post per second
+   * per channel and the workspace's chat.update budget (SLACK_EDITS_PER_MINUTE, default 50; src/slack/thread/slack-thread-port.ts).
+   * Tests of the whole bot set tens of milliseconds so that an upgrade's thread does not take half a minute of real time.
    */
-  threadPacing?: { minIntervalMs?: number };
+  threadPacing?: { minIntervalMs?: number; editsPerWindow?: number; editWindowMs?: number };
 }
 
 export interface RunningBot {
@@ -92,7 +92,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
   const prefix = keyPrefixFor(connection, env.QUEUE_PREFIX);
   // Every Redis connection and BullMQ object of this process (src/store/queue-kit.ts), closed last by stop().
   const queues = createQueueKit(connection, prefix);
-  const thread = createSlackThreadPort({ client, queues, logger: logger.child({ part: 'thread' }), clock, metrics, ...options.threadPacing });
+  const editPacing = env.SLACK_EDITS_PER_MINUTE !== undefined ? { editsPerWindow: env.SLACK_EDITS_PER_MINUTE, editWindowMs: 60_000 } : {};
+  const thread = createSlackThreadPort({ client, queues, logger: logger.child({ part: 'thread' }), clock, metrics, ...editPacing, ...options.threadPacing });
   // Guards (issue 29): read while a job runs; one that cannot be read now is a warning in the log, never a reason not to start.
   const guardReader = createGuardReader({ cloudWatch: createCloudWatchGuardReader(sdkOptions), credentialsFor: (target) => credentialProviderFor(target, sdkOptions) });
   if (config.clusters.some((cluster) => (cluster.guards ?? []).length > 0)) {

@@ -84,6 +84,11 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(25),
   /** Upgrade jobs one worker process runs at once (BullMQ worker concurrency; DEFAULT_WORKER_CONCURRENCY); more wait in the queue. */
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of jobs, like 10' }).int('must be a whole number of jobs').min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+  /**
+   * chat.update calls the whole workspace may make a minute (Slack's Tier 3: "50+ per minute"); every channel's edits
+   * share it. Raise it only where Slack grants this app more.
+   */
+  SLACK_EDITS_PER_MINUTE: z.coerce.number({ error: 'must be a whole number of edits, like 50' }).int('must be a whole number of edits').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   /** Clusters `status --all` reads at once (each with its own deadline): the fleet answers in one chain of calls. */
   STATUS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of clusters, like 8' }).int('must be a whole number of clusters').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
 });

@@ -51,7 +51,7 @@ async function setup() {
   const client = createSlackWebClient(TOKEN, { apiUrl: fake.apiUrl, logger });
   const queues = createQueueKit({ url: redisUrl }, prefix);
   const ports: SlackThreadPort[] = [];
-  const makePort = (overrides: { lockTtlMs?: number; retry?: { baseMs: number; maxMs: number } } = {}) => {
+  const makePort = (overrides: { lockTtlMs?: number; retry?: { baseMs: number; maxMs: number }; minIntervalMs?: number; editsPerWindow?: number; editWindowMs?: number } = {}) => {
     const port = createSlackThreadPort({
       client,
       queues,
@@ -97,6 +97,43 @@ describe('Slack thread outbox: delivery', () => {
     expect(times).toHaveLength(9); // parent + 8 replies
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(MIN_INTERVAL_MS - 1);
   });
+
+  // Slack limits posts and edits apart (https://docs.slack.dev/apis/web-api/rate-limits): chat.postMessage about one
+  // message per second per channel, chat.update Tier 3 (50+ a minute) per method and workspace.
+  it("sends an edit without waiting for the channel's post pace, and still keeps the replies in order and paced", async () => {
+    const { fake, makePort } = await setup();
+    const port = makePort({ minIntervalMs: 4000 });
+    const thread = await port.openThread(CHANNEL, card);
+    await port.postEvent(thread, 'n1', note(1));
+    await port.updateStatusCard(thread, { ...card, currentStep: 'Control plane' });
+    await port.postEvent(thread, 'n2', note(2));
+    await port.start();
+    await port.drained();
+    expect(replies(fake, thread)).toEqual(['ℹ️ event number 1', 'ℹ️ event number 2']);
+    const posts = fake.okCalls('chat.postMessage').filter((c) => c.body.thread_ts === thread.ts);
+    const edit = fake.okCalls('chat.update').find((c) => c.body.ts === thread.ts)!;
+    expect(String(edit.body.text)).toContain('Control plane');
+    // The card's edit came after the first reply (the order is the queue's) and before the pace let the next post go.
+    expect(edit.at).toBeGreaterThanOrEqual(posts[0].at);
+    expect(edit.at).toBeLessThan(posts[0].at + 4000);
+    expect(posts[1].at - posts[0].at).toBeGreaterThanOrEqual(3999);
+  }, 30_000);
+
+  it("draws every channel's edits from one workspace budget: past its burst, the next edits are spread over the window", async () => {
+    const { fake, makePort } = await setup();
+    // 2 edits in any 2 s: half of them (one) at once, the other spread over the window.
+    const port = makePort({ editsPerWindow: 2, editWindowMs: 2000 });
+    const threads = [];
+    for (const channel of ['C0ONE', 'C0TWO', 'C0THREE']) threads.push(await port.openThread(channel, card));
+    for (const thread of threads) await port.updateStatusCard(thread, { ...card, currentStep: 'Add-ons' });
+    await port.start();
+    await port.drained();
+    const edits = fake.okCalls('chat.update').map((c) => c.at).sort((a, b) => a - b);
+    expect(edits).toHaveLength(3);
+    // The first at once, then one every 2 s, whichever channel each was for (less the time each call took to reach the fake).
+    expect(edits[1] - edits[0]).toBeGreaterThanOrEqual(1950);
+    expect(edits[2] - edits[1]).toBeGreaterThanOrEqual(1950);
+  }, 30_000);
 
   it('after a 429 with Retry-After, waits that long and delivers every reply exactly once, in order', async () => {
     const { fake, port } = await setup();

@@ -17,6 +17,13 @@ describe('environment', () => {
     expect(() => parseEnv({ ...base, REDIS_URL: 'localhost:6379' })).toThrow('REDIS_URL must be a redis:// or rediss:// URL');
   });
 
+  it("reads SLACK_EDITS_PER_MINUTE (the workspace's chat.update budget), and names a bad one with what it must be", () => {
+    expect(parseEnv({ ...base, SLACK_EDITS_PER_MINUTE: '100' }).SLACK_EDITS_PER_MINUTE).toBe(100);
+    expect(parseEnv(base).SLACK_EDITS_PER_MINUTE).toBeUndefined(); // the outbox's default: 50, Slack's Tier 3
+    expect(() => parseEnv({ ...base, SLACK_EDITS_PER_MINUTE: 'fifty' })).toThrow('environment: SLACK_EDITS_PER_MINUTE must be a whole number of edits, like 50');
+    expect(() => parseEnv({ ...base, SLACK_EDITS_PER_MINUTE: '0' })).toThrow('environment: SLACK_EDITS_PER_MINUTE must be at least 1');
+  });
+
   it('reads WORKER_CONCURRENCY and STATUS_CONCURRENCY, and names a bad one with what it must be', () => {
     expect(parseEnv({ ...base, WORKER_CONCURRENCY: '25', STATUS_CONCURRENCY: '64' })).toMatchObject({ WORKER_CONCURRENCY: 25, STATUS_CONCURRENCY: 64 });
     expect(parseEnv(base).WORKER_CONCURRENCY).toBeUndefined(); // the engine's default, DEFAULT_WORKER_CONCURRENCY (10)

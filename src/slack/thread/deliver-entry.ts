@@ -22,6 +22,15 @@ export interface DeliveryProgress {
   postSent: boolean;
 }
 
+/** The Slack methods an entry is delivered with; posts and edits are paced apart (Slack limits them apart). */
+export type DeliveryMethod = 'chat.postMessage' | 'chat.update' | 'files.uploadV2';
+
+/**
+ * Awaited just before each Slack call, with the method it is about to use: the worker's pacing (a post waits for the
+ * channel's pace, an edit for the workspace's chat.update budget). It throws to give up the attempt.
+ */
+export type BeforeCall = (method: DeliveryMethod) => Promise<void>;
+
 const PLAIN_TEXT_NOTE = '\n_(shown as plain text: Slack refused the formatted card; the exported timeline has it all)_';
 
 function gateTsNames(key: string, gate: GateModel): string[] {
@@ -44,16 +53,20 @@ export async function deliverEntry(
   entry: OutboxEntry,
   mode: DeliveryMode,
   progress: DeliveryProgress = { postSent: false },
+  beforeCall: BeforeCall = async () => undefined,
 ): Promise<void> {
   const { channel, threadTs } = entry;
   switch (entry.op) {
     case 'card': {
+      // Waits before reading the card: whatever is newest when the budget allows is what goes.
+      await beforeCall('chat.update');
       const card = await store.takeCard(channel, threadTs);
       if (!card) return;
       await client.chat.update({ channel, ts: threadTs, ...payload(renderStatusCard(card), mode) });
       return;
     }
     case 'upload': {
+      await beforeCall('files.uploadV2');
       await client.filesUploadV2({
         channel_id: channel,
         thread_ts: threadTs,
@@ -68,9 +81,11 @@ export async function deliverEntry(
       const metadata = outboxMetadata(upsertPostId(entry.key), entry.key);
       const ts = mode.postInsteadOfUpdate ? undefined : await store.findMessageTs(channel, threadTs, entry.key);
       if (ts) {
+        await beforeCall('chat.update');
         await client.chat.update({ channel, ts, text: body.text, blocks: body.blocks ?? [], metadata });
         return;
       }
+      await beforeCall('chat.postMessage');
       progress.postSent = true;
       const result = await client.chat.postMessage({
         channel,
@@ -93,11 +108,13 @@ export async function deliverEntry(
       if ((event.kind === 'gate-answered' || event.kind === 'gate-opened') && !mode.postInsteadOfUpdate) {
         const ts = await store.findGateTs(channel, threadTs, gateTsNames(entry.key, event.gate));
         if (ts) {
+          await beforeCall('chat.update');
           await client.chat.update({ channel, ts, ...payload(message, mode) });
           return;
         }
       }
       const body = payload(message, mode);
+      await beforeCall('chat.postMessage');
       progress.postSent = true;
       const result = await client.chat.postMessage({
         channel,

@@ -11,8 +11,14 @@ import type { OutboxEntry } from './outbox-entry.js';
  *   <base>:inflight:<channel>          the entry being delivered; survives a crash and is redelivered first
  *                                      (after looking in the thread for it: the dead worker may have posted it)
  *   <base>:lock:<channel>              which worker delivers this channel (token, PX lease renewed while working)
- *   <base>:next:<channel>              epoch ms before which no Slack call goes to this channel: pacing and
- *                                      Retry-After / backoff, shared by all workers and kept across restarts
+ *   <base>:next:<channel>              epoch ms before which no post goes to this channel: pacing (one post per
+ *                                      interval) and Retry-After / backoff, shared by all workers and kept across restarts
+ *   <base>:hold:<channel>              epoch ms before which no call at all goes to this channel (Retry-After / backoff
+ *                                      only): edits wait for it, not for the posts' pace
+ *   <base>:card-next:<channel>:<ts>    epoch ms before which the status card is not edited again (one edit per post
+ *                                      interval: it shows only the newest state, so quicker edits spend Slack's budget)
+ *   <base>:edits                       the workspace's chat.update token bucket (tokens, at): Slack's Tier 3 is per
+ *                                      method and workspace, so every channel's edits draw from one bucket
  *   <base>:dedupe:<channel>:<ts>:<ns>:<key>   set once per key: a second postEvent with the key is a no-op
  *   <base>:gate-ts:<channel>:<ts>:key:<key> and …:gate:<job>:<gate>:<rev>   ts of a posted gate card
  *   <base>:msg-ts:<channel>:<ts>:<key>  ts of a reply kept current in place (a step's message), for its chat.update
@@ -98,6 +104,21 @@ if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then
 end
 return 1`;
 
+/** Takes one token from a bucket of ARGV[3] refilling one per ARGV[2] ms; returns 0, or the ms until one is there. */
+const TAKE_TOKEN = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or burst
+local at = tonumber(state[2]) or now
+if now > at then tokens = math.min(burst, tokens + (now - at) / interval) end
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * interval) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(math.max(now, at)))
+redis.call('PEXPIRE', KEYS[1], math.ceil(interval * burst) + 60000)
+return wait`;
+
 const RENEW_LOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
@@ -137,8 +158,17 @@ export interface OutboxStore {
   saveGateTs(channel: string, threadTs: string, names: string[], ts: string): Promise<void>;
   findGateTs(channel: string, threadTs: string, names: string[]): Promise<string | undefined>;
   notBefore(channel: string): Promise<number>;
-  /** Sets the channel's next allowed call time; `extendOnly` never brings it forward (a call outside the pump). */
+  /** Sets the channel's next allowed post time; `extendOnly` never brings it forward (a call outside the pump). */
   holdUntil(channel: string, at: number, now: number, extendOnly?: boolean): Promise<void>;
+  /** Until when Slack asked (Retry-After) or backoff says that no call at all goes to the channel. */
+  heldUntil(channel: string): Promise<number>;
+  /** Holds every call to the channel, edits included, until `at` (never brings a hold forward). */
+  holdChannel(channel: string, at: number, now: number): Promise<void>;
+  /** When the thread's status card may be edited next, and setting it. */
+  cardNotBefore(channel: string, threadTs: string): Promise<number>;
+  holdCard(channel: string, threadTs: string, at: number, now: number): Promise<void>;
+  /** One chat.update from the workspace's bucket of `burst` refilling one per `intervalMs`: 0 when taken, else the ms to wait. */
+  takeEditToken(now: number, intervalMs: number, burst: number): Promise<number>;
   acquireLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   renewLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   releaseLock(channel: string, token: string): Promise<void>;
@@ -155,6 +185,8 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
     inflight: (ch: string) => `${base}:inflight:${ch}`,
     lock: (ch: string) => `${base}:lock:${ch}`,
     next: (ch: string) => `${base}:next:${ch}`,
+    hold: (ch: string) => `${base}:hold:${ch}`,
+    edits: `${base}:edits`,
     dead: (ch: string) => `${base}:dead:${ch}`,
     dedupe: (ch: string, ts: string, ns: string, key: string) => `${base}:dedupe:${ch}:${ts}:${ns}:${key}`,
     gateTs: (ch: string, ts: string, name: string) => `${base}:gate-ts:${ch}:${ts}:${name}`,
@@ -162,6 +194,7 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
     msgTs: (ch: string, ts: string, key: string) => `${base}:msg-ts:${ch}:${ts}:${key}`,
     rank: (ch: string, ts: string, key: string) => `${base}:rank:${ch}:${ts}:${key}`,
     cardPending: (ch: string, ts: string) => `${base}:card-pending:${ch}:${ts}`,
+    cardNext: (ch: string, ts: string) => `${base}:card-next:${ch}:${ts}`,
   };
 
   return {
@@ -259,6 +292,21 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
       const ttl = Math.max(0, at - now) + 60_000;
       if (extendOnly) await redis.eval(EXTEND_HOLD, 1, k.next(channel), at, ttl);
       else await redis.set(k.next(channel), String(at), 'PX', ttl);
+    },
+    async heldUntil(channel) {
+      return Number((await redis.get(k.hold(channel))) ?? 0);
+    },
+    async holdChannel(channel, at, now) {
+      await redis.eval(EXTEND_HOLD, 1, k.hold(channel), at, Math.max(0, at - now) + 60_000);
+    },
+    async cardNotBefore(channel, threadTs) {
+      return Number((await redis.get(k.cardNext(channel, threadTs))) ?? 0);
+    },
+    async holdCard(channel, threadTs, at, now) {
+      await redis.set(k.cardNext(channel, threadTs), String(at), 'PX', Math.max(1, at - now) + 60_000);
+    },
+    async takeEditToken(now, intervalMs, burst) {
+      return Number(await redis.eval(TAKE_TOKEN, 1, k.edits, now, Math.max(1, intervalMs), Math.max(1, burst)));
     },
     async acquireLock(channel, token, ttlMs) {
       return (await redis.set(k.lock(channel), token, 'PX', ttlMs, 'NX')) === 'OK';

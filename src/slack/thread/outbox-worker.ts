@@ -4,7 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Metrics } from '../../ports/metrics.js';
-import { deliverEntry, findDelivered, postsMessage, recordPosted, type DeliveryMode, type DeliveryProgress } from './deliver-entry.js';
+import { deliverEntry, findDelivered, postsMessage, recordPosted, type DeliveryMethod, type DeliveryMode, type DeliveryProgress } from './deliver-entry.js';
 import { describeEntry, parseOutboxEntry, type OutboxEntry } from './outbox-entry.js';
 import type { ClaimedEntry, OutboxStore } from './outbox-store.js';
 import { mayHaveTakenEffect, slackErrorVerdict, type RetryPolicy } from './slack-error-verdict.js';
@@ -14,7 +14,14 @@ export interface OutboxWorkerOptions {
   client: WebClient;
   logger: Logger;
   clock: Clock;
+  /** Minimum time between two posts (chat.postMessage, file uploads) to one channel. */
   minIntervalMs: number;
+  /**
+   * chat.update budget of the whole workspace (Slack's Tier 3, per method and workspace): at most `editsPerWindow`
+   * edits in any `editWindowMs`, shared by every channel and process. Edits do not wait for the posts' pace.
+   */
+  editsPerWindow: number;
+  editWindowMs: number;
   retry: RetryPolicy;
   /** How often to look for channels with work queued by other processes. */
   pollIntervalMs: number;
@@ -31,13 +38,24 @@ export interface OutboxWorker {
   close(): Promise<void>;
 }
 
+/** Thrown by the pacing hook when the worker must stop (closing, or its lease on the channel was lost). */
+class DeliveryStopped extends Error {}
+
 /**
  * Delivers the outbox: at most one pump per channel across all processes (a Redis lease), each pump taking the
- * channel's entries strictly in order, one Slack call per `minIntervalMs`, retrying the head entry until Slack takes
- * it. A failing channel waits; other channels, and the upgrade itself, carry on.
+ * channel's entries strictly in order, retrying the head entry until Slack takes it. Pacing follows Slack's own
+ * limits, which count posts and edits apart: one post per `minIntervalMs` per channel (chat.postMessage's "one message
+ * per second per channel"), edits within the workspace's chat.update budget (Tier 3). A failing channel waits, edits
+ * included; other channels, and the upgrade itself, carry on.
  */
 export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
   const { store, client, clock } = opts;
+  // A bucket whose burst and refill together never exceed `editsPerWindow` in any window: half the allowance at once
+  // (a step ending, a gate answered, a burst of progress), the other half spread over the window.
+  const editBurst = Math.max(1, Math.floor(opts.editsPerWindow / 2));
+  // One fewer than the allowance: Slack's clock and ours differ by a call's transit, so a window counted on Slack's
+  // side must not find one edit too many.
+  const editInterval = opts.editWindowMs / Math.max(1, opts.editsPerWindow - editBurst - 1);
   const log = opts.logger.child({ component: 'slack-thread-outbox' });
   const pumps = new Map<string, Promise<void>>();
   const stop = new AbortController();
@@ -89,15 +107,40 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
     const { raw } = claimed;
     const mode: DeliveryMode = { plainText: false, postInsteadOfUpdate: false };
     const holdFor = (ms: number) => store.holdUntil(channel, clock.now() + Math.max(ms, opts.minIntervalMs), clock.now());
+    // A failure holds every call to the channel (Retry-After, backoff), not only its posts.
+    const holdAll = async (ms: number) => {
+      await holdFor(ms);
+      await store.holdChannel(channel, clock.now() + ms, clock.now());
+    };
+    let method: DeliveryMethod | undefined;
+    const beforeCall = async (next: DeliveryMethod) => {
+      method = next;
+      if (entry.op === 'card') {
+        // The card shows only its newest state: at most one edit per post interval, so a burst of progress does not
+        // spend the workspace's edit budget on versions nobody sees.
+        if (!(await pause((await store.cardNotBefore(channel, entry.threadTs)) - clock.now()))) throw new DeliveryStopped();
+        await store.holdCard(channel, entry.threadTs, clock.now() + opts.minIntervalMs, clock.now());
+      }
+      if (next === 'chat.update') {
+        const take = () => store.takeEditToken(clock.now(), editInterval, editBurst);
+        for (let wait = await take(); wait > 0; wait = await take()) {
+          if (!(await pause(wait))) throw new DeliveryStopped();
+        }
+      } else if (!(await pause((await store.notBefore(channel)) - clock.now()))) {
+        throw new DeliveryStopped();
+      }
+      if (lease.lost) throw new DeliveryStopped();
+    };
     // A kept-in-place reply whose ts is stored is edited, which is safe to repeat: nothing to look for.
     let checkFirst = claimed.resumed && postsMessage(entry) && !(entry.op === 'upsert' && (await store.findMessageTs(channel, entry.threadTs, entry.key)));
     let failures = 0;
     for (let attempt = 0; ; attempt++) {
       if (!running || lease.lost) return false;
-      // The channel's next allowed call time is shared in Redis: pacing and Retry-After hold across workers.
-      if (!(await pause((await store.notBefore(channel)) - clock.now()))) return false;
+      // The channel's holds and pace are shared in Redis: they hold across workers.
+      if (!(await pause((await store.heldUntil(channel)) - clock.now()))) return false;
       if (lease.lost) return false;
       if (checkFirst && postsMessage(entry)) {
+        if (!(await pause((await store.notBefore(channel)) - clock.now()))) return false;
         let ts: string | undefined;
         try {
           ts = await findDelivered(client, entry);
@@ -106,7 +149,7 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
           const context = { ...describeEntry(entry), attempt: attempt + 1, reason: verdict.reason };
           if (verdict.action === 'retry' && !verdict.configuration) {
             if (verdict.backoff) failures++;
-            await holdFor(verdict.afterMs);
+            await holdAll(verdict.afterMs);
             log.warn({ ...context, retryInMs: verdict.afterMs }, 'could not check whether Slack already has a post whose answer was lost; checking again before posting');
             continue;
           }
@@ -128,20 +171,24 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         }
       }
       const progress: DeliveryProgress = { postSent: false };
+      method = undefined;
       const sentAt = performance.now();
       try {
-        await deliverEntry(client, store, entry, mode, progress);
+        await deliverEntry(client, store, entry, mode, progress, beforeCall);
         opts.metrics?.observeOutboxSendSeconds('ok', (performance.now() - sentAt) / 1000);
-        await holdFor(opts.minIntervalMs);
+        // A post sets the channel's pace; an edit drew from the workspace's bucket.
+        if (method !== undefined && method !== 'chat.update') await holdFor(opts.minIntervalMs);
         await store.complete(channel, raw);
         if (attempt > 0) log.info({ ...describeEntry(entry), attempts: attempt + 1 }, 'Slack accepted the post after retrying');
         return true;
       } catch (error) {
+        if (error instanceof DeliveryStopped) return false;
         const verdict = slackErrorVerdict(error, failures, opts.retry);
         opts.metrics?.observeOutboxSendSeconds(verdict.action, (performance.now() - sentAt) / 1000);
         if (verdict.action === 'retry' && verdict.backoff) failures++;
         if (progress.postSent && mayHaveTakenEffect(error)) checkFirst = true;
-        await holdFor(verdict.action === 'retry' ? verdict.afterMs : opts.minIntervalMs);
+        if (verdict.action === 'retry') await holdAll(verdict.afterMs);
+        else await holdFor(opts.minIntervalMs);
         const context = { ...describeEntry(entry), attempt: attempt + 1, reason: verdict.reason };
         if (verdict.action === 'retry') {
           log.warn({ ...context, retryInMs: verdict.afterMs }, 'Slack did not take the post; retrying it before anything later in this channel');

@@ -8,7 +8,8 @@
  *   channel are exactly a list's semantics, while BullMQ retries reorder jobs), so queued posts, dedupe keys and
  *   gate-card ts survive restarts.
  * - One pump per channel across all processes (a Redis lease renewed by heartbeat) delivers entries strictly in
- *   order, paced to one Slack call per `minIntervalMs` per channel, retrying the head entry on 429 (after exactly
+ *   order, paced as Slack limits them: one post per `minIntervalMs` per channel, and edits (chat.update) from one
+ *   bucket for the whole workspace (Tier 3 is per method and workspace), so an edit never waits for the posts' pace; retrying the head entry on 429 (after exactly
  *   Retry-After) and with exponential backoff on 5xx and network errors (429s do not grow that backoff). Ordering beats throughput: a later reply never overtakes an
  *   earlier one that is still being retried.
  * - Coalescing: queued 'progress' replies of the same step collapse into the newest; the status card keeps one
@@ -17,7 +18,7 @@
  *   stored under the key, so an edit after a restart edits the same message). Versions are ranked, so a step re-run
  *   after a crash never takes ✅ back to ▶️; progress edits of one key are sent at most once per
  *   `progressEditIntervalMs` of wall time (the newest one waits its turn; the step's end goes at once), and like
- *   everything else at most one Slack call per second per channel.
+ *   every edit within the workspace's chat.update budget.
  * - Gate cards: the ts of a posted 'gate-opened' is stored under its key (and the gate's job/id/revision); the
  *   'gate-answered' with that key becomes a chat.update of the card.
  *
@@ -56,8 +57,16 @@ export interface SlackThreadPortOptions {
    * time, and the channel's next allowed call time is shared in Redis between processes, so clocks must agree.
    */
   clock?: Clock;
-  /** Minimum time between two Slack calls for one channel. Default 1000 (Slack: ~1 message/s per channel). */
+  /** Minimum time between two posts to one channel. Default 1000 (Slack: ~1 message/s per channel). */
   minIntervalMs?: number;
+  /**
+   * The workspace's chat.update budget, shared by every channel and process: at most `editsPerWindow` (default 50)
+   * edits in any `editWindowMs` (default 60 × minIntervalMs: a minute at the default pace), Slack's Tier 3 of "50+
+   * per minute". Half of it may go at once; the rest is spread evenly, so a busy thread keeps a steady pace instead
+   * of spending the minute's allowance at once and then waiting.
+   */
+  editsPerWindow?: number;
+  editWindowMs?: number;
   retry?: Partial<RetryPolicy>;
   pollIntervalMs?: number;
   lockTtlMs?: number;
@@ -94,6 +103,8 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
     logger: opts.logger,
     clock,
     minIntervalMs,
+    editsPerWindow: opts.editsPerWindow ?? 50,
+    editWindowMs: opts.editWindowMs ?? minIntervalMs * 60,
     retry,
     pollIntervalMs: opts.pollIntervalMs ?? 500,
     lockTtlMs: opts.lockTtlMs ?? 30_000,
