@@ -58,6 +58,8 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
   const editInterval = opts.editWindowMs / Math.max(1, opts.editsPerWindow - editBurst - 1);
   const log = opts.logger.child({ component: 'slack-thread-outbox' });
   const pumps = new Map<string, Promise<void>>();
+  /** When this process last edited a message in each channel (the pump holds a channel's lease, so it is the one). */
+  const lastEditAt = new Map<string, number>();
   const stop = new AbortController();
   let running = false;
   let loop: Promise<void> | undefined;
@@ -122,6 +124,10 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         await store.holdCard(channel, entry.threadTs, clock.now() + opts.minIntervalMs, clock.now());
       }
       if (next === 'chat.update') {
+        // A channel's edits stay half a post interval apart: one busy thread cannot spend the workspace's budget in a
+        // burst, and a worker with many threads spreads their edits instead of sending them all at once.
+        if (!(await pause((lastEditAt.get(channel) ?? 0) + opts.minIntervalMs / 2 - clock.now()))) throw new DeliveryStopped();
+        lastEditAt.set(channel, clock.now());
         const take = () => store.takeEditToken(clock.now(), editInterval, editBurst);
         for (let wait = await take(); wait > 0; wait = await take()) {
           if (!(await pause(wait))) throw new DeliveryStopped();
