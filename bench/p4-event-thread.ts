@@ -1,7 +1,7 @@
 import { answerGatesUntilSummary } from '../test/support/e2e-thread.js';
 import type { WallEvent } from '@eks-upgrade-bot/sim/services';
 import type { BenchContext, Figure } from './kit/figures.js';
-import { percentile, startSlackStack } from './kit/processes.js';
+import { mostInWindow, percentile, startSlackStack } from './kit/processes.js';
 
 /**
  * P4 event → thread. A Slack-driven 1.30 → 1.31 upgrade of the generated `scale` cluster (BENCH_P4_NODES Karpenter
@@ -83,9 +83,8 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
     }
     const gaps = writes.slice(1).map((w, i) => w.at - writes[i].at);
     // Slack's limits, which the bot paces to: posts one per second per channel, chat.update 50 a minute (Tier 3).
-    const most = (times: number[], windowMs: number) => Math.max(0, ...times.map((at) => times.filter((t) => t >= at && t < at + windowMs).length));
-    const maxPerSecond = most(writes.filter((w) => w.method === 'chat.postMessage').map((w) => w.at), 1000);
-    const maxEditsPerMinute = most(writes.filter((w) => w.method === 'chat.update').map((w) => w.at), 60_000);
+    const maxPerSecond = mostInWindow(writes.filter((w) => w.method === 'chat.postMessage').map((w) => w.at), 1000);
+    const maxEditsPerMinute = mostInWindow(writes.filter((w) => w.method === 'chat.update').map((w) => w.at), 60_000);
     const refused = fake.calls.filter((call) => call.status === 429 && call.at >= sent).length;
     // BENCH_P4_TRACE=1: every write with its time since the command, and each deletion, to see what a late one waited for.
     if (process.env.BENCH_P4_TRACE === '1') {

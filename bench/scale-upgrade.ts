@@ -1,5 +1,6 @@
 import { startE2eStack } from '../test/support/e2e-stack.js';
 import { answerGatesUntilSummary, repliesOf } from '../test/support/e2e-thread.js';
+import { mostInWindow } from './kit/processes.js';
 
 /**
  * One Slack-driven upgrade 1.30 → 1.31 of the generated `scale` cluster (BENCH_SCALE_NODES Karpenter nodes in
@@ -101,9 +102,8 @@ async function run(redisUrl: string): Promise<ScaleRun> {
     process.stdout.write(`P5 posts by first line (digits as #):\n${[...kinds].sort((a, b) => b[1] - a[1]).map(([line, n]) => `  ${n} × ${line}`).join('\n')}\n`);
     // Slack's limits, which the outbox paces to: the most posts Slack took for the channel in any second, and the most
     // edits in any minute (chat.update is Tier 3, per workspace; posts and edits are limited apart).
-    const most = (times: number[], windowMs: number) => Math.max(0, ...times.map((at) => times.filter((t) => t >= at && t < at + windowMs).length));
-    const maxPostsPerSecond = most(posts.map((c) => c.at), 1000);
-    const maxEditsPerMinute = most(stack.fake.okCalls('chat.update').filter((call) => call.body.channel === channel).map((c) => c.at), 60_000);
+    const maxPostsPerSecond = mostInWindow(posts.map((c) => c.at), 1000);
+    const maxEditsPerMinute = mostInWindow(stack.fake.okCalls('chat.update').filter((call) => call.body.channel === channel).map((c) => c.at), 60_000);
     return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, drift, driftMs, threadPosts, channelPosts: posts.length, maxPostsPerSecond, maxEditsPerMinute, pollSeconds };
   } finally {
     await stack.close();

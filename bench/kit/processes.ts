@@ -189,6 +189,11 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/** The most of `times` (ms) that fall in any one window of `windowMs`: how Slack counts a rate limit. */
+export function mostInWindow(times: number[], windowMs: number): number {
+  return Math.max(0, ...times.map((at) => times.filter((t) => t >= at && t < at + windowMs).length));
+}
+
 export function median(values: number[]): number {
   return percentile(values, 50);
 }

@@ -9,9 +9,10 @@
  *   gate-card ts survive restarts.
  * - One pump per channel across all processes (a Redis lease renewed by heartbeat) delivers entries strictly in
  *   order, paced as Slack limits them: one post per `minIntervalMs` per channel, and edits (chat.update) from one
- *   bucket for the whole workspace (Tier 3 is per method and workspace), so an edit never waits for the posts' pace; retrying the head entry on 429 (after exactly
- *   Retry-After) and with exponential backoff on 5xx and network errors (429s do not grow that backoff). Ordering beats throughput: a later reply never overtakes an
- *   earlier one that is still being retried.
+ *   bucket for the whole workspace (Tier 3 is per method and workspace), so an edit never waits for the posts' pace.
+ *   It retries the head entry on 429 (after exactly Retry-After) and with exponential backoff on 5xx and network
+ *   errors (429s do not grow that backoff). Ordering beats throughput: a later reply never overtakes an earlier one
+ *   that is still being retried.
  * - Coalescing: queued 'progress' replies of the same step collapse into the newest; the status card keeps one
  *   queued update that sends whatever state is newest when its turn comes (chat.update, paced like the rest).
  * - Step messages (upsertStepMessage): one reply per step, posted when it starts and edited in place (its ts is
