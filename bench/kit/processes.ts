@@ -21,7 +21,7 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-function track(child: ChildProcess): Child {
+export function track(child: ChildProcess): Child {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));

@@ -1,5 +1,5 @@
 import type { FakeEphemeral, FakeMessage } from './conversation-types.js';
-import { deliverToBot, type DeliveryResult } from './deliver-to-bot.js';
+import type { DeliveryResult } from './deliver-to-bot.js';
 import type { Delivery, FakeSlackState } from './fake-slack-state.js';
 import type { InteractionContext } from './interaction-tokens.js';
 import {
@@ -77,7 +77,7 @@ export function createBotDriver(state: FakeSlackState) {
     if (!state.botEventsUrl) {
       throw new Error('sending a request to the bot: no botEventsUrl; pass it to startFakeSlack or call setBotEventsUrl()');
     }
-    const result = await deliverToBot({
+    const result = await state.deliverToBot({
       url: state.botEventsUrl,
       body,
       headers,

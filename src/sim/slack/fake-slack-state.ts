@@ -1,3 +1,4 @@
+import type { DeliveryRequest, DeliveryResult } from './deliver-to-bot.js';
 import type { FaultInjector } from './fault-injection.js';
 import type { InteractionTokens } from './interaction-tokens.js';
 import type { RateLimiter } from './web-api/rate-limits.js';
@@ -39,6 +40,8 @@ export interface FakeSlackState {
   signingSecret: string;
   botEventsUrl?: string;
   ackTimeoutMs: number;
+  /** How a request reaches the bot's events URL (FakeSlackOptions.deliver). */
+  deliverToBot: (request: DeliveryRequest) => Promise<DeliveryResult>;
   clock: () => number;
   conversation: SlackConversation;
   tokens: InteractionTokens;

@@ -9,7 +9,7 @@ import {
   type ViewSubmissionResult,
 } from './bot-driver.js';
 import type { ConversationEntry, FakeEphemeral, FakeFile, FakeMessage, FakeModal } from './conversation-types.js';
-import { SLACK_ACK_TIMEOUT_MS, type DeliveryResult } from './deliver-to-bot.js';
+import { deliverToBot, SLACK_ACK_TIMEOUT_MS, type DeliveryRequest, type DeliveryResult } from './deliver-to-bot.js';
 import { createFakeSlackRequestHandler } from './fake-slack-http.js';
 import type { Delivery, FakeSlackState, RecordedCall } from './fake-slack-state.js';
 import { createFaultInjector, type FaultSpec, type OutageSpec } from './fault-injection.js';
@@ -25,7 +25,7 @@ import { ALL_BOT_SCOPES } from './web-api/token-scopes.js';
 export type { BotInteractionResult, ClickButtonInput, SlashCommandInput, SubmitViewInput, ViewSubmissionResult } from './bot-driver.js';
 export type { FeedEvent, FeedFile, FeedWorkspace } from './conversation-feed.js';
 export type { ConversationEntry, FakeEphemeral, FakeFile, FakeMessage, FakeModal } from './conversation-types.js';
-export type { DeliveryResult } from './deliver-to-bot.js';
+export type { DeliveryRequest, DeliveryResult } from './deliver-to-bot.js';
 export type { Delivery, RecordedCall } from './fake-slack-state.js';
 export type { FaultSpec, OutageSpec } from './fault-injection.js';
 export type { RateLimitMode } from './web-api/rate-limits.js';
@@ -81,6 +81,12 @@ export interface FakeSlackOptions {
    * with apps.connections.open, not as signed POSTs to botEventsUrl.
    */
   socketMode?: boolean;
+  /**
+   * Sends one signed request to the bot's events URL and times its answer (default: deliverToBot, from this
+   * process). A benchmark passes one that sends from a process of its own: Slack's own servers time an ack without
+   * also answering the bot's chat.postMessage and response_url calls, which this process does.
+   */
+  deliver?: (request: DeliveryRequest) => Promise<DeliveryResult>;
 }
 
 /** The fake's Socket Mode side, for tests: connection counts, a raw envelope, a refresh. */
@@ -175,6 +181,7 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
     signingSecret: opts.signingSecret,
     botEventsUrl: opts.botEventsUrl,
     ackTimeoutMs,
+    deliverToBot: opts.deliver ?? deliverToBot,
     socketMode,
     socketModeEnabled: opts.socketMode ?? false,
     clock,
@@ -287,3 +294,4 @@ export async function startFakeSlack(opts: FakeSlackOptions): Promise<FakeSlack>
   };
   return fake;
 }
+export { deliverToBot } from './deliver-to-bot.js';
