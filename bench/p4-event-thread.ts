@@ -1,3 +1,5 @@
+import { DEFAULT_POST_BURST } from '../src/slack/thread/slack-thread-port.js';
+import { postsPastBucket } from '../test/support/post-bucket.js';
 import { answerGatesUntilSummary } from '../test/support/e2e-thread.js';
 import type { WallEvent } from '@eks-upgrade-bot/sim/services';
 import type { BenchContext, Figure } from './kit/figures.js';
@@ -83,7 +85,10 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
     }
     const gaps = writes.slice(1).map((w, i) => w.at - writes[i].at);
     // Slack's limits, which the bot paces to: posts one per second per channel, chat.update 50 a minute (Tier 3).
-    const maxPerSecond = mostInWindow(writes.filter((w) => w.method === 'chat.postMessage').map((w) => w.at), 1000);
+    // Posts: a bucket of DEFAULT_POST_BURST refilling one a second ("1 per second", "short bursts >1 allowed").
+    const postTimes = writes.filter((w) => w.method === 'chat.postMessage').map((w) => w.at);
+    const maxPerSecond = mostInWindow(postTimes, 1000);
+    const pastBucket = postsPastBucket(postTimes, DEFAULT_POST_BURST, 1000).length;
     const maxEditsPerMinute = mostInWindow(writes.filter((w) => w.method === 'chat.update').map((w) => w.at), 60_000);
     const refused = fake.calls.filter((call) => call.status === 429 && call.at >= sent).length;
     // BENCH_P4_TRACE=1: every write with its time since the command, and each deletion, to see what a late one waited for.
@@ -99,16 +104,16 @@ export async function p4EventThread(ctx: BenchContext): Promise<Figure[]> {
     const fmt = (values: number[]) => (values.length ? `p50 ${(percentile(values, 50) / 1000).toFixed(1)} s, p95 ${(percentile(values, 95) / 1000).toFixed(1)} s, max ${(Math.max(...values) / 1000).toFixed(1)} s` : 'none');
     process.stdout.write(
       `P4 ${summary.text.split('\n')[0].slice(0, 100)}\n  ${deletions.length} NodeClaims deleted → ${fmt(replaced)}${unshownReplacements ? ` (${unshownReplacements} never shown)` : ''}\n` +
-        `  ${blockedEvents.length} blocked Events, ${notices.length} notices → ${fmt(blocked)}\n  ${writes.length} writes in ${((writes.at(-1)!.at - sent) / 1000).toFixed(0)} s, at most ${maxPerSecond} post in 1 s and ${maxEditsPerMinute} edits in 60 s; ${refused} refused with 429\n`,
+        `  ${blockedEvents.length} blocked Events, ${notices.length} notices → ${fmt(blocked)}\n  ${writes.length} writes in ${((writes.at(-1)!.at - sent) / 1000).toFixed(0)} s, at most ${maxPerSecond} posts in 1 s (${pastBucket} past a burst of ${DEFAULT_POST_BURST} and 1/s) and ${maxEditsPerMinute} edits in 60 s; ${refused} refused with 429\n`,
     );
     return [
       {
         id: 'P4',
         name: `event → thread, ${NODES}-node scale drift at speed ${SPEED} (${replaced.length} replacements, ${blocked.length} blocks)`,
-        value: `p95 ${(p95 / 1000).toFixed(1)} s (replaced: ${fmt(replaced)}; blocked: ${fmt(blocked)}); ≤ ${maxPerSecond} post/s, ≤ ${maxEditsPerMinute} edits/min, ${refused} × 429`,
-        goal: "p95 ≤ 2 s within Slack's limits: ≤ 1 post/s/channel, ≤ 50 edits/min, no 429",
+        value: `p95 ${(p95 / 1000).toFixed(1)} s (replaced: ${fmt(replaced)}; blocked: ${fmt(blocked)}); ≤ ${maxPerSecond} posts/s, ${pastBucket} past the post bucket, ≤ ${maxEditsPerMinute} edits/min, ${refused} × 429`,
+        goal: `p95 ≤ 2 s within Slack's limits: posts a burst of ${DEFAULT_POST_BURST} then 1/s per channel, ≤ 50 edits/min, no 429`,
         baseline: `gap between writes: p50 ${(percentile(gaps, 50) / 1000).toFixed(1)} s, p95 ${(percentile(gaps, 95) / 1000).toFixed(1)} s`,
-        met: all.length > 0 && p95 <= 2000 && maxPerSecond <= 1 && maxEditsPerMinute <= 50 && refused === 0 && unshownReplacements === 0,
+        met: all.length > 0 && p95 <= 2000 && pastBucket === 0 && maxEditsPerMinute <= 50 && refused === 0 && unshownReplacements === 0,
       },
     ];
   } finally {

@@ -1,3 +1,4 @@
+import { DEFAULT_POST_BURST } from '../src/slack/thread/slack-thread-port.js';
 import type { BenchContext, Figure } from './kit/figures.js';
 import { scaleUpgrade } from './scale-upgrade.js';
 
@@ -15,10 +16,10 @@ export async function p5Posts(ctx: BenchContext): Promise<Figure[]> {
     {
       id: 'P5',
       name: `posts per upgrade, ${nodes}-node scale cluster`,
-      value: `${run.threadPosts} thread posts (${run.channelPosts} in the channel); at most ${run.maxPostsPerSecond} post in 1 s and ${run.maxEditsPerMinute} edits in 60 s`,
-      goal: `≤ ${allowed} posts; ≤ 1 post/s/channel, ≤ 50 edits/min`,
+      value: `${run.threadPosts} thread posts (${run.channelPosts} in the channel); at most ${run.maxPostsPerSecond} posts in 1 s (${run.postsPastBucket} past a burst of ${DEFAULT_POST_BURST} and 1/s) and ${run.maxEditsPerMinute} edits in 60 s`,
+      goal: `≤ ${allowed} posts; a burst of ${DEFAULT_POST_BURST} then 1 post/s per channel, ≤ 50 edits/min`,
       baseline: 'two-node demo: ≤ 15 (e2e slack-upgrade-flow)',
-      met: run.threadPosts <= allowed && run.maxPostsPerSecond <= 1 && run.maxEditsPerMinute <= 50,
+      met: run.threadPosts <= allowed && run.postsPastBucket === 0 && run.maxEditsPerMinute <= 50,
     },
   ];
 }

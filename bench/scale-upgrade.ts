@@ -1,3 +1,5 @@
+import { DEFAULT_POST_BURST } from '../src/slack/thread/slack-thread-port.js';
+import { postsPastBucket } from '../test/support/post-bucket.js';
 import { startE2eStack } from '../test/support/e2e-stack.js';
 import { answerGatesUntilSummary, repliesOf } from '../test/support/e2e-thread.js';
 import { mostInWindow } from './kit/processes.js';
@@ -25,6 +27,8 @@ export interface ScaleRun {
   threadPosts: number;
   channelPosts: number;
   maxPostsPerSecond: number;
+  /** Posts that found the channel's bucket (DEFAULT_POST_BURST, one a second) empty. */
+  postsPastBucket: number;
   maxEditsPerMinute: number;
   pollSeconds: number;
 }
@@ -103,8 +107,9 @@ async function run(redisUrl: string): Promise<ScaleRun> {
     // Slack's limits, which the outbox paces to: the most posts Slack took for the channel in any second, and the most
     // edits in any minute (chat.update is Tier 3, per workspace; posts and edits are limited apart).
     const maxPostsPerSecond = mostInWindow(posts.map((c) => c.at), 1000);
+    const pastBucket = postsPastBucket(posts.map((c) => c.at), DEFAULT_POST_BURST, 1000).length;
     const maxEditsPerMinute = mostInWindow(stack.fake.okCalls('chat.update').filter((call) => call.body.channel === channel).map((c) => c.at), 60_000);
-    return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, drift, driftMs, threadPosts, channelPosts: posts.length, maxPostsPerSecond, maxEditsPerMinute, pollSeconds };
+    return { nodes, pools, mngNodes, wallMs, summary: summary.text.split('\n')[0], counts, drift, driftMs, threadPosts, channelPosts: posts.length, maxPostsPerSecond, postsPastBucket: pastBucket, maxEditsPerMinute, pollSeconds };
   } finally {
     await stack.close();
   }

@@ -11,14 +11,15 @@ import type { OutboxEntry } from './outbox-entry.js';
  *   <base>:inflight:<channel>          the entry being delivered; survives a crash and is redelivered first
  *                                      (after looking in the thread for it: the dead worker may have posted it)
  *   <base>:lock:<channel>              which worker delivers this channel (token, PX lease renewed while working)
- *   <base>:next:<channel>              epoch ms before which no post goes to this channel: pacing (one post per
- *                                      interval) and Retry-After / backoff, shared by all workers and kept across restarts
+ *   <base>:next:<channel>              epoch ms before which no post goes to this channel: Retry-After / backoff and
+ *                                      a post found already delivered, shared by all workers and kept across restarts
  *   <base>:hold:<channel>              epoch ms before which no call at all goes to this channel (Retry-After / backoff
  *                                      only): edits wait for it, not for the posts' pace
  *   <base>:card-next:<channel>:<ts>    epoch ms before which the status card is not edited again (one edit per post
  *                                      interval: it shows only the newest state, so quicker edits spend Slack's budget)
  *   <base>:edits                       the workspace's chat.update token bucket (tokens, at): Slack's Tier 3 is per
  *                                      method and workspace, so every channel's edits draw from one bucket
+ *   <base>:posts:<channel>             the channel's post bucket (tokens, at): a short burst, then one post per interval
  *   <base>:dedupe:<channel>:<ts>:<ns>:<key>   set once per key: a second postEvent with the key is a no-op
  *   <base>:gate-ts:<channel>:<ts>:key:<key> and …:gate:<job>:<gate>:<rev>   ts of a posted gate card
  *   <base>:msg-ts:<channel>:<ts>:<key>  ts of a reply kept current in place (a step's message), for its chat.update
@@ -114,7 +115,7 @@ local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now
 if now > at then tokens = math.min(burst, tokens + (now - at) / interval) end
 local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * interval) end
+if tokens >= 1 or ARGV[4] == '1' then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * interval) end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(math.max(now, at)))
 redis.call('PEXPIRE', KEYS[1], math.ceil(interval * burst) + 60000)
 return wait`;
@@ -169,6 +170,11 @@ export interface OutboxStore {
   holdCard(channel: string, threadTs: string, at: number, now: number): Promise<void>;
   /** One chat.update from the workspace's bucket of `burst` refilling one per `intervalMs`: 0 when taken, else the ms to wait. */
   takeEditToken(now: number, intervalMs: number, burst: number): Promise<number>;
+  /**
+   * One post from the channel's bucket, likewise. `already` counts a post made outside the pump (a thread's parent
+   * message): it takes its token even from an empty bucket, which then owes it, so the next post waits.
+   */
+  takePostToken(channel: string, now: number, intervalMs: number, burst: number, already?: boolean): Promise<number>;
   acquireLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   renewLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   releaseLock(channel: string, token: string): Promise<void>;
@@ -187,6 +193,7 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
     next: (ch: string) => `${base}:next:${ch}`,
     hold: (ch: string) => `${base}:hold:${ch}`,
     edits: `${base}:edits`,
+    posts: (ch: string) => `${base}:posts:${ch}`,
     dead: (ch: string) => `${base}:dead:${ch}`,
     dedupe: (ch: string, ts: string, ns: string, key: string) => `${base}:dedupe:${ch}:${ts}:${ns}:${key}`,
     gateTs: (ch: string, ts: string, name: string) => `${base}:gate-ts:${ch}:${ts}:${name}`,
@@ -306,7 +313,10 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
       await redis.set(k.cardNext(channel, threadTs), String(at), 'PX', Math.max(1, at - now) + 60_000);
     },
     async takeEditToken(now, intervalMs, burst) {
-      return Number(await redis.eval(TAKE_TOKEN, 1, k.edits, now, Math.max(1, intervalMs), Math.max(1, burst)));
+      return Number(await redis.eval(TAKE_TOKEN, 1, k.edits, now, Math.max(1, intervalMs), Math.max(1, burst), '0'));
+    },
+    async takePostToken(channel, now, intervalMs, burst, already = false) {
+      return Number(await redis.eval(TAKE_TOKEN, 1, k.posts(channel), now, Math.max(1, intervalMs), Math.max(1, burst), already ? '1' : '0'));
     },
     async acquireLock(channel, token, ttlMs) {
       return (await redis.set(k.lock(channel), token, 'PX', ttlMs, 'NX')) === 'OK';

@@ -14,8 +14,12 @@ export interface OutboxWorkerOptions {
   client: WebClient;
   logger: Logger;
   clock: Clock;
-  /** Minimum time between two posts (chat.postMessage, file uploads) to one channel. */
+  /**
+   * Posts (chat.postMessage, file uploads) to one channel: a burst of `postBurst`, then one per `minIntervalMs`
+   * (Slack: "1 per second", "short bursts >1 allowed", https://docs.slack.dev/apis/web-api/rate-limits).
+   */
   minIntervalMs: number;
+  postBurst: number;
   /**
    * chat.update budget of the whole workspace (Slack's Tier 3, per method and workspace): at most `editsPerWindow`
    * edits in any `editWindowMs`, shared by every channel and process. Edits do not wait for the posts' pace.
@@ -44,8 +48,8 @@ class DeliveryStopped extends Error {}
 /**
  * Delivers the outbox: at most one pump per channel across all processes (a Redis lease), each pump taking the
  * channel's entries strictly in order, retrying the head entry until Slack takes it. Pacing follows Slack's own
- * limits, which count posts and edits apart: one post per `minIntervalMs` per channel (chat.postMessage's "one message
- * per second per channel"), edits within the workspace's chat.update budget (Tier 3). A failing channel waits, edits
+ * limits, which count posts and edits apart: a short burst of posts, then one per `minIntervalMs` per channel
+ * (chat.postMessage's "one message per second per channel"), edits within the workspace's chat.update budget (Tier 3). A failing channel waits, edits
  * included; other channels, and the upgrade itself, carry on.
  */
 export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
@@ -132,8 +136,12 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         for (let wait = await take(); wait > 0; wait = await take()) {
           if (!(await pause(wait))) throw new DeliveryStopped();
         }
-      } else if (!(await pause((await store.notBefore(channel)) - clock.now()))) {
-        throw new DeliveryStopped();
+      } else {
+        if (!(await pause((await store.notBefore(channel)) - clock.now()))) throw new DeliveryStopped();
+        const take = () => store.takePostToken(channel, clock.now(), opts.minIntervalMs, opts.postBurst);
+        for (let wait = await take(); wait > 0; wait = await take()) {
+          if (!(await pause(wait))) throw new DeliveryStopped();
+        }
       }
       if (lease.lost) throw new DeliveryStopped();
     };
@@ -182,8 +190,7 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
       try {
         await deliverEntry(client, store, entry, mode, progress, beforeCall);
         opts.metrics?.observeOutboxSendSeconds('ok', (performance.now() - sentAt) / 1000);
-        // A post sets the channel's pace; an edit drew from the workspace's bucket.
-        if (method !== undefined && method !== 'chat.update') await holdFor(opts.minIntervalMs);
+        // A post drew from the channel's bucket, an edit from the workspace's.
         await store.complete(channel, raw);
         if (attempt > 0) log.info({ ...describeEntry(entry), attempts: attempt + 1 }, 'Slack accepted the post after retrying');
         return true;

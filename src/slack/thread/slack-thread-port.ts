@@ -58,8 +58,15 @@ export interface SlackThreadPortOptions {
    * time, and the channel's next allowed call time is shared in Redis between processes, so clocks must agree.
    */
   clock?: Clock;
-  /** Minimum time between two posts to one channel. Default 1000 (Slack: ~1 message/s per channel). */
+  /** Time between two posts to one channel once its burst is spent. Default 1000 (Slack: ~1 message/s per channel). */
   minIntervalMs?: number;
+  /**
+   * Posts one channel may take at once before the pace applies. Default 3: Slack grants "short bursts >1" without
+   * saying how many (https://docs.slack.dev/apis/web-api/rate-limits), so the bot asks for little; a 429 past it is
+   * waited out with its Retry-After like any other. A burst lets a preflight's findings and its gate card, or a
+   * job's verify, image note and summary, go out together instead of a second apart.
+   */
+  postBurst?: number;
   /**
    * The workspace's chat.update budget, shared by every channel and process: at most `editsPerWindow` (default 50)
    * edits in any `editWindowMs` (default 60 × minIntervalMs: a minute at the default pace), Slack's Tier 3 of "50+
@@ -89,6 +96,9 @@ export type SlackThreadPort = ThreadPort & {
   drained(): Promise<void>;
 };
 
+/** Posts a channel may take at once (SlackThreadPortOptions.postBurst). */
+export const DEFAULT_POST_BURST = 3;
+
 export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThreadPort {
   const clock = opts.clock ?? systemClock;
   const minIntervalMs = opts.minIntervalMs ?? 1000;
@@ -104,6 +114,7 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
     logger: opts.logger,
     clock,
     minIntervalMs,
+    postBurst: opts.postBurst ?? DEFAULT_POST_BURST,
     editsPerWindow: opts.editsPerWindow ?? 50,
     editWindowMs: opts.editWindowMs ?? minIntervalMs * 60,
     retry,
@@ -147,9 +158,8 @@ export function createSlackThreadPort(opts: SlackThreadPortOptions): SlackThread
   return {
     async openThread(channel, card) {
       const thread = await openThread(client, clock, retry, channel, card);
-      // The parent post counts towards the channel's pace; the first reply waits its turn after it.
-      const now = clock.now();
-      await store.holdUntil(thread.channel, now + minIntervalMs, now, true).catch(() => undefined);
+      // The parent post counts towards the channel's pace: it takes a token, owed when the bucket was empty.
+      await store.takePostToken(thread.channel, clock.now(), minIntervalMs, opts.postBurst ?? DEFAULT_POST_BURST, true).catch(() => undefined);
       return thread;
     },
 
