@@ -13,6 +13,7 @@ import type { Metrics, MetricsExposition } from '../ports/metrics.js';
 import type { SlackMetrics } from './metrics.js';
 import { slackLoggerFrom } from './slack-logger.js';
 import { ackEveryEnvelope } from './ack-every-envelope.js';
+import { createAfterAcks } from './after-acks.js';
 import { guardSlackRequests, SLACK_BODY_LIMIT_BYTES } from './request-guard.js';
 
 export interface SlackAppOptions {
@@ -105,6 +106,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   // The work after the ack (status reads, plans, rendering) runs a few commands at a time: a burst of commands must
   // not fill the event loop so that the next command's ack misses Slack's 3 s (bench P1). The rest wait their turn.
   const runCommand = createLimiter(COMMANDS_AT_ONCE);
+  const afterAcks = createAfterAcks();
   app.command(opts.commands.command, async ({ command, ack, respond, context }) => {
     // Parsing is synchronous and cheap; nothing else may come before the ack (Slack gives up after 3 s).
     const prepared = opts.commands.prepare({
@@ -115,6 +117,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     });
     await ack();
     observeAck(metrics, context);
+    await afterAcks.turn();
     if (opts.handOff && prepared.readOnly && command.response_url) {
       const queued = await opts.handOff
         .enqueue({ text: command.text ?? '', userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url })
