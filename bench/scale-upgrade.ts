@@ -68,29 +68,32 @@ async function run(redisUrl: string): Promise<ScaleRun> {
     await fetch(`${stack.sim.url}/_sim/requests`, { method: 'DELETE' });
     const readCounts = async () => (await (await fetch(`${stack.sim.url}/_sim/requests`)).json()) as Counts;
     const started = performance.now();
-    // The drift's window: opened when the control plane's gate is answered, closed when the thread shows the last
-    // data-plane step finished (watched every 100 ms; the thread's 1 post/s pace makes the close late by about a
-    // second, which can only add the verify step's first reads, never hide the drift's).
+    // The drift's window: opened when the control plane's gate is answered, closed at the change of the thread that
+    // shows the last data-plane step finished (the fake's change events, not a poll: posts go out in bursts, so that
+    // edit, the verify step's post and the summary can arrive within milliseconds of each other).
     let driftStart: { at: number; counts: Promise<Counts> } | undefined;
     let driftEnd: { at: number; counts: Promise<Counts> } | undefined;
     const dataPlane = /^✅ (Karpenter nodes|managed node groups|Managed node groups|node groups)[^\n]* finished/i;
-    const closer = setInterval(() => {
-      if (!driftStart || driftEnd) return;
-      const finished = repliesOf(stack.fake, channel).filter((m) => dataPlane.test(m.text)).length;
-      const planned = repliesOf(stack.fake, channel).filter((m) => /^(▶️|✅) (Karpenter nodes|managed node groups|Managed node groups|node groups)/i.test(m.text)).length;
-      if (planned > 0 && finished === planned) driftEnd = { at: performance.now(), counts: readCounts() };
-    }, 100);
+    const timeoutMs = Number(process.env.BENCH_SCALE_TIMEOUT_S ?? 600) * 1000;
+    const closing = stack.fake.waitFor((fake) => {
+      if (!driftStart) return false;
+      const finished = repliesOf(fake, channel).filter((m) => dataPlane.test(m.text)).length;
+      const planned = repliesOf(fake, channel).filter((m) => /^(▶️|✅) (Karpenter nodes|managed node groups|Managed node groups|node groups)/i.test(m.text)).length;
+      return planned > 0 && finished === planned;
+    }, { timeoutMs }).then(() => {
+      driftEnd = { at: performance.now(), counts: readCounts() };
+    }, () => undefined);
     await stack.fake.sendSlashCommand({ text: 'start scale --to 1.31', userId: 'U0REQ', channelId: channel });
     const { summary } = await answerGatesUntilSummary(stack.fake, {
       channel,
       approver: 'U0APP',
-      timeoutMs: Number(process.env.BENCH_SCALE_TIMEOUT_S ?? 600) * 1000,
+      timeoutMs,
       decide: (gate) => {
         if (!driftStart && /control-plane/.test(gate.gateId)) driftStart = { at: performance.now(), counts: readCounts() };
         return gate.actions.includes('gate:continue') ? { action: 'continue' } : { action: 'force', reason: 'benchmark cluster' };
       },
     });
-    clearInterval(closer);
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1_000))]);
     const wallMs = performance.now() - started;
     const counts = await readCounts();
     const drift = driftStart && driftEnd ? minus(await driftEnd.counts, await driftStart.counts) : counts;

@@ -90,8 +90,8 @@ describe('Slack thread outbox: delivery', () => {
   // chat.postMessage "1 per second" per channel, "short bursts >1 allowed" (https://docs.slack.dev/apis/web-api/rate-limits).
   it('posts replies in order, a burst of three posts and then one per minIntervalMs to the channel, and postEvent never waits for Slack', async () => {
     const { fake, makePort } = await setup();
-    // A pace long enough that the burst cannot be mistaken for a busy machine's slow calls (2.4 s in all).
-    const interval = 400;
+    // Slack's own pace (6 s in all), long enough that the burst cannot be mistaken for a busy machine's slow calls.
+    const interval = 1000;
     const port = makePort({ minIntervalMs: interval });
     const thread = await port.openThread(CHANNEL, card);
     for (let i = 1; i <= 8; i++) await port.postEvent(thread, `n${i}`, note(i));
