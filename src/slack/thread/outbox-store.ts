@@ -159,8 +159,8 @@ export interface OutboxStore {
   saveGateTs(channel: string, threadTs: string, names: string[], ts: string): Promise<void>;
   findGateTs(channel: string, threadTs: string, names: string[]): Promise<string | undefined>;
   notBefore(channel: string): Promise<number>;
-  /** Sets the channel's next allowed post time; `extendOnly` never brings it forward (a call outside the pump). */
-  holdUntil(channel: string, at: number, now: number, extendOnly?: boolean): Promise<void>;
+  /** Sets the channel's next allowed post time (Retry-After, backoff; the pump holds the channel, so it may bring it forward). */
+  holdUntil(channel: string, at: number, now: number): Promise<void>;
   /** Until when Slack asked (Retry-After) or backoff says that no call at all goes to the channel. */
   heldUntil(channel: string): Promise<number>;
   /** Holds every call to the channel, edits included, until `at` (never brings a hold forward). */
@@ -295,10 +295,8 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
     async notBefore(channel) {
       return Number((await redis.get(k.next(channel))) ?? 0);
     },
-    async holdUntil(channel, at, now, extendOnly = false) {
-      const ttl = Math.max(0, at - now) + 60_000;
-      if (extendOnly) await redis.eval(EXTEND_HOLD, 1, k.next(channel), at, ttl);
-      else await redis.set(k.next(channel), String(at), 'PX', ttl);
+    async holdUntil(channel, at, now) {
+      await redis.set(k.next(channel), String(at), 'PX', Math.max(0, at - now) + 60_000);
     },
     async heldUntil(channel) {
       return Number((await redis.get(k.hold(channel))) ?? 0);
