@@ -115,7 +115,8 @@ local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now
 if now > at then tokens = math.min(burst, tokens + (now - at) / interval) end
 local wait = 0
-if tokens >= 1 or ARGV[4] == '1' then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * interval) end
+local cost = tonumber(ARGV[5]) or 1
+if tokens >= 1 or ARGV[4] == '1' then tokens = tokens - cost else wait = math.ceil((1 - tokens) * interval) end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(math.max(now, at)))
 redis.call('PEXPIRE', KEYS[1], math.ceil(interval * burst) + 60000)
 return wait`;
@@ -175,6 +176,12 @@ export interface OutboxStore {
    * message): it takes its token even from an empty bucket, which then owes it, so the next post waits.
    */
   takePostToken(channel: string, now: number, intervalMs: number, burst: number, already?: boolean): Promise<number>;
+  /**
+   * Charges a bucket (a channel's posts, or the workspace's edits) for the time its last call took to answer, as a
+   * fraction of a token: the token was taken before the call, Slack counts the call when it arrives, so a slow call
+   * followed by a quick one must not reach Slack closer together than the bucket allows.
+   */
+  oweTransit(bucket: { channel: string } | 'edits', now: number, intervalMs: number, burst: number, transitMs: number): Promise<void>;
   acquireLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   renewLock(channel: string, token: string, ttlMs: number): Promise<boolean>;
   releaseLock(channel: string, token: string): Promise<void>;
@@ -311,10 +318,15 @@ export function createOutboxStore(redis: RedisClient, prefix: string): OutboxSto
       await redis.set(k.cardNext(channel, threadTs), String(at), 'PX', Math.max(1, at - now) + 60_000);
     },
     async takeEditToken(now, intervalMs, burst) {
-      return Number(await redis.eval(TAKE_TOKEN, 1, k.edits, now, Math.max(1, intervalMs), Math.max(1, burst), '0'));
+      return Number(await redis.eval(TAKE_TOKEN, 1, k.edits, now, Math.max(1, intervalMs), Math.max(1, burst), '0', 1));
     },
     async takePostToken(channel, now, intervalMs, burst, already = false) {
-      return Number(await redis.eval(TAKE_TOKEN, 1, k.posts(channel), now, Math.max(1, intervalMs), Math.max(1, burst), already ? '1' : '0'));
+      return Number(await redis.eval(TAKE_TOKEN, 1, k.posts(channel), now, Math.max(1, intervalMs), Math.max(1, burst), already ? '1' : '0', 1));
+    },
+    async oweTransit(bucket, now, intervalMs, burst, transitMs) {
+      const key = bucket === 'edits' ? k.edits : k.posts(bucket.channel);
+      const interval = Math.max(1, intervalMs);
+      await redis.eval(TAKE_TOKEN, 1, key, now, interval, Math.max(1, burst), '1', Math.max(0, transitMs) / interval);
     },
     async acquireLock(channel, token, ttlMs) {
       return (await redis.set(k.lock(channel), token, 'PX', ttlMs, 'NX')) === 'OK';

@@ -119,7 +119,16 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
       await store.holdChannel(channel, clock.now() + ms, clock.now());
     };
     let method: DeliveryMethod | undefined;
+    // The bucket the last call drew from, and when: once it has answered, its transit is charged to that bucket.
+    let drawn: { bucket: { channel: string } | 'edits'; at: number; intervalMs: number; burst: number } | undefined;
+    const settle = async () => {
+      if (!drawn) return;
+      const { bucket, at, intervalMs, burst } = drawn;
+      drawn = undefined;
+      await store.oweTransit(bucket, clock.now(), intervalMs, burst, clock.now() - at);
+    };
     const beforeCall = async (next: DeliveryMethod) => {
+      await settle();
       method = next;
       if (entry.op === 'card') {
         // The card shows only its newest state: at most one edit per post interval, so a burst of progress does not
@@ -136,12 +145,14 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         for (let wait = await take(); wait > 0; wait = await take()) {
           if (!(await pause(wait))) throw new DeliveryStopped();
         }
+        drawn = { bucket: 'edits', at: clock.now(), intervalMs: editInterval, burst: editBurst };
       } else {
         if (!(await pause((await store.notBefore(channel)) - clock.now()))) throw new DeliveryStopped();
         const take = () => store.takePostToken(channel, clock.now(), opts.minIntervalMs, opts.postBurst);
         for (let wait = await take(); wait > 0; wait = await take()) {
           if (!(await pause(wait))) throw new DeliveryStopped();
         }
+        drawn = { bucket: { channel }, at: clock.now(), intervalMs: opts.minIntervalMs, burst: opts.postBurst };
       }
       if (lease.lost) throw new DeliveryStopped();
     };
@@ -190,12 +201,14 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
       try {
         await deliverEntry(client, store, entry, mode, progress, beforeCall);
         opts.metrics?.observeOutboxSendSeconds('ok', (performance.now() - sentAt) / 1000);
-        // A post drew from the channel's bucket, an edit from the workspace's.
+        // A post drew from the channel's bucket, an edit from the workspace's; each owes its transit as well.
+        await settle();
         await store.complete(channel, raw);
         if (attempt > 0) log.info({ ...describeEntry(entry), attempts: attempt + 1 }, 'Slack accepted the post after retrying');
         return true;
       } catch (error) {
         if (error instanceof DeliveryStopped) return false;
+        await settle().catch(() => undefined);
         const verdict = slackErrorVerdict(error, failures, opts.retry);
         opts.metrics?.observeOutboxSendSeconds(verdict.action, (performance.now() - sentAt) / 1000);
         if (verdict.action === 'retry' && verdict.backoff) failures++;
