@@ -54,11 +54,13 @@ export interface StartBotOptions {
   /** The logger's Redis outage tracker (src/log/redis-outage.ts): this process's own connections say when Redis is back. */
   redisOutage?: RedisOutage;
   /**
-   * The thread outbox's pacing. Leave it out in production: the default is Slack's own limits, one post per second
-   * per channel and the workspace's chat.update budget (SLACK_EDITS_PER_MINUTE, default 50; src/slack/thread/slack-thread-port.ts).
+   * The thread outbox's pacing. Leave it out in production: the default is Slack's own limits, a burst of three posts
+   * per channel, then one a second, and the workspace's chat.update budget (SLACK_EDITS_PER_MINUTE, default 50; src/slack/thread/slack-thread-port.ts).
    * Tests of the whole bot set tens of milliseconds so that an upgrade's thread does not take half a minute of real time.
    */
   threadPacing?: { minIntervalMs?: number; editsPerWindow?: number; editWindowMs?: number };
+  /** How long a scheduled digest waits for one cluster's read (real time, default 20 s; FleetSchedulerOptions.readTimeoutMs). */
+  fleetReadTimeoutMs?: number;
 }
 
 export interface RunningBot {
@@ -189,6 +191,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
         poster,
         logger,
         waivers: createWaiverStore(fleetRedis, prefix, () => `w${randomUUID().slice(0, 7)}`),
+        readTimeoutMs: options.fleetReadTimeoutMs,
       });
       await fleet.start();
       await rollouts.startWorker();

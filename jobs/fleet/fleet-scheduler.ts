@@ -38,6 +38,11 @@ export interface FleetSchedulerOptions {
   poster: ChannelPoster;
   logger: Logger;
   waivers?: WaiverStore;
+  /**
+   * How long a digest or reminder waits for one cluster's read, in real time (default 20 s): a guard against an API
+   * server that does not answer. Tests on a busy machine, where the simulator itself is starved, lengthen it.
+   */
+  readTimeoutMs?: number;
 }
 
 export interface FleetScheduler {
@@ -96,7 +101,7 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
     if (!digest) return void logger.warn({ scheduler: job.repeatJobKey }, 'digest tick for a schedule no longer in clusters.yaml ignored');
     const clusters = digest.clusters.map((name) => findCluster(opts.config, name)).filter((c): c is ClusterConfig => c !== undefined);
     const at = clock.now();
-    const rows = await collectDigestRows(opts.sources, clusters, { findActive, waivers: opts.waivers });
+    const rows = await collectDigestRows(opts.sources, clusters, { findActive, waivers: opts.waivers, timeoutMs: opts.readTimeoutMs });
     const message = renderDigestMessage(rows, { at, timezone: digest.timezone, trigger: `Scheduled \`${digest.schedule}\` (${digest.timezone})` });
     const posted = await postOnce(`${job.id}`, digest.channel, message);
     logger.info({ channel: digest.channel, clusters: rows.length, tick: job.id, posted }, posted ? 'digest posted' : 'digest of this tick already posted');
@@ -106,7 +111,7 @@ export function createFleetScheduler(opts: FleetSchedulerOptions): FleetSchedule
     const now = clock.now();
     const due = opts.config.clusters.filter((cluster) => (cluster.reminders?.daysBefore ?? []).length > 0);
     if (due.length === 0) return;
-    const rows = await collectDigestRows(opts.sources, due, { findActive, waivers: opts.waivers });
+    const rows = await collectDigestRows(opts.sources, due, { findActive, waivers: opts.waivers, timeoutMs: opts.readTimeoutMs });
     for (const row of rows) {
       const cluster = findCluster(opts.config, row.cluster)!;
       const threshold = reminderThreshold(row, cluster.reminders?.daysBefore ?? []);

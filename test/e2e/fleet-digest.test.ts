@@ -20,6 +20,12 @@ const TICK = Date.parse('2026-12-07T08:00:00Z'); // Monday 7 December 2026, 09:0
 // 300: a ten-minute tick every 2 real seconds. At 600 the ten-minute schedule came every second, and on a busy
 // machine its digests (each a read of two clusters) queued up in front of the weekly one, which then missed its slot.
 const SPEED = 300;
+/**
+ * A digest's read of one cluster is bounded in real time (20 s in production, a guard against an API server that does
+ * not answer). With a second suite on the same two cores, the in-process simulator was starved past it and the rows
+ * said "could not be read" (7 December, load 12–15): here the bound is 90 s, which still ends a hung read.
+ */
+const READ_TIMEOUT_MS = 90_000;
 const REGIONS = ['us-west-2', 'us-east-1', 'eu-west-1'];
 const names = ['dev-001', 'staging-002', 'prod-003', 'dev-004', 'staging-005', 'prod-006'];
 
@@ -56,6 +62,7 @@ describe('fleet digest on the simulated calendar, two workers', () => {
         { channel: 'C0OPS', schedule: '0 9 * * MON', timezone: 'Europe/Berlin', clusters: ['prod-*', 'staging-*', 'dev-*'] },
         { channel: 'C0DEV', schedule: '*/10 * * * *' },
       ],
+      fleetReadTimeoutMs: READ_TIMEOUT_MS,
     });
     second = await startBot({
       env: { ...stack.env, ROLE: 'worker', PORT: 0 },
@@ -63,6 +70,7 @@ describe('fleet digest on the simulated calendar, two workers', () => {
       logger: createLogger({ level: 'silent' }),
       aws: { endpoint: stack.sim.url, credentials: E2E_CREDENTIALS },
       clock: stack.sim.clock,
+      fleetReadTimeoutMs: READ_TIMEOUT_MS,
     });
     if (stack.sim.clock.now() >= TICK) throw new Error(`the two bots took longer to start than the simulated calendar's lead (6 s); it is already ${new Date(stack.sim.clock.now()).toISOString()}`);
   }, 60_000);
@@ -73,7 +81,7 @@ describe('fleet digest on the simulated calendar, two workers', () => {
   });
 
   it('posts the weekly digest once at Monday 09:00 Berlin, with days left and cost from the simulated calendar', async () => {
-    const [digest] = await stack.fake.waitFor((f) => (digestsOf(f, 'C0OPS').length > 0 ? digestsOf(f, 'C0OPS') : undefined), { timeoutMs: 60_000 });
+    const [digest] = await stack.fake.waitFor((f) => (digestsOf(f, 'C0OPS').length > 0 ? digestsOf(f, 'C0OPS') : undefined), { timeoutMs: READ_TIMEOUT_MS + 30_000 });
     expect(digest.text).toMatch(/^Fleet digest · 6 clusters · Mon, 07 Dec 2026, 09:0\d Europe\/Berlin/);
     const eks = stack.eksClient();
     // DescribeClusterVersions answers in pages, in no particular order (docs/simulator-fidelity.md): read them all.

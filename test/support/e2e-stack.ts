@@ -55,6 +55,8 @@ export interface E2eStackOptions {
   simStart?: number;
   /** Raw `digests:` entries of clusters.yaml. */
   digests?: unknown[];
+  /** startBot's fleetReadTimeoutMs: how long a scheduled digest waits for one cluster's read (default 20 s). */
+  fleetReadTimeoutMs?: number;
   /** For the generated `fleet` scenario: how many clusters (default 20). */
   fleetClusters?: number;
   /** For the generated `fleet` scenario: every cluster healthy at this version (default mixed, some broken). */
@@ -161,6 +163,7 @@ export async function startE2eStack(opts: E2eStackOptions): Promise<E2eStack> {
       aws: { endpoint: sim.url, ...(opts.aws ?? { credentials: opts.credentials ?? E2E_CREDENTIALS }), ...(opts.eksTokens ? { eksTokenReuseMs: opts.eksTokens.reuseMs } : {}) },
       ...(opts.botClock === 'sim' ? { clock: sim.clock } : {}),
       ...(threadIntervalMs !== undefined ? { threadPacing: { minIntervalMs: threadIntervalMs } } : {}),
+      ...(opts.fleetReadTimeoutMs !== undefined ? { fleetReadTimeoutMs: opts.fleetReadTimeoutMs } : {}),
     });
   } catch (error) {
     await fake.close();
