@@ -104,7 +104,9 @@ describe('managed node group in place: done when the nodes say so', () => {
     expect(finished?.kind === 'step-finished' && finished.summary).toBe('demo-ng 1.30 → 1.31 (in place)');
     const progress = h.thread.events('progress').map((e) => (e.kind === 'progress' ? e.text : ''));
     expect(progress).toContain('Node group demo-ng: 2/2 nodes at 1.31 and Ready; no old nodes left.');
-    expect(progress.some((t) => /^Node group demo-ng: \d\/2 nodes at 1\.31.*; 1\/[23] old nodes gone\.$/.test(t))).toBe(true);
+    // Old nodes counted as they go. Which count is seen first depends on how many left between two watch events: on
+    // a busy machine the first one read can already be the second of three (7 December, a second suite beside it).
+    expect(progress.some((t) => /^Node group demo-ng: \d\/2 nodes at 1\.31.*; [12]\/[23] old nodes gone\.$/.test(t)), progress.join('\n')).toBe(true);
     const verify = stepFinished('h1-verify');
     expect(verify?.kind === 'step-finished' && verify.summary).toMatch(/2 node\(s\), kubelets 1\.31 ×2; .*every node of demo-ng at 1\.31/);
 

@@ -71,12 +71,14 @@ describe('status --all over a fleet', () => {
         return { ...port, describeCluster: (name: string) => (name === 'staging-002' ? new Promise(() => {}) : port.describeCluster(name)) };
       },
     };
+    // A deadline the healthy clusters meet on a busy machine too (with 1 s, a second suite beside this one made their
+    // reads miss it as well, 7 December): the hanging one still ends at it, and the whole read does not wait longer.
     const started = Date.now();
-    const statuses = await collectStatuses(hanging, targets.slice(0, 4), { timeoutMs: 1_000 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const statuses = await collectStatuses(hanging, targets.slice(0, 4), { timeoutMs: 8_000 });
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(statuses.map((s) => [s.name, s.error ?? 'ok'])).toEqual([
       ['dev-001', 'ok'],
-      ['staging-002', 'Reading cluster staging-002: Cluster staging-002 did not answer within 1 s.'],
+      ['staging-002', 'Reading cluster staging-002: Cluster staging-002 did not answer within 8 s.'],
       ['prod-003', 'ok'],
       ['dev-004', 'ok'],
     ]);
