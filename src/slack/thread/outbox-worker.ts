@@ -127,6 +127,13 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
       drawn = undefined;
       await store.oweTransit(bucket, clock.now(), intervalMs, burst, clock.now() - at);
     };
+    // Waits until the bucket gives a token (`take` answers the ms to wait, 0 once taken), then notes it for settle().
+    const draw = async (bucket: NonNullable<typeof drawn>['bucket'], intervalMs: number, burst: number, take: () => Promise<number>) => {
+      for (let wait = await take(); wait > 0; wait = await take()) {
+        if (!(await pause(wait))) throw new DeliveryStopped();
+      }
+      drawn = { bucket, at: clock.now(), intervalMs, burst };
+    };
     const beforeCall = async (next: DeliveryMethod) => {
       await settle();
       method = next;
@@ -141,18 +148,10 @@ export function createOutboxWorker(opts: OutboxWorkerOptions): OutboxWorker {
         // burst, and a worker with many threads spreads their edits instead of sending them all at once.
         if (!(await pause((lastEditAt.get(channel) ?? 0) + opts.minIntervalMs / 2 - clock.now()))) throw new DeliveryStopped();
         lastEditAt.set(channel, clock.now());
-        const take = () => store.takeEditToken(clock.now(), editInterval, editBurst);
-        for (let wait = await take(); wait > 0; wait = await take()) {
-          if (!(await pause(wait))) throw new DeliveryStopped();
-        }
-        drawn = { bucket: 'edits', at: clock.now(), intervalMs: editInterval, burst: editBurst };
+        await draw('edits', editInterval, editBurst, () => store.takeEditToken(clock.now(), editInterval, editBurst));
       } else {
         if (!(await pause((await store.notBefore(channel)) - clock.now()))) throw new DeliveryStopped();
-        const take = () => store.takePostToken(channel, clock.now(), opts.minIntervalMs, opts.postBurst);
-        for (let wait = await take(); wait > 0; wait = await take()) {
-          if (!(await pause(wait))) throw new DeliveryStopped();
-        }
-        drawn = { bucket: { channel }, at: clock.now(), intervalMs: opts.minIntervalMs, burst: opts.postBurst };
+        await draw({ channel }, opts.minIntervalMs, opts.postBurst, () => store.takePostToken(channel, clock.now(), opts.minIntervalMs, opts.postBurst));
       }
       if (lease.lost) throw new DeliveryStopped();
     };
