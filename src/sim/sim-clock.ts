@@ -22,19 +22,47 @@ export interface SimClock {
    * already set keep their real deadlines, so they fire late in simulated terms, as after a long pause.
    */
   jump?(simMs: number): void;
+  /** Real-time clocks that watch their event loop (`loopGapMs`): stop watching. */
+  stop?(): void;
+}
+
+export interface SimClockOptions {
+  /**
+   * Real time in which this process's event loop did not get to run, beyond this many milliseconds, does not count
+   * as simulated time. A twin inside a busy worker (a rehearsal at speed 600 beside other jobs, on a loaded machine)
+   * would otherwise leap ahead: one second the loop is held up is ten simulated minutes in which the world moved
+   * and the engine driving it did not, and a drain or a drift looks stalled that only waited for the CPU. Unset: all
+   * real time counts.
+   */
+  loopGapMs?: number;
 }
 
 function checkSpeed(speed: number): void {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`--speed must be a positive number, got ${speed}`);
 }
 
-export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
+export function createSimClock(initialSpeed = 1, start = Date.now(), options: SimClockOptions = {}): SimClock {
   checkSpeed(initialSpeed);
   let speed = initialSpeed;
   // Simulated time is simStart + (real time since realStart) × speed; a speed change moves both anchors to now.
   let simStart = start;
   let realStart = Date.now();
-  const now = () => simStart + (Date.now() - realStart) * speed;
+  // The loop's heartbeat: each beat (and each reading) that comes later than loopGapMs after the one before moves
+  // realStart on by the excess, so that stretch is not counted. Only real time no reading has seen yet is dropped,
+  // so simulated time never runs backwards.
+  const gapMs = options.loopGapMs;
+  let lastBeat = realStart;
+  const skipGap = (real: number) => {
+    if (gapMs !== undefined && real - lastBeat > gapMs) realStart += real - lastBeat - gapMs;
+    lastBeat = real;
+  };
+  const heartbeat = gapMs === undefined ? undefined : setInterval(() => skipGap(Date.now()), Math.max(1, Math.floor(gapMs / 2)));
+  heartbeat?.unref();
+  const now = () => {
+    const real = Date.now();
+    skipGap(real);
+    return simStart + (real - realStart) * speed;
+  };
   interface Timer { due: number; fn: () => void; timer?: ReturnType<typeof setTimeout>; keepAlive: boolean }
   const pending = new Set<Timer>();
 
@@ -83,10 +111,13 @@ export function createSimClock(initialSpeed = 1, start = Date.now()): SimClock {
         signal?.addEventListener('abort', onAbort, { once: true });
       }),
     after: (simMs, fn) => schedule(simMs, fn, false),
+    stop() {
+      if (heartbeat) clearInterval(heartbeat);
+    },
     setSpeed(next: number) {
       checkSpeed(next);
       simStart = now();
-      realStart = Date.now();
+      realStart = lastBeat;
       speed = next;
       for (const entry of pending) {
         clearTimeout(entry.timer);

@@ -418,6 +418,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
     close() {
       closed ??= (async () => {
         world.stop();
+        clock.stop?.();
         try {
           for (const cluster of world.clusters.values()) closeWatches(cluster.store);
         } catch {

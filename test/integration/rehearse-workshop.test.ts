@@ -46,14 +46,15 @@ beforeAll(async () => {
     twinPorts,
     prefix,
     logger: createLogger({ level: 'silent' }),
-    timeoutMs: 150_000,
+    // A safety net for a loaded machine (quiet, the rehearsal takes about ten seconds), not a pace.
+    timeoutMs: 420_000,
     // The simulated Karpenter drift of the workshop sometimes takes hours at this speed on a loaded machine.
     stallMinutes: 480,
     speed: 600,
     store,
   });
   if (process.env.E2E_PRINT) console.log(report.lines.join('\n'), JSON.stringify(report.gates, null, 1));
-}, 180_000);
+}, 480_000);
 afterAll(async () => {
   await queues.close();
   await real?.close();

@@ -6,6 +6,7 @@
 
 import { validateScenario } from '../scenario/load-scenario.js';
 import { startSimulator, type SimServer } from '../sim-server.js';
+import { createSimClock } from '../sim-clock.js';
 import { calendarAsOfShowing } from '../aws/eks/version-catalog.js';
 
 export interface SimTwin {
@@ -32,10 +33,17 @@ export interface StartTwinOptions {
   log?: (line: Record<string, unknown>) => void;
 }
 
+/**
+ * How long the twin's event loop may be held up before the hold-up stops counting as simulated time (SimClockOptions
+ * .loopGapMs): at speed 600, 25 ms is 15 simulated seconds, about one poll of the engine.
+ */
+export const TWIN_LOOP_GAP_MS = 10;
+
 /** Validates the scenario (a ScenarioError names the field), builds its world and serves it. */
 export async function startTwin(scenario: object, options: StartTwinOptions = {}): Promise<SimTwin> {
   const checked = validateScenario(scenario, 'twin');
-  const server = await startSimulator({ scenario: checked, speed: options.speed ?? 600, port: options.port ?? 0, host: options.host ?? '127.0.0.1', log: options.log });
+  const clock = createSimClock(options.speed ?? 600, Date.now(), { loopGapMs: TWIN_LOOP_GAP_MS });
+  const server = await startSimulator({ scenario: checked, clock, port: options.port ?? 0, host: options.host ?? '127.0.0.1', log: options.log });
   return {
     url: server.url,
     server,
