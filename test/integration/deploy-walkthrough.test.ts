@@ -109,5 +109,6 @@ describe('docs/deploy.md, step by step', () => {
       'ParameterNameValues.ParameterNameValue.1.ParameterName': 'maxmemory-policy',
       'ParameterNameValues.ParameterNameValue.1.ParameterValue': 'noeviction',
     });
-  });
+    // About 20 runs of the Python aws CLI, a second or so each when the machine is quiet: a safety net for a loaded one.
+  }, 600_000);
 });
