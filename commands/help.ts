@@ -7,9 +7,14 @@ import type { SlackMessage } from '../src/ports/slack/slack-message.js';
 import { fallbackText, headerBlock, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 
 export const helpCommand: CommandHandler = async (context) => {
-  const topic = context.args[0]?.toLowerCase();
-  await context.respond(topic && isSubcommand(topic) ? renderSubcommandHelp(topic) : renderHelp());
+  await context.respond(helpFor(context.args[0]));
 };
+
+/** The whole help, or one subcommand's when `topic` names one. */
+export function helpFor(topic: string | undefined): SlackMessage {
+  const name = topic?.toLowerCase();
+  return name && isSubcommand(name) ? renderSubcommandHelp(name) : renderHelp();
+}
 
 export function renderHelp(): SlackMessage {
   const entries = SUBCOMMANDS.map((name) => describe(name));

@@ -4,11 +4,12 @@
  */
 
 import type { BotDeps } from '../../src/ports/bot-deps.js';
-import type { SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
+import type { SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
-import { COMMAND } from './command-usage.js';
-import { parseCommand } from './parse-command.js';
+import { COMMAND, usageProblem } from './command-usage.js';
+import { parseCommand, type ParseResult } from './parse-command.js';
 import { routeCommand, type CommandHandlers } from './route-command.js';
+import { helpFor } from '../help.js';
 
 /** Subcommands that only read and answer: safe to run in a worker process, and to run again should it die. */
 const READ_ONLY = new Set(['status', 'plan', 'digest']);
@@ -18,11 +19,26 @@ export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandler
     command: COMMAND,
     prepare({ text, userId, channelId, respond, replacing }) {
       const parsed = parseCommand(text);
+      const reply = replyFromParse(parsed);
       return {
         subcommand: parsed.ok ? parsed.command.subcommand : (parsed.subcommand ?? 'unknown'),
         readOnly: parsed.ok && READ_ONLY.has(parsed.command.subcommand),
-        run: () => routeCommand({ parsed, userId, channelId, respond, ...(replacing ? { replacing } : {}) }, deps, handlers),
+        ...(reply ? { reply } : {}),
+        run: (options) => {
+          // Already shown with the ack: the route still logs and counts it, and answers no second time.
+          const answer = reply && options?.repliedInAck ? async () => undefined : respond;
+          return routeCommand({ parsed, userId, channelId, respond: answer, ...(replacing ? { replacing } : {}) }, deps, handlers);
+        },
       };
     },
   };
+}
+
+/**
+ * The answer parsing alone decides, which the Slack adapter sends with the ack: a malformed command's usage (as
+ * routeCommand words it) and `help`, which reads nothing. Everything else needs the cluster, the user or AWS.
+ */
+function replyFromParse(parsed: ParseResult): SlashCommandReply | undefined {
+  if (!parsed.ok) return { ...usageProblem(parsed.problem, parsed.subcommand), response_type: 'ephemeral' };
+  return parsed.command.subcommand === 'help' ? { response_type: 'ephemeral', ...helpFor(parsed.command.args[0]) } : undefined;
 }

@@ -115,7 +115,8 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
       channelId: command.channel_id,
       respond: (message) => respond(message).then(() => undefined),
     });
-    await ack();
+    // An answer parsing alone decides (usage, help) goes in the ack's body: no response_url call after it.
+    await ack(prepared.reply);
     observeAck(metrics, context);
     await afterAcks.turn();
     if (opts.handOff && prepared.readOnly && command.response_url) {
@@ -130,7 +131,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     }
     let outcome: CommandOutcome = 'error';
     try {
-      outcome = await runCommand(() => prepared.run());
+      outcome = await runCommand(() => prepared.run({ repliedInAck: prepared.reply !== undefined }));
     } catch (error) {
       // Only the response_url itself failing gets here; the router turns everything else into a reply.
       logger.error({ err: error, subcommand: prepared.subcommand, user: command.user_id }, 'could not answer a slash command');

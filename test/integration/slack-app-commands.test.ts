@@ -32,9 +32,20 @@ describe('slash commands through Bolt', () => {
     const result = await harness.fake.sendSlashCommand({ text: 'help', userId: 'U0REQ', channelId: 'C0DEMO' });
     expect(result.status).toBe(200);
     expect(result.ackMs).toBeLessThan(1000);
-    const [help] = await harness.fake.waitFor((fake) => fake.ephemerals('U0REQ').length > 0 && fake.ephemerals('U0REQ'));
+    // The answer came in the ack's own body: it is shown as the command returns, with no response_url call.
+    const [help] = harness.fake.ephemerals('U0REQ');
     for (const name of ['help', 'status', 'plan', 'start', 'jobs', 'pause', 'resume', 'abort']) expect(JSON.stringify(help.blocks)).toContain(`/eks-upgrade ${name}`);
     expect(harness.fake.messages()).toEqual([]); // nothing visible to the channel
+    expect(harness.fake.calls.filter((call) => call.method === 'response_url')).toEqual([]);
+  });
+
+  it('a malformed command is answered in the ack too, and counted as rejected', async () => {
+    await harness.fake.sendSlashCommand({ text: 'start demo --to latest', userId: 'U0REQ', channelId: 'C0DEMO' });
+    expect(harness.fake.ephemerals('U0REQ').map((e) => e.text)).toEqual([expect.stringMatching(/`latest` is not a Kubernetes minor version/)]);
+    expect(harness.fake.calls.filter((call) => call.method === 'response_url')).toEqual([]);
+    const metrics = async () => (await fetch(`http://127.0.0.1:${harness.slack.port}/metrics`)).text();
+    await expect.poll(metrics, { timeout: 30_000 }).toContain('eks_upgrade_commands_total{subcommand="start",outcome="rejected"} 1');
+    expect(harness.fake.ephemerals('U0REQ')).toHaveLength(1);
   });
 
   it.each([
@@ -110,6 +121,8 @@ describe('slash commands through Bolt', () => {
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ ok: true });
+    // Both were answered with their ack; they are counted once routed, just after.
+    await expect.poll(async () => (await fetch(`${base}/metrics`)).text(), { timeout: 30_000 }).toContain('eks_upgrade_commands_total{subcommand="start",outcome="rejected"} 1');
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toContain('eks_upgrade_commands_total{subcommand="help",outcome="ok"} 1');
     expect(metrics).toContain('eks_upgrade_commands_total{subcommand="start",outcome="rejected"} 1');

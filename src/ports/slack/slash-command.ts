@@ -38,8 +38,18 @@ export interface PreparedCommand {
    * process may hand it to a worker process (CommandHandOff) instead of reading AWS on the loop that acks.
    */
   readonly readOnly: boolean;
-  /** Authorizes and runs it, answering through respond; resolves with the outcome, never with a thrown refusal. */
-  run(): Promise<CommandOutcome>;
+  /**
+   * The whole answer, when parsing alone decides it (a malformed command's usage, `help`). Slack shows a message in
+   * a slash command's HTTP 200 as it shows one sent to the response_url ("respond to the command … in the body of
+   * the acknowledgment", https://docs.slack.dev/interactivity/implementing-slash-commands), so an adapter may send
+   * it with the ack: one request instead of two, and no response_url call to fail.
+   */
+  readonly reply?: SlashCommandReply;
+  /**
+   * Authorizes and runs it, answering through respond; resolves with the outcome, never with a thrown refusal.
+   * `repliedInAck`: the adapter sent `reply` with the ack, so run() only logs and counts it.
+   */
+  run(options?: { repliedInAck?: boolean }): Promise<CommandOutcome>;
 }
 
 export interface SlashCommandRouter {
