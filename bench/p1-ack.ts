@@ -3,7 +3,7 @@ import { startFakeSlack, type FakeSlack } from '@eks-upgrade-bot/sim/services';
 import { startAckSender } from './kit/ack-sender.js';
 import { type BenchContext, type Figure, ms } from './kit/figures.js';
 import { CLUSTERS_YAML } from './p0-startup.js';
-import { freshPrefix, percentile, startBareBolt, startBotProcess, startSimProcess } from './kit/processes.js';
+import { cpuMsOf, freshPrefix, percentile, startBareBolt, startBotProcess, startSimProcess } from './kit/processes.js';
 
 /**
  * P1 ack latency. Signed `/eks-upgrade` commands (status, plan, help, malformed in turn) from the fake Slack to the
@@ -57,14 +57,21 @@ export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
       // Warm both (first requests pay for lazy set-up), then measure the baseline and the bot back to back.
       fake.setBotEventsUrl(`http://127.0.0.1:${bare.port}/slack/events`);
       await burst(fake, 1);
+      const bareCpu = cpuMsOf(bare.process.pid!);
       const base = await burst(fake, level);
+      const bareCpuMs = cpuMsOf(bare.process.pid!) - bareCpu;
       fake.setBotEventsUrl(`http://127.0.0.1:${web.port}/slack/events`);
       if (level === LEVELS[0]) await burst(fake, 1);
       const before = await handlerAcks(web.port);
+      const webCpu = cpuMsOf(web.process.pid!);
       const bot = await burst(fake, level);
       const after = await handlerAcks(web.port);
       // Let the work after the acks (status reads, plans) finish before the next level.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // The web process's CPU per command, over the burst and the 2 s after it, which hold the work after each ack
+      // (the hand-off to the workers) and about 20 ms of idling: what a busy burst's p99 is made of. The bare app's
+      // is over its burst alone. /proc counts in 10 ms steps, so whole bursts only.
+      const webCpuMs = cpuMsOf(web.process.pid!) - webCpu;
       const [p50, p99] = [percentile(bot.latencies, 50), percentile(bot.latencies, 99)];
       const [baseP50, baseP99] = [percentile(base.latencies, 50), percentile(base.latencies, 99)];
       const allowed = (baseline: number) => Math.max(1.5 * baseline, baseline + 10);
@@ -72,7 +79,7 @@ export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
         id: 'P1',
         name: `ack at ${level} concurrent (${bot.latencies.length} commands): p50 / p99`,
         // How much of that the bot's own handler took: parsing before the ack, as its /metrics count it.
-        value: `${ms(p50)} / ${ms(p99)}${bot.failures ? `, ${bot.failures} not 200` : ''}; handler acked ${after.within5ms - before.within5ms} of ${after.count - before.count} within 5 ms of receipt`,
+        value: `${ms(p50)} / ${ms(p99)}${bot.failures ? `, ${bot.failures} not 200` : ''}; handler acked ${after.within5ms - before.within5ms} of ${after.count - before.count} within 5 ms of receipt; web CPU ${(webCpuMs / bot.latencies.length).toFixed(2)} ms a command (bare Bolt ${(bareCpuMs / base.latencies.length).toFixed(2)})`,
         goal: `≤ max(1.5 ×, + 10 ms) baseline = ${ms(allowed(baseP50))} / ${ms(allowed(baseP99))}`,
         baseline: `bare Bolt: ${ms(baseP50)} / ${ms(baseP99)}`,
         met: p50 <= allowed(baseP50) && p99 <= allowed(baseP99) && p99 < 3000 && bot.failures === 0,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { loadScenario, type FakeMessage } from '@eks-upgrade-bot/sim/services';
 import type { BenchContext, Figure } from './kit/figures.js';
-import { deployedNodeOptions, nodeArgsFrom } from './kit/processes.js';
+import { cpuMsOf, deployedNodeOptions, nodeArgsFrom } from './kit/processes.js';
 
 /**
  * P8 (issue 30): a rollout of the whole fleet. `fleet --clusters P8_CLUSTERS --fleet-version 1.32` (500 healthy
@@ -53,11 +53,6 @@ export interface RolloutFigures {
   seconds: number;
 }
 
-const cpuMsOf = (pid: number) => {
-  // /proc/<pid>/stat: utime and stime are fields 14 and 15, in clock ticks (100 a second on Linux).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const peakRssMbOf = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 const rssMbOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);

@@ -179,6 +179,12 @@ export function timeCommand(args: string[], env: Record<string, string>): Promis
   });
 }
 
+/** CPU time a process has used so far, in ms (10 ms steps): /proc/<pid>/stat's utime and stime, fields 14 and 15, in clock ticks of 1/100 s. */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export function freshPrefix(name: string): string {
   return `eks-upgrade-bench-${name}-${randomBytes(4).toString('hex')}`;
 }

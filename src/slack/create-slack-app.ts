@@ -100,6 +100,9 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     },
     // auth.test runs in init() below, where a bad token or an unreachable Slack fails start-up with a sentence.
     deferInitialization: true,
+    // Bolt's conversation store (context.conversation) is not used here: without it, no request pays for its lookup,
+    // which rejects with a new Error for every request of a conversation it never saw (bench P1).
+    convoStore: false,
   });
   if (socketMode) ackEveryEnvelope(app);
 
