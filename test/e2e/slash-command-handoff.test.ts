@@ -59,13 +59,26 @@ describe('read-only slash commands run in the worker process', () => {
     expect(metricValue(work, 'eks_upgrade_commands_total{subcommand="status",outcome="ok"')).toBe(1);
   });
 
+  it('hands a burst of 60 commands sent at once to the worker, each answered once', async () => {
+    const users = Array.from({ length: 60 }, (_, i) => `U0B${String(i).padStart(3, '0')}`);
+    const results = await Promise.all(users.map((userId) => stack.fake.sendSlashCommand({ text: 'status demo', userId, channelId: 'C0DEMO' })));
+    expect(results.map((r) => r.status)).toEqual(users.map(() => 200));
+    const answered = () => users.filter((user) => stack.fake.ephemerals(user).some((e) => e.source === 'response_url')).length;
+    await expect.poll(answered, { timeout: 120_000, interval: 250 }).toBe(users.length);
+    // The web process queued every one (it ran none itself), and each user has one answer.
+    const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    expect(metricValue(web, 'eks_upgrade_commands_total{subcommand="status"')).toBe(0);
+    expect(users.map((user) => stack.fake.ephemerals(user).length)).toEqual(users.map(() => 1));
+  }, 180_000);
+
   it('answers help from the web process alone', async () => {
     const before = stack.fake.ephemerals('U0REQ').length;
     await stack.fake.sendSlashCommand({ text: 'help', userId: 'U0REQ', channelId: 'C0DEMO' });
     const help = await stack.fake.waitFor((f) => f.ephemerals('U0REQ')[before], { timeoutMs: 10_000 });
     expect(help.text).toMatch(/status/);
-    const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
-    expect(metricValue(web, 'eks_upgrade_commands_total{subcommand="help",outcome="ok"')).toBe(1);
+    // The answer came with the ack; the command is counted once routed, just after.
+    const web = async () => (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
+    await expect.poll(async () => metricValue(await web(), 'eks_upgrade_commands_total{subcommand="help",outcome="ok"'), { timeout: 30_000 }).toBe(1);
   });
 });
 
