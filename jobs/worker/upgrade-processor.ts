@@ -224,10 +224,13 @@ async function runStep(runtime: JobRuntime, step: PlannedStep, signal: AbortSign
   data.state = 'running';
   data.progress = undefined;
   delete data.retries[step.id];
-  await runtime.save();
+  // The thread is told before the job saves that it moved on: a worker that dies in between leaves the step to run
+  // again (steps adopt what they already did, and the keyed end is queued once), never a step whose end the thread
+  // never hears of (kill point "step ended, its end not yet in the thread").
   await runtime.emitKeyed(`${data.jobId}:${step.id}:finished`, `${data.jobId}:${step.id}:finished`, {
     kind: 'step-finished', at: now, step: step.id, title: step.title, durationMs: now - started, summary: result.summary,
   });
+  await runtime.save();
   await runtime.card();
   return result;
 }

@@ -17,6 +17,9 @@ export const KILL_POINTS: KillPoint[] = [
   { name: 'preflight', ...demo, killAt: 'event:step-started:preflight' },
   { name: 'gate wait', ...demo, killAt: 'event:gate-opened' },
   { name: 'UpdateClusterVersion returned, id not saved', ...demo, killAt: 'call:updateClusterVersion' },
+  // The job has saved that preflight ended; the thread has not been told (the burst of 7 December showed a step
+  // message left "running" after a kill there).
+  { name: 'step ended, its end not yet in the thread', ...demo, killAt: 'before-event:step-finished:preflight' },
   {
     name: 'control-plane wait',
     ...demo,

@@ -11,6 +11,8 @@ import type { ThreadPort } from '../../src/ports/slack/thread-port.js';
  *                              Fargate or remedy restart, patch:nodepools = a budget change);
  * - `event:<kind>[:<step>]`    right after a thread event of that kind (and step id containing <step>) was queued;
  *                              step-started / step-finished are the step message's first and final versions;
+ * - `before-event:<kind>[:<step>]`  the same, right before it is queued (e.g. before-event:step-finished:preflight —
+ *                              the step has ended, the thread does not know yet);
  * - `upload`                   right after the timeline file was queued for upload.
  * The process dies the way a node dies: no cleanup, no goodbye; its BullMQ lock and outbox lease simply expire.
  */
@@ -23,6 +25,10 @@ export interface KillSwitch {
 export function killSwitch(killAt: string | undefined, die: () => void = () => process.kill(process.pid, 'SIGKILL')): KillSwitch {
   const [what, name = '', detail = ''] = (killAt ?? '').split(':');
   const after = <T>(result: Promise<T>): Promise<T> => result.then((value) => (die(), value));
+  // Dies before the call is made; the promise never settles, as the process is gone.
+  const before = <T>(): Promise<T> => (die(), new Promise<T>(() => undefined));
+  const eventAt = (kind: string, step: string): 'before' | 'after' | undefined =>
+    (what === 'event' || what === 'before-event') && kind === name && (!detail || step.includes(detail)) ? (what === 'event' ? 'after' : 'before') : undefined;
   return {
     eks: (factory) =>
       what !== 'call'
@@ -47,14 +53,15 @@ export function killSwitch(killAt: string | undefined, die: () => void = () => p
     thread: (port) => ({
       ...port,
       postEvent: (ref, key, event) => {
-        const step = 'step' in event ? event.step : '';
-        const hit = what === 'event' && event.kind === name && (!detail || step.includes(detail));
-        return hit ? after(port.postEvent(ref, key, event)) : port.postEvent(ref, key, event);
+        const hit = eventAt(event.kind, 'step' in event ? event.step : '');
+        const send = () => port.postEvent(ref, key, event);
+        return hit === 'before' ? before<void>() : hit === 'after' ? after(send()) : send();
       },
       upsertStepMessage: (ref, key, message, dedupeKey) => {
         const kind = message.state === 'running' ? (message.progress ? 'progress' : 'step-started') : message.state === 'failed' ? 'step-failed' : 'step-finished';
-        const hit = what === 'event' && kind === name && (!detail || message.step.includes(detail));
-        return hit ? after(port.upsertStepMessage(ref, key, message, dedupeKey)) : port.upsertStepMessage(ref, key, message, dedupeKey);
+        const hit = eventAt(kind, message.step);
+        const send = () => port.upsertStepMessage(ref, key, message, dedupeKey);
+        return hit === 'before' ? before<void>() : hit === 'after' ? after(send()) : send();
       },
       uploadMarkdown: (...args) => (what === 'upload' ? after(port.uploadMarkdown(...args)) : port.uploadMarkdown(...args)),
     }),
