@@ -32,6 +32,20 @@ describe('findDrainBlockers / safeRemedy (the workshop orders-pdb case)', () => 
     expect(safeRemedy(blockers, [deployment], [pdb(1, 0)])).toEqual({ label: 'Scale orders to 2 replicas', namespace: 'orders', deployment: 'orders', replicas: 2 });
   });
 
+  it('still offers it while another PDB blocks only until its replacement pod is Ready, and not beside a second lasting blocker', () => {
+    // api: 2 replicas behind minAvailable 1, at 0 disruptions while one of its pods is being replaced (the drain of
+    // nodegroup-blue-green-force, beside a second suite). It clears by itself; orders never will.
+    const api = (replicas: number): KubeObject => ({ metadata: { name: 'api', namespace: 'orders' }, spec: { replicas } });
+    const apiRs: KubeObject = { metadata: { name: 'api-7c', namespace: 'orders', ownerReferences: [{ kind: 'Deployment', name: 'api' }] } };
+    const apiPdb: KubeObject = { metadata: { name: 'api-pdb', namespace: 'orders' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'api' } } }, status: { disruptionsAllowed: 0 } };
+    const both = [...pods, pod('api-7c-y1', 'blue-1', { app: 'api' }, { kind: 'ReplicaSet', name: 'api-7c' })];
+    const blockers = findDrainBlockers({ pods: both, pdbs: [pdb(1, 0), apiPdb], replicaSets: [rs, apiRs], nodes: ['blue-1'] });
+    expect(blockers.map((b) => b.deployment)).toEqual(['orders/orders', 'orders/api']);
+    expect(safeRemedy(blockers, [deployment, api(2)], [pdb(1, 0), apiPdb])).toEqual({ label: 'Scale orders to 2 replicas', namespace: 'orders', deployment: 'orders', replicas: 2 });
+    // With api at 1 replica, both block for good: no single safe remedy.
+    expect(safeRemedy(blockers, [deployment, api(1)], [pdb(1, 0), apiPdb])).toBeUndefined();
+  });
+
   it('offers no remedy for percentages, and finds nothing when the PDB allows a disruption', () => {
     const blockers = findDrainBlockers({ pods, pdbs: [pdb('100%', 0)], replicaSets: [rs], nodes: ['blue-1'] });
     expect(safeRemedy(blockers, [deployment], [pdb('100%', 0)])).toBeUndefined();

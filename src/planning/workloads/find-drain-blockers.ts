@@ -55,19 +55,31 @@ export function findDrainBlockers(input: { pods: KubeObject[]; pdbs: KubeObject[
 
 /**
  * The safe remedy for a single blocking Deployment whose PDB demands every replica (integer minAvailable equal to
- * the replica count): one more replica. Anything else (percentages, maxUnavailable: 0, several workloads) is left
- * to people, who get the details and Force.
+ * the replica count): one more replica. Anything else (percentages, maxUnavailable: 0, several such workloads) is
+ * left to people, who get the details and Force. A blocker that clears by itself — a PDB whose minAvailable is below
+ * its Deployment's replicas, at 0 disruptions only while a replacement pod becomes Ready, as during the drain itself —
+ * does not stand in the way of the remedy for the one that never will; it stays among the details.
  */
 export function safeRemedy(blockers: DrainBlocker[], deployments: KubeObject[], pdbs: KubeObject[]): DrainRemedy | undefined {
-  const targets = [...new Set(blockers.map((b) => b.deployment))];
+  const deploymentOfBlocker = (blocker: DrainBlocker) => {
+    const [namespace, deploymentName] = (blocker.deployment ?? '').split('/');
+    return deployments.find((d) => d.metadata.namespace === namespace && d.metadata.name === deploymentName);
+  };
+  const minAvailableOf = (blocker: DrainBlocker) => pdbs.find((p) => name(p) === blocker.pdb)?.spec?.minAvailable;
+  const clearsByItself = (blocker: DrainBlocker) => {
+    const minAvailable = minAvailableOf(blocker);
+    const deployment = deploymentOfBlocker(blocker);
+    return deployment !== undefined && typeof minAvailable === 'number' && minAvailable < Number(deployment.spec?.replicas ?? 1);
+  };
+  const lasting = blockers.filter((blocker) => !clearsByItself(blocker));
+  const targets = [...new Set(lasting.map((b) => b.deployment))];
   if (targets.length !== 1 || !targets[0]) return undefined;
-  const [namespace, deploymentName] = targets[0].split('/');
-  const deployment = deployments.find((d) => d.metadata.namespace === namespace && d.metadata.name === deploymentName);
-  const pdb = pdbs.find((p) => name(p) === blockers[0].pdb);
+  const deployment = deploymentOfBlocker(lasting[0]);
+  const minAvailable = minAvailableOf(lasting[0]);
   const replicas = Number(deployment?.spec?.replicas ?? 1);
-  const minAvailable = pdb?.spec?.minAvailable;
   if (!deployment || typeof minAvailable !== 'number' || minAvailable < replicas) return undefined;
   const wanted = minAvailable + 1;
+  const [namespace, deploymentName] = targets[0].split('/');
   return { label: `Scale ${deploymentName} to ${wanted} replicas`, namespace, deployment: deploymentName, replicas: wanted };
 }
 
