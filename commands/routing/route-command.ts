@@ -7,7 +7,7 @@
 
 import type { BotDeps } from '../../src/ports/bot-deps.js';
 import { findCluster, type ClusterConfig } from '../../src/config/clusters-config.js';
-import type { CommandOutcome } from '../../src/ports/slack/slash-command.js';
+import type { CommandOutcome, SlashCommandReply } from '../../src/ports/slack/slash-command.js';
 import { authorizeStart, channelRefusal } from '../../src/domain/authorize.js';
 import { recordAudit } from '../../src/audit/record-audit.js';
 import { clustersVisibleFrom, type CommandContext, type CommandHandler } from './command-context.js';
@@ -31,7 +31,7 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
   const log = deps.logger.child({ user: userId, channel: channelId });
   if (!parsed.ok) {
     log.info({ subcommand: parsed.subcommand ?? 'unknown', problem: parsed.problem }, 'slash command rejected: malformed');
-    await request.respond({ ...usageProblem(parsed.problem, parsed.subcommand), response_type: 'ephemeral' });
+    await request.respond(malformedReply(parsed));
     return 'rejected';
   }
   const { command } = parsed;
@@ -70,6 +70,11 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
     await request.respond({ ...problemMessage(`${what} did not complete. ${describeFailure(error)}`), response_type: 'ephemeral' });
     return 'error';
   }
+}
+
+/** The answer to a command that does not parse: what was wrong, then its usage (the Slack adapter sends it with the ack). */
+export function malformedReply(parsed: Extract<ParseResult, { ok: false }>): SlashCommandReply {
+  return { ...usageProblem(parsed.problem, parsed.subcommand), response_type: 'ephemeral' };
 }
 
 /**

@@ -6,9 +6,9 @@
 import type { BotDeps } from '../../src/ports/bot-deps.js';
 import type { SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
-import { COMMAND, usageProblem } from './command-usage.js';
+import { COMMAND } from './command-usage.js';
 import { parseCommand, type ParseResult } from './parse-command.js';
-import { routeCommand, type CommandHandlers } from './route-command.js';
+import { malformedReply, routeCommand, type CommandHandlers } from './route-command.js';
 import { helpFor } from '../help.js';
 
 /** Subcommands that only read and answer: safe to run in a worker process, and to run again should it die. */
@@ -35,10 +35,10 @@ export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandler
 }
 
 /**
- * The answer parsing alone decides, which the Slack adapter sends with the ack: a malformed command's usage (as
- * routeCommand words it) and `help`, which reads nothing. Everything else needs the cluster, the user or AWS.
+ * The answer parsing alone decides, which the Slack adapter sends with the ack: a malformed command's usage and
+ * `help`, which reads nothing. Everything else needs the cluster, the user or AWS.
  */
 function replyFromParse(parsed: ParseResult): SlashCommandReply | undefined {
-  if (!parsed.ok) return { ...usageProblem(parsed.problem, parsed.subcommand), response_type: 'ephemeral' };
+  if (!parsed.ok) return malformedReply(parsed);
   return parsed.command.subcommand === 'help' ? { response_type: 'ephemeral', ...helpFor(parsed.command.args[0]) } : undefined;
 }

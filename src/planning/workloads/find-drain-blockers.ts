@@ -74,10 +74,10 @@ export function safeRemedy(blockers: DrainBlocker[], deployments: KubeObject[], 
   const lasting = blockers.filter((blocker) => !clearsByItself(blocker));
   const targets = [...new Set(lasting.map((b) => b.deployment))];
   if (targets.length !== 1 || !targets[0]) return undefined;
+  // A lasting blocker with its Deployment and an integer minAvailable demands every replica (minAvailable ≥ replicas).
   const deployment = deploymentOfBlocker(lasting[0]);
   const minAvailable = minAvailableOf(lasting[0]);
-  const replicas = Number(deployment?.spec?.replicas ?? 1);
-  if (!deployment || typeof minAvailable !== 'number' || minAvailable < replicas) return undefined;
+  if (!deployment || typeof minAvailable !== 'number') return undefined;
   const wanted = minAvailable + 1;
   const [namespace, deploymentName] = targets[0].split('/');
   return { label: `Scale ${deploymentName} to ${wanted} replicas`, namespace, deployment: deploymentName, replicas: wanted };

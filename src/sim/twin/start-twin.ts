@@ -35,7 +35,7 @@ export interface StartTwinOptions {
 
 /**
  * How long the twin's event loop may be held up before the hold-up stops counting as simulated time (SimClockOptions
- * .loopGapMs): at speed 600, 25 ms is 15 simulated seconds, about one poll of the engine.
+ * .loopGapMs): at speed 600, 10 ms is 6 simulated seconds, under half of one of the engine's 15 s polls.
  */
 export const TWIN_LOOP_GAP_MS = 10;
 
