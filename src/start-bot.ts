@@ -118,6 +118,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     metrics,
     guards: guardReader,
+    callsInFlight: env.WORKER_CALLS_IN_FLIGHT,
   });
 
   // The fleet's reads and channel posts, shared by rollouts and the digest/reminder scheduler.

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Job, Worker } from 'bullmq';
 import { noMetrics, type Metrics } from '../../src/ports/metrics.js';
 import type { ClustersConfig } from '../../src/config/clusters-config.js';
-import { DEFAULT_WORKER_CONCURRENCY } from '../../src/config/env-config.js';
+import { DEFAULT_WORKER_CALLS_IN_FLIGHT, DEFAULT_WORKER_CONCURRENCY } from '../../src/config/env-config.js';
+import { createLimiter } from '../../src/cluster-reader/bounded.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { AuditLog } from '../../src/ports/audit-port.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -63,6 +64,8 @@ export interface UpgradeEngineOptions {
   metrics?: Metrics;
   /** Reads clusters.yaml's guards while a job runs (issue 29); without it no guard is evaluated. */
   guards?: GuardReader;
+  /** AWS and Kubernetes calls this process's upgrade jobs have in flight together (default DEFAULT_WORKER_CALLS_IN_FLIGHT). */
+  callsInFlight?: number;
 }
 
 export interface UpgradeEngine {
@@ -126,6 +129,7 @@ export function createUpgradeEngine(opts: UpgradeEngineOptions): UpgradeEngine {
     timeline: createTimelineLog(redis, keys),
     lock: createClusterLock(redis, keys),
     metrics: opts.metrics ?? noMetrics,
+    admitCall: createLimiter(opts.callsInFlight ?? DEFAULT_WORKER_CALLS_IN_FLIGHT),
     ...(opts.guards ? { guards: opts.guards, guardEvaluations: createGuardEvaluationStore(redis, prefix) } : {}),
   };
   const controlTimeline = createTimelineLog(controlRedis, keys);

@@ -23,6 +23,7 @@ import type { PlannedStep } from '../../src/ports/upgrade-plan.js';
 import type { GuardReader } from '../../src/ports/guards/guard-port.js';
 import type { GuardEvaluationStore } from '../../src/ports/guards/guard-evaluations.js';
 import type { JobControls } from '../../src/ports/job-controls.js';
+import type { Limiter } from '../../src/cluster-reader/bounded.js';
 
 /**
  * What one run of the processor works with: the job, its data (written back with job.updateData), and the
@@ -50,6 +51,12 @@ export interface EngineDeps {
   guards?: GuardReader;
   /** Where each guard's last evaluation is recorded for `status` (jobs/worker/guard-watch.ts). */
   guardEvaluations?: GuardEvaluationStore;
+  /**
+   * Admits each AWS and Kubernetes call of every job of this process (createUpgradeEngine: at most `callsInFlight`
+   * at once). Without it calls go out as they come. A call waits only for other single calls, never for a step, so
+   * no job can hold another up for longer than a call takes.
+   */
+  admitCall?: Limiter;
 }
 
 export interface JobRuntime {
@@ -82,22 +89,25 @@ export interface JobRuntime {
 }
 
 /**
- * The port with every promise-returning method counted when it resolves (a call that succeeded, after the SDK's or
- * client's own retries). Non-promise results (watch handles) pass through uncounted.
+ * The port as a job uses it: each call admitted by `admit` (the process's bound on calls in flight), and every call
+ * that resolves counted (one that succeeded, after the SDK's or client's own retries). Every port method returns a
+ * promise for one call (a paged list, a watch's first list), so a slot is held for one call at most.
  */
-function countingSuccesses<T extends object>(port: T, succeeded: () => void): T {
+function portForJob<T extends object>(port: T, admit: Limiter, succeeded: () => void): T {
   return new Proxy(port, {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
       if (typeof value !== 'function') return value;
-      return function counted(this: unknown, ...args: unknown[]) {
-        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(succeeded, () => undefined);
+      return function admitted(this: unknown, ...args: unknown[]) {
+        const result = admit(async () => (value as (...a: unknown[]) => unknown).apply(target, args));
+        result.then(succeeded, () => undefined);
         return result;
       };
     },
   });
 }
+
+const unbounded: Limiter = (task) => task();
 
 /**
  * Sleeps on the clock, rejecting when `signal` fires. Each sleep gets a throwaway child signal: a Clock that leaves
@@ -149,10 +159,11 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
   const succeeded = () => {
     successes += 1;
   };
-  const eks = countingSuccesses(deps.eks(target), succeeded);
-  const ssm = countingSuccesses(deps.ssm(target), succeeded);
-  const ec2 = countingSuccesses(deps.ec2(target), succeeded);
-  const autoScaling = countingSuccesses(deps.autoScaling(target), succeeded);
+  const admit = deps.admitCall ?? unbounded;
+  const eks = portForJob(deps.eks(target), admit, succeeded);
+  const ssm = portForJob(deps.ssm(target), admit, succeeded);
+  const ec2 = portForJob(deps.ec2(target), admit, succeeded);
+  const autoScaling = portForJob(deps.autoScaling(target), admit, succeeded);
   let kube: Promise<KubePort> | undefined;
 
   /** The step the job is on and that has not ended: the one whose message shows progress. */
@@ -230,7 +241,7 @@ export function createJobRuntime(job: Job<UpgradeJobData>, deps: EngineDeps): Jo
         metrics: deps.metrics,
         kube() {
           // A failed build (cluster unreachable) is not cached: the next call tries again.
-          kube ??= deps.kube(target).then((port) => countingSuccesses(port, succeeded), (error) => {
+          kube ??= deps.kube(target).then((port) => portForJob(port, admit, succeeded), (error) => {
             kube = undefined;
             throw error;
           });

@@ -32,6 +32,14 @@ describe('environment', () => {
     expect(() => parseEnv({ ...base, STATUS_CONCURRENCY: '2.5' })).toThrow('environment: STATUS_CONCURRENCY must be a whole number of clusters');
   });
 
+  it('reads WORKER_CALLS_IN_FLIGHT, and names a bad one with what it must be', () => {
+    expect(parseEnv({ ...base, WORKER_CALLS_IN_FLIGHT: '32' }).WORKER_CALLS_IN_FLIGHT).toBe(32);
+    expect(parseEnv(base).WORKER_CALLS_IN_FLIGHT).toBeUndefined(); // the engine's default, DEFAULT_WORKER_CALLS_IN_FLIGHT (16)
+    expect(() => parseEnv({ ...base, WORKER_CALLS_IN_FLIGHT: 'many' })).toThrow('environment: WORKER_CALLS_IN_FLIGHT must be a whole number of calls, like 16');
+    expect(() => parseEnv({ ...base, WORKER_CALLS_IN_FLIGHT: '0' })).toThrow('environment: WORKER_CALLS_IN_FLIGHT must be at least 1');
+    expect(() => parseEnv({ ...base, WORKER_CALLS_IN_FLIGHT: '5000' })).toThrow('environment: WORKER_CALLS_IN_FLIGHT must be at most 1000');
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseEnv({ ...base, SLACK_APP_TOKEN: '' }).SLACK_APP_TOKEN).toBeUndefined();
   });
