@@ -10,6 +10,19 @@ const vm = require('node:vm');
 
 const DIST = join(__dirname, '..', 'dist');
 
+/**
+ * V8 refuses a code cache made under other V8 flags (a heap cap such as the worker's --max-old-space-size changes
+ * its flag hash), so processes started with different flags keep one cache each. With one name for all, a web and a
+ * worker process sharing dist/ rejected each other's cache at every start and wrote it again a few seconds later: a
+ * 200–300 ms pause of the new process, in the middle of bench P1's acks.
+ */
+function flagsKey() {
+  const flags = `${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`;
+  let hash = 0x811c9dc5; // FNV-1a, 32 bits: a name, not a secret
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
 function cacheDirs() {
   return [join(DIST, '.v8-cache'), join(tmpdir(), 'eks-upgrade-bot-v8-cache')];
 }
@@ -25,7 +38,7 @@ function loadBuilt(name, options = {}) {
     process.exit(1);
   }
   const { size, mtimeMs } = statSync(file);
-  const cacheName = `${name}-${process.version}-${size}-${Math.round(mtimeMs)}.bin`;
+  const cacheName = `${name}-${process.version}-${size}-${Math.round(mtimeMs)}-${flagsKey()}.bin`;
   let cachedData;
   for (const dir of cacheDirs()) {
     try {
