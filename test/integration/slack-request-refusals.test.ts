@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSlashCommandBody, signSlackRequest } from '@eks-upgrade-bot/sim';
 import { SIGNING_SECRET, startSlackHarness, type SlackHarness } from '../support/slack-app-harness.js';
@@ -13,6 +14,20 @@ beforeEach(async () => {
 afterEach(async () => harness.close());
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** A POST with the path exactly as written (fetch would normalise `/slack/./events` before sending it). */
+function postRawPath(eventsUrl: string, path: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(eventsUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 function commandBody(text: string, responseId: string): string {
   return buildSlashCommandBody({
@@ -53,5 +68,25 @@ describe('requests Slack would not send', () => {
     await harness.fake.waitFor((fake) => fake.ephemerals('U0REQ').length === 1);
     expect(harness.logLines.filter((line) => line.audit === 'request-refused').map((line) => line.reason)).toEqual(['too-large', 'content-type']);
     expect(harness.control.calls).toEqual([]);
+  });
+
+  it('an unsigned or forged command is refused with 401 on every path Bolt reads as its events endpoint', async () => {
+    const body = commandBody('start demo --to 1.31', 'forged');
+    const forged = { ...FORM, ...signSlackRequest('not-the-signing-secret', body) };
+    const paths = ['/slack/events', '/slack/./events', '/x/../slack/events', '/slack/events?x=1', '/slack/events#x', '/slack//events/../events'];
+    const answers = [];
+    for (const path of paths) answers.push((await postRawPath(harness.eventsUrl, path, body, forged)).status);
+    const unsigned = await postRawPath(harness.eventsUrl, '/slack/./events', body, FORM);
+    // Bolt's receiver routes by `new URL(req.url, 'http://localhost').pathname`: what it reads as its endpoint is
+    // refused as forged (401), anything else is its 404. Nothing forged is ever handled.
+    const boltReadsAsEvents = (path: string) => new URL(path, 'http://localhost').pathname === '/slack/events';
+    expect(answers).toEqual(paths.map((path) => (boltReadsAsEvents(path) ? 401 : 404)));
+    expect(answers.filter((status) => status === 401)).toHaveLength(5);
+    expect(unsigned.status).toBe(401);
+    expect(harness.control.calls).toEqual([]);
+    expect(harness.fake.ephemerals('U0REQ')).toEqual([]);
+    // The same command, signed, on a path that is not plain: handled (start is refused in the thread or answered, not 401).
+    const genuine = commandBody('help', 'genuine');
+    expect((await postRawPath(harness.eventsUrl, '/slack/./events', genuine, { ...FORM, ...signSlackRequest(SIGNING_SECRET, genuine) })).status).toBe(200);
   });
 });
