@@ -16,8 +16,8 @@ const DIST = join(__dirname, '..', 'dist');
  * worker process sharing dist/ rejected each other's cache at every start and wrote it again a few seconds later: a
  * 200–300 ms pause of the new process, in the middle of bench P1's acks.
  */
-function flagsKey() {
-  const flags = `${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`;
+function flagsKey(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS) {
+  const flags = `${execArgv.join(' ')}|${nodeOptions ?? ''}`;
   let hash = 0x811c9dc5; // FNV-1a, 32 bits: a name, not a secret
   for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193) >>> 0;
   return hash.toString(16).padStart(8, '0');
@@ -25,6 +25,16 @@ function flagsKey() {
 
 function cacheDirs() {
   return [join(DIST, '.v8-cache'), join(tmpdir(), 'eks-upgrade-bot-v8-cache')];
+}
+
+/**
+ * The code cache's file name for dist/<name>.cjs as built now, in a process with these Node flags (default: this
+ * process's); benches use it to wait until a new process has saved its cache.
+ * @param {string} name @param {string[]} [execArgv] @param {string} [nodeOptions]
+ */
+function codeCacheName(name, execArgv, nodeOptions) {
+  const { size, mtimeMs } = statSync(join(DIST, `${name}.cjs`));
+  return `${name}-${process.version}-${size}-${Math.round(mtimeMs)}-${flagsKey(execArgv, nodeOptions)}.bin`;
 }
 
 /** @param {string} name dist/<name>.cjs @param {{ saveAfterMs?: number }} options save a new cache this long after start, or at exit if sooner */
@@ -37,8 +47,7 @@ function loadBuilt(name, options = {}) {
     process.stderr.write(`eks-upgrade: ${file} is missing: the JavaScript is not built yet. Run \`npm run build\` (npm ci runs it too), then try again.\n`);
     process.exit(1);
   }
-  const { size, mtimeMs } = statSync(file);
-  const cacheName = `${name}-${process.version}-${size}-${Math.round(mtimeMs)}-${flagsKey()}.bin`;
+  const cacheName = codeCacheName(name);
   let cachedData;
   for (const dir of cacheDirs()) {
     try {
@@ -75,4 +84,4 @@ function loadBuilt(name, options = {}) {
   return mod.exports;
 }
 
-module.exports = { loadBuilt };
+module.exports = { loadBuilt, codeCacheName, cacheDirs };
