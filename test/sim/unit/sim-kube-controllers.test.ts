@@ -2,15 +2,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/kube-types/kube-object.js';
 import { createSimKubeStore, startKubeControllers, type SimKubeStoreImpl } from '../../../src/sim/kube/index.js';
 import { makeNode } from '../../../src/sim/kube/controllers/make-node.js';
+import { createNamedPod } from '../../../src/sim/kube/controllers/create-named-pod.js';
 import { planRollout, type PlanPod } from '../../../src/sim/kube/controllers/rollout-plan.js';
 import { createManualClock } from '../../../src/sim/sim-clock.js';
 
 let stop = () => {};
 afterEach(() => stop());
 
-function cluster() {
+function cluster(random?: () => number) {
   const clock = createManualClock();
-  const store = createSimKubeStore({ clusterName: 't', gitVersion: 'v1.30.14-eks-f69f56f', clock });
+  const store = createSimKubeStore({ clusterName: 't', gitVersion: 'v1.30.14-eks-f69f56f', clock, ...(random ? { random } : {}) });
   for (const name of ['n1', 'n2']) {
     store.create('nodes', makeNode({ name, labels: {}, kubeletVersion: 'v1.30.14-eks-f69f56f', instanceType: 'm5.large', zone: 'us-west-2a', region: 'us-west-2', capacity: { cpu: '4', memory: '16Gi', pods: '29' } }));
   }
@@ -107,6 +108,28 @@ describe('deployment controller', () => {
     await clock.advance(10_000);
     expect(store.list('replicasets', 'orders')).toEqual([]);
     expect(store.list('pods', 'orders')).toEqual([]);
+  });
+});
+
+describe('pod names a controller picks', () => {
+  it('a name already taken is a FailedCreate and another name; seven taken names give the pod up until the next pass', () => {
+    // The next draws are pinned to 0 once a pod named `web-abc-bbbbb` exists, so the first name tried is that one:
+    // 1.30's apiserver answers 409 AlreadyExists, and the controller records it and takes another name.
+    let pinned = 0;
+    const { store } = cluster(() => (pinned-- > 0 ? 0 : Math.random()));
+    const pod = (name: string): KubeObject => ({ metadata: { name, namespace: 'orders' }, spec: { containers: [{ name: 'c', image: 'c:1' }] } });
+    store.create('pods', pod('web-abc-bbbbb'));
+    const failures: string[] = [];
+    pinned = 5;
+    const name = createNamedPod(store, 'web-abc', pod, (message) => failures.push(message));
+    expect(failures).toEqual(['Error creating: pods "web-abc-bbbbb" already exists']);
+    expect(name).toMatch(/^web-abc-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(name).not.toBe('web-abc-bbbbb');
+    expect(store.get('pods', name!, 'orders')).toBeDefined();
+
+    pinned = 35;
+    expect(createNamedPod(store, 'web-abc', pod, (message) => failures.push(message))).toBeUndefined();
+    expect(failures).toHaveLength(8);
   });
 });
 

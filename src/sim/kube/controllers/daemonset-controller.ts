@@ -9,7 +9,8 @@ import type { KubeObject } from '../../../kube-types/kube-object.js';
 import type { SimClock } from '../../sim-clock.js';
 import type { SimKubeStoreImpl } from '../create-sim-kube-store.js';
 import { deepEqual } from '../objects/deep-equal.js';
-import { podTemplateHash, randomSuffix } from '../objects/kube-names.js';
+import { podTemplateHash } from '../objects/kube-names.js';
+import { createNamedPod } from './create-named-pod.js';
 import { isPodReady } from './pdb-status.js';
 import { isTerminating, ownedBy, podFromTemplate } from './pod-template.js';
 import { startReconcileLoop } from './reconcile-loop.js';
@@ -44,10 +45,10 @@ function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: Kube
   for (const node of wanted) {
     const onNode = mine.filter((p) => p.spec?.nodeName === node.metadata.name);
     if (onNode.length === 0) {
-      const name = `${ds.metadata.name}-${randomSuffix(store.random)}`;
-      store.create(
-        'pods',
-        podFromTemplate(ds.spec?.template, ds, name, {
+      createNamedPod(
+        store,
+        ds.metadata.name,
+        (name) => podFromTemplate(ds.spec?.template, ds, name, {
           labels: { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
           spec: {
             nodeName: node.metadata.name,
@@ -55,6 +56,7 @@ function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: Kube
             affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name] }] }] } } },
           },
         }),
+        (message) => store.recordEvent({ namespace, involvedObject: { kind: 'DaemonSet', name: ds.metadata.name, namespace, uid: ds.metadata.uid }, reason: 'FailedCreate', message, type: 'Warning', component: 'daemonset-controller' }),
       );
       continue;
     }

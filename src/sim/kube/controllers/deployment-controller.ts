@@ -8,7 +8,8 @@ import type { KubeObject } from '../../../kube-types/kube-object.js';
 import type { SimClock } from '../../sim-clock.js';
 import { isoSeconds, type SimKubeStoreImpl } from '../create-sim-kube-store.js';
 import { cloneJson, deepEqual } from '../objects/deep-equal.js';
-import { podTemplateHash, randomSuffix } from '../objects/kube-names.js';
+import { podTemplateHash } from '../objects/kube-names.js';
+import { createNamedPod } from './create-named-pod.js';
 import { selectorMatches } from '../api/label-selector.js';
 import { isPodReady } from './pdb-status.js';
 import { controllerRef, ownerReference } from '../objects/pod-owners.js';
@@ -88,12 +89,11 @@ function reconcileDeployment(store: SimKubeStoreImpl, clock: SimClock, d: KubeOb
     oldTerminating: pods.filter((p) => isTerminating(p) && rsOf(p) !== newRs!.metadata.name).length,
   });
 
-  const rsEvent = (rs: KubeObject, reason: string, message: string) =>
-    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, component: 'replicaset-controller' });
+  const rsEvent = (rs: KubeObject, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
+    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, type, component: 'replicaset-controller' });
   for (let i = 0; i < step.create; i++) {
-    const name = `${newRs.metadata.name}-${randomSuffix(store.random)}`;
-    store.create('pods', podFromTemplate(template, newRs, name, { creationTimestamp: firstSight }));
-    rsEvent(newRs, 'SuccessfulCreate', `Created pod: ${name}`);
+    const name = createNamedPod(store, newRs.metadata.name, (name) => podFromTemplate(template, newRs, name, { creationTimestamp: firstSight }), (message) => rsEvent(newRs, 'FailedCreate', message, 'Warning'));
+    if (name) rsEvent(newRs, 'SuccessfulCreate', `Created pod: ${name}`);
   }
   const deleted = new Set(step.delete);
   for (const name of step.delete) {

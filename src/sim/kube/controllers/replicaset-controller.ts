@@ -2,7 +2,7 @@ import type { KubeObject } from '../../../kube-types/kube-object.js';
 import type { SimClock } from '../../sim-clock.js';
 import { isoSeconds, type SimKubeStoreImpl } from '../create-sim-kube-store.js';
 import { deepEqual } from '../objects/deep-equal.js';
-import { randomSuffix } from '../objects/kube-names.js';
+import { createNamedPod } from './create-named-pod.js';
 import { isPodReady } from './pdb-status.js';
 import { controllerRef } from '../objects/pod-owners.js';
 import { isTerminating, podFromTemplate } from './pod-template.js';
@@ -18,12 +18,12 @@ function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pod
   const mine = pods.filter((p) => (p.metadata.namespace ?? 'default') === namespace && controllerRef(p)?.kind === 'ReplicaSet' && controllerRef(p)?.name === rs.metadata.name);
   const live = mine.filter((p) => !isTerminating(p));
   const want = Number(rs.spec?.replicas ?? 1);
-  const event = (reason: string, message: string) =>
-    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, component: 'replicaset-controller' });
+  const event = (reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
+    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, type, component: 'replicaset-controller' });
+  const warn = (reason: string, message: string) => event(reason, message, 'Warning');
   for (let i = live.length; i < want; i++) {
-    const name = `${rs.metadata.name}-${randomSuffix(store.random)}`;
-    store.create('pods', podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }));
-    event('SuccessfulCreate', `Created pod: ${name}`);
+    const name = createNamedPod(store, rs.metadata.name, (name) => podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }), (message) => warn('FailedCreate', message));
+    if (name) event('SuccessfulCreate', `Created pod: ${name}`);
   }
   for (const extra of live.slice(want)) {
     store.deleteGracefully('pods', extra.metadata.name, namespace);
