@@ -12,7 +12,7 @@ import {
   type AutoScalingGroup,
 } from '@aws-sdk/client-auto-scaling';
 import type { AutoScalingGroupInfo, AutoScalingPort, AutoScalingPortFactory, InstanceRefreshInfo } from '../ports/aws/autoscaling-port.js';
-import { clientCache, sdkClientConfig, type AwsAdapterOptions, reusingSigner } from './aws-client-config.js';
+import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**
  * AutoScalingPort over @aws-sdk/client-auto-scaling. Reads are paginated to the end; errors (ValidationError,
@@ -20,7 +20,7 @@ import { clientCache, sdkClientConfig, type AwsAdapterOptions, reusingSigner } f
  * describeAwsError to explain.
  */
 export function createAutoScalingPortFactory(opts: AwsAdapterOptions = {}): AutoScalingPortFactory {
-  return clientCache((target) => autoScalingPort(reusingSigner(new AutoScalingClient(sdkClientConfig(target, opts)))));
+  return clientCache((target) => autoScalingPort(new AutoScalingClient(sdkClientConfig(target, opts))));
 }
 
 function groupInfo(group: AutoScalingGroup): AutoScalingGroupInfo {

@@ -1,5 +1,5 @@
 import { fromNodeProviderChain, fromTemporaryCredentials, fromTokenFile } from '@aws-sdk/credential-providers';
-import type { AuthScheme, AwsCredentialIdentity, AwsCredentialIdentityProvider, RequestSigner } from '@smithy/types';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import type { Metrics } from '../ports/metrics.js';
 
 /**
@@ -142,35 +142,6 @@ export function clientCache<C>(create: (target: ClusterAwsTarget) => C): (target
     if (!client) clients.set(key, (client = create(target)));
     return client;
   };
-}
-
-interface SigningClient {
-  config: { signer?: (authScheme?: AuthScheme) => Promise<RequestSigner> };
-}
-
-/**
- * One SigV4 signer per client (per signing region and service), not one per request. Without a `signer` of its own,
- * a client's resolved config builds a new SignatureV4 for every request (@aws-sdk/core, resolveAwsSdkSigV4Config:
- * a copy of the whole client config, then `new SignatureV4(...)`), and each new signer derives its signing key again
- * (four HMAC-SHA256s) because the key cache lives in the instance. Nothing in that signer depends on the request:
- * the credentials are the client's own memoized provider, asked at each signing, so expiring credentials are still
- * refreshed. Bench P2k: the signer's copy and its HMACs were about 0.4 s of CPU in 8,143 requests.
- */
-export function reusingSigner<C extends SigningClient>(client: C): C {
-  const build = client.config.signer;
-  if (!build) return client;
-  const signers = new Map<string, Promise<RequestSigner>>();
-  client.config.signer = (authScheme) => {
-    const key = `${authScheme?.signingRegion ?? ''}|${authScheme?.signingName ?? ''}`;
-    let signer = signers.get(key);
-    if (!signer) {
-      signer = build(authScheme);
-      signers.set(key, signer);
-      signer.catch(() => signers.delete(key));
-    }
-    return signer;
-  };
-  return client;
 }
 
 interface MiddlewareClient {

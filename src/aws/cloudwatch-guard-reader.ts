@@ -1,7 +1,7 @@
 import { CloudWatchClient, GetMetricDataCommand, paginateDescribeAlarms, type MetricAlarm } from '@aws-sdk/client-cloudwatch';
 import type { GuardConfig } from '../config/guards-config.js';
 import type { GuardReading } from '../ports/guards/guard-port.js';
-import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, type ClusterAwsTarget, reusingSigner } from './aws-client-config.js';
+import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, type ClusterAwsTarget } from './aws-client-config.js';
 import { collectPages } from './collect-pages.js';
 import { describeAwsError } from './describe-aws-error.js';
 
@@ -21,7 +21,7 @@ export interface CloudWatchGuardReader {
 const NAMES_PER_CALL = 100;
 
 export function createCloudWatchGuardReader(opts: AwsAdapterOptions = {}): CloudWatchGuardReader {
-  const clientFor = clientCache((target) => instrumented(reusingSigner(new CloudWatchClient(sdkClientConfig(target, opts))), 'cloudwatch', opts.metrics));
+  const clientFor = clientCache((target) => instrumented(new CloudWatchClient(sdkClientConfig(target, opts)), 'cloudwatch', opts.metrics));
   const targetOf = (guard: CloudWatchGuard, cluster: ClusterAwsTarget): ClusterAwsTarget => ({ region: guard.source.region ?? cluster.region, ...(cluster.roleArn ? { roleArn: cluster.roleArn } : {}) });
 
   async function alarmsOf(guard: CloudWatchGuard, cluster: ClusterAwsTarget): Promise<MetricAlarm[]> {

@@ -6,7 +6,7 @@ import {
   ModifyLaunchTemplateCommand,
 } from '@aws-sdk/client-ec2';
 import type { Ec2Port, Ec2PortFactory, LaunchTemplateVersionInfo, SubnetInfo } from '../ports/aws/ec2-port.js';
-import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, reusingSigner } from './aws-client-config.js';
+import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**
  * Ec2Port over @aws-sdk/client-ec2: DescribeSubnets for the cluster's subnets, to count free IPs before a
@@ -15,7 +15,7 @@ import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, reu
  * InvalidLaunchTemplateId.NotFound…) pass through unchanged.
  */
 export function createEc2PortFactory(opts: AwsAdapterOptions = {}): Ec2PortFactory {
-  return clientCache((target) => ec2Port(instrumented(reusingSigner(new EC2Client(sdkClientConfig(target, opts))), 'ec2', opts.metrics)));
+  return clientCache((target) => ec2Port(instrumented(new EC2Client(sdkClientConfig(target, opts)), 'ec2', opts.metrics)));
 }
 
 function ec2Port(client: EC2Client): Ec2Port {

@@ -26,7 +26,7 @@ import {
   type Category,
 } from '@aws-sdk/client-eks';
 import type { EksPort, EksPortFactory } from '../ports/aws/eks-port.js';
-import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, reusingSigner } from './aws-client-config.js';
+import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 import { collectPages } from './collect-pages.js';
 import { systemClock } from '../ports/clock.js';
 import { reusedAnswers } from '../domain/reused-answers.js';
@@ -52,7 +52,7 @@ export const ADDON_CATALOGUE_REUSE_MS = 10 * 60_000;
  * endpoint, reported as such rather than handed on as undefined.
  */
 export function createEksPortFactory(opts: EksAdapterOptions = {}): EksPortFactory {
-  return clientCache((target) => eksPort(instrumented(reusingSigner(new EKSClient(sdkClientConfig(target, opts))), 'eks', opts.metrics), opts.addonCatalogueReuseMs ?? ADDON_CATALOGUE_REUSE_MS));
+  return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig(target, opts)), 'eks', opts.metrics), opts.addonCatalogueReuseMs ?? ADDON_CATALOGUE_REUSE_MS));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { SsmPort, SsmPortFactory } from '../ports/aws/ssm-port.js';
-import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, reusingSigner } from './aws-client-config.js';
+import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } from './aws-client-config.js';
 
 /**
  * SsmPort over @aws-sdk/client-ssm, for the public EKS-optimized AMI parameters
@@ -9,7 +9,7 @@ import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions, reu
  * error passes through unchanged for the caller (and describeAwsError) to explain.
  */
 export function createSsmPortFactory(opts: AwsAdapterOptions = {}): SsmPortFactory {
-  return clientCache((target) => ssmPort(instrumented(reusingSigner(new SSMClient(sdkClientConfig(target, opts))), 'ssm', opts.metrics)));
+  return clientCache((target) => ssmPort(instrumented(new SSMClient(sdkClientConfig(target, opts)), 'ssm', opts.metrics)));
 }
 
 function ssmPort(client: SSMClient): SsmPort {
