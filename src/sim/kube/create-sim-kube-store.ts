@@ -163,8 +163,8 @@ export function createSimKubeStore(opts: SimKubeStoreOptions): SimKubeStoreImpl 
       // generateName gets 5 characters, and a name taken answers 409 AlreadyExists at once: stricter than an apiserver
       // of 1.31 or later, which tries up to 7 names first (KEP-4420, RetryGenerateName: alpha 1.30, beta 1.31, GA 1.32,
       // https://www.kubernetes.dev/resources/keps/4420/), as strict as 1.30 and before. Pods of one ReplicaSet share a
-      // prefix, so thousands of replacements meet a collision now and then; the simulated controllers try again on
-      // their next pass, as the real ones do, and nothing the bot creates uses generateName.
+      // prefix, so thousands of replacements meet a collision now and then; the simulated controllers record a
+      // FailedCreate and take another name (controllers/create-named-pod.ts), and nothing the bot creates uses generateName.
       if (!metadata.name && typeof metadata.generateName === 'string') metadata.name = metadata.generateName + randomSuffix(random);
       if (!metadata.name) {
         throw new SimKubeError(422, 'Invalid', `${type.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);

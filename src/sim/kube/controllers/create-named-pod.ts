@@ -9,8 +9,8 @@ const NAME_ATTEMPTS = 7;
  * Creates a pod named as the workload controllers name theirs: `<owner>-<5 random characters>`. A name already taken
  * is answered 409 AlreadyExists by an apiserver before 1.31 (KEP-4420, RetryGenerateName: 1.31 and later try up to 7
  * names themselves, https://www.kubernetes.dev/resources/keps/4420/); the ReplicaSet, Deployment and DaemonSet
- * controllers then record a FailedCreate Warning ("Error creating: pods \"…\" already exists") and try again at once
- * with another name. With thousands of replacements under one ReplicaSet's prefix, such a collision comes about in
+ * controllers then record a FailedCreate Warning ("Error creating: pods \"…\" already exists") and try again with
+ * another name at their next sync, a few milliseconds later; here, at once. With thousands of replacements under one ReplicaSet's prefix, such a collision comes about in
  * most 500-node rehearsals. Returns the name, or undefined when every name tried was taken (the next pass tries again).
  */
 export function createNamedPod(

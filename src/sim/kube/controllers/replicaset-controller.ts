@@ -20,9 +20,8 @@ function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pod
   const want = Number(rs.spec?.replicas ?? 1);
   const event = (reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
     store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, type, component: 'replicaset-controller' });
-  const warn = (reason: string, message: string) => event(reason, message, 'Warning');
   for (let i = live.length; i < want; i++) {
-    const name = createNamedPod(store, rs.metadata.name, (name) => podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }), (message) => warn('FailedCreate', message));
+    const name = createNamedPod(store, rs.metadata.name, (name) => podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }), (message) => event('FailedCreate', message, 'Warning'));
     if (name) event('SuccessfulCreate', `Created pod: ${name}`);
   }
   for (const extra of live.slice(want)) {
