@@ -1,8 +1,9 @@
 /**
  * `/eks-upgrade status [<cluster> | --all]`: one card per cluster — versions, support, nodes by compute type with
  * kubelet skew, add-ons against the current and next minor, insights, the running job. `--all` (or no cluster)
- * reads every cluster this channel may use, at most STATUS_CONCURRENCY at a time and 20 s each: a cluster that cannot be read is an
- * error row, never a failed command (a single named cluster EKS cannot describe fails the command with a sentence).
+ * reads every cluster this channel may use as rows, at most STATUS_CONCURRENCY of one account and Region at a time
+ * and 20 s each: a cluster that cannot be read is an error row, never a failed command (a single named cluster EKS
+ * cannot describe fails the command with a sentence).
  * The router has already checked the cluster and the channel.
  */
 

@@ -47,8 +47,8 @@ export interface SdkClientConfig {
 
 /**
  * Sockets per SDK client (one per region and role): `status --all` over a fleet reads from many clusters of a
- * region at once through the same client. At most STATUS_CONCURRENCY clusters are read together, each with a
- * bounded number of calls in flight, so this bounds connections, not work.
+ * region at once through the same client. At most STATUS_CONCURRENCY clusters of a region and account are read
+ * together, each with a bounded number of calls in flight, so this bounds connections, not work.
  */
 export const SDK_MAX_SOCKETS = 256;
 

@@ -171,7 +171,7 @@ async function digest(command: CliCommand, deps: CliDeps): Promise<number> {
   return rows.some((row) => row.error) ? EXIT.error : EXIT.ok;
 }
 
-/** STATUS_CONCURRENCY as the bot reads it (env-config.ts): clusters `status --all` reads at once. */
+/** STATUS_CONCURRENCY as the bot reads it (env-config.ts): clusters of one account and Region `status --all` reads at once. */
 function statusConcurrencyOf(env: NodeJS.ProcessEnv): number {
   const raw = env.STATUS_CONCURRENCY;
   if (raw === undefined || raw === '') return DEFAULT_STATUS_CONCURRENCY;

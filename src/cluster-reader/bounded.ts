@@ -32,6 +32,26 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   return Promise.all(items.map((item, index) => run(() => fn(item, index))));
 }
 
+/**
+ * Maps with at most `perKey` calls in flight for each key and `overall` in all; results keep the input order, and
+ * items of one key start in input order. A call waits for its key's slot first, then for one of the overall slots.
+ */
+export async function mapBoundedBy<T, R>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  limits: { perKey: number; overall: number },
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const overall = createLimiter(Math.max(1, limits.overall));
+  const byKey = new Map<string, Limiter>();
+  const limiterOf = (key: string) => {
+    let limiter = byKey.get(key);
+    if (!limiter) byKey.set(key, (limiter = createLimiter(Math.max(1, limits.perKey))));
+    return limiter;
+  };
+  return Promise.all(items.map((item, index) => limiterOf(keyOf(item))(() => overall(() => fn(item, index)))));
+}
+
 export class DeadlineExceeded extends Error {
   readonly code = 'deadline_exceeded';
   constructor(what: string, ms: number) {

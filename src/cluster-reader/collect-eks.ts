@@ -154,6 +154,11 @@ function toInsight(summary: InsightSummary, detail: Insight | undefined, detailE
   };
 }
 
+/** The insights as ListInsights gives them, status and reason, without details (a fleet row counts them). */
+export function listedInsights(summaries: InsightSummary[]): InsightInfo[] {
+  return summaries.map((summary) => toInsight(summary, undefined));
+}
+
 /** Every insight; DescribeInsight only for the non-passing ones (the details are what a finding needs). */
 export async function readInsights(
   eks: EksPort,

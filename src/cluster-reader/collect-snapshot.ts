@@ -25,7 +25,7 @@ import { createLimiter } from './bounded.js';
 import { collectKube, type KubeOptIn } from './collect-kube.js';
 import { amisWanted, lookupAmis } from './collect-amis.js';
 import { readAutoScalingGroups } from './collect-asgs.js';
-import { healthIssues, readAddons, readFargateProfiles, readInsights, readNodegroupNames, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
+import { healthIssues, listedInsights, readAddons, readFargateProfiles, readInsights, readNodegroupNames, readNodegroups, readUpdates, readVersions } from './collect-eks.js';
 import { describeReadError } from './read-error.js';
 import { listFreshInsights, type InsightsFreshness } from './refresh-insights.js';
 import type { InsightsRefreshInfo } from '../planning/cluster-snapshot.js';
@@ -59,8 +59,11 @@ export interface SnapshotRequest {
    * catalogue, insights, nodes and NodePools) and connect to the Kubernetes API alongside DescribeCluster. Node
    * groups are not described (the card groups nodes by the node group's label and needs only the names); Fargate
    * profiles, subnets, launch templates, AMIs, Auto Scaling groups and the workload lists are left empty, not read.
+   * 'fleet': only what one cluster's row of `status --all` shows (versions, kubelets and their skew, add-ons, insight
+   * counts): as 'status', without the node group names and the NodePools (a row counts kubelets from the nodes alone)
+   * and without DescribeInsight (a row counts insights by their listed status).
    */
-  scope?: 'status';
+  scope?: 'status' | 'fleet';
 }
 
 /**
@@ -82,13 +85,14 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const { name, region, roleArn } = request;
   const target = { region, roleArn };
   const readAt = sources.clock.now();
-  const statusOnly = request.scope === 'status';
+  const statusOnly = request.scope === 'status' || request.scope === 'fleet';
+  const fleetRow = request.scope === 'fleet';
   const run = createLimiter(request.concurrency ?? (statusOnly ? STATUS_CALLS_AT_ONCE : 8));
   // Status connects to the Kubernetes API (its own DescribeCluster, cached per cluster) while DescribeCluster runs.
   const kubePort = statusOnly ? sources.kube({ name, region, roleArn }) : undefined;
   kubePort?.catch(() => {});
   // …and starts the lists that need only the cluster's name, so the chain is DescribeCluster ∥ lists → describes.
-  const prefetched = statusOnly ? prefetchNameLists(sources.eks(target), name) : undefined;
+  const prefetched = statusOnly ? prefetchNameLists(sources.eks(target), name, !fleetRow) : undefined;
 
   const cluster = await area(`DescribeCluster for ${name}`, async (): Promise<ClusterInfo> => {
     const described = await sources.eks(target).describeCluster(name);
@@ -114,15 +118,15 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
   const [versions, updates, nodegroups, addons, insights, fargateProfiles, kube] = await Promise.all([
     area(`DescribeClusterVersions`, () => run(() => readVersions(eks))),
     cluster.value.status === 'ACTIVE' ? Promise.resolve(readOk([])) : area(`ListUpdates for ${name}`, () => readUpdates(eks, name, run)),
-    area(`Reading the node groups of ${name}`, () => (statusOnly ? readNodegroupNames(eks, name) : readNodegroups(eks, name, run))),
+    fleetRow ? Promise.resolve(readOk([])) : area(`Reading the node groups of ${name}`, () => (statusOnly ? readNodegroupNames(eks, name) : readNodegroups(eks, name, run))),
     area(`Reading the add-ons of ${name}`, () => readAddons(eks, name, minors, run, describeReadError)),
     area(`Reading the upgrade insights of ${name}`, async () => {
       const { summaries, refresh } = await listFreshInsights(eks, name, sources.clock, request.insightsFreshness);
       insightsRefresh = refresh;
-      return readInsights(eks, name, run, describeReadError, summaries);
+      return fleetRow ? listedInsights(summaries) : readInsights(eks, name, run, describeReadError, summaries);
     }),
     statusOnly ? Promise.resolve(readOk([])) : area(`Reading the Fargate profiles of ${name}`, () => readFargateProfiles(eks, name, run)),
-    collectKube(() => kubePort ?? sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess, ...(statusOnly ? { scope: 'status' as const } : {}) }),
+    collectKube(() => kubePort ?? sources.kube({ name, region, roleArn }), name, { ...request.optIn, askAccess: request.askAccess, ...(statusOnly ? { scope: fleetRow ? ('fleet' as const) : ('status' as const) } : {}) }),
   ]);
   if (statusOnly) {
     return { name, region, readAt, cluster, versions, updates, nodegroups, addons, insights, ...(insightsRefresh ? { insightsRefresh } : {}), fargateProfiles, subnets: readOk([]), kube, amis: [] };
@@ -170,14 +174,14 @@ export async function collectSnapshot(sources: SnapshotSources, request: Snapsho
  * call, and these for other clusters, go to the port as usual. A failure is seen by whoever awaits it (or nobody,
  * when DescribeCluster failed first).
  */
-function prefetchNameLists(eks: EksPort, cluster: string): EksPort {
+function prefetchNameLists(eks: EksPort, cluster: string, withNodegroups: boolean): EksPort {
   const addons = eks.listAddons(cluster);
-  const nodegroups = eks.listNodegroups(cluster);
+  const nodegroups = withNodegroups ? eks.listNodegroups(cluster) : undefined;
   const insights = eks.listInsights(cluster);
-  for (const list of [addons, nodegroups, insights]) list.catch(() => {});
+  for (const list of [addons, nodegroups, insights]) list?.catch(() => {});
   return Object.assign(Object.create(eks) as EksPort, {
     listAddons: (name: string) => (name === cluster ? addons : eks.listAddons(name)),
-    listNodegroups: (name: string) => (name === cluster ? nodegroups : eks.listNodegroups(name)),
+    listNodegroups: (name: string) => (name === cluster && nodegroups ? nodegroups : eks.listNodegroups(name)),
     listInsights: (name: string, filter?: Parameters<EksPort['listInsights']>[1]) => (name === cluster && !filter ? insights : eks.listInsights(name, filter)),
   });
 }

@@ -1,11 +1,17 @@
 /**
- * `status --all`: every cluster read concurrently (at most `concurrency` at once), each under its own deadline, so
- * one unreachable or slow cluster becomes an error row instead of holding up or sinking the rest. Rows come back in
- * the order the clusters were given.
+ * `status --all`: every cluster read concurrently, each under its own deadline, so one unreachable or slow cluster
+ * becomes an error row instead of holding up or sinking the rest. Rows come back in the order the clusters were given.
+ *
+ * At most `concurrency` clusters of one AWS account and region are read at once, and MAX_CLUSTERS_AT_ONCE in all. AWS
+ * meters API requests per account and Region (EC2's and ECS's API references say so in as many words; EKS answers past
+ * its rate with 429 ThrottlingException, which the SDK retries), so the bound sits where the limit does, and a fleet
+ * spread over regions and accounts is read that much sooner without more calls against any one rate.
+ *
+ * Several clusters are read as rows (scope 'fleet': what a row shows, see collect-snapshot.ts); one cluster as its card.
  */
 
 import { DEFAULT_STATUS_CONCURRENCY } from '../config/env-config.js';
-import { mapBounded, withDeadline } from './bounded.js';
+import { mapBoundedBy, withDeadline } from './bounded.js';
 import { buildClusterStatus, type ActiveJobStatus, type ClusterStatus } from '../report/cluster-status.js';
 import { collectSnapshot, type SnapshotSources } from './collect-snapshot.js';
 import { describeReadError } from './read-error.js';
@@ -23,6 +29,7 @@ export interface StatusTarget {
 }
 
 export interface CollectStatusesOptions {
+  /** Clusters of one AWS account and region read at once (STATUS_CONCURRENCY). */
   concurrency?: number;
   timeoutMs?: number;
   /** The running upgrade job of a cluster, if any (the engine's UpgradeControl.findActive). */
@@ -32,15 +39,36 @@ export interface CollectStatusesOptions {
 export { DEFAULT_STATUS_CONCURRENCY };
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 20_000;
 
-export async function collectStatus(fleetSources: SnapshotSources, target: StatusTarget, options: CollectStatusesOptions = {}): Promise<ClusterStatus> {
+/**
+ * Clusters read at once in all, whatever their accounts and regions: each holds a Kubernetes connection and its
+ * answers in memory until its row is built (1,000 clusters in three regions: bench P2k's peak RSS).
+ */
+export const MAX_CLUSTERS_AT_ONCE = 128;
+
+/** The account and region a cluster's EKS calls count against: the role's account, or the bot's own credentials'. */
+export function throttleKeyOf(target: StatusTarget): string {
+  const account = target.roleArn ? (/^arn:[^:]+:iam::(\d{12}):/.exec(target.roleArn)?.[1] ?? target.roleArn) : 'own credentials';
+  return `${account} ${target.region}`;
+}
+
+/**
+ * One cluster's status: its card ('status'), or its row of a fleet ('fleet': no rollback line, which only the card
+ * shows, so no ListUpdates for an ACTIVE cluster).
+ */
+export async function collectStatus(
+  fleetSources: SnapshotSources,
+  target: StatusTarget,
+  options: CollectStatusesOptions = {},
+  scope: 'status' | 'fleet' = 'status',
+): Promise<ClusterStatus> {
   // The rollback line and a non-ACTIVE card both read the cluster's updates: once, for both.
   const sources = shareClusterUpdates(fleetSources, target.name);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLUSTER_TIMEOUT_MS;
   const job = options.findActive ? options.findActive(target.name).catch(() => undefined) : Promise.resolve(undefined);
   try {
     // The updates say whether a rollback is possible (issue 10); best effort: the card stands without them.
-    const updates = readClusterUpdates(sources.eks({ region: target.region, roleArn: target.roleArn }), target.name, 10).catch(() => []);
-    const [snapshot, read] = await withDeadline(Promise.all([collectSnapshot(sources, { ...target, scope: 'status' }), updates]), timeoutMs, `Cluster ${target.name}`, sources.clock);
+    const updates = scope === 'fleet' ? Promise.resolve([]) : readClusterUpdates(sources.eks({ region: target.region, roleArn: target.roleArn }), target.name, 10).catch(() => []);
+    const [snapshot, read] = await withDeadline(Promise.all([collectSnapshot(sources, { ...target, scope }), updates]), timeoutMs, `Cluster ${target.name}`, sources.clock);
     const status = buildClusterStatus(snapshot, await job);
     const rollback = rollbackStatusOf(snapshot, read, sources.clock.now());
     return rollback ? { ...status, rollback } : status;
@@ -51,8 +79,10 @@ export async function collectStatus(fleetSources: SnapshotSources, target: Statu
 
 export function collectStatuses(sources: SnapshotSources, targets: StatusTarget[], options: CollectStatusesOptions = {}): Promise<ClusterStatus[]> {
   // Versions and the add-on catalogue are the same for every cluster of a region: read once per region.
-  const shared = targets.length > 1 ? shareRegionReads(sources) : sources;
-  return mapBounded(targets, options.concurrency ?? DEFAULT_STATUS_CONCURRENCY, (target) => collectStatus(shared, target, options));
+  if (targets.length <= 1) return Promise.all(targets.map((target) => collectStatus(sources, target, options)));
+  const shared = shareRegionReads(sources);
+  const limits = { perKey: options.concurrency ?? DEFAULT_STATUS_CONCURRENCY, overall: MAX_CLUSTERS_AT_ONCE };
+  return mapBoundedBy(targets, throttleKeyOf, limits, (target) => collectStatus(shared, target, options, 'fleet'));
 }
 
 /** "rollback to 1.30 possible until …" and the readiness insights that block it now, while the window is open. */

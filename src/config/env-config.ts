@@ -7,7 +7,7 @@ import { plainIssueMessage } from './plain-issues.js';
 /** Never echoed back in an error ("got …"). */
 const SECRETS = new Set(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_PASSWORD']);
 
-/** Clusters `status --all` reads at once unless STATUS_CONCURRENCY says otherwise (the bot and the CLI). */
+/** Clusters of one AWS account and Region `status --all` reads at once unless STATUS_CONCURRENCY says otherwise (the bot and the CLI). */
 export const DEFAULT_STATUS_CONCURRENCY = 32;
 /** Upgrade jobs one worker process runs at once unless WORKER_CONCURRENCY says otherwise. */
 export const DEFAULT_WORKER_CONCURRENCY = 10;
@@ -98,7 +98,7 @@ const envSchema = z.object({
    * share it. Raise it only where Slack grants this app more.
    */
   SLACK_EDITS_PER_MINUTE: z.coerce.number({ error: 'must be a whole number of edits, like 50' }).int('must be a whole number of edits').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
-  /** Clusters `status --all` reads at once (each with its own deadline): the fleet answers in one chain of calls. */
+  /** Clusters of one AWS account and Region `status --all` reads at once (each with its own deadline; collect-statuses.ts). */
   STATUS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of clusters, like 8' }).int('must be a whole number of clusters').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
 });
 

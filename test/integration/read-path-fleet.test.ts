@@ -48,17 +48,27 @@ describe('status --all over a fleet', () => {
     for (const message of messages) expect(message.blocks!.length).toBeLessThanOrEqual(50);
   });
 
-  it('reads a FAILED cluster\'s updates once and every list in one call where one page holds it', async () => {
+  it('reads each row with what a row shows, a FAILED cluster\'s updates once, every list in one call', async () => {
     sim.requests.reset();
     await collectStatuses(simSources(sim), targets.slice(0, 13), { concurrency: 4, timeoutMs: 15_000 });
-    // dev-013 is FAILED: its card shows the latest updates and its rollback line reads them too — one ListUpdates.
-    const failed = sim.requests.counts('dev-013').aws;
-    expect(failed['eks ListUpdates']).toBe(1);
-    // The strict simulator answers 3 items a page unless asked for more; the bot asks for EKS's maximum (100).
-    for (const target of targets.slice(0, 13)) {
-      const counts = sim.requests.counts(target.name).aws;
-      expect([target.name, counts['eks ListInsights'], counts['eks ListAddons'], counts['eks ListUpdates']]).toEqual([target.name, 1, 1, 1]);
-    }
+    // dev-013 is FAILED: its row reads the latest updates (ListUpdates once); an ACTIVE cluster's row has no rollback
+    // line, so no ListUpdates. A row counts kubelets from the nodes and insights by their listed status: no node
+    // groups, NodePools or DescribeInsight. The strict simulator answers 3 items a page unless asked for more; the
+    // bot asks for EKS's maximum (100).
+    const rows = targets.slice(0, 13).map((target) => {
+      const { aws, kube } = sim.requests.counts(target.name);
+      return [target.name, aws['eks ListInsights'], aws['eks ListAddons'], aws['eks ListUpdates'] ?? 0, aws['eks ListNodegroups'] ?? 0, aws['eks DescribeInsight'] ?? 0, kube['list nodepools'] ?? 0];
+    });
+    expect(rows).toEqual(targets.slice(0, 13).map((target) => [target.name, 1, 1, target.name === 'dev-013' ? 1 : 0, 0, 0, 0]));
+    expect(sim.requests.counts('dev-001').kube['list nodes']).toBe(1);
+  });
+
+  it('reads one cluster as its card: the rollback line\'s updates, node groups, NodePools and insight details', async () => {
+    sim.requests.reset();
+    const [card] = await collectStatuses(simSources(sim), [targets[0]], { timeoutMs: 15_000 });
+    expect(card.error).toBeUndefined();
+    const { aws, kube } = sim.requests.counts(targets[0].name);
+    expect([aws['eks ListUpdates'], aws['eks ListNodegroups'], kube['list nodepools']]).toEqual([1, 1, 1]);
   });
 
   it('a cluster that does not answer becomes an error row at its deadline; the others are unaffected', async () => {
