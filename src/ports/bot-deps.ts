@@ -46,6 +46,6 @@ export interface BotDeps {
   doctor?: () => Promise<import('./doctor-check.js').DoctorCheck[]>;
   /** Each guard's last evaluation by a job or a soak (Redis), for `status <cluster>`; without it status says it has none. */
   guardEvaluations?: import('./guards/guard-evaluations.js').GuardEvaluationStore;
-  /** Clusters `status --all` reads at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
+  /** Clusters of one AWS account and Region `status --all` and `rollout` read at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
   statusConcurrency?: number;
 }
