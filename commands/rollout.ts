@@ -13,9 +13,7 @@ import { authorizeStart, formatPrincipals, isListed } from '../src/domain/author
 import { compareMinor, parseMinor } from '../src/domain/minor-version.js';
 import type { RolloutWave } from '../src/ports/rollout-control.js';
 import { fallbackText, listNames, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
-import { DEFAULT_STATUS_CONCURRENCY } from '../src/config/env-config.js';
-import { mapBoundedBy } from '../src/cluster-reader/bounded.js';
-import { MAX_CLUSTERS_AT_ONCE, throttleKeyOf } from '../src/cluster-reader/collect-statuses.js';
+import { mapClusters } from '../src/cluster-reader/collect-statuses.js';
 import { attempt } from './routing/command-failure.js';
 import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
 import { CommandRejected } from './routing/command-rejected.js';
@@ -65,8 +63,7 @@ export const rolloutCommand: CommandHandler = async (context) => {
     for (const name of matched) taken.add(name);
     // Read as `status --all` reads a fleet, several clusters of each account and Region at once (500 one after the
     // other took ≈ 10 s).
-    const limits = { perKey: deps.statusConcurrency ?? DEFAULT_STATUS_CONCURRENCY, overall: MAX_CLUSTERS_AT_ONCE };
-    const versions = await mapBoundedBy(matched.map((name) => findCluster(deps.config, name)!), throttleKeyOf, limits, async (cluster) => {
+    const versions = await mapClusters(matched.map((name) => findCluster(deps.config, name)!), deps.statusConcurrency, async (cluster) => {
       const { name } = cluster;
       return (await attempt(`DescribeCluster for ${name}`, () => deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(name))).version ?? '';
     });

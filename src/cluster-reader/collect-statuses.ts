@@ -43,12 +43,20 @@ export const DEFAULT_CLUSTER_TIMEOUT_MS = 20_000;
  * Clusters read at once in all, whatever their accounts and regions: each holds a Kubernetes connection and its
  * answers in memory until its row is built (1,000 clusters in three regions: bench P2k's peak RSS).
  */
-export const MAX_CLUSTERS_AT_ONCE = 128;
+const MAX_CLUSTERS_AT_ONCE = 128;
 
 /** The account and region a cluster's EKS calls count against: the role's account, or the bot's own credentials'. */
 export function throttleKeyOf(target: StatusTarget): string {
   const account = target.roleArn ? (/^arn:[^:]+:iam::(\d{12}):/.exec(target.roleArn)?.[1] ?? target.roleArn) : 'own credentials';
   return `${account} ${target.region}`;
+}
+
+/**
+ * Maps a fleet's clusters as `status --all` and `rollout` read them: at most `concurrency` (STATUS_CONCURRENCY) of one
+ * account and Region at once, and MAX_CLUSTERS_AT_ONCE in all; results in the order given.
+ */
+export function mapClusters<T extends StatusTarget, R>(targets: readonly T[], concurrency: number | undefined, read: (target: T) => Promise<R>): Promise<R[]> {
+  return mapBoundedBy(targets, throttleKeyOf, { perKey: concurrency ?? DEFAULT_STATUS_CONCURRENCY, overall: MAX_CLUSTERS_AT_ONCE }, read);
 }
 
 /**
@@ -81,8 +89,7 @@ export function collectStatuses(sources: SnapshotSources, targets: StatusTarget[
   // Versions and the add-on catalogue are the same for every cluster of a region: read once per region.
   if (targets.length <= 1) return Promise.all(targets.map((target) => collectStatus(sources, target, options)));
   const shared = shareRegionReads(sources);
-  const limits = { perKey: options.concurrency ?? DEFAULT_STATUS_CONCURRENCY, overall: MAX_CLUSTERS_AT_ONCE };
-  return mapBoundedBy(targets, throttleKeyOf, limits, (target) => collectStatus(shared, target, options, 'fleet'));
+  return mapClusters(targets, options.concurrency, (target) => collectStatus(shared, target, options, 'fleet'));
 }
 
 /** "rollback to 1.30 possible until …" and the readiness insights that block it now, while the window is open. */
