@@ -69,8 +69,9 @@ export async function collectStatus(
   options: CollectStatusesOptions = {},
   scope: 'status' | 'fleet' = 'status',
 ): Promise<ClusterStatus> {
-  // The rollback line and a non-ACTIVE card both read the cluster's updates: once, for both.
-  const sources = shareClusterUpdates(fleetSources, target.name);
+  // The rollback line and a non-ACTIVE card both read the cluster's updates: once, for both. A row has no rollback
+  // line, so nothing to share.
+  const sources = scope === 'fleet' ? fleetSources : shareClusterUpdates(fleetSources, target.name);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLUSTER_TIMEOUT_MS;
   const job = options.findActive ? options.findActive(target.name).catch(() => undefined) : Promise.resolve(undefined);
   try {
