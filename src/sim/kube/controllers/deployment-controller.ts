@@ -9,7 +9,7 @@ import type { SimClock } from '../../sim-clock.js';
 import { isoSeconds, type SimKubeStoreImpl } from '../create-sim-kube-store.js';
 import { cloneJson, deepEqual } from '../objects/deep-equal.js';
 import { podTemplateHash } from '../objects/kube-names.js';
-import { createNamedPod } from './create-named-pod.js';
+import { createReplicaSetPod, replicaSetEvent } from './replicaset-controller.js';
 import { selectorMatches } from '../api/label-selector.js';
 import { isPodReady } from './pdb-status.js';
 import { controllerRef, ownerReference } from '../objects/pod-owners.js';
@@ -89,18 +89,15 @@ function reconcileDeployment(store: SimKubeStoreImpl, clock: SimClock, d: KubeOb
     oldTerminating: pods.filter((p) => isTerminating(p) && rsOf(p) !== newRs!.metadata.name).length,
   });
 
-  const rsEvent = (rs: KubeObject, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
-    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, type, component: 'replicaset-controller' });
   for (let i = 0; i < step.create; i++) {
-    const name = createNamedPod(store, newRs.metadata.name, (name) => podFromTemplate(template, newRs, name, { creationTimestamp: firstSight }), (message) => rsEvent(newRs, 'FailedCreate', message, 'Warning'));
-    if (name) rsEvent(newRs, 'SuccessfulCreate', `Created pod: ${name}`);
+    createReplicaSetPod(store, newRs, (name) => podFromTemplate(template, newRs, name, { creationTimestamp: firstSight }));
   }
   const deleted = new Set(step.delete);
   for (const name of step.delete) {
     const pod = live.find((p) => p.metadata.name === name)!;
     store.deleteGracefully('pods', name, namespace);
     const rs = owned.find((r) => r.metadata.name === rsOf(pod));
-    if (rs) rsEvent(rs, 'SuccessfulDelete', `Deleted pod: ${name}`);
+    if (rs) replicaSetEvent(store, rs, 'SuccessfulDelete', `Deleted pod: ${name}`);
   }
 
   // ReplicaSet specs and statuses follow the pods.

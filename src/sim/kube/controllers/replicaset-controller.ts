@@ -18,15 +18,12 @@ function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pod
   const mine = pods.filter((p) => (p.metadata.namespace ?? 'default') === namespace && controllerRef(p)?.kind === 'ReplicaSet' && controllerRef(p)?.name === rs.metadata.name);
   const live = mine.filter((p) => !isTerminating(p));
   const want = Number(rs.spec?.replicas ?? 1);
-  const event = (reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
-    store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, type, component: 'replicaset-controller' });
   for (let i = live.length; i < want; i++) {
-    const name = createNamedPod(store, rs.metadata.name, (name) => podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }), (message) => event('FailedCreate', message, 'Warning'));
-    if (name) event('SuccessfulCreate', `Created pod: ${name}`);
+    createReplicaSetPod(store, rs, (name) => podFromTemplate(rs.spec?.template ?? {}, rs, name, { creationTimestamp: isoSeconds(clock.now()) }));
   }
   for (const extra of live.slice(want)) {
     store.deleteGracefully('pods', extra.metadata.name, namespace);
-    event('SuccessfulDelete', `Deleted pod: ${extra.metadata.name}`);
+    replicaSetEvent(store, rs, 'SuccessfulDelete', `Deleted pod: ${extra.metadata.name}`);
   }
   const kept = live.slice(0, want);
   const ready = kept.filter(isPodReady).length;
@@ -34,6 +31,18 @@ function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pod
     const next = { replicas: kept.length, fullyLabeledReplicas: kept.length, readyReplicas: ready, availableReplicas: ready, observedGeneration: r.metadata.generation };
     if (!deepEqual(r.status, next)) r.status = next;
   });
+}
+
+/** An Event about a ReplicaSet as the replicaset-controller records it (the Deployment controller's pods are its too). */
+export function replicaSetEvent(store: SimKubeStoreImpl, rs: KubeObject, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal'): void {
+  const namespace = rs.metadata.namespace ?? 'default';
+  store.recordEvent({ namespace, involvedObject: { kind: 'ReplicaSet', name: rs.metadata.name, namespace, uid: rs.metadata.uid }, reason, message, type, component: 'replicaset-controller' });
+}
+
+/** Creates one pod of `rs` under a name of its own: a SuccessfulCreate, or a FailedCreate for each name already taken. */
+export function createReplicaSetPod(store: SimKubeStoreImpl, rs: KubeObject, build: (name: string) => KubeObject): void {
+  const name = createNamedPod(store, rs.metadata.name, build, (message) => replicaSetEvent(store, rs, 'FailedCreate', message, 'Warning'));
+  if (name) replicaSetEvent(store, rs, 'SuccessfulCreate', `Created pod: ${name}`);
 }
 
 export function startReplicaSetController(store: SimKubeStoreImpl, clock: SimClock): () => void {
