@@ -20,7 +20,7 @@ import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-clie
  * describeAwsError to explain.
  */
 export function createAutoScalingPortFactory(opts: AwsAdapterOptions = {}): AutoScalingPortFactory {
-  return clientCache((target) => autoScalingPort(new AutoScalingClient(sdkClientConfig(target, opts))));
+  return clientCache((target) => autoScalingPort(new AutoScalingClient(sdkClientConfig('autoscaling', target, opts))));
 }
 
 function groupInfo(group: AutoScalingGroup): AutoScalingGroupInfo {

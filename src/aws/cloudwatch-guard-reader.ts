@@ -21,7 +21,7 @@ export interface CloudWatchGuardReader {
 const NAMES_PER_CALL = 100;
 
 export function createCloudWatchGuardReader(opts: AwsAdapterOptions = {}): CloudWatchGuardReader {
-  const clientFor = clientCache((target) => instrumented(new CloudWatchClient(sdkClientConfig(target, opts)), 'cloudwatch', opts.metrics));
+  const clientFor = clientCache((target) => instrumented(new CloudWatchClient(sdkClientConfig('monitoring', target, opts)), 'cloudwatch', opts.metrics));
   const targetOf = (guard: CloudWatchGuard, cluster: ClusterAwsTarget): ClusterAwsTarget => ({ region: guard.source.region ?? cluster.region, ...(cluster.roleArn ? { roleArn: cluster.roleArn } : {}) });
 
   async function alarmsOf(guard: CloudWatchGuard, cluster: ClusterAwsTarget): Promise<MetricAlarm[]> {

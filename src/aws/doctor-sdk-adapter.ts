@@ -10,9 +10,9 @@ import { clientCache, sdkClientConfig, type AwsAdapterOptions } from './aws-clie
  * SimulatePrincipalPolicy, and EC2's DryRun. IAM is global: its client is signed for us-east-1.
  */
 export function createAwsProbePort(opts: AwsAdapterOptions = {}): AwsProbePort {
-  const sts = clientCache((target) => new STSClient(sdkClientConfig(target, opts)));
-  const ec2 = clientCache((target) => new EC2Client(sdkClientConfig(target, opts)));
-  const iam = new IAMClient(sdkClientConfig({ region: 'us-east-1' }, opts));
+  const sts = clientCache((target) => new STSClient(sdkClientConfig('sts', target, opts)));
+  const ec2 = clientCache((target) => new EC2Client(sdkClientConfig('ec2', target, opts)));
+  const iam = new IAMClient(sdkClientConfig('iam', { region: 'us-east-1' }, opts));
   return {
     async callerIdentity(target) {
       const answer = await sts(target).send(new GetCallerIdentityCommand({}));

@@ -15,7 +15,7 @@ import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } fr
  * InvalidLaunchTemplateId.NotFound…) pass through unchanged.
  */
 export function createEc2PortFactory(opts: AwsAdapterOptions = {}): Ec2PortFactory {
-  return clientCache((target) => ec2Port(instrumented(new EC2Client(sdkClientConfig(target, opts)), 'ec2', opts.metrics)));
+  return clientCache((target) => ec2Port(instrumented(new EC2Client(sdkClientConfig('ec2', target, opts)), 'ec2', opts.metrics)));
 }
 
 function ec2Port(client: EC2Client): Ec2Port {

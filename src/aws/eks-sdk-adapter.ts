@@ -52,7 +52,7 @@ export const ADDON_CATALOGUE_REUSE_MS = 10 * 60_000;
  * endpoint, reported as such rather than handed on as undefined.
  */
 export function createEksPortFactory(opts: EksAdapterOptions = {}): EksPortFactory {
-  return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig(target, opts)), 'eks', opts.metrics), opts.addonCatalogueReuseMs ?? ADDON_CATALOGUE_REUSE_MS));
+  return clientCache((target) => eksPort(instrumented(new EKSClient(sdkClientConfig('eks', target, opts)), 'eks', opts.metrics), opts.addonCatalogueReuseMs ?? ADDON_CATALOGUE_REUSE_MS));
 }
 
 /**

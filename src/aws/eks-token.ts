@@ -7,7 +7,7 @@
  * token for 14 minutes (the CLI reports the same expiry) so a request never carries one about to lapse.
  */
 
-import { Sha256 } from '@aws-crypto/sha256-js';
+import { Sha256 } from '@smithy/core/checksum';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';

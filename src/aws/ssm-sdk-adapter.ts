@@ -9,7 +9,7 @@ import { clientCache, instrumented, sdkClientConfig, type AwsAdapterOptions } fr
  * error passes through unchanged for the caller (and describeAwsError) to explain.
  */
 export function createSsmPortFactory(opts: AwsAdapterOptions = {}): SsmPortFactory {
-  return clientCache((target) => ssmPort(instrumented(new SSMClient(sdkClientConfig(target, opts)), 'ssm', opts.metrics)));
+  return clientCache((target) => ssmPort(instrumented(new SSMClient(sdkClientConfig('ssm', target, opts)), 'ssm', opts.metrics)));
 }
 
 function ssmPort(client: SSMClient): SsmPort {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Sha256 } from '@aws-crypto/sha256-js';
+import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import type { GuardAuth, GuardConfig } from '../config/guards-config.js';
