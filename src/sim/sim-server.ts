@@ -120,20 +120,24 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+/** The API version each query-protocol service's requests carry: AWS tells them apart by host, the simulator by this. */
+const QUERY_API_VERSIONS: Record<string, AwsService> = { '2011-06-15': 'sts', '2010-05-08': 'iam', '2011-01-01': 'autoscaling', '2016-11-15': 'ec2' };
+
 /**
- * Which AWS service a request is for: SSM by its X-Amz-Target, the query protocols (EC2, STS, Auto Scaling) by the
- * service of the SigV4 credential scope (unsigned web-identity calls by their Action), everything else is EKS.
+ * Which AWS service a request is for, as AWS knows it from the host it was sent to: SSM and CloudWatch by their
+ * X-Amz-Target, the query protocols (EC2, STS, IAM, Auto Scaling) by their API version, else by the service of the
+ * SigV4 credential scope (unsigned web-identity calls by their Action), everything else is EKS.
  */
 function serviceOf(req: IncomingMessage, target: unknown, form: URLSearchParams | undefined): AwsService {
   if (typeof target === 'string') return target.startsWith(CLOUDWATCH_TARGET_PREFIX) ? 'monitoring' : 'ssm';
   const action = form?.get('Action');
   if (!action) return 'eks';
+  const byVersion = QUERY_API_VERSIONS[form?.get('Version') ?? ''];
+  if (byVersion) return byVersion;
   const signed = signedServiceOf(req.headers.authorization);
   if (signed === 'sts' || signed === 'autoscaling' || signed === 'iam') return signed;
   if (!signed && UNSIGNED_STS_ACTIONS.has(action)) return 'sts';
   if (!signed && STS_ACTIONS.has(action)) return 'sts';
-  // EC2 and Auto Scaling share the query protocol; unsigned, the API version tells them apart.
-  if (form?.get('Version') === '2011-01-01') return 'autoscaling';
   return 'ec2';
 }
 
@@ -155,6 +159,14 @@ function invalidToken(service: AwsService): AwsApiError {
   if (service === 'ec2') return new AwsApiError(401, 'AuthFailure', 'AWS was not able to validate the provided access credentials');
   if (service === 'sts' || service === 'autoscaling' || service === 'iam' || service === 'monitoring') return new AwsApiError(403, 'InvalidClientTokenId', message);
   return new AwsApiError(403, 'UnrecognizedClientException', message);
+}
+
+/**
+ * A signature whose credential scope names another service: 403 SignatureDoesNotMatch from the query services,
+ * InvalidSignatureException from the JSON ones, with the message AWS gives (trailing space included).
+ */
+function wrongServiceScope(service: AwsService, isQuery: boolean): AwsApiError {
+  return new AwsApiError(403, isQuery ? 'SignatureDoesNotMatch' : 'InvalidSignatureException', `Credential should be scoped to correct service: '${service}'. `);
 }
 
 /** The region in a SigV4 Authorization header's credential scope (…/20250101/us-west-2/eks/aws4_request). */
@@ -233,6 +245,10 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<SimSe
       // A session key the simulator never issued (or that expired): what each service says of a bad token.
       const key = accessKeyOf(String(req.headers.authorization ?? ''));
       if (key && identities.isUnknownSessionKey(key)) throw invalidToken(service);
+      // A signature scoped to another service is refused before anything else is read (IAM user guide, "Troubleshoot
+      // signed requests for AWS APIs", credential scope errors: "Credential should be scoped to correct service").
+      const signedFor = signedServiceOf(req.headers.authorization);
+      if (signedFor && signedFor !== service) throw wrongServiceScope(service, isQuery);
       if (opts.iamPolicy && caller) {
         authorizeAwsCall(iamPolicy!, world, caller, { service, operation, region: region ?? 'us-west-2', method, path: url.pathname, form, body });
       }

@@ -1,4 +1,6 @@
-import { AssumeRoleCommand, AssumeRoleWithWebIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { AssumeRoleCommand, AssumeRoleWithWebIdentityCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { Sha256 } from '@smithy/core/checksum';
+import { SignatureV4 } from '@smithy/signature-v4';
 import {
   DescribeUpdateCommand,
   EKSClient,
@@ -12,6 +14,7 @@ import {
 } from '@aws-sdk/client-eks';
 import { describe, expect, it } from 'vitest';
 import { createManualClock, type SimServer } from '@eks-upgrade-bot/sim';
+import { sdkClientConfig } from '../../../src/aws/aws-client-config.js';
 import { createEksPortFactory } from '../../../src/aws/eks-sdk-adapter.js';
 import { readRecentUpdates } from '../../../jobs/engine/read-cluster-updates.js';
 import { SIM_CREDENTIALS, simClientConfig, useSim } from '@eks-upgrade-bot/sim/kit';
@@ -105,6 +108,25 @@ describe('EKS and EC2 refuse what they refuse', () => {
     expect(malformed.stderr).toContain('InvalidLaunchTemplateId.Malformed');
     const unknown = await aws(s, 'ec2', 'describe-launch-template-versions', '--launch-template-id', 'lt-0123456789abcdef0');
     expect(unknown.stderr).toContain('InvalidLaunchTemplateId.NotFound');
+  });
+});
+
+describe('a signature scoped to another service', () => {
+  it('is refused as AWS refuses it, and our clients sign each service for itself', async () => {
+    const s = await sim('demo', { clock: createManualClock() });
+    const signedFor = (service: string) => new SignatureV4({ credentials: SIM_CREDENTIALS, region: 'us-west-2', service, sha256: Sha256 });
+    const eksSignedForSts = new EKSClient({ ...simClientConfig(s), maxAttempts: 1, signer: signedFor('sts') });
+    const eksCall = eksSignedForSts.send(new ListUpdatesCommand({ name: 'demo' }));
+    await expect(eksCall).rejects.toMatchObject({ name: 'InvalidSignatureException', $metadata: { httpStatusCode: 403 } });
+    await expect(eksCall).rejects.toThrow("Credential should be scoped to correct service: 'eks'. ");
+    const stsSignedForEc2 = new STSClient({ ...simClientConfig(s), maxAttempts: 1, signer: signedFor('ec2') });
+    await expect(stsSignedForEc2.send(new GetCallerIdentityCommand({}))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+    // The bot's own clients, one signer each for their client's life: every service's calls pass.
+    const options = { endpoint: s.url, credentials: SIM_CREDENTIALS, maxAttempts: 1 };
+    const target = { region: 'us-west-2' };
+    await expect(new EKSClient(sdkClientConfig('eks', target, options)).send(new ListUpdatesCommand({ name: 'demo' }))).resolves.toBeTruthy();
+    await expect(new STSClient(sdkClientConfig('sts', target, options)).send(new GetCallerIdentityCommand({}))).resolves.toMatchObject({ Account: expect.any(String) });
+    await expect(new EKSClient(sdkClientConfig('sts', target, options)).send(new ListUpdatesCommand({ name: 'demo' }))).rejects.toThrow("Credential should be scoped to correct service: 'eks'. ");
   });
 });
 
