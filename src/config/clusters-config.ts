@@ -4,9 +4,9 @@
  */
 
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { Cron } from 'croner';
+import { ConfigYamlError, parseConfigYaml } from './config-yaml.js';
 import { CLUSTER_GLOB, matchGlobs } from './cluster-glob.js';
 import { plainIssueMessage, valueAt } from './plain-issues.js';
 import { guardConfigOf, guardsSchema, type GuardConfig } from './guards-config.js';
@@ -334,23 +334,22 @@ export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): Clu
 export function parseClustersYaml(text: string, source = 'clusters.yaml'): ClustersConfig {
   let raw: unknown;
   try {
-    raw = parseYaml(text);
+    raw = parseConfigYaml(text);
   } catch (error) {
+    if (!(error instanceof ConfigYamlError)) throw error;
     throw new ConfigError(yamlSyntaxError(source, text, error), { cause: error });
   }
   return parseClustersConfig(raw, source);
 }
 
 /**
- * A YAML syntax error with the line it is on, not the parser's dangling "at line 4, column 1:":
- *   clusters.yaml: not valid YAML at line 4, column 1: All mapping items must start at the same column
+ * A YAML syntax error with the line it is on:
+ *   clusters.yaml: not valid YAML at line 4, column 2: bad indentation of a mapping entry
  *     4 |  region: us-east-1
- *       | ^
+ *       |  ^
  */
-function yamlSyntaxError(source: string, text: string, error: unknown): string {
-  const { message, linePos } = error as { message: string; linePos?: Array<{ line: number; col: number }> };
-  const reason = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  const at = linePos?.[0];
+function yamlSyntaxError(source: string, text: string, error: ConfigYamlError): string {
+  const { reason, at } = error.problem;
   if (!at) return `${source}: not valid YAML: ${reason}`;
   const line = text.split(/\r?\n/)[at.line - 1] ?? '';
   const gutter = String(at.line);
