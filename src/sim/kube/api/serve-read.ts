@@ -31,7 +31,8 @@ interface ContinueToken {
 export function serveList(ctx: RequestContext): void {
   const { store, path, query } = ctx;
   const matches = selectorPredicate(ctx);
-  const all = store.list(path.type.plural, path.namespace).filter(matches);
+  // The store's own frozen objects, not copies: each is presented as a new object and serialized at once.
+  const all = store.read(path.type.plural, path.namespace).filter(matches);
   let start = 0;
   let resourceVersion = store.resourceVersion();
   const token = query.get('continue');
