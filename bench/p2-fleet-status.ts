@@ -4,14 +4,15 @@ import { startSimProcess, timeCommand } from './kit/processes.js';
 
 /**
  * P2 fleet status. `npx eks-upgrade status --all` over 100 simulated clusters (every 10th unreachable, every 13th
- * FAILED) with 100 ms added to every AWS and Kubernetes answer, in a fresh process each time (cold). Baseline from
+ * FAILED) with 100 ms added to every AWS and Kubernetes answer, in a fresh process each time (cold), the simulator at
+ * a lower CPU priority than the command (SIM_NICE in kit/processes.ts). Baseline from
  * the same run: `status` of one cluster under the same latency — one dependency chain of calls, the bound the fleet
  * should approach. Goal ≤ 2 s.
  */
 const CLUSTERS = Number(process.env.BENCH_P2_CLUSTERS ?? 100);
 
 export async function p2FleetStatus(): Promise<Figure[]> {
-  const sim = await startSimProcess(['--scenario', 'fleet', '--clusters', String(CLUSTERS), '--speed', '60', '--latency-ms', '100']);
+  const sim = await startSimProcess(['--scenario', 'fleet', '--clusters', String(CLUSTERS), '--speed', '60', '--latency-ms', '100'], { yieldCpu: true });
   try {
     const { file, clusters } = await writeFleetClustersFile(sim.url, 'bench-p2-');
     const state = { clusters };
