@@ -77,7 +77,7 @@ describe('a Prometheus guard', () => {
   it("says Prometheus's own error for bad PromQL, and which server cannot be reached", async () => {
     const bad = guardOf(`- name: typo\n  prometheus: { url: "${prometheus.url}", query: "sum(app_available", breachWhen: "< 1" }`);
     const reading = await reader.read(bad, cluster);
-    expect(reading.kind === 'error' && reading.reason).toMatch(new RegExp(`^cannot read guard typo: Prometheus at ${prometheus.url} answered 400 Bad Request: bad_data: .*parse error`));
+    expect(reading.kind === 'error' && reading.reason).toMatch(new RegExp(`^cannot read guard typo: Prometheus at ${new URL(prometheus.url).origin} answered 400 Bad Request: bad_data: .*parse error`));
     const range = guardOf(`- name: range\n  prometheus: { url: "${prometheus.url}", query: "app_available[1m]", breachWhen: "< 1" }`);
     expect(await reader.read(range, cluster)).toMatchObject({ kind: 'error', reason: expect.stringContaining('cannot read guard range: the query returns a matrix, not an instant vector') });
     const closed = createServer();
@@ -134,7 +134,7 @@ describe('an Alertmanager guard', () => {
 
   it('says when the url is not an Alertmanager', async () => {
     const wrong = guardOf(`- name: wrong\n  alertmanager: { url: "${prometheus.url}/nothing", matchers: ['a="b"'] }`);
-    expect(await reader.read(wrong, cluster)).toMatchObject({ kind: 'error', reason: expect.stringMatching(/^cannot read guard wrong: Alertmanager at http:\/\/127\.0\.0\.1:\d+ answered 404 Not Found.*check the guard's url \(the path \/nothing\/api\/v2\/alerts does not exist\)$/) });
+    expect(await reader.read(wrong, cluster)).toMatchObject({ kind: 'error', reason: expect.stringMatching(new RegExp(`^cannot read guard wrong: Alertmanager at http://127\\.0\\.0\\.1:\\d+ answered 404 Not Found.*check the guard's url \\(the path ${new URL(prometheus.url).pathname}/nothing/api/v2/alerts does not exist\\)$`)) });
   });
 });
 

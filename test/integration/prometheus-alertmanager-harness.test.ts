@@ -16,8 +16,12 @@ describe.skipIf(skipWithout(PROMETHEUS) || skipWithout(ALERTMANAGER))('the real 
   it('scrape a target, fire a rule into Alertmanager, and are gone after stop()', async () => {
     const am = await startAlertmanager();
     started.push(am);
+    // Each server answers only under its own path: another suite's server that took the port first would not pass
+    // for it (local-daemon.ts).
+    expect((await fetch(`${am.url}/-/ready`)).status).toBe(200);
+    expect((await fetch(`${new URL(am.url).origin}/-/ready`)).status).toBe(404);
     const rules = JSON.stringify({ groups: [{ name: 'harness', rules: [{ alert: 'HarnessAlways', expr: 'vector(1)', labels: { severity: 'critical' } }] }] });
-    const prom = await startPrometheus({ scrapeTargets: [new URL(am.url).host], rules, alertmanagerUrl: am.url });
+    const prom = await startPrometheus({ scrapeTargets: [new URL(am.url).host], metricsPath: `${new URL(am.url).pathname}/metrics`, rules, alertmanagerUrl: am.url });
     started.push(prom);
 
     const up = await until(async () => {

@@ -18,10 +18,11 @@ export function startAlertmanager(): Promise<LocalDaemon> {
   return startLocalDaemon({
     tool: ALERTMANAGER,
     files: { 'alertmanager.yml': JSON.stringify(config, null, 2) },
-    args: (dir, listen) => [
+    args: (dir, listen, externalUrl) => [
       `--config.file=${dir}/alertmanager.yml`,
       `--storage.path=${dir}/data`,
       `--web.listen-address=${listen}`,
+      `--web.external-url=${externalUrl}`,
       '--cluster.listen-address=',
       '--log.level=warn',
     ],

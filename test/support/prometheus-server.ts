@@ -50,10 +50,11 @@ export function startPrometheus(opts: StartPrometheusOptions): Promise<LocalDaem
   return startLocalDaemon({
     tool: PROMETHEUS,
     files,
-    args: (dir, listen) => [
+    args: (dir, listen, externalUrl) => [
       `--config.file=${dir}/prometheus.yml`,
       `--storage.tsdb.path=${dir}/data`,
       `--web.listen-address=${listen}`,
+      `--web.external-url=${externalUrl}`,
       // Debian's build looks for its console templates under /etc/prometheus; the tests need none.
       `--web.console.templates=${dir}`,
       `--web.console.libraries=${dir}`,
