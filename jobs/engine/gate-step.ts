@@ -134,7 +134,9 @@ export async function awaitGate(ctx: StepContext, spec: GateSpec): Promise<GateO
     return { kind: 'answered', action, by, at, reason };
   }
 
-  await ctx.setState('waiting-approval');
+  // A guard's breach card holds the job paused, also while it wakes to read the guards again: never "waiting for
+  // approval" in between (the status card and getJob would flicker between the two).
+  await ctx.setState(spec.guardHold ? 'paused' : 'waiting-approval');
   const untilDue = dueAt !== undefined && clock.now() < dueAt ? dueAt - clock.now() : GATE_RECHECK_MS;
   return {
     kind: 'result',

@@ -62,7 +62,6 @@ export async function runGuardHold(runtime: JobRuntime, step: PlannedStep, contr
   if (outcome.kind === 'stop') {
     const result = outcome.result;
     if (result.outcome === 'abort') return { kind: 'abort', reason: result.reason };
-    await ctx.setState('paused');
     const delay = result.outcome === 'wait' ? result.delayMs : 1_000;
     // Back at the guards' interval while autoResume may answer the card; otherwise every HOLD_RECHECK_INTERVALS
     // intervals, to say in the thread when a guard recovers (each wake-up is one of BullMQ's bounded restarts).
