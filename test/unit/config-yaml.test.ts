@@ -101,6 +101,10 @@ describe('what clusters.yaml refuses that the yaml package lets through with a w
     expect(() => parseConfigYaml('&a [*a]\n')).toThrow('its aliases unfold');
   });
 
+  it('reads a null key and a list key as text, as docs/configuration.md says (the yaml package gives "" and "[ a, b ]")', () => {
+    expect(parseConfigYaml('~: 1\n[a, b]: 2\n')).toEqual({ null: 1, 'a,b': 2 });
+  });
+
   it('still reads anchors and aliases used as the YAML spec means them', () => {
     expect(parseConfigYaml('base: &b {region: us-west-2}\nclusters:\n  - *b\n  - *b\n')).toEqual({ base: { region: 'us-west-2' }, clusters: [{ region: 'us-west-2' }, { region: 'us-west-2' }] });
   });
