@@ -135,17 +135,12 @@ export type SigningName = 'eks' | 'ssm' | 'ec2' | 'sts' | 'iam' | 'autoscaling' 
 
 export function sdkClientConfig(signingName: SigningName, target: ClusterAwsTarget, options: AwsAdapterOptions = {}): SdkClientConfig {
   const agent = { keepAlive: true as const, maxSockets: SDK_MAX_SOCKETS };
-  const signer = new SignatureV4({
-    credentials: credentialProviderFor(target, options),
-    region: target.region,
-    service: signingName,
-    sha256: Sha256,
-    uriEscapePath: true,
-  });
-  const config: SdkClientConfig = { region: target.region, cacheMiddleware: true, requestHandler: { httpAgent: agent, httpsAgent: agent }, signer };
+  // The signer signs with its own credentials, not the identity the client resolved: both are given the same
+  // provider, so the default chain (instance role, SSO…) is resolved once for the process, not once per client as well.
+  const credentials = credentialProviderFor(target, options);
+  const signer = new SignatureV4({ credentials, region: target.region, service: signingName, sha256: Sha256, uriEscapePath: true });
+  const config: SdkClientConfig = { region: target.region, cacheMiddleware: true, requestHandler: { httpAgent: agent, httpsAgent: agent }, signer, credentials };
   if (options.endpoint) config.endpoint = options.endpoint;
-  const credentials = credentialsFor(target, options);
-  if (credentials) config.credentials = credentials;
   if (options.maxAttempts !== undefined) config.maxAttempts = options.maxAttempts;
   if (options.retryMode !== undefined) config.retryMode = options.retryMode;
   return config;
