@@ -192,7 +192,8 @@ export async function waitHealthy(url: string, child: Child, started: number, ti
 export async function startBareBolt(signingSecret: string, slackApiUrl: string): Promise<Child & { port: number }> {
   const port = await freePort();
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'bench/kit/bare-bolt.ts'], {
+    // BENCH_CPU_PROF profiles the baseline too, under node's own file names: tsx's loader thread writes one of its own.
+    spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', 'bench/kit/bare-bolt.ts'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '', PORT: String(port), SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: slackApiUrl },

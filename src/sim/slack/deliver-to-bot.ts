@@ -28,14 +28,7 @@ export interface DeliveryRequest {
  * Network failures are answers here, not exceptions: Slack shows the user an error and moves on.
  */
 export async function deliverToBot(request: DeliveryRequest): Promise<DeliveryResult> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
-    ...lowercaseKeys(request.headers ?? {}),
-  };
-  if (request.signingSecret && headers['x-slack-signature'] === undefined) {
-    Object.assign(headers, signSlackRequest(request.signingSecret, request.body));
-  }
+  const headers = slackDeliveryHeaders(request);
   const started = performance.now();
   try {
     const response = await fetch(request.url, {
@@ -51,6 +44,19 @@ export async function deliverToBot(request: DeliveryRequest): Promise<DeliveryRe
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     return { status: 0, body: timedOut ? 'operation_timeout' : 'dispatch_failed', ackMs };
   }
+}
+
+/** The headers Slack sends with a delivery: form-encoded, its user agent, signed (v0) unless the request carries a signature. */
+export function slackDeliveryHeaders(request: DeliveryRequest): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
+    ...lowercaseKeys(request.headers ?? {}),
+  };
+  if (request.signingSecret && headers['x-slack-signature'] === undefined) {
+    Object.assign(headers, signSlackRequest(request.signingSecret, request.body));
+  }
+  return headers;
 }
 
 function lowercaseKeys(headers: Record<string, string>): Record<string, string> {

@@ -25,7 +25,7 @@ import { ALL_BOT_SCOPES } from './web-api/token-scopes.js';
 export type { BotInteractionResult, ClickButtonInput, SlashCommandInput, SubmitViewInput, ViewSubmissionResult } from './bot-driver.js';
 export type { FeedEvent, FeedFile, FeedWorkspace } from './conversation-feed.js';
 export type { ConversationEntry, FakeEphemeral, FakeFile, FakeMessage, FakeModal } from './conversation-types.js';
-export { deliverToBot } from './deliver-to-bot.js';
+export { deliverToBot, slackDeliveryHeaders, SLACK_ACK_TIMEOUT_MS } from './deliver-to-bot.js';
 export type { DeliveryRequest, DeliveryResult } from './deliver-to-bot.js';
 export type { Delivery, RecordedCall } from './fake-slack-state.js';
 export type { FaultSpec, OutageSpec } from './fault-injection.js';
