@@ -2,7 +2,8 @@ import type { App } from '@slack/bolt';
 import type { ActionDeps } from './define-action.js';
 import { registerGateActions } from './gate-actions.js';
 import { registerJobControlActions, registerTimelineAction } from './job-control-actions.js';
-import { recordListenerIds, registerUnknownActionFallbacks } from './unknown-actions.js';
+import { registerUnknownActionFallbacks } from './unknown-actions.js';
+import { createListenerTable } from './listener-table.js';
 import { registerWaiverActions } from './waiver-actions.js';
 import { registerFleetActions } from './fleet-actions.js';
 import { registerRollbackAction } from './rollback-action.js';
@@ -14,7 +15,8 @@ import { registerBreachRollbackAction } from './breach-rollback-action.js';
  * or modal at once with a sentence instead of Slack's failed-button mark.
  */
 export function registerActions(app: App, deps: ActionDeps): void {
-  const ids = recordListenerIds(app);
+  // Two Bolt listeners run them all (listener-table.ts): Bolt walks every listener's chain for every request.
+  const ids = createListenerTable(app);
   registerGateActions(ids.app, deps);
   registerJobControlActions(ids.app, deps);
   registerTimelineAction(ids.app, deps);
@@ -22,5 +24,6 @@ export function registerActions(app: App, deps: ActionDeps): void {
   if (deps.commands) registerFleetActions(ids.app, deps, deps.commands);
   if (deps.commands) registerRollbackAction(ids.app, deps, deps.commands);
   if (deps.commands) registerBreachRollbackAction(ids.app, deps, deps.commands);
-  registerUnknownActionFallbacks(ids, app, deps);
+  registerUnknownActionFallbacks(ids, deps);
+  ids.install();
 }
