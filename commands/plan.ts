@@ -35,29 +35,34 @@ export const planCommand: CommandHandler = async (context) => {
   const { deps } = context;
   const command = readArgs('plan', context.args);
   const cluster = findCluster(deps.config, command.target!)!;
-  const described = await attempt(`DescribeCluster for ${cluster.name}`, () =>
-    deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name),
-  );
-  if (command.rollback) return planRollback(context, cluster);
-  const current = described.version ?? '';
-  const to = command.to ?? nextMinorOf(current);
-  if (!to) throw new CommandRejected(`${cluster.name} reports version "${current}", which is not a Kubernetes minor; it cannot be planned.`);
-  if (minorsBetween(current, to) <= 0) {
-    throw new CommandRejected(
-      minorsBetween(current, to) === 0
-        ? `${cluster.name} is already at ${current}; give \`--to\` a newer minor.`
-        : `${to} is older than ${cluster.name}'s ${current}: EKS upgrades only move forward.`,
+  const read = async () => {
+    const described = await attempt(`DescribeCluster for ${cluster.name}`, () =>
+      deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name),
     );
-  }
-  const reading = await readAndPlan(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from: current, to, waivers: deps.waivers, timeoutMs: planReadTimeoutMs(cluster) });
-  if ('problem' in reading) throw new CommandRejected(reading.problem);
-  const { plan } = reading;
-  for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: deps.waivers !== undefined })) await context.respond(message);
+    if (command.rollback) return readRollbackPlan(deps, cluster);
+    const current = described.version ?? '';
+    const to = command.to ?? nextMinorOf(current);
+    if (!to) throw new CommandRejected(`${cluster.name} reports version "${current}", which is not a Kubernetes minor; it cannot be planned.`);
+    if (minorsBetween(current, to) <= 0) {
+      throw new CommandRejected(
+        minorsBetween(current, to) === 0
+          ? `${cluster.name} is already at ${current}; give \`--to\` a newer minor.`
+          : `${to} is older than ${cluster.name}'s ${current}: EKS upgrades only move forward.`,
+      );
+    }
+    const reading = await readAndPlan(deps, { name: cluster.name, region: cluster.region, roleArn: cluster.roleArn, config: cluster, from: current, to, waivers: deps.waivers, timeoutMs: planReadTimeoutMs(cluster) });
+    if ('problem' in reading) throw new CommandRejected(reading.problem);
+    return reading.plan;
+  };
+  // Equal plans asked at once share one read (src/ports/shared-reads.ts), a refused one its sentence too.
+  const key = `plan|${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}|${command.rollback ? 'rollback' : `to ${command.to ?? 'next'}`}`;
+  const plan = deps.sharedReads ? await deps.sharedReads.share(key, read) : await read();
+  // A rollback plan has no waiver buttons: waivers are for the upgrade's findings.
+  for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: !command.rollback && deps.waivers !== undefined })) await context.respond(message);
 };
 
 /** `plan <cluster> --rollback`: the rollback plan (issue 10), read-only, with its RBK findings. */
-async function planRollback(context: Parameters<CommandHandler>[0], cluster: ClusterConfig): Promise<void> {
-  const { deps } = context;
+async function readRollbackPlan(deps: Parameters<CommandHandler>[0]['deps'], cluster: ClusterConfig) {
   const slack = await readWaiversForPlan(deps.waivers, cluster.name);
   let reading;
   try {
@@ -71,5 +76,5 @@ async function planRollback(context: Parameters<CommandHandler>[0], cluster: Clu
     if (error instanceof RollbackReadError) throw new CommandRejected(error.message);
     throw error;
   }
-  for (const message of renderPlanMessages(reading.plan, { maxMessages: 3, waiveButtons: false })) await context.respond(message);
+  return reading.plan;
 }

@@ -11,7 +11,7 @@ import { findCluster } from '../src/config/clusters-config.js';
 import { BLOCK_LIMITS, fallbackText, listNames, mrkdwnSection } from '../src/report/blocks/block-kit-limits.js';
 import { renderStatusMessages } from '../src/report/blocks/render-status-blocks.js';
 import type { BotDeps } from '../src/ports/bot-deps.js';
-import type { ActiveJobStatus } from '../src/report/cluster-status.js';
+import type { ActiveJobStatus, ClusterStatus } from '../src/report/cluster-status.js';
 import { readGuardStatus } from '../src/cluster-reader/read-guard-status.js';
 import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/cluster-reader/collect-statuses.js';
 import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
@@ -23,21 +23,27 @@ export const statusCommand: CommandHandler = async (context) => {
   const { deps } = context;
   const command = readArgs('status', context.args);
   const clusters = command.target ? [findCluster(deps.config, command.target)!] : clustersVisibleFrom(deps, context.channelId);
-  if (command.target) {
-    // One cluster that EKS will not even describe is a failed command (a sentence with the fix), not an empty card.
-    const [cluster] = clusters;
-    await attempt(`DescribeCluster for ${cluster.name}`, () => deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name));
-  }
-  const statuses = await collectStatuses(
-    deps,
-    clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),
-    { concurrency: deps.statusConcurrency ?? DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
-  );
-  // One cluster's card shows its guards' last evaluations, as the jobs and soaks recorded them (never read here).
-  if (command.target && !statuses[0].error) {
-    const guards = await readGuardStatus(clusters[0], deps.guardEvaluations, 'This bot keeps no record of guard evaluations (no Redis for them), so the guards\' last states cannot be shown.');
-    if (guards) statuses[0].guards = guards;
-  }
+  const read = async () => {
+    if (command.target) {
+      // One cluster that EKS will not even describe is a failed command (a sentence with the fix), not an empty card.
+      const [cluster] = clusters;
+      await attempt(`DescribeCluster for ${cluster.name}`, () => deps.eks({ region: cluster.region, roleArn: cluster.roleArn }).describeCluster(cluster.name));
+    }
+    const statuses = await collectStatuses(
+      deps,
+      clusters.map((cluster) => ({ name: cluster.name, region: cluster.region, roleArn: cluster.roleArn })),
+      { concurrency: deps.statusConcurrency ?? DEFAULT_STATUS_CONCURRENCY, timeoutMs: DEFAULT_CLUSTER_TIMEOUT_MS, findActive: (name) => activeJobOf(deps, name) },
+    );
+    // One cluster's card shows its guards' last evaluations, as the jobs and soaks recorded them (never read here).
+    if (command.target && !statuses[0].error) {
+      const guards = await readGuardStatus(clusters[0], deps.guardEvaluations, 'This bot keeps no record of guard evaluations (no Redis for them), so the guards\' last states cannot be shown.');
+      if (guards) statuses[0].guards = guards;
+    }
+    return statuses;
+  };
+  // Equal status commands asked at once (a channel during an incident) share one read (src/ports/shared-reads.ts).
+  const key = `status|${command.target ? 'card' : 'rows'}|${clusters.map((cluster) => `${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}`).join(',')}`;
+  const statuses: readonly ClusterStatus[] = deps.sharedReads ? await deps.sharedReads.share(key, read) : await read();
   // response_url takes 5 posts per command; a fleet too big for 4 messages ends with a line saying what is left.
   for (const message of renderStatusMessages(statuses, { maxMessages: 4 })) await context.respond(message);
   // The fifth response_url post: which of these clusters belong to a running rollout (docs/fleet.md).

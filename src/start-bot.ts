@@ -37,6 +37,7 @@ import { createRolloutEngine } from '../jobs/rollout/rollout-engine.js';
 import { createAwsProbePort } from './aws/doctor-sdk-adapter.js';
 import { defaultClusterRoleFile, readClusterRoleRules } from './doctor/cluster-role-file.js';
 import { runDoctor } from './doctor/run-doctor.js';
+import { createSharedReads } from './cluster-reader/shared-reads.js';
 
 export interface StartBotOptions {
   env: EnvConfig;
@@ -169,6 +170,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       clock,
       logger,
       statusConcurrency: env.STATUS_CONCURRENCY,
+      sharedReads: createSharedReads(),
       waivers: createWaiverStore(waiverRedis, prefix, () => `w${randomUUID().slice(0, 7)}`),
       rollouts: rollouts.control,
       rehearsals: createRehearsalStore(waiverRedis, prefix),

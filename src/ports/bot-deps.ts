@@ -48,4 +48,6 @@ export interface BotDeps {
   guardEvaluations?: import('./guards/guard-evaluations.js').GuardEvaluationStore;
   /** Clusters of one AWS account and Region `status --all` and `rollout` read at once (STATUS_CONCURRENCY); DEFAULT_STATUS_CONCURRENCY without it. */
   statusConcurrency?: number;
+  /** Equal read-only commands asked at once share one read (status, plan); without it each reads on its own. */
+  sharedReads?: import('./shared-reads.js').SharedReads;
 }

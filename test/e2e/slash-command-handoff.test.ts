@@ -63,6 +63,8 @@ describe('read-only slash commands run in the worker process', () => {
     // How fast they are acked is P1's and slack-app-commands' concern (beside a second suite, the 60th of 60 once
     // missed Slack's 3 s); this is about the hand-off: every command queued, none run twice.
     const users = Array.from({ length: 30 }, (_, i) => `U0B${String(i).padStart(3, '0')}`);
+    const listings = async () => metricValue(await (await fetch(`http://127.0.0.1:${worker.port}/metrics`)).text(), 'eks_upgrade_aws_calls_total{service="eks",operation="ListNodegroups"');
+    const listedBefore = await listings();
     await Promise.all(users.map((userId) => stack.fake.sendSlashCommand({ text: 'status demo', userId, channelId: 'C0DEMO' })));
     const answered = () => users.filter((user) => stack.fake.ephemerals(user).some((e) => e.source === 'response_url')).length;
     await expect.poll(answered, { timeout: 120_000, interval: 250 }).toBe(users.length);
@@ -70,6 +72,10 @@ describe('read-only slash commands run in the worker process', () => {
     const web = await (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
     expect(metricValue(web, 'eks_upgrade_commands_total{subcommand="status"')).toBe(0);
     expect(users.map((user) => stack.fake.ephemerals(user).length)).toEqual(users.map(() => 1));
+    // Every user got the card, and the worker read demo fewer times than it was asked (one ListNodegroups a read):
+    // equal status commands that arrive while one is being read share the next read (src/cluster-reader/shared-reads.ts).
+    expect(users.every((user) => /control plane 1\.30/.test(stack.fake.ephemerals(user)[0].text))).toBe(true);
+    expect((await listings()) - listedBefore).toBeLessThan(users.length);
   }, 180_000);
 
   it('answers help from the web process alone', async () => {

@@ -104,7 +104,7 @@ function clusterLine(status: ClusterStatus): string {
   return `${statusEmoji(status)} \`${e(status.name)}\` ${status.version} (${status.platformVersion ?? '?'}) ${status.status} · ${supportText(status.support)} · kubelets ${clusterKubeletSummary(status)} (skew ${worstSkew(status)}) · add-ons ${addonSummary(status)} · ${insights}${job}${problems}`;
 }
 
-export function renderStatusMessages(statuses: ClusterStatus[], options: StatusBlocksOptions = {}): SlackMessage[] {
+export function renderStatusMessages(statuses: readonly ClusterStatus[], options: StatusBlocksOptions = {}): SlackMessage[] {
   const maxMessages = options.maxMessages ?? 4;
   if (statuses.length === 1) {
     const s = statuses[0];
