@@ -85,6 +85,7 @@ export function guardSlackRequests(
  */
 function isSlackEventsRequest(req: IncomingMessage): boolean {
   if (req.method?.toUpperCase() !== 'POST') return false;
+  if (req.url === SLACK_EVENTS_PATH) return true; // what Slack sends: no URL to parse
   try {
     return new URL(req.url ?? '', 'http://localhost').pathname === SLACK_EVENTS_PATH;
   } catch {
