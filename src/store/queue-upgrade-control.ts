@@ -82,20 +82,7 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
     return { job, summary, position: say.positionOf(job.data, summary.state, !!summary.openGate) };
   }
 
-  /**
-   * For a rollback: what the upgrade it undoes recorded about the EC2NodeClasses before changing them (that job's
-   * data, kept by BullMQ among the last 500 finished jobs). Best effort: without it the rollback uses SSM's N-1 AMI.
-   */
-  async function recordedOriginals(cluster: string, version: string, fromJob?: string): Promise<{ karpenter?: RecordedKarpenterClasses }> {
-    try {
-      const jobs = (await queue.getJobs(['completed'], 0, 999)) as Array<Job<UpgradeJobData> | undefined>;
-      const karpenter = recordedKarpenterOriginals(jobs.flatMap((job) => (job?.data ? [job.data] : [])), cluster, version, fromJob);
-      return karpenter ? { karpenter } : {};
-    } catch (error) {
-      deps.logger.warn({ err: error, cluster }, 'reading the upgrade jobs for the recorded EC2NodeClass terms failed; the rollback uses the N-1 AMI from SSM');
-      return {};
-    }
-  }
+  const recordedOriginals = (cluster: string, version: string, fromJob?: string) => readRecordedOriginals(queue, deps.logger, cluster, version, fromJob);
 
   return {
     async start(request, from, plan) {
@@ -201,4 +188,25 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
       return { ok: true, message: `The timeline of ${found.summary.cluster}'s upgrade so far (${count} events) is being uploaded into its thread.` };
     },
   };
+}
+
+/**
+ * For a rollback: what the upgrade it undoes recorded about the EC2NodeClasses before changing them (that job's data,
+ * kept by BullMQ among the last 500 finished jobs). Best effort: without it the rollback uses SSM's N-1 AMI.
+ *
+ * The upgrade job is read among the active jobs too: it posts its summary and releases the cluster's lock before it
+ * returns, and BullMQ moves it to the completed ones only after that, so a rollback asked for as soon as the summary
+ * shows (the Roll back button on it) can find the job still active, its data already saying succeeded. Reading the
+ * completed jobs alone, such a rollback found nothing recorded and left the pinned classes at the new images while
+ * it reported success (test/e2e/rollback-karpenter-selectors.test.ts, once under a loaded suite).
+ */
+export async function readRecordedOriginals(queue: Queue<UpgradeJobData>, logger: Logger, cluster: string, version: string, fromJob?: string): Promise<{ karpenter?: RecordedKarpenterClasses }> {
+  try {
+    const jobs = (await queue.getJobs(['completed', 'active'], 0, 999)) as Array<Job<UpgradeJobData> | undefined>;
+    const karpenter = recordedKarpenterOriginals(jobs.flatMap((job) => (job?.data ? [job.data] : [])), cluster, version, fromJob);
+    return karpenter ? { karpenter } : {};
+  } catch (error) {
+    logger.warn({ err: error, cluster }, 'reading the upgrade jobs for the recorded EC2NodeClass terms failed; the rollback uses the N-1 AMI from SSM');
+    return {};
+  }
 }
