@@ -39,12 +39,14 @@ describe("the simulator's Karpenter at scale", () => {
       const rig = await createStepRig(sim, { cluster: 'scale', kind: 'karpenter', from: '1.30', to: '1.31' });
       await upgradeControlPlane(rig, 'scale', '1.31');
       const onOld = () => store.list('nodes').filter((n) => !String(n.status?.nodeInfo?.kubeletVersion).startsWith('v1.31.')).length;
-      await until(() => onOld() === 0, () => `every node at 1.31; ${onOld()} still older`, { timeoutMs: 90_000, intervalMs: 100 });
+      // A safety net, not a speed: quiet, the drift ends in well under a minute; beside a second suite on a slowed
+      // machine (7 December, load 12) it had 6 nodes left at 90 s. What the case holds is the budget, below.
+      await until(() => onOld() === 0, () => `every node at 1.31; ${onOld()} still older`, { timeoutMs: 300_000, intervalMs: 100 });
       expect(onOld()).toBe(0);
     } finally {
       unsubscribe();
     }
     expect([...peak.values()].every((n) => n >= 1)).toBe(true);
     expect(Object.fromEntries(peak)).toEqual({ 'pool-1': 1, 'pool-2': 1, 'pool-3': 1 });
-  }, 120_000);
+  }, 330_000);
 });
