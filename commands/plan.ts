@@ -12,6 +12,7 @@ import { minorsBetween, nextMinorOf } from '../src/planning/upgrade-path.js';
 import { renderPlanMessages } from '../src/report/blocks/render-plan-blocks.js';
 import { withDeadline } from '../src/cluster-reader/bounded.js';
 import { readAndPlan } from '../src/cluster-reader/read-and-plan.js';
+import { readKeyOf } from '../src/cluster-reader/shared-reads.js';
 import { readWaiversForPlan } from '../src/waivers/store/read-waivers.js';
 import { attempt } from './routing/command-failure.js';
 import type { CommandHandler } from './routing/command-context.js';
@@ -55,7 +56,7 @@ export const planCommand: CommandHandler = async (context) => {
     return reading.plan;
   };
   // Equal plans asked at once share one read (src/ports/shared-reads.ts), a refused one its sentence too.
-  const key = `plan|${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}|${command.rollback ? 'rollback' : `to ${command.to ?? 'next'}`}`;
+  const key = `plan|${readKeyOf(cluster)}|${command.rollback ? 'rollback' : `to ${command.to ?? 'next'}`}`;
   const plan = deps.sharedReads ? await deps.sharedReads.share(key, read) : await read();
   // A rollback plan has no waiver buttons: waivers are for the upgrade's findings.
   for (const message of renderPlanMessages(plan, { maxMessages: 3, waiveButtons: !command.rollback && deps.waivers !== undefined })) await context.respond(message);

@@ -13,6 +13,7 @@ import { renderStatusMessages } from '../src/report/blocks/render-status-blocks.
 import type { BotDeps } from '../src/ports/bot-deps.js';
 import type { ActiveJobStatus, ClusterStatus } from '../src/report/cluster-status.js';
 import { readGuardStatus } from '../src/cluster-reader/read-guard-status.js';
+import { readKeyOf } from '../src/cluster-reader/shared-reads.js';
 import { collectStatuses, DEFAULT_CLUSTER_TIMEOUT_MS, DEFAULT_STATUS_CONCURRENCY } from '../src/cluster-reader/collect-statuses.js';
 import { clustersVisibleFrom, type CommandHandler } from './routing/command-context.js';
 import { attempt } from './routing/command-failure.js';
@@ -42,7 +43,7 @@ export const statusCommand: CommandHandler = async (context) => {
     return statuses;
   };
   // Equal status commands asked at once (a channel during an incident) share one read (src/ports/shared-reads.ts).
-  const key = `status|${command.target ? 'card' : 'rows'}|${clusters.map((cluster) => `${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}`).join(',')}`;
+  const key = `status|${command.target ? 'card' : 'rows'}|${clusters.map(readKeyOf).join(',')}`;
   const statuses: readonly ClusterStatus[] = deps.sharedReads ? await deps.sharedReads.share(key, read) : await read();
   // response_url takes 5 posts per command; a fleet too big for 4 messages ends with a line saying what is left.
   for (const message of renderStatusMessages(statuses, { maxMessages: 4 })) await context.respond(message);

@@ -10,6 +10,11 @@ import type { SharedReads } from '../ports/shared-reads.js';
  * The wait is the price: a caller who arrives just after a read started waits for it and then for its own, at most
  * twice the read's time (each read has its own deadline: 20 s a cluster for status, 60 s for a plan).
  */
+/** A cluster as keys of shared reads name it: the same name in another Region or read with another role is another read. */
+export function readKeyOf(cluster: { name: string; region: string; roleArn?: string }): string {
+  return `${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}`;
+}
+
 export function createSharedReads(): SharedReads {
   const keys = new Map<string, { waiting?: { promise: Promise<unknown>; start(): void } }>();
 

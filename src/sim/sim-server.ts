@@ -41,6 +41,12 @@ export interface StartSimulatorOptions {
   host?: string;
   /** Simulated seconds per real second (default 1); ignored when `clock` is given. */
   speed?: number;
+  /**
+   * Real time in which this process's event loop was held up beyond this many milliseconds does not count as
+   * simulated time (SimClockOptions.loopGapMs; a twin's value is TWIN_LOOP_GAP_MS). Unset: all real time counts.
+   * Ignored when `clock` is given.
+   */
+  loopGapMs?: number;
   clock?: SimClock;
   /** Cluster count for the `fleet` scenario. */
   clusters?: number;
@@ -176,7 +182,7 @@ function regionOf(req: IncomingMessage): string | undefined {
 
 export async function startSimulator(opts: StartSimulatorOptions): Promise<SimServer> {
   const scenario = loadScenario(opts.scenario, { clusters: opts.clusters, fleetVersion: opts.fleetVersion, nodes: opts.nodes, pools: opts.pools, mngNodes: opts.mngNodes });
-  const clock = opts.clock ?? createSimClock(opts.speed ?? 1);
+  const clock = opts.clock ?? createSimClock(opts.speed ?? 1, Date.now(), { loopGapMs: opts.loopGapMs });
   const logLines: Array<Record<string, unknown>> = [];
   const strictness = resolveStrictness(opts.strictness);
   const world = await createWorld(scenario, {

@@ -82,8 +82,6 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
     return { job, summary, position: say.positionOf(job.data, summary.state, !!summary.openGate) };
   }
 
-  const recordedOriginals = (cluster: string, version: string, fromJob?: string) => readRecordedOriginals(queue, deps.logger, cluster, version, fromJob);
-
   return {
     async start(request, from, plan) {
       // The job runs the plan the requester was shown: its steps and their per-resource actions go into job.data.
@@ -101,7 +99,7 @@ export function createQueueUpgradeControl(deps: QueueControlDeps): UpgradeContro
         requestedBy: request.requestedBy, channel: request.channel, thread: { channel: request.channel, ts: '' },
         dryRun: request.dryRun, startedAt: now, state: 'queued', steps, stepIndex: 0, stepRuns: {}, updates: {},
         stepState: {}, retries: {}, pauseSeq: 0, acted: {}, plannedAt: plan ? Date.parse(plan.generatedAt) : undefined,
-        ...(request.rollback ? { rollback: { ...request.rollback, ...(await recordedOriginals(request.cluster, from, request.rollback.fromJob)) } } : {}),
+        ...(request.rollback ? { rollback: { ...request.rollback, ...(await readRecordedOriginals(queue, deps.logger, request.cluster, from, request.rollback.fromJob)) } } : {}),
       };
       try {
         data.thread = await deps.thread.openThread(request.channel, statusCardOf(data, now));

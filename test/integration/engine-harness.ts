@@ -10,7 +10,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { Queue } from 'bullmq';
 import { createQueueKit, type QueueKit } from '../../src/store/queue-kit.js';
 import { systemClock, type Clock } from '../../src/ports/clock.js';
-import { createSimClock, loadIamPolicyFile, startSimulator, type SimServer } from '@eks-upgrade-bot/sim';
+import { loadIamPolicyFile, startSimulator, TWIN_LOOP_GAP_MS, type SimServer } from '@eks-upgrade-bot/sim';
 import { createUpgradeEngine, type UpgradeEngine, type UpgradeEngineOptions } from '../../jobs/worker/create-upgrade-engine.js';
 import type { JobSummary, StartRequest, StartResult, UpgradeControl } from '../../src/ports/upgrade-control.js';
 import type { UpgradePlan } from '../../src/ports/upgrade-plan.js';
@@ -82,9 +82,8 @@ export async function startEngineHarness(opts: {
   // twin, src/sim/twin/start-twin.ts): at 600× a second held up is ten simulated minutes, in which a remedy's
   // 10-minute wait for a deployment ran out while neither the world nor the job could move (plan-equals-job-karpenter,
   // beside a second suite at load 12, 7 December).
-  const speed = opts.speed ?? 600;
-  const simClock = opts.clock === 'sim' ? { clock: createSimClock(speed, Date.now(), { loopGapMs: 10 }) } : {};
-  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed, iamPolicy: opts.iamPolicy ?? DEPLOY_IAM_POLICY, ...simClock });
+  const loopGapMs = opts.clock === 'sim' ? TWIN_LOOP_GAP_MS : undefined;
+  const sim = await startSimulator({ scenario: opts.scenario ?? 'demo', port: 0, host: '127.0.0.1', speed: opts.speed ?? 600, loopGapMs, iamPolicy: opts.iamPolicy ?? DEPLOY_IAM_POLICY });
   const credentials = { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator' };
   /** The AWS and Kubernetes ports on the simulator, their SDK clients making `maxAttempts` attempts. */
   const portsWith = (maxAttempts: number) => {

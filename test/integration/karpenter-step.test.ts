@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createKarpenterStep, karpenterCleanup } from '../../jobs/steps/karpenter/karpenter-step.js';
 import type { KubeObject, KubeWatchHandle } from '../../src/ports/kube-port.js';
-import { amiIdFor, createSimClock, SCENARIOS_DIR, type SimServer, startSimulator } from '@eks-upgrade-bot/sim';
+import { amiIdFor, SCENARIOS_DIR, type SimServer, startSimulator, TWIN_LOOP_GAP_MS } from '@eks-upgrade-bot/sim';
 import { createStepRig, upgradeControlPlane, type StepRig } from '../support/karpenter-step-context.js';
 import { execute } from '../../jobs/engine/execute-commands.js';
 import type { PointNodeClassCommand, SetNodePoolBudgetsCommand } from '../../jobs/engine/commands.js';
@@ -67,7 +67,7 @@ async function startLab(scenario: string | object = 'karpenter-lab', speed = 600
   // Real time in which this process did not get to run does not count as simulated time (as for a rehearsal's twin):
   // beside a second suite at load 11 (7 December), Karpenter had started on the second node before the step's next
   // tick could see the pause, in what was a held-up process's moment.
-  sim = await startSimulator({ scenario, port: 0, host: '127.0.0.1', speed, clock: createSimClock(speed, Date.now(), { loopGapMs: 10 }) });
+  sim = await startSimulator({ scenario, port: 0, host: '127.0.0.1', speed, loopGapMs: TWIN_LOOP_GAP_MS });
   return createStepRig(sim, { cluster: CLUSTER, kind: 'karpenter', from: '1.30', to: '1.31', upgradeBudget: '1' });
 }
 

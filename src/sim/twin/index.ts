@@ -12,7 +12,7 @@
  * the same world the fake services serve to tests; nothing of the fake Slack or the test kit is bundled with it.
  */
 
-export { startTwin, countMutatingCalls, calendarAsOfFor, type SimTwin, type StartTwinOptions } from './start-twin.js';
+export { startTwin, TWIN_LOOP_GAP_MS, countMutatingCalls, calendarAsOfFor, type SimTwin, type StartTwinOptions } from './start-twin.js';
 // A scenario object is checked before a rehearsal starts: a ScenarioError names the field that is wrong.
 export { validateScenario, ScenarioError } from '../scenario/load-scenario.js';
 export type { Scenario } from '../scenario/scenario-schema.js';

@@ -6,7 +6,6 @@
 
 import { validateScenario } from '../scenario/load-scenario.js';
 import { startSimulator, type SimServer } from '../sim-server.js';
-import { createSimClock } from '../sim-clock.js';
 import { calendarAsOfShowing } from '../aws/eks/version-catalog.js';
 
 export interface SimTwin {
@@ -42,8 +41,7 @@ export const TWIN_LOOP_GAP_MS = 10;
 /** Validates the scenario (a ScenarioError names the field), builds its world and serves it. */
 export async function startTwin(scenario: object, options: StartTwinOptions = {}): Promise<SimTwin> {
   const checked = validateScenario(scenario, 'twin');
-  const clock = createSimClock(options.speed ?? 600, Date.now(), { loopGapMs: TWIN_LOOP_GAP_MS });
-  const server = await startSimulator({ scenario: checked, clock, port: options.port ?? 0, host: options.host ?? '127.0.0.1', log: options.log });
+  const server = await startSimulator({ scenario: checked, speed: options.speed ?? 600, loopGapMs: TWIN_LOOP_GAP_MS, port: options.port ?? 0, host: options.host ?? '127.0.0.1', log: options.log });
   return {
     url: server.url,
     server,
