@@ -10,10 +10,29 @@ export const helpCommand: CommandHandler = async (context) => {
   await context.respond(helpFor(context.args[0]));
 };
 
-/** The whole help, or one subcommand's when `topic` names one. */
-export function helpFor(topic: string | undefined): SlackMessage {
+/**
+ * The whole help, or one subcommand's when `topic` names one. The help is the same for every user and every call,
+ * so each is rendered once and kept (16 messages at most); callers get it frozen, to spread into their reply.
+ */
+export function helpFor(topic: string | undefined): Readonly<SlackMessage> {
   const name = topic?.toLowerCase();
-  return name && isSubcommand(name) ? renderSubcommandHelp(name) : renderHelp();
+  const key = name && isSubcommand(name) ? name : '';
+  let message = rendered.get(key);
+  if (!message) {
+    message = deepFreeze(key ? renderSubcommandHelp(key as Subcommand) : renderHelp());
+    rendered.set(key, message);
+  }
+  return message;
+}
+
+const rendered = new Map<string, Readonly<SlackMessage>>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 export function renderHelp(): SlackMessage {

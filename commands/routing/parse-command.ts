@@ -214,8 +214,18 @@ export function versionProblem(value: string): string | undefined {
 function closestSubcommand(word: string): Subcommand | undefined {
   const byPrefix = SUBCOMMANDS.filter((name) => word.length >= 2 && name.startsWith(word));
   if (byPrefix.length === 1) return byPrefix[0];
-  const scored = SUBCOMMANDS.map((name) => ({ name, distance: editDistance(word, name) })).sort((a, b) => a.distance - b.distance);
-  return scored[0].distance <= 2 ? scored[0].name : undefined;
+  // The first of the nearest, in SUBCOMMANDS' order.
+  let closest: Subcommand | undefined;
+  let nearest = 3;
+  for (const name of SUBCOMMANDS) {
+    if (Math.abs(word.length - name.length) >= nearest) continue; // the distance is at least the lengths' difference
+    const distance = editDistance(word, name);
+    if (distance < nearest) {
+      closest = name;
+      nearest = distance;
+    }
+  }
+  return closest;
 }
 
 function editDistance(a: string, b: string): number {

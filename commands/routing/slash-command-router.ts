@@ -4,7 +4,7 @@
  */
 
 import type { BotDeps } from '../../src/ports/bot-deps.js';
-import type { SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
+import type { CommandOutcome, SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { COMMAND } from './command-usage.js';
 import { parseCommand, type ParseResult } from './parse-command.js';
@@ -24,14 +24,24 @@ export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandler
         subcommand: parsed.ok ? parsed.command.subcommand : (parsed.subcommand ?? 'unknown'),
         readOnly: parsed.ok && READ_ONLY.has(parsed.command.subcommand),
         ...(reply ? { reply } : {}),
-        run: (options) => {
-          // Already shown with the ack: the route still logs and counts it, and answers no second time.
-          const answer = reply && options?.repliedInAck ? async () => undefined : respond;
-          return routeCommand({ parsed, userId, channelId, respond: answer, ...(replacing ? { replacing } : {}) }, deps, handlers);
+        run: async (options) => {
+          // Already answered with the ack (help, or a malformed command's usage): nothing to read, run or answer again.
+          if (reply && options?.repliedInAck) return answeredInAck(parsed, deps, userId, channelId);
+          return routeCommand({ parsed, userId, channelId, respond, ...(replacing ? { replacing } : {}) }, deps, handlers);
         },
       };
     },
   };
+}
+
+/** What the route would log and count for a command whose answer went with the ack. */
+function answeredInAck(parsed: ParseResult, deps: BotDeps, userId: string, channelId: string): CommandOutcome {
+  if (parsed.ok) {
+    deps.logger.info({ user: userId, channel: channelId, subcommand: parsed.command.subcommand }, 'slash command handled');
+    return 'ok';
+  }
+  deps.logger.info({ user: userId, channel: channelId, subcommand: parsed.subcommand ?? 'unknown', problem: parsed.problem }, 'slash command rejected: malformed');
+  return 'rejected';
 }
 
 /**

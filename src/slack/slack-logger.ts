@@ -12,8 +12,9 @@ export function slackLoggerFrom(logger: Logger, bindings: Record<string, string>
   const child = logger.child(bindings);
   const line = (parts: unknown[]) => parts.map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 3, breakLength: Infinity }))).join(' ');
   return {
-    debug: (...parts) => child.debug(line(parts)),
-    info: (...parts) => child.info(line(parts)),
+    // Bolt logs a few debug lines for every request: a line below the level is not rendered at all.
+    debug: (...parts) => child.isLevelEnabled('debug') && child.debug(line(parts)),
+    info: (...parts) => child.isLevelEnabled('info') && child.info(line(parts)),
     warn: (...parts) => child.warn(line(parts)),
     error: (...parts) => child.error(line(parts)),
     setLevel: () => {},

@@ -42,9 +42,20 @@ describe('parseCommand: accepted commands', () => {
 });
 
 describe('parseCommand: refused commands say what is wrong', () => {
+  it('guesses no subcommand for a word far from every one, however long', () => {
+    for (const word of ['frobnicate', 'x'.repeat(4_000)]) {
+      const result = parseCommand(`${word} demo`);
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.problem).toMatch(/is not a subcommand of \/eks-upgrade\.$/);
+    }
+  });
+
+
   const cases: Array<[string, RegExp, string | undefined]> = [
     ['deploy demo', /`deploy` is not a subcommand/, undefined],
     ['stat demo', /Did you mean `status`\?/, undefined],
+    ['stauts demo', /Did you mean `status`\?/, undefined],
+    ['rollbak demo', /Did you mean `rollback`\?/, undefined],
     ['strat demo --to 1.31', /Did you mean `start`\?/, undefined],
     ['start', /`start` needs a cluster/, 'start'],
     ['start demo', /needs `--to &lt;minor&gt;`/, 'start'],
