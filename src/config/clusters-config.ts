@@ -277,6 +277,10 @@ function configErrorOf(lines: string[]): ConfigError {
 
 /** Validates parsed YAML and applies `defaults:`; throws one ConfigError naming every bad field. */
 export function parseClustersConfig(raw: unknown, source = 'clusters.yaml'): ClustersConfig {
+  // An empty file, or one of comments only, is an empty YAML document: say so, not that null is not an object.
+  if (raw === null || raw === undefined) {
+    throw new ConfigError(`${source}: the file is empty (or holds only comments); list the clusters under \`clusters:\`, as clusters.example.yaml does (docs/configuration.md, "clusters.yaml").`);
+  }
   const result = fileSchema.safeParse(raw);
   if (!result.success) throw configErrorOf(result.error.issues.map((issue) => describeIssue(source, issue, raw)));
   const problems: string[] = [];

@@ -117,8 +117,10 @@ describe('a YAML mistake in clusters.yaml', () => {
     );
   });
 
-  it('an empty file is an empty document, which names what is missing', () => {
-    expect(() => parseClustersYaml('')).toThrow(/^clusters\.yaml: /);
-    expect(() => parseClustersYaml('')).not.toThrow(/YAML/);
+  it('an empty file, or one of comments only, is named as empty, with where to start', () => {
+    for (const text of ['', '\n', '# the clusters go here\n']) {
+      expect(() => parseClustersYaml(text)).toThrow(/^clusters\.yaml: the file is empty \(or holds only comments\); list the clusters under `clusters:`, as clusters\.example\.yaml does/);
+      expect(() => parseClustersYaml(text)).not.toThrow(/YAML|null|object/);
+    }
   });
 });
