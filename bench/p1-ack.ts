@@ -84,8 +84,9 @@ export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
         fake.setBotEventsUrl(`http://127.0.0.1:${web.port}/slack/events`);
         await burst(fake, 1);
       }
-      const base = { latencies: [] as number[], failures: 0, wallMs: 0, cpu: { bare: 0, sender: 0, driver: 0 } };
-      const bot = { latencies: [] as number[], failures: 0, wallMs: 0, cpu: { web: 0, worker: 0, simulator: 0, sender: 0, driver: 0 }, webCpuWithAfter: 0 };
+      // Each side's CPU, by the processes that share the machine with it in its bursts.
+      const base = { latencies: [] as number[], failures: 0, wallMs: 0, cpu: { bare: 0, sender: 0, driver: 0 } as Record<string, number> };
+      const bot = { latencies: [] as number[], failures: 0, wallMs: 0, cpu: { web: 0, worker: 0, simulator: 0, sender: 0, driver: 0 } as Record<string, number>, webCpuWithAfter: 0 };
       const before = await handlerAcks(web.port);
       for (let round = 0; round < ROUNDS; round++) {
         for (const side of round % 2 === 0 ? (['bare', 'bot'] as const) : (['bot', 'bare'] as const)) {
@@ -99,7 +100,7 @@ export async function p1Ack(ctx: BenchContext): Promise<Figure[]> {
           into.latencies.push(...result.latencies);
           into.failures += result.failures;
           into.wallMs += wallMs;
-          for (const name of Object.keys(into.cpu) as Array<keyof typeof into.cpu>) (into.cpu as Record<string, number>)[name] += cpuAfter[name] - cpuBefore[name];
+          for (const name of Object.keys(into.cpu)) into.cpu[name] += cpuAfter[name] - cpuBefore[name];
           if (side === 'bot') {
             // Let the work after the acks (status reads, plans) finish before the next burst. The web process's CPU
             // per command is counted over the burst and these 2 s, which hold the work after each ack (the hand-off

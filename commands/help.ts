@@ -16,10 +16,10 @@ export const helpCommand: CommandHandler = async (context) => {
  */
 export function helpFor(topic: string | undefined): Readonly<SlackMessage> {
   const name = topic?.toLowerCase();
-  const key = name && isSubcommand(name) ? name : '';
+  const key: Subcommand | '' = name && isSubcommand(name) ? name : '';
   let message = rendered.get(key);
   if (!message) {
-    message = deepFreeze(key ? renderSubcommandHelp(key as Subcommand) : renderHelp());
+    message = deepFreeze(key ? renderSubcommandHelp(key) : renderHelp());
     rendered.set(key, message);
   }
   return message;

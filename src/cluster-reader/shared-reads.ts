@@ -1,5 +1,10 @@
 import type { SharedReads } from '../ports/shared-reads.js';
 
+/** A cluster as keys of shared reads name it: the same name in another Region or read with another role is another read. */
+export function readKeyOf(cluster: { name: string; region: string; roleArn?: string }): string {
+  return `${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}`;
+}
+
 /**
  * One read at a time per key, and the callers who ask while it runs share the read that follows it. A caller never
  * gets an answer read before it asked: a read already under way may have passed the state the caller is asking about
@@ -10,11 +15,6 @@ import type { SharedReads } from '../ports/shared-reads.js';
  * The wait is the price: a caller who arrives just after a read started waits for it and then for its own, at most
  * twice the read's time (each read has its own deadline: 20 s a cluster for status, 60 s for a plan).
  */
-/** A cluster as keys of shared reads name it: the same name in another Region or read with another role is another read. */
-export function readKeyOf(cluster: { name: string; region: string; roleArn?: string }): string {
-  return `${cluster.name}@${cluster.region}@${cluster.roleArn ?? ''}`;
-}
-
 export function createSharedReads(): SharedReads {
   const keys = new Map<string, { waiting?: { promise: Promise<unknown>; start(): void } }>();
 
