@@ -17,6 +17,12 @@ export interface KubeOptIn {
   scope?: 'status' | 'fleet';
 }
 
+/** The workload areas a card or a row does not read: empty, and not reported as failed. */
+function scopedOut(): Omit<KubeSnapshot, 'nodes' | 'karpenter'> {
+  const notRead = readOk<KubeObject[]>([]);
+  return { pods: notRead, deployments: notRead, statefulsets: notRead, pdbs: notRead, pvcs: notRead, hpas: notRead };
+}
+
 /**
  * The Kubernetes half of a snapshot: nodes, pods, workloads, PDBs, PVCs, HPAs and Karpenter's objects, listed in
  * parallel once the node list shows the API answers (unreachable: every area says so once). Each list fails on its
@@ -25,6 +31,9 @@ export interface KubeOptIn {
 export async function collectKube(connect: () => Promise<KubePort>, cluster: string, optIn: KubeOptIn = {}): Promise<KubeSnapshot> {
   const allFailed = (error: string): KubeSnapshot => {
     const failed = readFailed<never>(error);
+    // A card or a row reads only the nodes (and the card Karpenter's NodePools): only those are "not read". The
+    // workload areas were never asked for, and naming them would tell the user of reads that did not happen.
+    if (optIn.scope === 'status' || optIn.scope === 'fleet') return { ...scopedOut(), nodes: failed, karpenter: optIn.scope === 'fleet' ? readOk(undefined) : failed };
     return {
       nodes: failed, pods: failed, deployments: failed, statefulsets: failed, pdbs: failed, pvcs: failed, hpas: failed, karpenter: failed,
       replicasets: failed, daemonsets: failed, services: failed, webhooks: failed, eniConfigs: failed,
@@ -53,10 +62,9 @@ export async function collectKube(connect: () => Promise<KubePort>, cluster: str
     if (!nodes.ok && nodes.error instanceof KubeApiError && (nodes.error.code === 0 || nodes.error.code === 401)) {
       return allFailed(describeReadError(`Reaching the Kubernetes API of ${cluster}`, nodes.error));
     }
-    const notRead = readOk<KubeObject[]>([]);
     return {
+      ...scopedOut(),
       nodes: nodes.ok ? readOk(nodes.items) : readFailed(describeReadError(`Listing nodes of ${cluster}`, nodes.error)),
-      pods: notRead, deployments: notRead, statefulsets: notRead, pdbs: notRead, pvcs: notRead, hpas: notRead,
       karpenter,
     };
   }

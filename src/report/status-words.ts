@@ -83,10 +83,23 @@ export function jobText(status: ClusterStatus): string {
 
 const KUBE_AREAS = ['nodes', 'pods', 'deployments', 'statefulsets', 'PodDisruptionBudgets', 'PersistentVolumeClaims', 'HorizontalPodAutoscalers', 'Karpenter'];
 
-/** The areas a cluster could not read, short: every Kubernetes area failing at once reads "Kubernetes API". */
+/**
+ * An API that could not be reached, or that refused the bot's token: every area read from it fails alike. The words
+ * are kube-api-error.ts's (unreachable, 401) and collect-kube.ts's (a connection that could not be set up).
+ */
+const API_UNREACHED = /the Kubernetes API could not be reached|did not accept the bot's EKS token|^Connecting to the Kubernetes API of /;
+
+/**
+ * The areas a cluster could not read, short: Kubernetes areas read "Kubernetes API" when the API itself could not be
+ * reached (a card or a row reads only the nodes, so there is one area to say it of), or when three or more failed.
+ */
 export function unreadSummary(status: ClusterStatus): string {
-  const areas = status.problems.flatMap((problem) => problem.split(':')[0].split(', '));
-  const kube = areas.filter((area) => KUBE_AREAS.includes(area));
-  const rest = areas.filter((area) => !KUBE_AREAS.includes(area));
-  return [...rest, ...(kube.length >= 3 ? ['Kubernetes API'] : kube)].join(', ');
+  const problems = status.problems.map((problem) => {
+    const at = problem.indexOf(': ');
+    return { areas: problem.slice(0, at).split(', '), error: problem.slice(at + 2) };
+  });
+  const rest = problems.flatMap(({ areas }) => areas.filter((area) => !KUBE_AREAS.includes(area)));
+  const kube = problems.flatMap(({ areas }) => areas.filter((area) => KUBE_AREAS.includes(area)));
+  const unreached = problems.some(({ areas, error }) => API_UNREACHED.test(error) && areas.some((area) => KUBE_AREAS.includes(area)));
+  return [...rest, ...(unreached || kube.length >= 3 ? ['Kubernetes API'] : kube)].join(', ');
 }

@@ -3,6 +3,7 @@ import type { EksPort } from '../../src/ports/aws/eks-port.js';
 import type { SimServer } from '@eks-upgrade-bot/sim';
 import { collectStatuses, type StatusTarget } from '../../src/cluster-reader/collect-statuses.js';
 import { renderStatusMessages } from '../../src/report/blocks/render-status-blocks.js';
+import { renderStatusText } from '../../src/report/render-status-text.js';
 import { startSim } from '@eks-upgrade-bot/sim/kit';
 import { simSources } from './read-path-harness.js';
 
@@ -35,7 +36,10 @@ describe('status --all over a fleet', () => {
     const unreachable = byName.get('dev-010')!;
     expect(unreachable.error).toBeUndefined();
     expect(unreachable.version).toBeDefined();
-    expect(unreachable.problems.join('\n')).toMatch(/^nodes, pods, .*: .*dev-010/m);
+    // A row reads only the nodes: only they are "not read", not the workload lists a row never asks for.
+    expect(unreachable.problems).toEqual([expect.stringMatching(/^nodes: listing nodes in cluster dev-010 failed: the Kubernetes API could not be reached/)]);
+    expect(renderStatusText(statuses)).toMatch(/^dev-010 .* not read: nodes: listing nodes in cluster dev-010 failed: the Kubernetes API could not be reached/m);
+    expect(renderStatusText(statuses)).not.toMatch(/PodDisruptionBudgets/);
     const healthy = byName.get('dev-001')!;
     expect(healthy).toMatchObject({ status: 'ACTIVE', problems: [] });
     expect(healthy.nodes[0].versions[0].count).toBeGreaterThan(0);
@@ -46,6 +50,15 @@ describe('status --all over a fleet', () => {
     const text = JSON.stringify(messages);
     for (const target of all) expect(text).toContain(`\`${target.name}\``);
     for (const message of messages) expect(message.blocks!.length).toBeLessThanOrEqual(50);
+    expect(text).toMatch(/`dev-010`[^"]* · not read: Kubernetes API/);
+  });
+
+  it("one unreachable cluster's card names the nodes and NodePools it could not read, and nothing it never asked for", async () => {
+    const [card] = await collectStatuses(simSources(sim), [targets.find((t) => t.name === 'dev-010')!], { timeoutMs: 15_000 });
+    expect(card.problems).toEqual([expect.stringMatching(/^nodes, Karpenter: listing nodes in cluster dev-010 failed: the Kubernetes API could not be reached/)]);
+    const text = renderStatusText([card]);
+    expect(text).toMatch(/^NOT READ\n {2}nodes, Karpenter: listing nodes in cluster dev-010 failed: the Kubernetes API could not be reached/m);
+    expect(text).not.toMatch(/pods|deployments|PersistentVolumeClaims/);
   });
 
   it('reads each row with what a row shows, a FAILED cluster\'s updates once, every list in one call', async () => {
