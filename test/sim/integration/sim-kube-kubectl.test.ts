@@ -45,9 +45,13 @@ function ordersNode(name: string, ageHours: number, now: number) {
 
 const isRunning = (name?: string) => store.list('pods', 'orders').filter((p) => p.status?.phase === 'Running' && (!name || p.spec.nodeName === name) && !p.metadata.deletionTimestamp);
 
+/** While true, the store's random source answers 0: every pod name a controller draws is the same one. */
+let drawSame = false;
+
 beforeEach(async () => {
   const clock = createSimClock(20);
-  store = createSimKubeStore({ clusterName: 'eksworkshop-eksctl', gitVersion: 'v1.25.16-eks-2d5f260', clock });
+  drawSame = false;
+  store = createSimKubeStore({ clusterName: 'eksworkshop-eksctl', gitVersion: 'v1.25.16-eks-2d5f260', clock, random: () => (drawSame ? 0 : Math.random()) });
   store.create('nodes', ordersNode(BLUE, 22, clock.now()));
   stopControllers = startKubeControllers(store, clock);
   store.create('deployments', {
@@ -210,5 +214,27 @@ describe.skipIf(skipWithout(KUBECTL))('kubectl against the simulated apiserver',
     expect((await kubectl('get', 'nodepool')).split('\n')[1].split(/\s+/).slice(0, 4)).toEqual(['default', 'default', '1', 'True']);
     expect(await kubectl('get', 'ec2nc', 'default', '-o', 'yaml')).toContain('- id: ami-0f676a166352f02ab');
     expect(await kubectl('get', 'events', '-A')).toMatch(/LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE/);
+  });
+
+  it("shows a ReplicaSet's FailedCreate for a pod name already taken, by field selector and in describe, and refuses a field events do not select on", async () => {
+    const [rs] = store.list('replicasets', 'orders');
+    // The name the controller draws next is taken (by a pod of nobody's): it records FailedCreate and draws again.
+    const taken = `${rs.metadata.name}-bbbbb`;
+    store.create('pods', { metadata: { name: taken, namespace: 'orders' }, spec: { containers: [{ name: 'sleep', image: 'public.ecr.aws/docker/library/busybox:1.36' }] } });
+    drawSame = true;
+    await kubectl('scale', 'deployment/orders', '-n', 'orders', '--replicas=2');
+    await until(() => store.list('events', 'orders').some((e) => e.reason === 'FailedCreate'), 'a FailedCreate event');
+    drawSame = false;
+    await until(() => store.list('pods', 'orders').filter((p) => p.metadata.ownerReferences?.[0]?.name === rs.metadata.name).length === 2, 'the second replica');
+
+    const failed = (await kubectl('get', 'events', '-n', 'orders', '--field-selector', 'reason=FailedCreate,type=Warning,source=replicaset-controller')).trim().split('\n');
+    expect(failed[0].split(/\s{2,}/)).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
+    expect(failed).toHaveLength(2);
+    expect(failed[1]).toMatch(new RegExp(`^\\S+\\s+Warning\\s+FailedCreate\\s+replicaset/${rs.metadata.name}\\s+Error creating: pods "${taken}" already exists$`));
+    expect(await kubectl('describe', 'rs', '-n', 'orders', rs.metadata.name)).toMatch(new RegExp(`Warning\\s+FailedCreate\\s+\\S+\\s+(\\(x\\d+ over \\S+\\)\\s+)?replicaset-controller\\s+Error creating: pods "${taken}" already exists`));
+
+    const refused = await kubectl('get', 'events', '-n', 'orders', '--field-selector', 'message=x').then(() => '', (e) => e.stderr as string);
+    expect(refused).toContain('Error from server (BadRequest)');
+    expect(refused).toContain('field label not supported: message');
   });
 });

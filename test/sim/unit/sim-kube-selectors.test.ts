@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldValue, matchesFields, parseFieldSelector } from '../../../src/sim/kube/api/field-selector.js';
+import { fieldRequirementsFor, fieldValue, FieldSelectorParseError, matchesFields, parseFieldSelector } from '../../../src/sim/kube/api/field-selector.js';
 import { matchesRequirements, parseLabelSelector, selectorMatches, SelectorParseError } from '../../../src/sim/kube/api/label-selector.js';
 
 const matches = (selector: string, labels: Record<string, string> | undefined) => matchesRequirements(labels, parseLabelSelector(selector));
@@ -65,5 +65,29 @@ describe('field selectors as kubectl drain and describe send them', () => {
     const event = { metadata: { name: 'e' }, involvedObject: { kind: 'Node', name: 'n1', namespace: '' } };
     expect(matchesFields(event, parseFieldSelector('involvedObject.kind=Node,involvedObject.name=n1,involvedObject.namespace='))).toBe(true);
     expect(fieldValue({ metadata: { name: 'n' }, spec: {} }, 'spec.unschedulable')).toBe('false');
+  });
+
+  const POD = { kind: 'Pod', group: '', namespaced: true };
+  const NODE = { kind: 'Node', group: '', namespaced: false };
+  const EVENT = { kind: 'Event', group: '', namespaced: true };
+  const DEPLOYMENT = { kind: 'Deployment', group: 'apps', namespaced: true };
+  const NODEPOOL = { kind: 'NodePool', group: 'karpenter.sh', namespaced: false };
+
+  it("refuses a field a kind does not select on, in the apiserver's words, and takes each kind's own", () => {
+    expect(() => fieldRequirementsFor(POD, 'status.qosClass=BestEffort')).toThrow(new FieldSelectorParseError('field label not supported: status.qosClass'));
+    expect(() => fieldRequirementsFor(NODE, 'metadata.namespace=default')).toThrow('field label not supported: metadata.namespace');
+    expect(() => fieldRequirementsFor(DEPLOYMENT, 'status.replicas=2')).toThrow('"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"');
+    expect(() => fieldRequirementsFor(NODEPOOL, 'metadata.namespace=x')).toThrow('field label not supported: metadata.namespace');
+    expect(() => fieldRequirementsFor(EVENT, 'message=x')).toThrow('field label not supported: message');
+    expect(fieldRequirementsFor(NODEPOOL, 'metadata.name=default')).toEqual([{ field: 'metadata.name', equal: true, value: 'default' }]);
+    expect(fieldRequirementsFor(NODE, 'spec.unschedulable=true')).toHaveLength(1);
+    expect(fieldRequirementsFor(DEPLOYMENT, 'metadata.name=orders,metadata.namespace!=kube-system')).toHaveLength(2);
+  });
+
+  it("reads an event's source as its component and an old client's spec.host as spec.nodeName", () => {
+    const event = { metadata: { name: 'e' }, reason: 'FailedCreate', type: 'Warning', source: { component: 'replicaset-controller' } };
+    expect(matchesFields(event, fieldRequirementsFor(EVENT, 'source=replicaset-controller,reason=FailedCreate,type=Warning'))).toBe(true);
+    expect(matchesFields(event, fieldRequirementsFor(EVENT, 'source=kubelet'))).toBe(false);
+    expect(matchesFields(pod, fieldRequirementsFor(POD, 'spec.host=ip-10-0-3-199.us-west-2.compute.internal'))).toBe(true);
   });
 });

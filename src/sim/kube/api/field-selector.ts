@@ -38,6 +38,53 @@ export function fieldValue(object: KubeObject, field: string): string {
   return String(current);
 }
 
+/**
+ * The field labels a kind's lists and watches select on, by its field label conversion function in the apiserver:
+ * anything else is refused 400 BadRequest before a single object is read. Sources: the list of supported fields,
+ * https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors/#list-of-supported-fields, and
+ * kubernetes/kubernetes pkg/apis/core/v1/conversion.go (Pod, with spec.host read as spec.nodeName for old clients;
+ * Node, whose conversion has no metadata.namespace; Event, whose `source` is source.component; Namespace; Secret),
+ * each answering "field label not supported: <label>", and ReplicaSet's status.replicas (apps/v1), in that list too.
+ */
+const CONVERTED_FIELDS: Record<string, Record<string, string>> = {
+  Pod: fields('metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName', ['spec.host', 'spec.nodeName']),
+  Node: fields('metadata.name', 'spec.unschedulable'),
+  Event: fields(
+    'metadata.name', 'metadata.namespace', 'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
+    'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', ['source', 'source.component'], 'type',
+  ),
+  Namespace: fields('metadata.name', 'status.phase'),
+  Secret: fields('metadata.name', 'metadata.namespace', 'type'),
+  ReplicaSet: fields('metadata.name', 'metadata.namespace', 'status.replicas'),
+};
+
+/** Groups served by CustomResourceDefinitions here (Karpenter's, the VPC CNI's ENIConfig). */
+const CUSTOM_GROUPS = new Set(['karpenter.sh', 'karpenter.k8s.aws', 'crd.k8s.amazonaws.com']);
+
+function fields(...labels: Array<string | [string, string]>): Record<string, string> {
+  return Object.fromEntries(labels.map((label) => (typeof label === 'string' ? [label, label] : label)));
+}
+
+/**
+ * The requirements of a fieldSelector on a kind, each label resolved to the path it selects on; a label the kind does
+ * not support throws FieldSelectorParseError with the apiserver's words. Other built-in kinds take
+ * apimachinery's DefaultMetaV1FieldSelectorConversion (metadata.name and metadata.namespace); custom resources
+ * apiextensions-apiserver's crConverter (metadata.name, and metadata.namespace when namespaced).
+ */
+export function fieldRequirementsFor(type: { kind: string; group: string; namespaced: boolean }, text: string | undefined | null): FieldRequirement[] {
+  return parseFieldSelector(text).map((requirement) => {
+    const custom = CUSTOM_GROUPS.has(type.group);
+    const supported = CONVERTED_FIELDS[type.kind] ?? (custom && !type.namespaced ? fields('metadata.name') : fields('metadata.name', 'metadata.namespace'));
+    const field = Object.hasOwn(supported, requirement.field) ? supported[requirement.field] : undefined;
+    if (field !== undefined) return { ...requirement, field };
+    throw new FieldSelectorParseError(
+      CONVERTED_FIELDS[type.kind] || custom
+        ? `field label not supported: ${requirement.field}`
+        : `"${requirement.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+    );
+  });
+}
+
 export function matchesFields(object: KubeObject, requirements: FieldRequirement[]): boolean {
   return requirements.every((r) => (fieldValue(object, r.field) === r.value) === r.equal);
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../../kube-types/kube-object.js';
 import type { SimKubeStoreImpl } from '../create-sim-kube-store.js';
-import { parseFieldSelector, matchesFields } from './field-selector.js';
+import { fieldRequirementsFor, matchesFields } from './field-selector.js';
 import { parseLabelSelector, matchesRequirements } from './label-selector.js';
 import type { ResourcePath } from './request-path.js';
 import { apiVersionOf } from '../objects/resource-registry.js';
@@ -24,7 +24,7 @@ export function present(ctx: RequestContext, object: KubeObject): KubeObject {
 /** labelSelector and fieldSelector of the query (plus the name of a single-object watch) as one predicate. */
 export function selectorPredicate(ctx: RequestContext): (object: KubeObject) => boolean {
   const labels = parseLabelSelector(ctx.query.get('labelSelector'));
-  const fields = parseFieldSelector(ctx.query.get('fieldSelector'));
+  const fields = fieldRequirementsFor(ctx.path.type, ctx.query.get('fieldSelector'));
   const name = ctx.path.name;
   return (object) =>
     (name === undefined || object.metadata.name === name) &&
