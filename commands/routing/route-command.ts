@@ -18,6 +18,19 @@ import { quoteInput, type ParseResult } from './parse-command.js';
 
 export type CommandHandlers = Record<Subcommand, CommandHandler>;
 
+/**
+ * The line a command leaves in the log once answered: handled, or turned away as malformed. `fields` carries the user
+ * and channel where the logger does not (a command answered with its ack logs without a child logger of its own).
+ */
+export function logOutcome(log: BotDeps['logger'], parsed: ParseResult, fields: Record<string, string> = {}): CommandOutcome {
+  if (parsed.ok) {
+    log.info({ ...fields, subcommand: parsed.command.subcommand, target: parsed.command.target }, 'slash command handled');
+    return 'ok';
+  }
+  log.info({ ...fields, subcommand: parsed.subcommand ?? 'unknown', problem: parsed.problem }, 'slash command rejected: malformed');
+  return 'rejected';
+}
+
 export interface CommandRequest {
   parsed: ParseResult;
   userId: string;
@@ -30,7 +43,7 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
   const { parsed, userId, channelId } = request;
   const log = deps.logger.child({ user: userId, channel: channelId });
   if (!parsed.ok) {
-    log.info({ subcommand: parsed.subcommand ?? 'unknown', problem: parsed.problem }, 'slash command rejected: malformed');
+    logOutcome(log, parsed);
     await request.respond(malformedReply(parsed));
     return 'rejected';
   }
@@ -53,7 +66,7 @@ export async function routeCommand(request: CommandRequest, deps: BotDeps, handl
       respond: (message) => request.respond({ response_type: 'ephemeral', ...message }),
       ...(request.replacing ? { replacing: request.replacing } : {}),
     });
-    log.info({ subcommand: command.subcommand, target: command.target }, 'slash command handled');
+    logOutcome(log, parsed);
     return 'ok';
   } catch (error) {
     if (error instanceof RefusedForCluster) {

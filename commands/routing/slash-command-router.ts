@@ -4,11 +4,11 @@
  */
 
 import type { BotDeps } from '../../src/ports/bot-deps.js';
-import type { CommandOutcome, SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
+import type { SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { COMMAND } from './command-usage.js';
 import { parseCommand, type ParseResult } from './parse-command.js';
-import { malformedReply, routeCommand, type CommandHandlers } from './route-command.js';
+import { logOutcome, malformedReply, routeCommand, type CommandHandlers } from './route-command.js';
 import { helpFor } from '../help.js';
 
 /** Subcommands that only read and answer: safe to run in a worker process, and to run again should it die. */
@@ -26,22 +26,12 @@ export function createSlashCommandRouter(deps: BotDeps, handlers: CommandHandler
         ...(reply ? { reply } : {}),
         run: async (options) => {
           // Already answered with the ack (help, or a malformed command's usage): nothing to read, run or answer again.
-          if (reply && options?.repliedInAck) return answeredInAck(parsed, deps, userId, channelId);
+          if (reply && options?.repliedInAck) return logOutcome(deps.logger, parsed, { user: userId, channel: channelId });
           return routeCommand({ parsed, userId, channelId, respond, ...(replacing ? { replacing } : {}) }, deps, handlers);
         },
       };
     },
   };
-}
-
-/** What the route would log and count for a command whose answer went with the ack. */
-function answeredInAck(parsed: ParseResult, deps: BotDeps, userId: string, channelId: string): CommandOutcome {
-  if (parsed.ok) {
-    deps.logger.info({ user: userId, channel: channelId, subcommand: parsed.command.subcommand }, 'slash command handled');
-    return 'ok';
-  }
-  deps.logger.info({ user: userId, channel: channelId, subcommand: parsed.subcommand ?? 'unknown', problem: parsed.problem }, 'slash command rejected: malformed');
-  return 'rejected';
 }
 
 /**
