@@ -38,7 +38,7 @@ const BENCHES: Array<{ id: string; name: string; goal: string; run?: (ctx: Bench
 /** Scripts that print their own rows (run after the table; BENCH=REHEARSE or SIMIDLE picks one). */
 const SCRIPTS = [
   { id: 'REHEARSE', file: 'bench/rehearse-accuracy.ts', what: 'rehearsal accuracy: predicted vs actual step durations (about 3–6 min)' },
-  { id: 'SCALE', file: 'bench/scale-cost.ts', what: 'cost against the work: status --all at 10/100/1,000 clusters, status and plan at 50/500/2,000 nodes (BENCH_SCALE_FLEET, BENCH_SCALE_NODE_COUNTS; about 3–6 min)' },
+  { id: 'SCALE', file: 'bench/scale-cost.ts', what: 'cost against the work: status --all at 10/100/1,000 clusters, status and plan at 50/500/2,000 nodes (BENCH_SCALE_FLEET, BENCH_SCALE_NODE_COUNTS, BENCH_SCALE_REPEAT; about 5–10 min)' },
   { id: 'SIMIDLE', file: 'bench/sim-karpenter-idle.ts', what: "the simulator's idle CPU at high speed" },
   { id: 'GUARDS', file: 'bench/guard-breach.ts', what: 'guards (issue 29): breach to stop, terminations after the stop, reads per interval (about 1 min)' },
 ];

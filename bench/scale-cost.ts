@@ -1,9 +1,9 @@
 import '../src/log/quiet-node-version-warning.js';
 import { printRow } from './kit/figures.js';
 import { writeFleetClustersFile } from './kit/fleet-clusters-file.js';
-import { curveShape, growthExponents, marginalCosts, type GrowthPoint } from '../test/support/growth-shape.js';
+import { atLeastNoise, curveShape, growthExponents, marginalCosts, type GrowthPoint } from '../test/support/growth-shape.js';
 import { measureCommand, resetSimRequests, simRequests, sumCounts, type CommandCost } from './kit/measure-command.js';
-import { startSimProcess } from './kit/processes.js';
+import { median, startSimProcess } from './kit/processes.js';
 
 /**
  * Cost grows with the work (issue 30): requests, CPU (user + system) and peak RSS of the built CLI
@@ -12,7 +12,7 @@ import { startSimProcess } from './kit/processes.js';
  * curve's shape (test/support/growth-shape.ts) is the log-log slope k between neighbouring sizes (≤ 1: linear or better) and
  * the cost of one more unit between them (steady: linear; rising: super-linear, even when a fixed start-up cost keeps
  * k under 1). CPU is also shown beyond the CLI's `--help` (same run), the part of start-up every command pays. Sizes: BENCH_SCALE_FLEET (default 10,100,1000) and BENCH_SCALE_NODE_COUNTS (default
- * 50,500,2000; 0 skips a curve); 3–6 minutes on a 2-core machine, depending on its load. Run alone: `npx tsx bench/scale-cost.ts`, or
+ * 50,500,2000; 0 skips a curve); each command runs BENCH_SCALE_REPEAT (3) times and its median is reported; 5–10 minutes on a 2-core machine, depending on its load. Run alone: `npx tsx bench/scale-cost.ts`, or
  * `BENCH=SCALE npm run bench` (builds dist/ first).
  */
 const sizes = (raw: string | undefined, fallback: number[]) => (raw ? raw.split(',').map((s) => Number(s.trim())).filter((n) => n > 0) : fallback);
@@ -20,6 +20,8 @@ const FLEET = sizes(process.env.BENCH_SCALE_FLEET, [10, 100, 1000]);
 const NODES = sizes(process.env.BENCH_SCALE_NODE_COUNTS, [50, 500, 2000]);
 /** Below these an excess over linear is not told from noise: rusage counts CPU in 10 ms ticks and one command's CPU moves by ±50 ms between runs on a shared machine; RSS by a few MB. */
 const CPU_NOISE_MS = 100;
+/** Runs of each command (and of `--help`, twice that) whose median CPU and peak RSS are reported (BENCH_SCALE_REPEAT): one run's CPU is mostly its second's noise at small sizes. */
+const REPEAT = Math.max(1, Number(process.env.BENCH_SCALE_REPEAT ?? 3));
 const RSS_NOISE_MB = 10;
 const AWS_ENV = { AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench' };
 
@@ -37,16 +39,27 @@ async function measureAgainstSim(simArgs: string[], commands: (file: string, clu
     const env = { ...AWS_ENV, AWS_ENDPOINT_URL: sim.url };
     const out: Record<string, Omit<Sample, 'size'>> = {};
     for (const [label, args] of Object.entries(commands(file, clusters[0].name))) {
-      await resetSimRequests(sim.url);
-      const cost = await measureCommand(['bin/eks-upgrade.js', ...args], env);
-      if (cost.code !== 0 && cost.stdout.trim() === '') throw new Error(`${args.join(' ')} exited ${cost.code}: ${cost.stderr.slice(0, 500)}`);
-      const counts = await simRequests(sim.url);
-      out[label] = { cost, aws: sumCounts(counts.aws), kube: sumCounts(counts.kube) };
+      const runs: Array<Omit<Sample, 'size'>> = [];
+      for (let run = 0; run < REPEAT; run++) {
+        await resetSimRequests(sim.url);
+        const cost = await measureCommand(['bin/eks-upgrade.js', ...args], env);
+        if (cost.code !== 0 && cost.stdout.trim() === '') throw new Error(`${args.join(' ')} exited ${cost.code}: ${cost.stderr.slice(0, 500)}`);
+        const counts = await simRequests(sim.url);
+        runs.push({ cost, aws: sumCounts(counts.aws), kube: sumCounts(counts.kube) });
+      }
+      out[label] = medianRun(runs);
     }
     return out;
   } finally {
     await sim.stop();
   }
+}
+
+/** The run of median CPU, with the median peak RSS and wall time of all runs (requests are the same in every run). */
+function medianRun<T extends { cost: CommandCost }>(runs: T[]): T {
+  const byCpu = [...runs].sort((a, b) => a.cost.cpuMs - b.cost.cpuMs);
+  const middle = byCpu[Math.floor(byCpu.length / 2)];
+  return { ...middle, cost: { ...middle.cost, peakRssMb: median(runs.map((r) => r.cost.peakRssMb)), ms: median(runs.map((r) => r.cost.ms)) } };
 }
 
 function report(curve: string, unit: string, samples: Sample[], startupCpuMs: number): void {
@@ -60,8 +73,9 @@ function report(curve: string, unit: string, samples: Sample[], startupCpuMs: nu
       wall_ms: s.cost.ms,
     });
   }
+  // k is taken with costs under the noise floor read as the floor (atLeastNoise); the cost per unit from the costs as measured.
   const shape = (points: GrowthPoint[], noiseFloor = 0) =>
-    `${curveShape(points, noiseFloor)} (k = ${growthExponents(points).map((k) => k.toFixed(2)).join(', ')}; per ${unit.replace(/s$/, '')}: ${marginalCosts(points).map((m) => m.toFixed(2)).join(', ')})`;
+    `${curveShape(points, noiseFloor)} (k = ${growthExponents(atLeastNoise(points, noiseFloor)).map((k) => k.toFixed(2)).join(', ')}; per ${unit.replace(/s$/, '')}: ${marginalCosts(points).map((m) => m.toFixed(2)).join(', ')})`;
   process.stdout.write(
     `  shape — requests: ${shape(samples.map((s) => ({ size: s.size, cost: s.aws + s.kube })))}; CPU beyond start-up: ${shape(samples.map((s) => ({ size: s.size, cost: s.cost.cpuMs - startupCpuMs })), CPU_NOISE_MS)}; peak RSS: ${shape(samples.map((s) => ({ size: s.size, cost: s.cost.peakRssMb })), RSS_NOISE_MB)}\n`,
   );
@@ -69,7 +83,9 @@ function report(curve: string, unit: string, samples: Sample[], startupCpuMs: nu
 
 async function main(): Promise<void> {
   await measureCommand(['bin/eks-upgrade.js', '--help'], AWS_ENV); // the first start after a build writes the V8 code cache
-  const startup = await measureCommand(['bin/eks-upgrade.js', '--help'], AWS_ENV);
+  const helps: Array<{ cost: CommandCost }> = [];
+  for (let run = 0; run < 2 * REPEAT; run++) helps.push({ cost: await measureCommand(['bin/eks-upgrade.js', '--help'], AWS_ENV) });
+  const startup = medianRun(helps).cost;
   printRow('CLI start-up (--help)', { cpu_ms: startup.cpuMs, peak_rss_mb: startup.peakRssMb, wall_ms: startup.ms });
 
   const fleet: Sample[] = [];

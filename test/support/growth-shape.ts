@@ -8,7 +8,7 @@ export interface GrowthPoint {
   cost: number;
 }
 
-/** Exponents between neighbouring points (sizes ascending); NaN where a cost is not positive. */
+/** Exponents between neighbouring points (sizes ascending); NaN where a cost is not positive (see atLeastNoise). */
 export function growthExponents(points: GrowthPoint[]): number[] {
   const sorted = [...points].sort((a, b) => a.size - b.size);
   const exponents: number[] = [];
@@ -33,13 +33,23 @@ export function marginalCosts(points: GrowthPoint[]): number[] {
  * the noise of a shared machine; a quadratic curve is far outside them.
  */
 export function curveShape(points: GrowthPoint[], noiseFloor = 0): 'sub-linear' | 'linear' | 'super-linear' | 'unknown' {
-  const exponents = growthExponents(points);
+  const floored = atLeastNoise(points, noiseFloor);
+  const exponents = growthExponents(floored);
   if (exponents.length === 0 || exponents.some((k) => Number.isNaN(k))) return 'unknown';
   if (exponents.some((k) => k > 1.15)) return 'super-linear';
-  const largest = Math.max(...points.map((p) => p.cost));
-  if (excessOverLinear(points) > 0.25 && excessOverLinear(points) * largest > noiseFloor) return 'super-linear';
+  const largest = Math.max(...floored.map((p) => p.cost));
+  if (excessOverLinear(floored) > 0.25 && excessOverLinear(floored) * largest > noiseFloor) return 'super-linear';
   if (exponents.every((k) => k < 0.9)) return 'sub-linear';
   return 'linear';
+}
+
+/**
+ * Costs below the noise floor raised to it: under it, 0 ms and 50 ms beyond start-up cannot be told apart (a CPU cost
+ * the start-up's own variation hides), and a slope through them is noise, or undefined at 0. A curve that rises
+ * out of the floor still shows its growth from there; one within it is flat. NaN (not measured) stays NaN.
+ */
+export function atLeastNoise(points: GrowthPoint[], noiseFloor: number): GrowthPoint[] {
+  return noiseFloor > 0 ? points.map((p) => ({ size: p.size, cost: Number.isNaN(p.cost) ? NaN : Math.max(p.cost, noiseFloor) })) : points;
 }
 
 /**

@@ -39,6 +39,15 @@ describe('growth shape of a cost curve (bench/scale-cost.ts)', () => {
     expect(curveShape(points, 100)).not.toBe('super-linear');
   });
 
+  it('reads costs within the noise floor as the floor: a flat curve, not an unknown one, and growth out of the floor still shows', () => {
+    // CPU ms beyond start-up of `status <cluster>` at 50, 500, 2,000 nodes: 50, 0, 120 (the start-up itself varies by ±50 ms).
+    expect(curveShape([{ size: 50, cost: 50 }, { size: 500, cost: 0 }, { size: 2000, cost: 120 }])).toBe('unknown');
+    expect(curveShape([{ size: 50, cost: 50 }, { size: 500, cost: 0 }, { size: 2000, cost: 120 }], 100)).toBe('sub-linear');
+    expect(curveShape([{ size: 50, cost: 20 }, { size: 500, cost: -10 }, { size: 2000, cost: 60 }], 100)).toBe('sub-linear');
+    // Quadratic once out of the floor: 10, 100, 1,600 ms.
+    expect(curveShape([{ size: 50, cost: 10 }, { size: 500, cost: 100 }, { size: 2000, cost: 1600 }], 100)).toBe('super-linear');
+  });
+
   it('reads the cost of one more unit between sizes', () => {
     expect(marginalCosts([{ size: 10, cost: 600 }, { size: 100, cost: 1500 }, { size: 1000, cost: 10_500 }])).toEqual([10, 10]);
   });
