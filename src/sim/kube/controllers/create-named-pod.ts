@@ -6,6 +6,14 @@ import { randomSuffix } from '../objects/kube-names.js';
 const NAME_ATTEMPTS = 7;
 
 /**
+ * When a controller's next pass comes after it gave a pod up: the ReplicaSet, Deployment and DaemonSet controllers
+ * requeue the object whose pod they could not create, with a backoff (client-go's workqueue rate limiter, 5 ms
+ * doubling), so a stalled create is tried again without waiting for another change to the cluster. One simulated
+ * second here, for every retry.
+ */
+export const RETRY_CREATE_AFTER_MS = 1_000;
+
+/**
  * Creates a pod named as the workload controllers name theirs: `<owner>-<5 random characters>`. A name already taken
  * is answered 409 AlreadyExists by an apiserver before 1.31 (KEP-4420, RetryGenerateName: 1.31 and later try up to 7
  * names themselves, https://www.kubernetes.dev/resources/keps/4420/); the ReplicaSet, Deployment and DaemonSet

@@ -10,7 +10,7 @@ import type { SimClock } from '../../sim-clock.js';
 import type { SimKubeStoreImpl } from '../create-sim-kube-store.js';
 import { deepEqual } from '../objects/deep-equal.js';
 import { podTemplateHash } from '../objects/kube-names.js';
-import { createNamedPod } from './create-named-pod.js';
+import { createNamedPod, RETRY_CREATE_AFTER_MS } from './create-named-pod.js';
 import { isPodReady } from './pdb-status.js';
 import { isTerminating, ownedBy, podFromTemplate } from './pod-template.js';
 import { startReconcileLoop } from './reconcile-loop.js';
@@ -31,7 +31,8 @@ function eligible(template: KubeObject, node: KubeObject): boolean {
   return (node.spec?.taints ?? []).every((t: any) => t.effect === 'PreferNoSchedule' || tolerates(tolerations, t));
 }
 
-function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: KubeObject[], allPods: KubeObject[]): void {
+/** Returns whether a node's pod could not be created (every name it drew was taken): the pass must come again. */
+function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: KubeObject[], allPods: KubeObject[]): boolean {
   const namespace = ds.metadata.namespace!;
   const hash = podTemplateHash(ds.spec?.template);
   const template = { metadata: ds.spec?.template?.metadata ?? {}, spec: { ...(ds.spec?.template?.spec ?? {}) } } as KubeObject;
@@ -42,10 +43,11 @@ function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: Kube
     if (!isTerminating(pod) && !wantedNames.has(pod.spec?.nodeName)) store.deleteGracefully('pods', pod.metadata.name, namespace);
   }
   let rolling = false;
+  let short = false;
   for (const node of wanted) {
     const onNode = mine.filter((p) => p.spec?.nodeName === node.metadata.name);
     if (onNode.length === 0) {
-      createNamedPod(
+      const created = createNamedPod(
         store,
         ds.metadata.name,
         (name) => podFromTemplate(ds.spec?.template, ds, name, {
@@ -58,6 +60,7 @@ function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: Kube
         }),
         (message) => store.recordEvent({ namespace, involvedObject: { kind: 'DaemonSet', name: ds.metadata.name, namespace, uid: ds.metadata.uid }, reason: 'FailedCreate', message, type: 'Warning', component: 'daemonset-controller' }),
       );
+      if (created === undefined) short = true;
       continue;
     }
     // A new template replaces one node's pod at a time (maxUnavailable 1).
@@ -82,6 +85,7 @@ function reconcileDaemonSet(store: SimKubeStoreImpl, ds: KubeObject, nodes: Kube
     };
     if (!deepEqual(d.status, next)) d.status = next;
   });
+  return short;
 }
 
 export function startDaemonSetController(store: SimKubeStoreImpl, clock: SimClock): () => void {
@@ -90,7 +94,9 @@ export function startDaemonSetController(store: SimKubeStoreImpl, clock: SimCloc
     if (daemonSets.length === 0) return;
     const nodes = store.list('nodes').filter((n) => !isTerminating(n));
     const pods = store.list('pods');
-    for (const ds of daemonSets) if (!isTerminating(ds)) reconcileDaemonSet(store, ds, nodes, pods);
+    let retry = false;
+    for (const ds of daemonSets) if (!isTerminating(ds) && reconcileDaemonSet(store, ds, nodes, pods)) retry = true;
+    if (retry) loop.triggerAfter(RETRY_CREATE_AFTER_MS);
   };
   const loop = startReconcileLoop(store, clock, ['daemonsets', 'nodes', 'pods'], run, 'daemonset');
   return () => loop.stop();

@@ -15,6 +15,7 @@ import { isPodReady } from './pdb-status.js';
 import { controllerRef, ownerReference } from '../objects/pod-owners.js';
 import { isTerminating, ownedBy, podFromTemplate } from './pod-template.js';
 import { startReconcileLoop } from './reconcile-loop.js';
+import { RETRY_CREATE_AFTER_MS } from './create-named-pod.js';
 import { planRollout, surgeAndUnavailable } from './rollout-plan.js';
 
 const REVISION = 'deployment.kubernetes.io/revision';
@@ -28,7 +29,8 @@ function condition(type: string, status: string, reason: string, message: string
   return { type, status, lastUpdateTime: old && old.reason === reason ? old.lastUpdateTime : now, lastTransitionTime: transition, reason, message };
 }
 
-function reconcileDeployment(store: SimKubeStoreImpl, clock: SimClock, d: KubeObject, allRs: KubeObject[], allPods: KubeObject[]): void {
+/** Returns whether a pod it wanted could not be created (every name it drew was taken): the pass must come again. */
+function reconcileDeployment(store: SimKubeStoreImpl, clock: SimClock, d: KubeObject, allRs: KubeObject[], allPods: KubeObject[]): boolean {
   const namespace = d.metadata.namespace!;
   const replicas: number = d.spec?.replicas ?? 1;
   const hash = podTemplateHash(d.spec?.template);
@@ -89,8 +91,9 @@ function reconcileDeployment(store: SimKubeStoreImpl, clock: SimClock, d: KubeOb
     oldTerminating: pods.filter((p) => isTerminating(p) && rsOf(p) !== newRs!.metadata.name).length,
   });
 
+  let short = false;
   for (let i = 0; i < step.create; i++) {
-    createReplicaSetPod(store, newRs, (name) => podFromTemplate(template, newRs, name, { creationTimestamp: firstSight }));
+    if (!createReplicaSetPod(store, newRs, (name) => podFromTemplate(template, newRs, name, { creationTimestamp: firstSight }))) short = true;
   }
   const deleted = new Set(step.delete);
   for (const name of step.delete) {
@@ -154,16 +157,19 @@ function reconcileDeployment(store: SimKubeStoreImpl, clock: SimClock, d: KubeOb
     };
     if (!deepEqual(dep.status, next)) dep.status = next;
   });
+  return short;
 }
 
 export function startDeploymentController(store: SimKubeStoreImpl, clock: SimClock): () => void {
   const run = () => {
     const replicaSets = store.list('replicasets');
     const pods = store.list('pods');
+    let retry = false;
     for (const d of store.list('deployments')) {
       if (isTerminating(d)) continue;
-      reconcileDeployment(store, clock, d, replicaSets, pods);
+      if (reconcileDeployment(store, clock, d, replicaSets, pods)) retry = true;
     }
+    if (retry) loop.triggerAfter(RETRY_CREATE_AFTER_MS);
     // Old ReplicaSets with no pods beyond revisionHistoryLimit are cleaned up.
     for (const d of store.list('deployments')) {
       const limit = d.spec?.revisionHistoryLimit ?? 10;
