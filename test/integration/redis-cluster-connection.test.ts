@@ -47,6 +47,9 @@ describe.skipIf(!haveRedisClusterTools() && !process.env.CI)('on a Redis Cluster
     expect(prefix).toBe(`{${plain}}`);
     const queueConnection = bullConnection(cluster.target, { maxRetriesPerRequest: 1 });
     const workerConnection = bullConnection(cluster.target, { maxRetriesPerRequest: null });
+    // BullMQ does not close a connection it was given: each is released below, or its cluster client would go on
+    // refreshing the slots of a stopped cluster in this test worker, printing "Unhandled error event" into later files.
+    const untaggedConnection = bullConnection(cluster.target, { maxRetriesPerRequest: 1 });
     const queue = new Queue('eks-upgrades', { connection: queueConnection.connection, prefix });
     const ran: string[] = [];
     const worker = new Worker('eks-upgrades', async (job) => void ran.push(String(job.id)), { connection: workerConnection.connection, prefix });
@@ -54,13 +57,13 @@ describe.skipIf(!haveRedisClusterTools() && !process.env.CI)('on a Redis Cluster
       await queue.add('upgrade', { cluster: 'demo' }, { jobId: 'j1' });
       await until(() => ran.includes('j1'), 'the job to run on the cluster');
       // The same queue without the tag: BullMQ's Lua scripts touch keys in several slots, which a cluster refuses.
-      const untagged = new Queue('eks-upgrades', { connection: bullConnection(cluster.target, { maxRetriesPerRequest: 1 }).connection, prefix: plain });
+      const untagged = new Queue('eks-upgrades', { connection: untaggedConnection.connection, prefix: plain });
       await expect(untagged.add('upgrade', {})).rejects.toThrow(/CROSSSLOT/);
       await untagged.close();
     } finally {
       await worker.close();
       await queue.close();
-      await Promise.all([queueConnection.release(), workerConnection.release()]);
+      await Promise.all([queueConnection.release(), workerConnection.release(), untaggedConnection.release()]);
     }
   });
 
