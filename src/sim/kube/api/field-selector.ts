@@ -65,6 +65,9 @@ function fields(...labels: Array<string | [string, string]>): Record<string, str
   return Object.fromEntries(labels.map((label) => (typeof label === 'string' ? [label, label] : label)));
 }
 
+const NAME_ONLY = fields('metadata.name');
+const NAME_AND_NAMESPACE = fields('metadata.name', 'metadata.namespace');
+
 /**
  * The requirements of a fieldSelector on a kind, each label resolved to the path it selects on; a label the kind does
  * not support throws FieldSelectorParseError with the apiserver's words. Other built-in kinds take
@@ -72,13 +75,15 @@ function fields(...labels: Array<string | [string, string]>): Record<string, str
  * apiextensions-apiserver's crConverter (metadata.name, and metadata.namespace when namespaced).
  */
 export function fieldRequirementsFor(type: { kind: string; group: string; namespaced: boolean }, text: string | undefined | null): FieldRequirement[] {
-  return parseFieldSelector(text).map((requirement) => {
-    const custom = CUSTOM_GROUPS.has(type.group);
-    const supported = CONVERTED_FIELDS[type.kind] ?? (custom && !type.namespaced ? fields('metadata.name') : fields('metadata.name', 'metadata.namespace'));
-    const field = Object.hasOwn(supported, requirement.field) ? supported[requirement.field] : undefined;
-    if (field !== undefined) return { ...requirement, field };
+  const requirements = parseFieldSelector(text);
+  if (requirements.length === 0) return requirements;
+  const custom = CUSTOM_GROUPS.has(type.group);
+  const converted = CONVERTED_FIELDS[type.kind];
+  const supported = converted ?? (custom && !type.namespaced ? NAME_ONLY : NAME_AND_NAMESPACE);
+  return requirements.map((requirement) => {
+    if (Object.hasOwn(supported, requirement.field)) return { ...requirement, field: supported[requirement.field] };
     throw new FieldSelectorParseError(
-      CONVERTED_FIELDS[type.kind] || custom
+      converted || custom
         ? `field label not supported: ${requirement.field}`
         : `"${requirement.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
     );

@@ -11,9 +11,9 @@ import { startReconcileLoop } from './reconcile-loop.js';
 /**
  * The ReplicaSet controller for ReplicaSets no Deployment owns (the Deployment controller runs its own): keeps
  * spec.replicas pods `<rs>-<5 chars>` from the template, replaces deleted or evicted ones, removes extras, and
- * keeps the status kubectl prints (DESIRED, CURRENT, READY).
+ * keeps the status kubectl prints (DESIRED, CURRENT, READY). Returns whether a pod it wanted could not be created
+ * (every name it drew was taken): the pass must come again.
  */
-/** Returns whether a pod it wanted could not be created (every name it drew was taken): the pass must come again. */
 function reconcile(store: SimKubeStoreImpl, clock: SimClock, rs: KubeObject, pods: KubeObject[]): boolean {
   const namespace = rs.metadata.namespace ?? 'default';
   const mine = pods.filter((p) => (p.metadata.namespace ?? 'default') === namespace && controllerRef(p)?.kind === 'ReplicaSet' && controllerRef(p)?.name === rs.metadata.name);
