@@ -31,25 +31,31 @@ export const COMMAND_WORKER_CONCURRENCY = 16;
 export const ENQUEUE_TIMEOUT_MS = 2_000;
 
 /**
- * Commands queued in one Redis write at most. Commands gather for GATHER_MS after the first, and while a write is
- * under way, and go together in the next (BullMQ's addBulk: one pipeline). BullMQ's cost of a write is mostly per
- * write, not per job (0.45 ms of CPU for one job, 0.76 ms for ten, on the bench machine), and the web process hands
- * off a burst's commands one a turn of its event loop (src/slack/after-acks.ts), so without the window a burst went
- * out one or two jobs a write (bench P1).
+ * Commands queued in one Redis write at most (BullMQ's addBulk: one pipeline). BullMQ's cost of a write is mostly per
+ * write, not per job (0.45 ms of CPU for one job, 0.76 ms for ten, on the bench machine), so commands gather before
+ * their write (below), and those arriving while a write is under way go together in the next.
  */
 export const MAX_COMMANDS_PER_WRITE = 50;
 
-/** How long the first command of a write waits for others: a few milliseconds on an answer that reads AWS. */
-export const GATHER_MS = 5;
+/**
+ * Acks first, across processes: commands gather until none has come for QUIET_MS, and at most HOLD_MS after the
+ * first, before they are handed to the workers. One command alone waits QUIET_MS (little beside an answer that reads
+ * AWS). In a burst they keep coming, so the workers' reads start once the burst pauses, or HOLD_MS in, instead of
+ * a few milliseconds after its first command, on the cores that must ack the rest of it within Slack's 3 s (a web
+ * process and a worker on one node, or docker-compose). Bench P1: with commands handed off 5 ms after the first, the
+ * worker spent 120–150 ms of CPU in a burst of 100 commands, 50 in flight, and the p99 of the acks missed its goal.
+ * A quiet period of 5 ms was too short: a web process busy acking leaves gaps that long between hand-offs.
+ */
+export const QUIET_MS = 20;
+export const HOLD_MS = 100;
 
 export function createCommandQueue(queues: QueueKit): CommandHandOff & { close(): Promise<void> } {
   const queue = queues.queue<HandedOffCommand>(QUEUE, { maxRetriesPerRequest: 1 });
   queue.on('error', () => undefined);
   const gathering: Array<{ command: HandedOffCommand; settle: (error?: unknown) => void }> = [];
   let writing = false;
-  let window: NodeJS.Timeout | undefined;
+  const window = gatherWindow(() => void write());
   const write = async () => {
-    window = undefined;
     writing = true;
     while (gathering.length > 0) {
       const batch = gathering.splice(0, MAX_COMMANDS_PER_WRITE);
@@ -66,7 +72,8 @@ export function createCommandQueue(queues: QueueKit): CommandHandOff & { close()
     async enqueue(command) {
       const added = new Promise<void>((resolve, reject) => gathering.push({ command, settle: (error) => (error === undefined ? resolve() : reject(error)) }));
       added.catch(() => undefined);
-      if (!writing && window === undefined) window = setTimeout(() => void write(), GATHER_MS);
+      // Commands that come while a write is under way go in the next, right after it.
+      if (!writing) window.arrived();
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -83,11 +90,44 @@ export function createCommandQueue(queues: QueueKit): CommandHandOff & { close()
     },
     async close() {
       // Commands still in their window go now, not never.
-      if (window !== undefined) {
-        clearTimeout(window);
-        await write();
-      }
+      if (window.cancel()) await write();
       await queue.close();
+    },
+  };
+}
+
+/**
+ * The window commands gather in before a write: it ends once no command has arrived for `quietMs`, or `holdMs` after
+ * the first, whichever is sooner. It is re-armed when it ends too early, not on every arrival: one timer a burst.
+ */
+export function gatherWindow(onEnd: () => void, { quietMs = QUIET_MS, holdMs = HOLD_MS, now = () => performance.now() } = {}) {
+  let timer: NodeJS.Timeout | undefined;
+  let firstAt = 0;
+  let lastAt = 0;
+  const ends = () => {
+    const at = now();
+    const wait = Math.min(quietMs - (at - lastAt), holdMs - (at - firstAt));
+    if (wait > 0) {
+      timer = setTimeout(ends, wait);
+      return;
+    }
+    timer = undefined;
+    onEnd();
+  };
+  return {
+    /** A command arrived: opens the window, or keeps an open one from ending for another `quietMs`. */
+    arrived() {
+      lastAt = now();
+      if (timer !== undefined) return;
+      firstAt = lastAt;
+      timer = setTimeout(ends, quietMs);
+    },
+    /** Closes an open window without ending it; whether one was open. */
+    cancel(): boolean {
+      if (timer === undefined) return false;
+      clearTimeout(timer);
+      timer = undefined;
+      return true;
     },
   };
 }
