@@ -10,7 +10,6 @@ import { z } from 'zod';
  */
 export type BodyVerdict = { kind: 'dispatch' } | { kind: 'ack-empty'; why: string } | { kind: 'reject'; why: string };
 
-const slashCommand = z.object({ command: z.string(), user_id: z.string().min(1), channel_id: z.string().min(1), text: z.string().optional() });
 const blockActions = z.object({
   type: z.literal('block_actions'),
   user: z.object({ id: z.string().min(1) }),
@@ -43,7 +42,9 @@ export function classifySlackBody(contentType: string, raw: string, command: str
     return { kind: 'reject', why: `an interaction of type ${payload.type.slice(0, 40)}` };
   }
   if (typeof form.command === 'string') {
-    return slashCommand.safeParse(form).success && form.command === command
+    // Checked by hand, not with a schema: every command comes this way, and zod's safeParse was most of this check's
+    // CPU in bench P1. A key given twice parses to an array, which is refused like a missing one.
+    return form.command === command && isFilled(form.user_id) && isFilled(form.channel_id) && (form.text === undefined || typeof form.text === 'string')
       ? { kind: 'dispatch' }
       : { kind: 'reject', why: `a slash command other than ${command}, or without a user and channel` };
   }
@@ -56,6 +57,10 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function isFilled(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
