@@ -1,16 +1,19 @@
 /**
  * Read-only slash commands (status, plan, digest) asked in a web process run in the worker processes: a BullMQ
- * queue `slash-command` (the bot's prefix) carries the command and its response_url, and a worker parses it again,
- * authorizes and runs it exactly as the web process would, answering through the response_url. The web process's
- * event loop then only verifies, parses and acks: a burst of status reads no longer delays the next command's ack
- * past Slack's 3 s (issue 17, bench P1).
+ * queue `slash-command` (the bot's prefix) carries the commands and their response_urls, and a worker parses each
+ * again, authorizes and runs it exactly as the web process would, answering through the response_url. The web
+ * process's event loop then only verifies, parses and acks: a burst of status reads no longer delays the next
+ * command's ack past Slack's 3 s (issue 17, bench P1).
  *
- * A worker that dies mid-command leaves the job stalled; BullMQ hands it to another worker, which answers again
- * (the commands only read, so the user at worst sees the answer twice).
+ * Commands travel several to a job (`commands`, up to MAX_COMMANDS_PER_JOB): BullMQ's cost is per job, in the web
+ * process, in Redis and in the worker, and in a burst it was the web process's largest cost of a command beside the
+ * ack itself. A worker that dies mid-job leaves it stalled; BullMQ hands it to another worker, which answers its
+ * commands again (they only read, so a user at worst sees an answer twice).
  */
 
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createLimiter } from '../../src/cluster-reader/bounded.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { Metrics } from '../../src/ports/metrics.js';
 import type { CommandHandOff, CommandOutcome, HandedOffCommand, SlashCommandReply, SlashCommandRouter } from '../../src/ports/slack/slash-command.js';
@@ -19,10 +22,19 @@ import type { QueueKit } from '../../src/store/queue-kit.js';
 const QUEUE = 'slash-command';
 
 /**
- * Commands one worker process runs at once: reads of a slow AWS overlap (30 commands of 2 s each answer within 4 s)
- * while a burst of 200 queues in Redis instead of in the worker's memory.
+ * A job of the queue: the commands one write handed over. A web process of the release before this one (during a
+ * rolling deploy) queues one command a job, named `command`, with the command as its data; workers take both.
+ */
+type CommandJob = { commands: HandedOffCommand[] } | HandedOffCommand;
+
+/**
+ * Commands one worker process runs at once, whichever jobs they came in: reads of a slow AWS overlap (30 commands of
+ * 2 s each answer within 4 s) while a burst of 200 queues in Redis instead of in the worker's memory.
  */
 export const COMMAND_WORKER_CONCURRENCY = 16;
+
+/** Jobs one worker process takes at once: enough that its COMMAND_WORKER_CONCURRENCY slots stay busy. */
+const JOBS_AT_ONCE = 4;
 
 /**
  * How long the web process waits for Redis to take a command before running it itself: BullMQ waits for a lost
@@ -31,11 +43,11 @@ export const COMMAND_WORKER_CONCURRENCY = 16;
 export const ENQUEUE_TIMEOUT_MS = 2_000;
 
 /**
- * Commands queued in one Redis write at most (BullMQ's addBulk: one pipeline). BullMQ's cost of a write is mostly per
- * write, not per job (0.45 ms of CPU for one job, 0.76 ms for ten, on the bench machine), so commands gather before
- * their write (below), and those arriving while a write is under way go together in the next.
+ * Commands in one job at most. BullMQ's cost is per job: on the bench machine `addBulk` of 50 one-command jobs cost
+ * the web process 0.06–0.13 ms of CPU a command, one job of 50 commands 0.004–0.011 ms (and Redis runs one script a job,
+ * the worker two). Small enough that a burst's jobs spread over several worker processes.
  */
-export const MAX_COMMANDS_PER_WRITE = 50;
+export const MAX_COMMANDS_PER_JOB = 16;
 
 /**
  * Acks first, across processes: commands gather until none has come for QUIET_MS, and at most HOLD_MS after the
@@ -50,7 +62,7 @@ export const QUIET_MS = 20;
 export const HOLD_MS = 100;
 
 export function createCommandQueue(queues: QueueKit): CommandHandOff & { close(): Promise<void> } {
-  const queue = queues.queue<HandedOffCommand>(QUEUE, { maxRetriesPerRequest: 1 });
+  const queue = queues.queue<CommandJob>(QUEUE, { maxRetriesPerRequest: 1 });
   queue.on('error', () => undefined);
   const gathering: Array<{ command: HandedOffCommand; settle: (error?: unknown) => void }> = [];
   let writing = false;
@@ -58,9 +70,14 @@ export function createCommandQueue(queues: QueueKit): CommandHandOff & { close()
   const write = async () => {
     writing = true;
     while (gathering.length > 0) {
-      const batch = gathering.splice(0, MAX_COMMANDS_PER_WRITE);
-      // Nothing is kept once answered: the job holds a response_url, which lets anyone answer in the user's name.
-      const jobs = batch.map(({ command }) => ({ name: 'command', data: command, opts: { removeOnComplete: true, removeOnFail: true } }));
+      // Everything gathered goes in one Redis write (a pipeline); those arriving meanwhile go in the next, right after.
+      const batch = gathering.splice(0);
+      const jobs = [];
+      for (let start = 0; start < batch.length; start += MAX_COMMANDS_PER_JOB) {
+        const commands = batch.slice(start, start + MAX_COMMANDS_PER_JOB).map(({ command }) => command);
+        // Nothing is kept once answered: a job holds response_urls, which let anyone answer in the users' names.
+        jobs.push({ name: 'commands', data: { commands }, opts: { removeOnComplete: true, removeOnFail: true } });
+      }
       await queue.addBulk(jobs).then(
         () => batch.forEach(({ settle }) => settle()),
         (error: unknown) => batch.forEach(({ settle }) => settle(error)),
@@ -184,23 +201,28 @@ export interface CommandWorkerOptions {
 }
 
 export async function startCommandWorker(opts: CommandWorkerOptions): Promise<{ close(): Promise<void> }> {
-  const worker = opts.queues.worker<HandedOffCommand>(
+  // One bound on the commands under way in this process, whichever job they came in.
+  const limit = createLimiter(opts.concurrency ?? COMMAND_WORKER_CONCURRENCY);
+  const answer = async ({ text, userId, channelId, responseUrl }: HandedOffCommand) => {
+    const prepared = opts.commands.prepare({ text, userId, channelId, respond: (reply) => postToResponseUrl(responseUrl, reply) });
+    let outcome: CommandOutcome = 'error';
+    try {
+      outcome = await prepared.run();
+    } catch (error) {
+      // Only the response_url itself failing gets here; the router turns everything else into a reply.
+      opts.logger.error({ err: error, subcommand: prepared.subcommand, user: userId }, 'could not answer a slash command');
+    } finally {
+      opts.metrics?.countCommand(prepared.subcommand, outcome);
+    }
+  };
+  const worker = opts.queues.worker<CommandJob>(
     QUEUE,
     async (job) => {
-      const { text, userId, channelId, responseUrl } = job.data;
-      const prepared = opts.commands.prepare({ text, userId, channelId, respond: (reply) => postToResponseUrl(responseUrl, reply) });
-      let outcome: CommandOutcome = 'error';
-      try {
-        outcome = await prepared.run();
-      } catch (error) {
-        // Only the response_url itself failing gets here; the router turns everything else into a reply.
-        opts.logger.error({ err: error, subcommand: prepared.subcommand, user: userId }, 'could not answer a slash command');
-      } finally {
-        opts.metrics?.countCommand(prepared.subcommand, outcome);
-      }
+      const commands = 'commands' in job.data ? job.data.commands : [job.data];
+      await Promise.all(commands.map((command) => limit(() => answer(command))));
     },
     { maxRetriesPerRequest: null },
-    { concurrency: opts.concurrency ?? COMMAND_WORKER_CONCURRENCY },
+    { concurrency: JOBS_AT_ONCE },
   );
   worker.on('error', (error) => opts.logger.warn({ err: error }, 'slash command worker: Redis error'));
   await worker.waitUntilReady();

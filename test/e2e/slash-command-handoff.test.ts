@@ -87,6 +87,22 @@ describe('read-only slash commands run in the worker process', () => {
     const web = async () => (await fetch(`http://127.0.0.1:${stack.bot.port}/metrics`)).text();
     await expect.poll(async () => metricValue(await web(), 'eks_upgrade_commands_total{subcommand="help",outcome="ok"'), { timeout: 30_000 }).toBe(1);
   });
+
+  it('answers a command queued one to a job, as the release before this one queued them (a rolling deploy)', async () => {
+    // The older web process's job: named `command`, the command itself as its data. A user's `help` gives the
+    // response_url (answered in the ack, so its five uses are all left; this runs after the test that counts helps).
+    const user = 'U0ROLL';
+    const { responseUrl } = await stack.fake.sendSlashCommand({ text: 'help', userId: user, channelId: 'C0DEMO' });
+    const queues = createQueueKit({ url: stack.env.REDIS_URL }, stack.prefix);
+    try {
+      const queue = queues.queue('slash-command', { maxRetriesPerRequest: 1 });
+      await queue.add('command', { text: 'status demo', userId: user, channelId: 'C0DEMO', responseUrl }, { removeOnComplete: true, removeOnFail: true });
+      const answer = await stack.fake.waitFor((f) => f.ephemerals(user).find((e) => e.source === 'response_url'), { timeoutMs: 20_000 });
+      expect(answer.text).toMatch(/control plane 1\.30/);
+    } finally {
+      await queues.close();
+    }
+  });
 });
 
 describe('when the workers cannot be reached', () => {
